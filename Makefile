@@ -1,0 +1,47 @@
+# heimlich-lab: two commands on a fresh machine.
+#   make lab   -> set up .venv and open the course in JupyterLab
+#   make test  -> set up everything (venv, packages, Chromium) and run every test
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+PIP     = $(PY) -m pip
+
+.PHONY: lab test setup setup-test browser test-js test-py test-notebooks bench student-copies clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e ".[all]"
+	touch $@
+
+setup: $(VENV)/.installed
+
+lab: setup
+	$(VENV)/bin/jupyter lab notebooks/
+
+# Debian's Chromium for the real-browser tests (Playwright uses its executable; nothing is downloaded).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+test-js:
+	node --test widgets/tests/
+
+test-py: setup browser
+	$(PY) -m pytest tests heimlich_lab
+
+test-notebooks: setup
+	$(PY) scripts/make_student_copies.py --check
+	$(PY) -m pytest --nbval-lax --nbval-current-env -p no:randomly notebooks/
+
+test: setup browser test-js test-py test-notebooks
+
+bench: setup
+	$(VENV)/bin/heimlich-lab bench
+
+student-copies: setup
+	$(PY) scripts/make_student_copies.py
+
+clean:
+	rm -rf $(VENV) dist build .pytest_cache .benchmarks

@@ -1,0 +1,1101 @@
+"""The game: explicit state, explicit chance, legal actions and apply.
+
+A :class:`Game` always knows whose decision it is (``current_player``, or
+``None`` when chance acts) and lists the legal actions of that decision. With
+``chance="auto"`` (the default) chance events (the deal, die rolls, card
+draws, taking a free agent) are drawn from the seeded generator as soon as
+they come up; with ``chance="manual"`` they are actions too, so a teacher or
+a test can set up any situation.
+
+>>> g = Game(["Ann", "Bob", "Cy"], seed=1)
+>>> g.current_player, g.phase, g.die
+('Ann', 'move', '3')
+>>> g.apply("move red+3")
+>>> g.positions["red"]
+3
+>>> m = Game(["Ann", "Bob"], chance="manual")
+>>> m.is_chance_node, m.phase
+(True, 'deal')
+>>> m.apply("deal Ann=red Bob=blue"); m.apply("roll 6"); m.apply("move grey+6")
+>>> m.positions["grey"], m.current_player
+(6, 'Bob')
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from itertools import combinations, permutations
+from math import perm
+from typing import Iterable, Mapping, Sequence
+
+from ..errors import IllegalAction, NotationError, PositionError, WrongPlayer
+from .actions import FACES, HIDDEN, Action, check_player_name
+from .allocations import allocation_table
+from .board import (BONUS_CAP, CHURCH, DOSSIER_MARK, FINISH, N_BUILDINGS, RUINS, SAFE_START, index_of,
+                    value_of)
+from .cards import CARD_CODES
+from .ruleset import Rules
+
+CHANCE = "chance"
+RUINS_I = index_of(RUINS)
+CHURCH_I = index_of(CHURCH)
+HAND_LIMIT = 4
+
+#: Decisions a start position may stand at.
+START_DECISIONS = ("roll", "points", "move", "safe")
+PHASES = ("deal", "roll", "points", "move", "announce", "round", "dossier", "safe", "draw", "take", "over")
+
+
+@dataclass
+class Position:
+    """A complete game state to start from ("what if..."), validated by :class:`Game`.
+
+    Buildings are values (church 0, 1..10, ruins -3); agents are colours.
+    ``decision`` is the decision the game stands at: ``"roll"`` (the die is
+    about to be rolled), ``"points"`` (a ``1-3`` was rolled), ``"move"``
+    (``points`` to allocate) or ``"safe"`` (a scoring just happened).
+    ``supply_ordered=True`` means the supply is stacked in the given order
+    (first element on top) and draws take it from the top without chance.
+    """
+
+    positions: dict
+    owners: dict
+    scores: dict | None = None
+    safe: int = SAFE_START
+    active: str | None = None
+    decision: str = "roll"
+    die: str | None = None
+    points: int | None = None
+    hands: dict | None = None
+    supply: list | None = None
+    supply_ordered: bool = False
+    discards: list | None = None
+    dossier_sheets: dict | None = None
+    turn: int = 1
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict."""
+        return {k: (v if not isinstance(v, tuple) else list(v)) for k, v in self.__dict__.items()}
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "Position":
+        known = set(cls.__dataclass_fields__)
+        extra = set(d) - known
+        if extra:
+            raise PositionError(f"unknown position field(s): {sorted(extra)}")
+        return cls(**d)
+
+
+class Game:
+    """One game of Heimlich & Co.
+
+    Parameters: ``players`` (names in seat order; the first begins),
+    ``rules`` (a :class:`Rules`), ``seed`` (for every random thing),
+    ``chance`` (``"auto"`` or ``"manual"``), ``start`` (a :class:`Position`).
+    """
+
+    def __init__(self, players: Sequence[str], rules: Rules | None = None, seed: int | None = None,
+                 chance: str = "auto", start: Position | None = None):
+        players = tuple(players)
+        for p in players:
+            check_player_name(p)
+        if len(set(players)) != len(players):
+            raise PositionError(f"player names repeat: {list(players)}")
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise PositionError(f"rules must be a heimlich_lab.Rules, not {type(rules).__name__}")
+        if chance not in ("auto", "manual"):
+            raise PositionError(f"chance must be 'auto' or 'manual', not {chance!r}")
+        self.players: tuple[str, ...] = players
+        self.rules = rules
+        self.agents: tuple[str, ...] = rules.agents_for(len(players))
+        self.seed = seed
+        self.chance = chance
+        self._rng = random.Random(seed)
+        self._pidx = {p: i for i, p in enumerate(players)}
+        self._aidx = {c: i for i, c in enumerate(self.agents)}
+        self._deck = rules.deck_for(len(players)) if rules.top_secret else {}
+        n, A = len(players), len(self.agents)
+        # --- state ---
+        self._pos = [CHURCH_I] * A
+        self._score = [0] * A
+        self._safe = index_of(SAFE_START)
+        self._owner = [-1] * A              # agent -> player index, -1 free
+        self._own: list[list[int]] = [[] for _ in range(n)]   # player -> agents, in order acquired
+        self._hands: list[list[str]] = [[] for _ in range(n)]
+        self._supply: list[str] = []
+        self._supply_ordered = False
+        self._discards: list[str] = []
+        self._active = 0
+        self._turn = 1
+        self._phase = "deal"
+        self._die: str | None = None
+        self._points: int | None = None
+        self._triggers: set[int] = set()
+        self._draws: list[int] = []         # pending draws (player indices), handled before anything else
+        self._take_for: int | None = None   # player taking a free agent (second-agent card)
+        self._announce_order: list[int] = []
+        self._wants: list[bool] = [False] * n
+        self._round_player = 0
+        self._passes = 0
+        self._played_now = 0
+        self._must_play = False
+        self._dossier_done = False
+        self._sheets: list[dict[int, int]] = [{} for _ in range(n)]
+        self._dossier_queue: list[tuple[int, int]] = []
+        self._resume: str | None = None
+        self._scored = False
+        self._winners: tuple[str, ...] | None = None
+        self._final_owner: list[int] | None = None
+        self._bonus: dict[str, int] = {}
+        self.history: list[tuple[str, Action]] = []   # (actor, action): what a replay applies
+        self.events: list[tuple] = []                  # (kind, private_to, data): what happened, for views
+        self.recipients: dict[int, str] = {}           # history index -> who received a drawn card / taken agent
+        self._legal_cache: tuple | None = None
+        self.start = start
+        if start is not None:
+            self._load_position(start)
+        elif rules.top_secret:
+            self._supply = [c for c in CARD_CODES for _ in range(self._deck[c])]
+        self._advance()
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def is_chance_node(self) -> bool:
+        """True when chance acts next (only ever true with ``chance="manual"``)."""
+        return self._to_act() == CHANCE
+
+    @property
+    def current_player(self) -> str | None:
+        """The player whose decision it is; ``None`` at a chance node or when the game is over."""
+        a = self._to_act()
+        return None if a in (CHANCE, None) else self.players[a]
+
+    @property
+    def phase(self) -> str:
+        """The kind of decision now: deal, roll, draw, take (chance); points, move, announce, round,
+        dossier, safe (players); over."""
+        if self._phase == "over":
+            return "over"
+        if self._draws and self._phase != "deal":
+            return "draw"
+        if self._take_for is not None:
+            return "take"
+        return self._phase
+
+    @property
+    def active_player(self) -> str:
+        """The player whose turn it is (who holds the die)."""
+        return self.players[self._active]
+
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    @property
+    def die(self) -> str | None:
+        """The face rolled this turn (``'1-3'``, ``'2'``..``'6'``), or ``None`` before the roll."""
+        return self._die
+
+    @property
+    def points(self) -> int | None:
+        """Movement points this turn, once known."""
+        return self._points
+
+    @property
+    def positions(self) -> dict[str, int]:
+        """Agent colour -> building value."""
+        return {c: value_of(self._pos[i]) for i, c in enumerate(self.agents)}
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Agent colour -> scoring marker (after the game: with the dossier points)."""
+        return {c: self._score[i] for i, c in enumerate(self.agents)}
+
+    @property
+    def safe(self) -> int:
+        """The safe's building value."""
+        return value_of(self._safe)
+
+    @property
+    def owners(self) -> dict[str, list[str]]:
+        """OMNISCIENT: player -> the agent colours that player controls (in the order acquired)."""
+        return {p: [self.agents[a] for a in self._own[i]] for i, p in enumerate(self.players)}
+
+    @property
+    def free_agents(self) -> list[str]:
+        """OMNISCIENT: the agents nobody controls."""
+        return [c for i, c in enumerate(self.agents) if self._owner[i] < 0]
+
+    @property
+    def final_owners(self) -> dict[str, str | None] | None:
+        """After the game: agent -> owner (a two-agent player keeps the farther agent), else ``None``."""
+        if self._final_owner is None:
+            return None
+        return {c: (self.players[o] if o >= 0 else None) for c, o in zip(self.agents, self._final_owner)}
+
+    @property
+    def winners(self) -> tuple[str, ...] | None:
+        """After the game: the winning players (several on a tie, none if a free agent won)."""
+        return self._winners
+
+    @property
+    def triggers(self) -> list[str]:
+        """Agents whose move currently creates a scoring situation (public)."""
+        return [self.agents[a] for a in sorted(self._triggers)]
+
+    @property
+    def hands(self) -> dict[str, list[str]]:
+        """OMNISCIENT: every player's hand."""
+        return {p: list(self._hands[i]) for i, p in enumerate(self.players)}
+
+    @property
+    def supply_size(self) -> int:
+        return len(self._supply)
+
+    @property
+    def discards(self) -> list[str]:
+        return list(self._discards)
+
+    @property
+    def dossier_sheets(self) -> dict[str, dict[str, str]]:
+        """OMNISCIENT: each player's dossier entries so far (agent -> player or 'free')."""
+        return {p: {self.agents[a]: (self.players[o] if o >= 0 else "free") for a, o in sorted(self._sheets[i].items())}
+                for i, p in enumerate(self.players)}
+
+    @property
+    def dossier_bonus(self) -> dict[str, int]:
+        """After a Secret Dossier game: points each player's agent gained from the sheet."""
+        return dict(self._bonus)
+
+    def _to_act(self):
+        if self._phase == "over":
+            return None
+        if self._phase == "deal" or self._draws or self._take_for is not None or self._phase == "roll":
+            return CHANCE
+        if self._phase in ("points", "move", "safe"):
+            return self._active
+        if self._phase == "announce":
+            return self._announce_order[0]
+        if self._phase == "round":
+            return self._round_player
+        if self._phase == "dossier":
+            return self._dossier_queue[0][0]
+        raise AssertionError(self._phase)
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the current decision (chance outcomes at a chance node)."""
+        if self._legal_cache is None:
+            self._legal_cache = self._compute_legal()
+        return self._legal_cache
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance node: each outcome with its probability.
+
+        >>> g = Game(["Ann", "Bob"], chance="manual"); g.apply("deal Ann=red Bob=grey")
+        >>> [(str(a), round(p, 3)) for a, p in g.chance_outcomes()][:2]
+        [('roll 1-3', 0.167), ('roll 2', 0.167)]
+        """
+        if not self.is_chance_node:
+            return []
+        ph = self.phase
+        if ph == "deal":
+            n = perm(len(self.agents), len(self.players))
+            return [(a, 1.0 / n) for a in self._deal_actions()]
+        if ph == "roll":
+            return [(Action("roll", (f,)), 1 / 6) for f in FACES]
+        if ph == "draw":
+            total = len(self._supply)
+            counts = {}
+            for c in self._supply:
+                counts[c] = counts.get(c, 0) + 1
+            return [(Action("draw", (c,)), counts[c] / total) for c in CARD_CODES if c in counts]
+        if ph == "take":
+            free = self._free_indices()
+            return [(Action("take", (self.agents[a],)), 1 / len(free)) for a in free]
+        raise AssertionError(ph)
+
+    def _deal_actions(self):
+        return tuple(Action("deal", tuple(zip(self.players, cols)))
+                     for cols in permutations(self.agents, len(self.players)))
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        if self._phase == "over":
+            return ()
+        if self.is_chance_node:
+            if self.phase == "deal":
+                return self._deal_actions()
+            return tuple(a for a, _ in self.chance_outcomes())
+        ph = self._phase
+        if ph == "points":
+            return _POINTS_TS if self.rules.top_secret else _POINTS_BASIC
+        if ph == "move":
+            return _move_actions(self.agents, self._points)
+        if ph == "safe":
+            return self._safe_actions()
+        if ph == "announce":
+            p = self._announce_order[0]
+            return (_ANNOUNCE_NO, _ANNOUNCE_YES) if self._playable_cards(p) else (_ANNOUNCE_NO,)
+        if ph == "round":
+            p = self._round_player
+            acts = list(self._playable_cards(p))
+            if self._played_now:
+                acts.append(_DONE)
+            elif not self._must_play:
+                acts.append(_PASS)
+            return tuple(acts)
+        if ph == "dossier":
+            p, a = self._dossier_queue[0]
+            c = self.agents[a]
+            return tuple(Action("dossier", (c, self.players[q])) for q in range(len(self.players)) if q != p) + (
+                Action("dossier", (c, "free")),)
+        raise AssertionError(ph)
+
+    def _safe_actions(self) -> tuple[Action, ...]:
+        options = [b for b in range(N_BUILDINGS) if b != self._safe]
+        if self.rules.safe_destination == "unoccupied":
+            occupied = set(self._pos)
+            empty = [b for b in options if b not in occupied]
+            if empty:
+                options = empty
+        return tuple(_SAFE_ACTIONS[b] for b in options)
+
+    def _playable_cards(self, p: int) -> tuple[Action, ...]:
+        """Every card play (with targets) player p could make now; a card with no legal target is not listed."""
+        out: list[Action] = []
+        seen = set()
+        A = range(len(self.agents))
+        ag, pos, safe = self.agents, self._pos, self._safe
+        for code in self._hands[p]:
+            if code in seen:
+                continue
+            seen.add(code)
+            if code == "back12":
+                out += [Action("play", (code, ag[a], d)) for a in A for d in (-1, -2)]
+            elif code == "step1":
+                out += [Action("play", (code, ag[a], d)) for a in A for d in (1, -1)]
+            elif code == "fwd123":
+                out += [Action("play", (code, ag[a], d)) for a in A for d in (1, 2, 3)]
+            elif code == "safestep":
+                out += [Action("play", (code, ag[a], d)) for a in A if pos[a] == safe for d in (1, -1)]
+            elif code in ("twoback", "twofwd"):
+                out += [Action("play", (code, ag[a], ag[b])) for a, b in combinations(A, 2)]
+            elif code == "swap":
+                out += [Action("play", (code, ag[a], ag[b])) for a, b in combinations(A, 2) if pos[a] != pos[b]]
+            elif code == "bonus":
+                ok = [a for a in A if self._score[a] < BONUS_CAP]
+                out += [Action("play", (code, ag[a], ag[b])) for a, b in combinations(ok, 2)]
+            elif code == "join":
+                out += [Action("play", (code, ag[a], ag[b])) for a in A for b in A if pos[a] != pos[b]]
+            elif code == "ruins":
+                out += [Action("play", (code, ag[a])) for a in A if pos[a] != RUINS_I]
+            elif code == "tosafe":
+                out += [Action("play", (code, ag[a])) for a in A if pos[a] != safe]
+            elif code == "rescue":
+                r = [a for a in A if pos[a] == RUINS_I]
+                out += [Action("play", (code, ag[a])) for a in r]
+                out += [Action("play", (code, ag[a], ag[b])) for a, b in combinations(r, 2)]
+            elif code == "church":
+                if any(x != CHURCH_I for x in pos):
+                    out.append(Action("play", (code,)))
+            elif code == "placesafe":
+                out += [Action("play", (code, value_of(b))) for b in range(N_BUILDINGS) if b != safe]
+            elif code == "second":
+                out.append(Action("play", (code,)))
+        return tuple(out)
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: "Action | str", player: str | None = None) -> None:
+        """Apply one action (an :class:`Action` or its notation).
+
+        ``player``, if given, must be the player whose decision it is (use
+        ``"chance"`` for chance events). A bad action raises an error that
+        names the rule it breaks, and the game is left exactly as it was.
+        """
+        act = action if type(action) is Action else Action.parse(action)
+        actor = self._to_act()
+        if actor is None:
+            raise IllegalAction(f"{act} cannot be played: the game is over", rule="game-end")
+        if player is not None:
+            want = CHANCE if actor == CHANCE else self.players[actor]
+            if player != want:
+                who = "chance" if actor == CHANCE else f"{want}"
+                raise WrongPlayer(f"it is {who}'s decision ({self.phase}), not {player}'s", rule="turn-order")
+        if actor == CHANCE and not act.is_chance:
+            raise IllegalAction(f"{act} is a player's action, but chance acts now ({self.phase})", rule="chance")
+        if actor != CHANCE and act.is_chance:
+            raise IllegalAction(
+                f"{act} is a chance event, but it is {self.players[actor]}'s decision ({self.phase})", rule="chance")
+        if not self._is_legal(act):
+            raise self._explain_illegal(act, actor)
+        self._do(act, actor)
+        self._advance()
+
+    def _is_legal(self, act: Action) -> bool:
+        ph = self.phase
+        if ph == "move":  # thousands of allocations: check the rule directly instead of searching the list
+            if act.kind != "move" or not act.args:
+                return False
+            total = 0
+            for c, n in act.args:
+                if c not in self._aidx:
+                    return False
+                total += n
+            return total == self._points
+        if ph == "deal":
+            if act.kind != "deal" or len(act.args) != len(self.players) or act.args == (HIDDEN,):
+                return False
+            cols = [c for _, c in act.args]
+            return ([p for p, _ in act.args] == list(self.players) and len(set(cols)) == len(cols)
+                    and all(c in self._aidx for c in cols))
+        return act in self.legal_actions()
+
+    def _explain_illegal(self, act: Action, actor) -> IllegalAction:
+        ph = self.phase
+        who = "chance" if actor == CHANCE else self.players[actor]
+        expected_kind = {"deal": "deal", "roll": "roll", "draw": "draw", "take": "take", "points": "points",
+                         "move": "move", "safe": "safe", "announce": "announce", "dossier": "dossier"}.get(ph)
+        if ph == "round" and act.kind not in ("play", "pass", "done"):
+            return IllegalAction(f"{act}: in a Top Secret round {who} plays a card, passes or is done", rule="phase")
+        if expected_kind and act.kind != expected_kind:
+            return IllegalAction(f"{act}: the decision now is {ph} by {who}, not {act.kind}", rule="phase")
+        if ph == "move":
+            total = sum(n for _, n in act.args)
+            bad = [c for c, _ in act.args if c not in self._aidx]
+            if bad:
+                return IllegalAction(f"{act}: agent(s) {bad} are not in this game", rule="agents-in-play")
+            return IllegalAction(f"{act}: the allocation must use exactly {self._points} point(s), not {total}",
+                                 rule="turn-spend-all-points")
+        if ph == "points":
+            return IllegalAction(f"{act}: on 1-3 choose 1, 2 or 3 points" +
+                                 (" (or 0 to draw a card)" if self.rules.top_secret else
+                                  " (0 only in the Top Secret variant)"), rule="die-1-3")
+        if ph == "safe":
+            b = act.args[0]
+            if index_of(b) == self._safe:
+                return IllegalAction(f"{act}: the safe must move to a different building", rule="safe-moves")
+            return IllegalAction(f"{act}: with safe_destination='unoccupied' the safe goes to a building with no agent",
+                                 rule="option-safe-destination")
+        if ph == "announce":
+            return IllegalAction(f"{act}: {who} has no card that can be played now", rule="card-no-target")
+        if ph == "round":
+            p = self._round_player
+            if act.kind == "pass":
+                return IllegalAction(f"{who} said they want to play and acts first: play a card" if self._must_play
+                                     else f"{who} has played a card: say 'done' to end the turn in the round",
+                                     rule="top-secret-round")
+            if act.kind == "done":
+                return IllegalAction(f"{who} has not played a card: say 'pass'", rule="top-secret-round")
+            if act.card not in self._hands[p]:
+                return IllegalAction(f"{act}: {who} has no {act.card} card in hand", rule="card-in-hand")
+            if any(isinstance(x, str) and x in ("grey", "yellow", "orange", "red", "green", "blue", "violet")
+                   and x not in self._aidx for x in act.args[1:]):
+                return IllegalAction(f"{act}: that agent is not in this game", rule="agents-in-play")
+            return IllegalAction(f"{act}: this card cannot be carried out with these targets now",
+                                 rule="card-no-target")
+        if ph == "dossier":
+            return IllegalAction(f"{act}: the entry due now is for {self.agents[self._dossier_queue[0][1]]}, "
+                                 "naming an opponent or 'free'", rule="dossier-sheet")
+        if ph == "deal":
+            return IllegalAction(f"{act}: a deal gives every player ({', '.join(self.players)}) a different agent "
+                                 f"of {', '.join(self.agents)}, in seat order", rule="setup-deal")
+        if ph == "draw":
+            return IllegalAction(f"{act}: that card is not in the supply", rule="card-supply")
+        if ph == "take":
+            return IllegalAction(f"{act}: that agent is not a free agent", rule="second-agent")
+        return IllegalAction(f"{act} is not legal now ({ph} by {who})")
+
+    # ------------------------------------------------------------------ transitions
+    def _log(self, actor, act: Action):
+        self.history.append((CHANCE if actor == CHANCE else self.players[actor], act))
+        self._legal_cache = None
+
+    def _event(self, kind: str, private_to=None, **data):
+        self.events.append((kind, private_to, data))
+
+    def _do(self, act: Action, actor) -> None:
+        self._log(actor, act)
+        k = act.kind
+        if k == "deal":
+            self._do_deal({p: c for p, c in act.args})
+        elif k == "roll":
+            self._do_roll(act.args[0])
+        elif k == "draw":
+            self.recipients[len(self.history) - 1] = self.players[self._draws[0]]
+            self._do_draw(self._draws.pop(0), act.args[0])
+        elif k == "take":
+            self.recipients[len(self.history) - 1] = self.players[self._take_for]
+            self._do_take(self._aidx[act.args[0]])
+        elif k == "points":
+            self._points = act.args[0]
+            self._event("points", None, player=self.players[self._active], points=self._points)
+            if self._points == 0:
+                self._queue_draw(self._active)
+                self._phase = "announce_start"
+            else:
+                self._phase = "move"
+        elif k == "move":
+            self._do_move(act)
+        elif k == "announce":
+            p = self._announce_order.pop(0)
+            self._wants[p] = act.args[0]
+            self._event("announce", None, player=self.players[p], want=act.args[0])
+            if not self._announce_order:
+                self._start_round()
+        elif k == "play":
+            self._do_play(self._round_player, act)
+        elif k == "pass":
+            self._event("pass", None, player=self.players[self._round_player])
+            self._passes += 1
+            self._next_in_round()
+        elif k == "done":
+            self._event("done", None, player=self.players[self._round_player])
+            self._next_in_round()
+        elif k == "dossier":
+            p, a = self._dossier_queue.pop(0)
+            name = act.args[1]
+            self._sheets[p][a] = -1 if name == "free" else self._pidx[name]
+            self._event("dossier", p, player=self.players[p], agent=act.args[0], entry=name)
+            if not self._dossier_queue:
+                self._event("dossier_done", None)
+                self._phase = self._resume
+                self._resume = None
+        elif k == "safe":
+            self._safe = index_of(act.args[0])
+            self._triggers.clear()
+            self._event("safe", None, player=self.players[self._active], building=act.args[0])
+            self._end_turn()
+        else:  # pragma: no cover - parse() admits no other kind
+            raise AssertionError(k)
+
+    def _do_deal(self, deal: dict[str, str]):
+        for p, c in deal.items():
+            i, a = self._pidx[p], self._aidx[c]
+            self._owner[a] = i
+            self._own[i] = [a]
+            self._event("deal", i, player=p, agent=c)
+        self._event("dealt", None, free=len(self.agents) - len(self.players))
+        self._phase = "roll"
+        if self.rules.top_secret:
+            for i in range(len(self.players)):
+                self._draws += [i, i]
+
+    def _do_roll(self, face: str):
+        self._die = face
+        self._event("roll", None, player=self.players[self._active], face=face)
+        if face == "1-3":
+            self._phase = "points"
+        else:
+            self._points = int(face)
+            self._phase = "move"
+
+    def _queue_draw(self, p: int):
+        self._draws.append(p)
+
+    def _do_draw(self, p: int, code: str):
+        self._supply.remove(code)
+        self._hands[p].append(code)
+        self._event("draw", p, player=self.players[p], card=code)
+
+    def _do_take(self, a: int):
+        p = self._take_for
+        self._take_for = None
+        self._owner[a] = p
+        self._own[p].append(a)
+        self._event("take", p, player=self.players[p], agent=self.agents[a])
+
+    def _do_move(self, act: Action):
+        moves = {}
+        for c, n in act.args:
+            a = self._aidx[c]
+            frm = self._pos[a]
+            self._pos[a] = to = (frm + n) % N_BUILDINGS
+            moves[c] = (value_of(frm), value_of(to))
+            if to == self._safe:
+                self._triggers.add(a)
+            else:
+                self._triggers.discard(a)
+        self._event("move", None, player=self.players[self._active], moves=moves,
+                    triggers=[self.agents[a] for a in sorted(self._triggers)])
+        if self.rules.top_secret:
+            if any(self._pos[self._aidx[c]] == RUINS_I for c, _ in act.args):
+                self._queue_draw(self._active)
+            self._phase = "announce_start"
+        else:
+            self._phase = "score"
+
+    def _move_agents(self, new: dict[int, int]) -> dict[str, tuple[int, int]]:
+        """Card movement: agent -> new ring index. Updates triggers; returns colour -> (from, to) values."""
+        moves = {}
+        for a, to in new.items():
+            frm = self._pos[a]
+            if frm == to:
+                continue
+            self._pos[a] = to
+            moves[self.agents[a]] = (value_of(frm), value_of(to))
+            if to == self._safe:
+                self._triggers.add(a)
+            else:
+                self._triggers.discard(a)
+        return moves
+
+    def _do_play(self, p: int, act: Action):
+        code = act.args[0]
+        t = act.args[1:]
+        self._hands[p].remove(code)
+        self._discards.append(code)
+        ai = self._aidx
+        pos = self._pos
+        moves = {}
+        extra = {}
+        if code in ("back12", "step1", "fwd123", "safestep"):
+            a = ai[t[0]]
+            moves = self._move_agents({a: (pos[a] + t[1]) % N_BUILDINGS})
+        elif code == "twoback":
+            moves = self._move_agents({ai[c]: (pos[ai[c]] - 1) % N_BUILDINGS for c in t})
+        elif code == "twofwd":
+            moves = self._move_agents({ai[c]: (pos[ai[c]] + 1) % N_BUILDINGS for c in t})
+        elif code == "ruins":
+            moves = self._move_agents({ai[t[0]]: RUINS_I})
+        elif code == "church":
+            moves = self._move_agents({a: CHURCH_I for a in range(len(self.agents))})
+        elif code == "swap":
+            a, b = ai[t[0]], ai[t[1]]
+            moves = self._move_agents({a: pos[b], b: pos[a]})
+        elif code == "join":
+            a, b = ai[t[0]], ai[t[1]]
+            moves = self._move_agents({a: pos[b]})
+        elif code == "rescue":
+            moves = self._move_agents({ai[c]: CHURCH_I for c in t})
+        elif code == "tosafe":
+            moves = self._move_agents({ai[t[0]]: self._safe})
+        elif code == "placesafe":
+            self._safe = index_of(t[0])
+            self._triggers.clear()
+            extra["safe"] = t[0]
+        elif code == "bonus":
+            gains = {}
+            for c in t:
+                a = ai[c]
+                new = min(BONUS_CAP, self._score[a] + 3)
+                gains[c] = new - self._score[a]
+                self._score[a] = new
+            extra["gains"] = gains
+        elif code == "second":
+            if len(self._own[p]) == 1 and self._free_indices():
+                self._take_for = p
+                extra["second"] = "take"
+            else:
+                extra["second"] = "replace"
+                self._queue_draw(p)
+        self._event("play", None, player=self.players[p], card=code, targets=list(t), moves=moves,
+                    triggers=[self.agents[a] for a in sorted(self._triggers)], **extra)
+        self._played_now += 1
+        self._must_play = False
+        self._passes = 0
+        if p == self._active and any(to == value_of(RUINS_I) for _, to in moves.values()):
+            self._queue_draw(p)
+        if code == "bonus":
+            self._check_dossier_mark(resume="round")
+
+    def _free_indices(self) -> list[int]:
+        return [a for a, o in enumerate(self._owner) if o < 0]
+
+    def _start_round(self):
+        n = len(self.players)
+        order = [(self._active + k) % n for k in range(n)]
+        first = next((p for p in order if self._wants[p]), None)
+        if first is None:
+            self._event("no_round", None)
+            self._phase = "score"
+            return
+        self._event("round_start", None, player=self.players[first])
+        self._phase = "round"
+        self._round_player = first
+        self._passes = 0
+        self._played_now = 0
+        self._must_play = True
+
+    def _next_in_round(self):
+        n = len(self.players)
+        self._played_now = 0
+        self._must_play = False
+        p = self._round_player
+        while True:
+            if self._passes >= n:
+                self._event("round_end", None)
+                self._phase = "score"
+                return
+            p = (p + 1) % n
+            if self._hands[p]:
+                self._round_player = p
+                return
+            self._passes += 1  # no cards: this player passes without being asked
+
+    def _check_dossier_mark(self, resume: str) -> bool:
+        if self.rules.dossier and not self._dossier_done and max(self._score) >= DOSSIER_MARK:
+            self._dossier_done = True
+            n = len(self.players)
+            order = [(self._active + k) % n for k in range(n)]
+            self._dossier_queue = [(p, a) for p in order for a in range(len(self.agents)) if a not in self._own[p]]
+            self._event("dossier_mark", None)
+            self._resume = resume
+            self._phase = "dossier"
+            return True
+        return False
+
+    def _score_now(self):
+        gains = {}
+        for a, b in enumerate(self._pos):
+            v = value_of(b)
+            new = max(0, self._score[a] + v)
+            gains[self.agents[a]] = new - self._score[a]
+            self._score[a] = new
+        self._event("score", None, player=self.players[self._active], gains=gains,
+                    triggers=[self.agents[a] for a in sorted(self._triggers)])
+        self._triggers.clear()
+        self._scored = True
+
+    def _end_turn(self):
+        self._active = (self._active + 1) % len(self.players)
+        self._turn += 1
+        self._die = None
+        self._points = None
+        self._scored = False
+        self._triggers.clear()
+        self._wants = [False] * len(self.players)
+        self._phase = "roll"
+
+    def _finish(self):
+        n = len(self.players)
+        final = list(self._owner)
+        for p in range(n):
+            if len(self._own[p]) > 1:
+                keep = max(self._own[p], key=lambda a: (self._score[a], -self._own[p].index(a)))
+                for a in self._own[p]:
+                    if a != keep:
+                        final[a] = -1
+        self._final_owner = final
+        if self.rules.dossier and self._dossier_done:
+            for p in range(n):
+                right = sum(1 for a, o in self._sheets[p].items() if final[a] == o)
+                keep = [a for a in self._own[p] if final[a] == p][0]
+                self._score[keep] += 5 * right
+                self._bonus[self.players[p]] = 5 * right
+        best = max(self._score)
+        tied = [a for a in range(len(self.agents)) if self._score[a] == best]
+        winners = sorted({final[a] for a in tied if final[a] >= 0})
+        self._winners = tuple(self.players[p] for p in winners)
+        self._phase = "over"
+        self._event("over", None, winners=list(self._winners), scores=self.scores,
+                    owners={c: (self.players[o] if o >= 0 else None) for c, o in zip(self.agents, final)},
+                    farthest=[self.agents[a] for a in tied], bonus=dict(self._bonus),
+                    sheets=self.dossier_sheets if self.rules.dossier else None)
+
+    def _advance(self):
+        """Run automatic steps (and, with chance='auto', chance events) until a decision is due."""
+        self._legal_cache = None
+        rng = self._rng
+        while True:
+            if self._phase == "over":
+                return
+            # pending card draws come first
+            if self._draws and self._phase != "deal":
+                p = self._draws[0]
+                if len(self._hands[p]) >= HAND_LIMIT:
+                    self._draws.pop(0)
+                    self._event("no_draw", None, player=self.players[p], reason="hand-limit")
+                    continue
+                if not self._supply and self._discards:
+                    self._supply, self._discards = self._discards, []
+                    self._supply_ordered = False
+                    self._event("reshuffle", None, cards=len(self._supply))
+                if not self._supply:
+                    self._draws.pop(0)
+                    self._event("no_draw", None, player=self.players[p], reason="no-cards")
+                    continue
+                if self._supply_ordered:
+                    self._draws.pop(0)
+                    self._do_draw(p, self._supply[0])
+                    continue
+                if self.chance == "manual":
+                    return
+                self._log_chance(Action("draw", (self._supply[rng.randrange(len(self._supply))],)))
+                continue
+            if self._take_for is not None:
+                if self.chance == "manual":
+                    return
+                free = self._free_indices()
+                self._log_chance(Action("take", (self.agents[free[rng.randrange(len(free))]],)))
+                continue
+            ph = self._phase
+            if ph == "deal":
+                if self.chance == "manual":
+                    return
+                cols = rng.sample(self.agents, len(self.players))
+                self._log_chance(Action("deal", tuple(zip(self.players, cols))))
+                continue
+            if ph == "roll":
+                if self.chance == "manual":
+                    return
+                self._log_chance(_ROLLS[rng.randrange(6)])
+                continue
+            if ph == "announce_start":
+                n = len(self.players)
+                self._announce_order = [p for p in ((self._active + k) % n for k in range(n)) if self._hands[p]]
+                if not self._announce_order:
+                    self._event("no_round", None)
+                    self._phase = "score"
+                else:
+                    self._phase = "announce"
+                continue
+            if ph == "score":
+                if self._triggers:
+                    self._score_now()
+                    if self._check_dossier_mark(resume="after_score"):
+                        continue
+                    self._phase = "after_score"
+                else:
+                    self._end_turn()
+                continue
+            if ph == "after_score":
+                if max(self._score) >= FINISH:
+                    self._finish()
+                    return
+                self._phase = "safe"
+                continue
+            if ph == "round" and not self._hands[self._round_player] and not self._played_now:
+                # a player whose hand is empty passes without being asked
+                self._passes += 1
+                self._next_in_round()
+                continue
+            return
+
+    def _log_chance(self, act: Action):
+        self._do(act, CHANCE)
+
+    # ------------------------------------------------------------------ positions
+    def position(self) -> Position:
+        """OMNISCIENT: the state as a :class:`Position`, at a decision a game may start from.
+
+        >>> g = Game(["Ann", "Bob"], seed=3)
+        >>> Game(["Ann", "Bob"], start=g.position()).positions == g.positions
+        True
+        """
+        decision = {"roll": "roll", "points": "points", "move": "move", "safe": "safe"}.get(self.phase)
+        if decision is None:
+            raise PositionError(f"a position can only be taken at a roll, points, move or safe decision, "
+                                f"not at {self.phase}")
+        return Position(
+            positions=self.positions, owners=self.owners, scores=self.scores, safe=self.safe,
+            active=self.active_player, decision=decision, die=self._die, points=self._points,
+            hands=self.hands if self.rules.top_secret else None,
+            supply=list(self._supply) if self.rules.top_secret else None,
+            supply_ordered=self._supply_ordered,
+            discards=list(self._discards) if self.rules.top_secret else None,
+            dossier_sheets={p: s for p, s in self.dossier_sheets.items()} if self._dossier_done else None,
+            turn=self._turn)
+
+    def _load_position(self, s: Position):
+        if not isinstance(s, Position):
+            raise PositionError(f"start must be a Position, not {type(s).__name__}")
+        A = self.agents
+        pos = dict(s.positions)
+        if set(pos) != set(A):
+            raise PositionError(f"positions must give every agent in play ({', '.join(A)}) and no other; "
+                                f"got {sorted(pos)}")
+        for c, v in pos.items():
+            try:
+                self._pos[self._aidx[c]] = index_of(v)
+            except NotationError as e:
+                raise PositionError(f"{c}: {e}") from None
+        scores = dict(s.scores or {c: 0 for c in A})
+        if set(scores) != set(A):
+            raise PositionError(f"scores must give every agent in play; got {sorted(scores)}")
+        for c, v in scores.items():
+            if not isinstance(v, int) or v < 0:
+                raise PositionError(f"score of {c} must be a whole number >= 0, not {v!r}")
+            if v >= FINISH:
+                raise PositionError(f"score of {c} is {v}: a marker at {FINISH} or more has ended the game")
+            self._score[self._aidx[c]] = v
+        try:
+            self._safe = index_of(s.safe)
+        except NotationError as e:
+            raise PositionError(f"safe: {e}") from None
+        owners = dict(s.owners)
+        if set(owners) != set(self.players):
+            raise PositionError(f"owners must name every player ({', '.join(self.players)}); got {sorted(owners)}")
+        seen = set()
+        for p, cols in owners.items():
+            cols = [cols] if isinstance(cols, str) else list(cols)
+            if not 1 <= len(cols) <= 2:
+                raise PositionError(f"{p} must control one agent (two after the second-agent card), not {cols}")
+            if len(cols) == 2 and not self.rules.top_secret:
+                raise PositionError(f"{p} controls two agents, which needs the Top Secret variant")
+            for c in cols:
+                if c not in self._aidx:
+                    raise PositionError(f"{p}'s agent {c!r} is not in play ({', '.join(A)})")
+                if c in seen:
+                    raise PositionError(f"agent {c} is given to two players")
+                seen.add(c)
+            i = self._pidx[p]
+            self._own[i] = [self._aidx[c] for c in cols]
+            for a in self._own[i]:
+                self._owner[a] = i
+        if s.active not in (None, *self.players):
+            raise PositionError(f"active player {s.active!r} is not a player")
+        self._active = self._pidx[s.active] if s.active else 0
+        if not isinstance(s.turn, int) or s.turn < 1:
+            raise PositionError("turn must be a whole number >= 1")
+        self._turn = s.turn
+        # cards
+        if self.rules.top_secret:
+            hands = dict(s.hands or {})
+            if set(hands) - set(self.players):
+                raise PositionError(f"hands name unknown players: {sorted(set(hands) - set(self.players))}")
+            for p in self.players:
+                h = list(hands.get(p, []))
+                if len(h) > HAND_LIMIT:
+                    raise PositionError(f"{p} holds {len(h)} cards; the hand limit is {HAND_LIMIT}")
+                self._hands[self._pidx[p]] = h
+            self._discards = list(s.discards or [])
+            if s.supply is None:
+                counts = dict(self._deck)
+                for c in [c for h in self._hands for c in h] + self._discards:
+                    counts[c] = counts.get(c, 0) - 1
+                if any(v < 0 for v in counts.values()):
+                    raise PositionError("hands and discards hold more copies of a card than the deck has")
+                self._supply = [c for c in CARD_CODES for _ in range(counts[c])]
+            else:
+                self._supply = list(s.supply)
+            self._supply_ordered = bool(s.supply_ordered)
+            total = {c: 0 for c in CARD_CODES}
+            for c in [c for h in self._hands for c in h] + self._discards + self._supply:
+                if c not in total:
+                    raise PositionError(f"unknown card code {c!r}")
+                total[c] += 1
+            if total != self._deck:
+                diff = {c: total[c] - self._deck[c] for c in CARD_CODES if total[c] != self._deck[c]}
+                raise PositionError(f"cards are not conserved: hands + supply + discards differ from the deck by {diff}")
+        elif s.hands or s.supply or s.discards:
+            raise PositionError("hands, supply and discards need the Top Secret variant")
+        # dossier
+        if self.rules.dossier and max(self._score) >= DOSSIER_MARK:
+            if not s.dossier_sheets or set(s.dossier_sheets) != set(self.players):
+                raise PositionError(f"a marker is at {DOSSIER_MARK} or more: give every player's dossier sheet")
+            for p, sheet in s.dossier_sheets.items():
+                i = self._pidx[p]
+                need = {A[a] for a in range(len(A)) if a not in self._own[i]}
+                if set(sheet) != need:
+                    raise PositionError(f"{p}'s dossier sheet must name exactly the agents {sorted(need)}")
+                for c, name in sheet.items():
+                    if name != "free" and (name not in self._pidx or name == p):
+                        raise PositionError(f"{p}'s dossier entry {c}={name}: name an opponent or 'free'")
+                    self._sheets[i][self._aidx[c]] = -1 if name == "free" else self._pidx[name]
+            self._dossier_done = True
+        elif s.dossier_sheets:
+            raise PositionError("dossier sheets are written at the dossier mark (29) of a Secret Dossier game")
+        # decision
+        d = s.decision
+        if d not in START_DECISIONS:
+            raise PositionError(f"decision must be one of {START_DECISIONS}, not {d!r}")
+        self._phase = "deal"  # becomes the decision below
+        if d == "roll":
+            if s.die is not None or s.points is not None:
+                raise PositionError("at a 'roll' decision there is no die or points yet")
+            self._phase = "roll"
+        elif d == "points":
+            if s.die != "1-3":
+                raise PositionError("a 'points' decision comes after a 1-3 roll: set die='1-3'")
+            self._die, self._phase = "1-3", "points"
+        elif d == "move":
+            if s.die not in FACES:
+                raise PositionError(f"a 'move' decision needs the die face rolled, one of {FACES}")
+            if s.die == "1-3":
+                if s.points not in range(1, 4):
+                    raise PositionError("after a 1-3 roll, points must be 1, 2 or 3 at a 'move' decision")
+            elif s.points not in (None, int(s.die)):
+                raise PositionError(f"die {s.die} gives {s.die} points, not {s.points}")
+            self._die = s.die
+            self._points = int(s.die) if s.die != "1-3" else s.points
+            self._phase = "move"
+        elif d == "safe":
+            self._die, self._points = s.die, s.points
+            self._phase = "safe"
+            self._scored = True
+        self.history.clear()
+        self.events.clear()
+        self.recipients.clear()
+        self._event("start", None, position=True)
+
+    # ------------------------------------------------------------------ views, records, copies
+    def view(self, player: str | None):
+        """What ``player`` may know now (RULES.md, the information rule); ``None`` for a spectator.
+
+        >>> g = Game(["Ann", "Bob"], seed=2)
+        >>> v = g.view("Bob"); v.own_agents == g.owners["Bob"], v.viewer
+        (True, 'Bob')
+        """
+        from .views import View
+        if player is not None and player not in self._pidx:
+            raise WrongPlayer(f"{player!r} is not a player of this game ({', '.join(self.players)})",
+                              rule="players")
+        return View._of(self, player)
+
+    def spectator_view(self):
+        """The public information only."""
+        return self.view(None)
+
+    def omniscient_view(self):
+        """OMNISCIENT: every secret shown. For teaching and debugging, never for a bot."""
+        from .views import View
+        return View._of(self, None, omniscient=True)
+
+    @property
+    def record(self):
+        """The :class:`~heimlich_lab.GameRecord` of the game so far."""
+        from .records import GameRecord
+        return GameRecord.from_game(self)
+
+    def copy(self) -> "Game":
+        """An independent copy (same state, same random generator state)."""
+        import copy
+        return copy.deepcopy(self)
+
+    def __repr__(self):
+        state = "over" if self.is_over else f"turn {self._turn}, {self.phase}"
+        return f"<Game {', '.join(self.players)}: {state}>"
+
+
+# cached action objects for the hot path
+_ROLLS = tuple(Action("roll", (f,)) for f in FACES)
+_POINTS_BASIC = tuple(Action("points", (n,)) for n in (1, 2, 3))
+_POINTS_TS = (Action("points", (0,)),) + _POINTS_BASIC
+_ANNOUNCE_YES = Action("announce", (True,))
+_ANNOUNCE_NO = Action("announce", (False,))
+_PASS = Action("pass")
+_DONE = Action("done")
+_SAFE_ACTIONS = tuple(Action("safe", (value_of(b),)) for b in range(N_BUILDINGS))
+_MOVE_CACHE: dict = {}
+
+
+def _move_actions(agents: tuple[str, ...], points: int) -> tuple[Action, ...]:
+    """Every allocation of ``points`` among ``agents``, from the precomputed table (cached)."""
+    key = (agents, points)
+    acts = _MOVE_CACHE.get(key)
+    if acts is None:
+        table = allocation_table(len(agents), points)
+        acts = tuple(Action("move", tuple((agents[a], int(row[a])) for a in range(len(agents)) if row[a]))
+                     for row in table)
+        _MOVE_CACHE[key] = acts
+    return acts
+
+
+def move_index(agents: tuple[str, ...], points: int) -> dict[Action, int]:
+    """Action -> row of :func:`allocation_table` (for vectorized likelihoods)."""
+    return {a: i for i, a in enumerate(_move_actions(agents, points))}

@@ -1,0 +1,305 @@
+"""Game records: a documented, versioned JSON format that replays exactly.
+
+A record holds the rules and options, the players, the seed, the chance mode,
+the start position (if any), the deal, the full action log (decisions and
+chance outcomes, in notation) and the result. ``docs/record-format.md``
+documents every field.
+
+>>> from heimlich_lab import Game
+>>> g = Game(["Ann", "Bob"], seed=5)
+>>> g.apply(g.legal_actions()[0])
+>>> rec = g.record
+>>> again = GameRecord.from_json(rec.to_json())
+>>> again.replay().positions == g.positions
+True
+>>> "deal" in rec.public().to_json() and rec.public().deal is None
+True
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from ..errors import HeimlichError, RecordError
+from .actions import HIDDEN, Action
+from .game import CHANCE, Game, Position
+from .ruleset import Rules
+
+FORMAT = "heimlich-lab-record"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One logged action: who acted (a player, or ``"chance"``), the action, and for a card draw or
+    a taken agent the player who received it (``to``)."""
+
+    actor: str
+    action: Action
+    to: str | None = None
+
+    def to_list(self) -> list:
+        out = [self.actor, str(self.action)]
+        if self.to is not None:
+            out.append(self.to)
+        return out
+
+
+@dataclass
+class GameRecord:
+    """A game record. ``view`` is ``"full"`` (all secrets), ``"public"`` (none) or ``"player:NAME"``."""
+
+    players: tuple[str, ...]
+    rules: Rules
+    seed: int | None
+    chance: str
+    log: list[LogEntry]
+    deal: dict[str, str] | None = None
+    start: Position | None = None
+    result: dict | None = None
+    view: str = "full"
+
+    # ---------------------------------------------------------------- building
+    @classmethod
+    def from_game(cls, game: Game) -> "GameRecord":
+        log = [LogEntry(actor, act, game.recipients.get(i)) for i, (actor, act) in enumerate(game.history)]
+        deal = None
+        if game.start is not None:
+            deal = {p: cols[0] for p, cols in _start_owners(game.start).items()}
+        else:
+            for actor, act in game.history:
+                if act.kind == "deal":
+                    deal = dict(act.args)
+                    break
+        result = None
+        if game.is_over:
+            result = {"winners": list(game.winners), "scores": game.scores, "final_owners": game.final_owners,
+                      "controlled": game.owners, "dossier_bonus": game.dossier_bonus,
+                      "dossier_sheets": game.dossier_sheets if game.rules.dossier else None}
+        return cls(players=game.players, rules=game.rules, seed=game.seed, chance=game.chance, log=log,
+                   deal=deal, start=game.start, result=result)
+
+    # ---------------------------------------------------------------- facts
+    @property
+    def is_full(self) -> bool:
+        return self.view == "full"
+
+    @property
+    def owners(self) -> dict[str, list[str]]:
+        """Player -> agent colours controlled (the dealt card, then a taken second agent).
+
+        Known in a full record; in a public or player record, known at the end (identities are revealed).
+        """
+        if self.result is not None:
+            return {p: list(c) for p, c in self.result["controlled"].items()}
+        if not self.is_full:
+            raise RecordError(f"this {self.view} record does not hold the owners (the game is not over)")
+        own = {p: [c] for p, c in self.deal.items()} if self.deal else {p: [] for p in self.players}
+        if self.start is not None:
+            own = {p: list(c) for p, c in _start_owners(self.start).items()}
+        for e in self.log:
+            if e.action.kind == "take":
+                own[e.to].append(e.action.args[0])
+        return own
+
+    @property
+    def winners(self) -> list[str] | None:
+        return None if self.result is None else list(self.result["winners"])
+
+    @property
+    def actions(self) -> list[Action]:
+        return [e.action for e in self.log]
+
+    def __len__(self):
+        return len(self.log)
+
+    # ---------------------------------------------------------------- redaction
+    def public(self) -> "GameRecord":
+        """The record with no secrets: no deal, no drawn cards, no sheets before the end."""
+        return self._redacted(None)
+
+    def as_player(self, player: str) -> "GameRecord":
+        """The record as ``player`` saw it: only that player's secrets."""
+        if player not in self.players:
+            raise RecordError(f"{player!r} is not a player of this record ({', '.join(self.players)})")
+        return self._redacted(player)
+
+    def _redacted(self, keep: str | None) -> "GameRecord":
+        if not self.is_full and self.view != (f"player:{keep}" if keep else "public"):
+            if not (keep is None and self.view.startswith("player:")):
+                raise RecordError(f"a {self.view} record cannot be turned into a {'player:' + keep if keep else 'public'} one")
+        log = []
+        for e in self.log:
+            a = e.action
+            if a.kind == "deal":
+                a = Action("deal", (HIDDEN,))
+            elif a.kind in ("draw", "take") and e.to != keep:
+                a = Action(a.kind, (HIDDEN,))
+            elif a.kind == "dossier" and e.actor != keep:
+                a = Action("dossier", (a.args[0], HIDDEN))
+            log.append(LogEntry(e.actor, a, e.to))
+        deal = {keep: self.deal[keep]} if (keep and self.deal) else None
+        start = None
+        if self.start is not None:
+            d = self.start.to_dict()
+            d["owners"] = {p: (c if p == keep else [HIDDEN]) for p, c in _start_owners(self.start).items()}
+            if d.get("hands") is not None:
+                d["hands"] = {p: (h if p == keep else [HIDDEN] * len(h)) for p, h in d["hands"].items()}
+            if d.get("supply") is not None and not d.get("supply_ordered"):
+                d["supply"] = [HIDDEN] * len(d["supply"])
+            if d.get("dossier_sheets"):
+                d["dossier_sheets"] = {p: s for p, s in d["dossier_sheets"].items() if p == keep}
+            start = Position.from_dict(d)
+        return GameRecord(players=self.players, rules=self.rules, seed=None if keep is None else self.seed,
+                          chance=self.chance, log=log, deal=deal, start=start, result=self.result,
+                          view=f"player:{keep}" if keep else "public")
+
+    # ---------------------------------------------------------------- JSON
+    def to_dict(self) -> dict:
+        return {
+            "format": FORMAT, "version": VERSION, "view": self.view,
+            "players": list(self.players), "rules": self.rules.to_dict(), "seed": self.seed,
+            "chance": self.chance, "start": self.start.to_dict() if self.start else None,
+            "deal": self.deal, "log": [e.to_list() for e in self.log], "result": self.result,
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The record as JSON text (see ``docs/record-format.md``)."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the record atomically (a temporary file renamed into place)."""
+        path = Path(path)
+        text = self.to_json(indent=1)
+        fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=path.parent or ".")
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+        return path
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "GameRecord":
+        """Read and check a record file."""
+        try:
+            text = Path(path).read_text()
+        except OSError as e:
+            raise RecordError(f"cannot read record {path}: {e.strerror}") from None
+        return cls.from_json(text, source=str(path))
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "record", check: bool = True) -> "GameRecord":
+        """Parse a record; a full record is also replayed to check every action (``check=True``).
+
+        Raises :class:`RecordError` saying where and why; never returns a half-loaded record.
+        """
+        try:
+            d = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as e:
+            raise RecordError(f"{source}: not valid JSON ({e})") from None
+        return cls.from_dict(d, source=source, check=check)
+
+    @classmethod
+    def from_dict(cls, d, source: str = "record", check: bool = True) -> "GameRecord":
+        if not isinstance(d, dict):
+            raise RecordError(f"{source}: a record is a JSON object")
+        if d.get("format") != FORMAT:
+            raise RecordError(f"{source}: 'format' must be {FORMAT!r}, not {d.get('format')!r}")
+        if d.get("version") != VERSION:
+            raise RecordError(f"{source}: unknown version {d.get('version')!r}; this heimlich-lab reads version {VERSION}")
+        missing = [k for k in ("players", "rules", "log") if k not in d]
+        if missing:
+            raise RecordError(f"{source}: missing field(s) {missing}")
+        view = d.get("view", "full")
+        if not (view in ("full", "public") or (isinstance(view, str) and view.startswith("player:"))):
+            raise RecordError(f"{source}: 'view' must be full, public or player:NAME, not {view!r}")
+        try:
+            rules = Rules.from_dict(d["rules"])
+            players = tuple(d["players"])
+            start = Position.from_dict(d["start"]) if d.get("start") else None
+        except (HeimlichError, TypeError) as e:
+            raise RecordError(f"{source}: {e}") from None
+        log = []
+        if not isinstance(d["log"], list):
+            raise RecordError(f"{source}: 'log' must be a list")
+        for i, entry in enumerate(d["log"]):
+            if not (isinstance(entry, list) and len(entry) in (2, 3) and all(isinstance(x, str) for x in entry)):
+                raise RecordError(f"{source}: log entry {i} must be [actor, action] or [actor, action, recipient], "
+                                  f"not {entry!r}")
+            try:
+                act = Action.parse(entry[1])
+            except HeimlichError as e:
+                raise RecordError(f"{source}: log entry {i} ({entry[1]!r}): {e}") from None
+            if entry[0] != CHANCE and entry[0] not in players:
+                raise RecordError(f"{source}: log entry {i}: {entry[0]!r} is not a player")
+            log.append(LogEntry(entry[0], act, entry[2] if len(entry) == 3 else None))
+        rec = cls(players=players, rules=rules, seed=d.get("seed"), chance=d.get("chance", "auto"), log=log,
+                  deal=d.get("deal"), start=start, result=d.get("result"), view=view)
+        if check and rec.is_full:
+            rec.replay(source=source)
+        return rec
+
+    # ---------------------------------------------------------------- replay
+    def replay(self, until: int | None = None, source: str = "record") -> Game:
+        """The game after the first ``until`` log entries (all by default), replayed and checked."""
+        game = None
+        for game in self._replay(until, source):
+            pass
+        return game
+
+    def games(self, source: str = "record") -> Iterator[tuple[int, Game]]:
+        """Yield ``(k, game)`` after each of the log's entries (the same Game object, advanced)."""
+        g = None
+        for k, g in enumerate(self._replay(None, source)):
+            yield k, g
+
+    def _replay(self, until: int | None, source: str):
+        if not self.is_full:
+            raise RecordError(f"{source}: a {self.view} record hides secrets and cannot be replayed as a game; "
+                              "use the full record")
+        try:
+            game = Game(self.players, self.rules, seed=self.seed, chance=self.chance, start=self.start)
+        except HeimlichError as e:
+            raise RecordError(f"{source}: cannot set up the game: {e}") from None
+        n = len(self.log) if until is None else until
+        if self.deal is not None:
+            first_deal = next((e.action for e in self.log if e.action.kind == "deal"), None)
+            if first_deal is not None and dict(first_deal.args) != self.deal:
+                raise RecordError(f"{source}: the log's deal {first_deal} does not match the record's deal {self.deal}")
+        yield game
+        for i, e in enumerate(self.log[:n]):
+            if i < len(game.history):
+                # chance resolved automatically from the seed: it must agree with the log
+                actor, act = game.history[i]
+                if (actor, act) != (e.actor, e.action):
+                    raise RecordError(f"{source}: log entry {i} is {e.actor}: {e.action}, but the seed gives "
+                                      f"{actor}: {act}; the log does not match the seed")
+            else:
+                try:
+                    game.apply(e.action, player=e.actor)
+                except HeimlichError as err:
+                    raise RecordError(f"{source}: log entry {i} ({e.actor}: {e.action}) is illegal: {err}") from None
+            yield game
+        if until is None and len(game.history) > len(self.log):
+            extra = game.history[len(self.log)]
+            raise RecordError(f"{source}: the log ends at entry {len(self.log)} but the seed continues with "
+                              f"{extra[0]}: {extra[1]}; the record is cut short")
+        if until is None and self.result is not None:
+            if not game.is_over:
+                raise RecordError(f"{source}: the record has a result but its log does not end the game")
+            if list(game.winners) != list(self.result.get("winners", [])) or game.scores != self.result.get("scores"):
+                raise RecordError(f"{source}: the result does not match the replayed game "
+                                  f"(winners {list(game.winners)}, scores {game.scores})")
+
+
+def _start_owners(start: Position) -> dict[str, list[str]]:
+    return {p: ([c] if isinstance(c, str) else list(c)) for p, c in start.owners.items()}
+

@@ -1,0 +1,104 @@
+"""The rule set: which variants and options a game uses.
+
+>>> Rules()
+Rules(top_secret=False, dossier=False, safe_destination='other', agents=None, deck=None)
+>>> Rules(top_secret=True).agents_for(5)
+('grey', 'yellow', 'orange', 'red', 'green', 'blue', 'violet')
+>>> Rules().agents_for(2)
+('grey', 'yellow', 'orange', 'red', 'green')
+>>> sum(Rules(top_secret=True).deck_for(7).values())
+25
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Mapping
+
+from ..errors import HeimlichError
+from .board import AGENTS_FOR_PLAYERS, COLOURS
+from .cards import CARD_CODES, DEFAULT_DECK
+
+SAFE_DESTINATIONS = ("other", "unoccupied")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Variants and options (RULES.md).
+
+    - ``top_secret``: play with the Top Secret cards.
+    - ``dossier``: the Secret Dossier variant (sheets at 29, +5 per correct entry).
+    - ``safe_destination``: ``"other"`` (default; any other building) or
+      ``"unoccupied"`` (older German editions: a different building with no
+      agent in it; if there is none, any other).
+    - ``agents``: the colours in play, or ``None`` for the first N of the list.
+    - ``deck``: a mapping card code -> copies, or ``None`` for the 26-card deck.
+    """
+
+    top_secret: bool = False
+    dossier: bool = False
+    safe_destination: str = "other"
+    agents: tuple[str, ...] | None = None
+    deck: Mapping[str, int] | None = None
+
+    def __post_init__(self):
+        if self.safe_destination not in SAFE_DESTINATIONS:
+            raise HeimlichError(
+                f"safe_destination must be one of {SAFE_DESTINATIONS}, not {self.safe_destination!r}")
+        if self.agents is not None:
+            agents = tuple(self.agents)
+            object.__setattr__(self, "agents", agents)
+            bad = [c for c in agents if c not in COLOURS]
+            if bad:
+                raise HeimlichError(f"unknown agent colour(s) {bad}; colours are {', '.join(COLOURS)}")
+            if len(set(agents)) != len(agents):
+                raise HeimlichError(f"agent colours repeat: {list(agents)}")
+        if self.deck is not None:
+            deck = dict(self.deck)
+            bad = [c for c in deck if c not in CARD_CODES]
+            if bad:
+                raise HeimlichError(f"unknown card code(s) {bad}; codes are {', '.join(CARD_CODES)}")
+            if any((not isinstance(n, int)) or n < 0 for n in deck.values()):
+                raise HeimlichError("card counts must be whole numbers >= 0")
+            object.__setattr__(self, "deck", tuple(sorted(deck.items(), key=lambda kv: CARD_CODES.index(kv[0]))))
+
+    def __hash__(self):
+        return hash((self.top_secret, self.dossier, self.safe_destination, self.agents, self.deck))
+
+    def agents_for(self, n_players: int) -> tuple[str, ...]:
+        """The agent colours in play for ``n_players`` players, in board order."""
+        if n_players not in AGENTS_FOR_PLAYERS:
+            raise HeimlichError(f"Heimlich & Co. is for 2 to 7 players, not {n_players}")
+        need = AGENTS_FOR_PLAYERS[n_players]
+        if self.agents is None:
+            return COLOURS[:need]
+        if len(self.agents) != need:
+            raise HeimlichError(
+                f"{n_players} players use {need} agents (RULES: set-up), but the rules name {len(self.agents)}")
+        return tuple(c for c in COLOURS if c in self.agents)
+
+    def deck_for(self, n_players: int) -> dict[str, int]:
+        """The Top Secret deck for this many players (with 7, no second-agent card)."""
+        deck = dict(DEFAULT_DECK) if self.deck is None else {c: 0 for c in CARD_CODES} | dict(self.deck)
+        deck = {c: deck.get(c, 0) for c in CARD_CODES}
+        if n_players == 7:
+            deck["second"] = 0
+        return deck
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (used by records)."""
+        d = asdict(self)
+        d["agents"] = list(self.agents) if self.agents is not None else None
+        d["deck"] = dict(self.deck) if self.deck is not None else None
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "Rules":
+        """Inverse of :meth:`to_dict`; unknown keys are an error."""
+        known = {"top_secret", "dossier", "safe_destination", "agents", "deck"}
+        extra = set(d) - known
+        if extra:
+            raise HeimlichError(f"unknown rule option(s): {sorted(extra)}")
+        d = dict(d)
+        if d.get("agents") is not None:
+            d["agents"] = tuple(d["agents"])
+        return cls(**d)
