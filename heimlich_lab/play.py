@@ -25,12 +25,12 @@ def play_game(rules: Rules | None, players_to_bots: Mapping[str, object], seed: 
     g = Game(list(players_to_bots), rules=rules, seed=seed, start=start)
     bots = dict(players_to_bots)
     n = 0
-    while not g.is_over:
+    view, legal_actions, apply = g.view, g.legal_actions, g.apply
+    while g._phase != "over":
         p = g.current_player
-        legal = g.legal_actions()
-        a = bots[p].choose(g.view(p), legal)
+        a = bots[p].choose(view(p), legal_actions())
         try:
-            g.apply(a)
+            apply(a)
         except HeimlichError as e:
             raise IllegalAction(f"the bot for {p} chose {a!s}, which is not legal: {e}", rule="bot") from None
         n += 1

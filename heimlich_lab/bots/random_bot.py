@@ -21,7 +21,7 @@ class RandomBot:
         self._rng = random.Random(seed)
 
     def choose(self, view, legal_actions):
-        return legal_actions[self._rng.randrange(len(legal_actions))]
+        return legal_actions[int(self._rng.random() * len(legal_actions))]
 
     def __repr__(self):
         return f"RandomBot(seed={self.seed})"

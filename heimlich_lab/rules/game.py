@@ -16,7 +16,7 @@ a test can set up any situation.
 >>> m = Game(["Ann", "Bob"], chance="manual")
 >>> m.is_chance_node, m.phase
 (True, 'deal')
->>> m.apply("deal Ann=red Bob=blue"); m.apply("roll 6"); m.apply("move grey+6")
+>>> m.apply("deal Ann=red Bob=green"); m.apply("roll 6"); m.apply("move grey+6")
 >>> m.positions["grey"], m.current_player
 (6, 'Bob')
 """
@@ -31,8 +31,8 @@ from typing import Iterable, Mapping, Sequence
 from ..errors import IllegalAction, NotationError, PositionError, WrongPlayer
 from .actions import FACES, HIDDEN, Action, check_player_name
 from .allocations import allocation_table
-from .board import (BONUS_CAP, CHURCH, DOSSIER_MARK, FINISH, N_BUILDINGS, RUINS, SAFE_START, index_of,
-                    value_of)
+from .board import (BONUS_CAP, BUILDING_VALUES, CHURCH, DOSSIER_MARK, FINISH, N_BUILDINGS, RUINS, SAFE_START,
+                    index_of, value_of)
 from .cards import CARD_CODES
 from .ruleset import Rules
 
@@ -325,7 +325,10 @@ class Game:
                      for cols in permutations(self.agents, len(self.players)))
 
     def _compute_legal(self) -> tuple[Action, ...]:
-        if self._phase == "over":
+        ph = self._phase
+        if ph == "move" and not self._draws and self._take_for is None:
+            return _move_actions(self.agents, self._points)
+        if ph == "over":
             return ()
         if self.is_chance_node:
             if self.phase == "deal":
@@ -426,9 +429,10 @@ class Game:
             if player != want:
                 who = "chance" if actor == CHANCE else f"{want}"
                 raise WrongPlayer(f"it is {who}'s decision ({self.phase}), not {player}'s", rule="turn-order")
-        if actor == CHANCE and not act.is_chance:
+        is_chance = act.kind in _CHANCE_KINDS
+        if actor == CHANCE and not is_chance:
             raise IllegalAction(f"{act} is a player's action, but chance acts now ({self.phase})", rule="chance")
-        if actor != CHANCE and act.is_chance:
+        if actor != CHANCE and is_chance:
             raise IllegalAction(
                 f"{act} is a chance event, but it is {self.players[actor]}'s decision ({self.phase})", rule="chance")
         if not self._is_legal(act):
@@ -437,7 +441,7 @@ class Game:
         self._advance()
 
     def _is_legal(self, act: Action) -> bool:
-        ph = self.phase
+        ph = self._phase if not (self._draws or self._take_for is not None) else self.phase
         if ph == "move":  # thousands of allocations: check the rule directly instead of searching the list
             if act.kind != "move" or not act.args:
                 return False
@@ -521,10 +525,12 @@ class Game:
     def _do(self, act: Action, actor) -> None:
         self._log(actor, act)
         k = act.kind
-        if k == "deal":
-            self._do_deal({p: c for p, c in act.args})
+        if k == "move":
+            self._do_move(act)
         elif k == "roll":
             self._do_roll(act.args[0])
+        elif k == "deal":
+            self._do_deal({p: c for p, c in act.args})
         elif k == "draw":
             self.recipients[len(self.history) - 1] = self.players[self._draws[0]]
             self._do_draw(self._draws.pop(0), act.args[0])
@@ -539,8 +545,6 @@ class Game:
                 self._phase = "announce_start"
             else:
                 self._phase = "move"
-        elif k == "move":
-            self._do_move(act)
         elif k == "announce":
             p = self._announce_order.pop(0)
             self._wants[p] = act.args[0]
@@ -587,7 +591,7 @@ class Game:
 
     def _do_roll(self, face: str):
         self._die = face
-        self._event("roll", None, player=self.players[self._active], face=face)
+        self._event("roll", None, player=self.players[self._active], face=face, turn=self._turn)
         if face == "1-3":
             self._phase = "points"
         else:
@@ -611,17 +615,18 @@ class Game:
 
     def _do_move(self, act: Action):
         moves = {}
+        pos, aidx, safe, trig, V = self._pos, self._aidx, self._safe, self._triggers, BUILDING_VALUES
         for c, n in act.args:
-            a = self._aidx[c]
-            frm = self._pos[a]
-            self._pos[a] = to = (frm + n) % N_BUILDINGS
-            moves[c] = (value_of(frm), value_of(to))
-            if to == self._safe:
-                self._triggers.add(a)
+            a = aidx[c]
+            frm = pos[a]
+            pos[a] = to = (frm + n) % N_BUILDINGS
+            moves[c] = (V[frm], V[to])
+            if to == safe:
+                trig.add(a)
             else:
-                self._triggers.discard(a)
-        self._event("move", None, player=self.players[self._active], moves=moves,
-                    triggers=[self.agents[a] for a in sorted(self._triggers)])
+                trig.discard(a)
+        self.events.append(("move", None, {"player": self.players[self._active], "moves": moves,
+                                           "triggers": [self.agents[a] for a in sorted(trig)] if trig else []}))
         if self.rules.top_secret:
             if any(self._pos[self._aidx[c]] == RUINS_I for c, _ in act.args):
                 self._queue_draw(self._active)
@@ -843,7 +848,7 @@ class Game:
             if ph == "roll":
                 if self.chance == "manual":
                     return
-                self._log_chance(_ROLLS[rng.randrange(6)])
+                self._log_chance(_ROLLS[int(rng.random() * 6)])
                 continue
             if ph == "announce_start":
                 n = len(self.players)
@@ -1038,14 +1043,13 @@ class Game:
         """What ``player`` may know now (RULES.md, the information rule); ``None`` for a spectator.
 
         >>> g = Game(["Ann", "Bob"], seed=2)
-        >>> v = g.view("Bob"); v.own_agents == g.owners["Bob"], v.viewer
+        >>> v = g.view("Bob"); list(v.own_agents) == g.owners["Bob"], v.viewer
         (True, 'Bob')
         """
-        from .views import View
         if player is not None and player not in self._pidx:
             raise WrongPlayer(f"{player!r} is not a player of this game ({', '.join(self.players)})",
                               rule="players")
-        return View._of(self, player)
+        return _View._of(self, player)
 
     def spectator_view(self):
         """The public information only."""
@@ -1053,8 +1057,7 @@ class Game:
 
     def omniscient_view(self):
         """OMNISCIENT: every secret shown. For teaching and debugging, never for a bot."""
-        from .views import View
-        return View._of(self, None, omniscient=True)
+        return _View._of(self, None, omniscient=True)
 
     @property
     def record(self):
@@ -1072,8 +1075,11 @@ class Game:
         return f"<Game {', '.join(self.players)}: {state}>"
 
 
+from .views import View as _View  # noqa: E402  (views imports nothing from here at import time)
+
 # cached action objects for the hot path
 _ROLLS = tuple(Action("roll", (f,)) for f in FACES)
+_CHANCE_KINDS = frozenset(("deal", "roll", "draw", "take"))
 _POINTS_BASIC = tuple(Action("points", (n,)) for n in (1, 2, 3))
 _POINTS_TS = (Action("points", (0,)),) + _POINTS_BASIC
 _ANNOUNCE_YES = Action("announce", (True,))

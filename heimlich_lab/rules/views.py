@@ -101,44 +101,75 @@ class View:
     (only when the game is over, or in the omniscient view), ``log``.
     """
 
-    __slots__ = ("viewer", "kind", "players", "agents", "rules", "_pos", "_score", "safe", "phase",
-                 "current_player", "active_player", "turn", "die", "points", "triggers", "own_agents", "hand",
-                 "hand_sizes", "supply_size", "discards", "dossier_sheet", "dossier_done", "is_over",
-                 "winners", "owners", "log", "final_owners")
+    __slots__ = ("viewer", "kind", "players", "agents", "rules", "_pos", "_score", "_safe", "phase",
+                 "current_player", "active_player", "turn", "die", "points", "_triggers", "own_agents", "hand",
+                 "_hand_sizes", "supply_size", "discards", "_sheet", "dossier_done", "is_over",
+                 "winners", "owners", "_log", "final_owners")
 
     @classmethod
     def _of(cls, game, player: str | None, omniscient: bool = False) -> "View":
+        # Built on every bot decision: copy only immutable snapshots; dicts are made on demand.
         v = object.__new__(cls)
         i = game._pidx[player] if player is not None else None
         v.viewer = player
-        v.kind = "omniscient" if omniscient else ("spectator" if player is None else "player")
+        v.kind = "omniscient" if omniscient else ("spectator" if i is None else "player")
         v.players = game.players
         v.agents = game.agents
         v.rules = game.rules
         v._pos = tuple(game._pos)
         v._score = tuple(game._score)
-        v.safe = value_of(game._safe)
-        v.phase = game.phase
-        v.current_player = game.current_player
+        v._safe = game._safe
+        v.phase = phase = game.phase
+        actor = game._to_act()
+        v.current_player = None if (actor is None or actor == "chance") else game.players[actor]
         v.active_player = game.players[game._active]
         v.turn = game._turn
         v.die = game._die
         v.points = game._points
-        v.triggers = tuple(game.agents[a] for a in sorted(game._triggers))
-        v.own_agents = tuple(game.agents[a] for a in game._own[i]) if i is not None else ()
-        v.hand = tuple(game._hands[i]) if i is not None else ()
-        v.hand_sizes = {p: len(h) for p, h in zip(game.players, game._hands)}
+        v._triggers = tuple(game._triggers)
+        hands = game._hands
+        if i is None:
+            v.own_agents, v.hand, v._sheet = (), (), None
+        else:
+            v.own_agents = tuple([game.agents[a] for a in game._own[i]])
+            v.hand = tuple(hands[i])
+            v._sheet = dict(game._sheets[i]) if game._sheets[i] else None
+        v._hand_sizes = tuple(map(len, hands))
         v.supply_size = len(game._supply)
         v.discards = tuple(game._discards)
-        v.dossier_sheet = ({game.agents[a]: (game.players[o] if o >= 0 else "free")
-                            for a, o in sorted(game._sheets[i].items())} if i is not None else {})
         v.dossier_done = game._dossier_done
-        v.is_over = game._phase == "over"
+        v.is_over = over = phase == "over"
         v.winners = game._winners
-        v.final_owners = game.final_owners
-        v.owners = game.owners if (omniscient or v.is_over) else None
-        v.log = EventLog(game.events, len(game.events), i, omniscient)
+        v.final_owners = game.final_owners if over else None
+        v.owners = game.owners if (omniscient or over) else None
+        v._log = (game.events, len(game.events), i, omniscient)
         return v
+
+    @property
+    def log(self) -> EventLog:
+        """The events the viewer saw, oldest first, up to the moment of the view."""
+        return EventLog(*self._log)
+
+    @property
+    def safe(self) -> int:
+        """The safe's building value."""
+        return value_of(self._safe)
+
+    @property
+    def triggers(self) -> tuple[str, ...]:
+        """Agents whose move currently creates a scoring situation."""
+        return tuple(self.agents[a] for a in sorted(self._triggers))
+
+    @property
+    def hand_sizes(self) -> dict[str, int]:
+        return dict(zip(self.players, self._hand_sizes))
+
+    @property
+    def dossier_sheet(self) -> dict[str, str]:
+        """The viewer's own dossier entries (agent -> player or 'free')."""
+        if not self._sheet:
+            return {}
+        return {self.agents[a]: (self.players[o] if o >= 0 else "free") for a, o in sorted(self._sheet.items())}
 
     @property
     def label(self) -> str:

@@ -1,0 +1,1163 @@
+"""Game-agnostic Bayesian belief over hidden assignments of *slots* to *owners*.
+
+Nothing here knows about Heimlich & Co. The same machinery serves any game in
+which some owners (players) secretly hold some slots (agents, team cards,
+suitcases, ...):
+
+* :class:`HypothesisSpace` lists every assignment that is still conceivable.
+  A hypothesis gives every slot one owner index, or :data:`FREE` (``-1``).
+* :class:`Posterior` is an exact, log-space posterior over such a space.
+  Every change is recorded as an :class:`Update`, which can say how strongly an
+  observation favoured "owner o holds slot s" (:meth:`Update.likelihood_ratios`).
+* :func:`explain` turns an :class:`Update` into plain sentences.
+* :class:`IndependentPosterior` is a teaching foil: one independent categorical
+  belief per owner, which ignores that two owners cannot hold the same slot.
+
+Example: Bob is seen doing something that is 8 times more likely if he holds
+``red`` than any other slot.
+
+>>> space = HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue", "green"])
+>>> len(space)
+6
+>>> post = Posterior(space)
+>>> upd = post.update_actor("Bob", np.log([0.8, 0.1, 0.1]), label="Bob moved red")
+>>> post.marginals_table().round(3)
+      red  blue  green
+Ann   0.1  0.45   0.45
+Bob   0.8  0.10   0.10
+free  0.1  0.45   0.45
+>>> explain(upd, "Bob moved red")
+['Bob moved red: 8.0 times more likely if Bob controls red than if Bob does not (P: 0.33 -> 0.80).']
+
+Conventions
+-----------
+* Owner and slot arguments may be given by name (``"Bob"``) or by index.
+  Where "nobody" makes sense, ``None`` or ``"free"`` stands for :data:`FREE`.
+* Marginal tables have shape ``(n_owners + 1, n_slots)``: row ``i`` is
+  P(owner ``i`` holds the slot), the last row is P(slot is free).
+* Invalid input raises :class:`~heimlich_lab.errors.ModelError` (a
+  :class:`ValueError`) and leaves every object exactly as it was.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+from scipy.special import logsumexp
+
+from heimlich_lab.errors import ModelError
+
+__all__ = [
+    "FREE",
+    "FREE_LABEL",
+    "Change",
+    "HypothesisSpace",
+    "IndependentPosterior",
+    "ModelError",
+    "Posterior",
+    "Update",
+    "explain",
+    "likelihood_from_owner_values",
+]
+
+FREE = -1
+"""Table entry of a slot that no owner holds."""
+
+FREE_LABEL = "free"
+"""Name used for :data:`FREE` in tables, dicts and :class:`Change` records."""
+
+_LOG2 = np.log(2.0)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _names(values: Iterable[str], what: str) -> tuple[str, ...]:
+    if isinstance(values, str):
+        raise ModelError(f"{what} must be a list of names, not the single string {values!r}")
+    names = tuple(values)
+    if not names:
+        raise ModelError(f"there must be at least one {what[:-1]}")
+    for n in names:
+        if not isinstance(n, str) or not n:
+            raise ModelError(f"{what} must be non-empty strings, got {n!r}")
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ModelError(f"duplicate {what}: {', '.join(dup)}")
+    return names
+
+
+def _slot_list(value: Any) -> list:
+    """A single slot (name or index) or an iterable of them, as a list."""
+    if isinstance(value, (str, int, np.integer)):
+        return [value]
+    return list(value)
+
+
+def _check_vector(values: Any, length: int, what: str, meaning: str) -> np.ndarray:
+    """Float vector of the given length without NaN or +inf (``-inf`` is allowed)."""
+    try:
+        arr = np.array(values, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ModelError(f"{what} must be numbers: {exc}") from None
+    if arr.shape != (length,):
+        raise ModelError(f"{what} has shape {arr.shape}, expected ({length},): {meaning}")
+    bad = np.flatnonzero(np.isnan(arr))
+    if bad.size:
+        raise ModelError(f"{what} contains NaN at {bad.size} position(s) (first: index {bad[0]})")
+    bad = np.flatnonzero(np.isposinf(arr))
+    if bad.size:
+        raise ModelError(
+            f"{what} contains +inf at {bad.size} position(s) (first: index {bad[0]}); "
+            "a log-likelihood must be finite or -inf"
+        )
+    return arr
+
+
+def _group_logsumexp(groups: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
+    """``out[g] = log(sum(exp(values[groups == g])))``, vectorized and overflow-safe."""
+    top = np.full(n_groups, -np.inf)
+    np.maximum.at(top, groups, values)
+    shift = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.log(np.bincount(groups, weights=np.exp(values - shift[groups]), minlength=n_groups)) + shift
+
+
+def _entropy_bits(logw: np.ndarray) -> float:
+    p = np.exp(logw)
+    pos = p > 0
+    return float(-(p[pos] * logw[pos]).sum() / _LOG2)
+
+
+def _frozen(arr: np.ndarray) -> np.ndarray:
+    arr.setflags(write=False)
+    return arr
+
+
+def _frame(marginals: np.ndarray, owners: tuple[str, ...], slots: tuple[str, ...]) -> pd.DataFrame:
+    return pd.DataFrame(marginals, index=[*owners, FREE_LABEL], columns=list(slots))
+
+
+# --------------------------------------------------------------------------- hypothesis space
+
+
+class HypothesisSpace:
+    """All assignments of slots to owners that are still conceivable.
+
+    ``table[h, s]`` is the index of the owner holding slot ``s`` in hypothesis
+    ``h``, or :data:`FREE` (``-1``). The table is read-only; every operation
+    returns a new space. Rows may repeat (see :meth:`unique`).
+
+    >>> space = HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue", "green"],
+    ...                                     known={"red": "Ann"})
+    >>> space.table
+    array([[ 0,  1, -1],
+           [ 0, -1,  1]], dtype=int8)
+    >>> space.hypothesis(1)
+    {'red': 'Ann', 'blue': 'free', 'green': 'Bob'}
+    >>> space.mask("Bob", "green")
+    array([False,  True])
+
+    Ann secretly takes one of the free slots at random; each hypothesis above
+    has exactly one free slot, so each has one child of weight ``log(1) = 0``:
+
+    >>> child, parent, log_split = space.refine("Ann")
+    >>> child.table
+    array([[0, 1, 0],
+           [0, 0, 1]], dtype=int8)
+    >>> parent, log_split
+    (array([0, 1]), array([-0., -0.]))
+    """
+
+    __slots__ = ("owners", "slots", "table", "_owner_ix", "_slot_ix", "_flat", "_holdings")
+
+    def __init__(self, owners: Iterable[str], slots: Iterable[str], table: Any):
+        self.owners = _names(owners, "owners")
+        self.slots = _names(slots, "slots")
+        if FREE_LABEL in self.owners:
+            raise ModelError(f"{FREE_LABEL!r} is reserved for slots nobody holds; rename that owner")
+        t = np.array(table)
+        if t.ndim != 2 or t.shape[1] != len(self.slots) or t.shape[0] == 0:
+            raise ModelError(
+                f"table has shape {t.shape}, expected (H >= 1, {len(self.slots)}): "
+                "one row per hypothesis, one column per slot"
+            )
+        if not np.issubdtype(t.dtype, np.integer):
+            raise ModelError(f"table must hold integers (owner index or {FREE}), got dtype {t.dtype}")
+        if t.min() < FREE or t.max() >= len(self.owners):
+            raise ModelError(f"table entries must lie in {FREE}..{len(self.owners) - 1}")
+        dtype = np.int8 if len(self.owners) < 127 else np.int16
+        self.table = _frozen(t.astype(dtype))
+        self._init_indexes()
+
+    @classmethod
+    def _trusted(cls, owners: tuple[str, ...], slots: tuple[str, ...], table: np.ndarray) -> HypothesisSpace:
+        self = cls.__new__(cls)
+        self.owners, self.slots = owners, slots
+        self.table = _frozen(np.ascontiguousarray(table))
+        self._init_indexes()
+        return self
+
+    def _init_indexes(self) -> None:
+        self._owner_ix = {n: i for i, n in enumerate(self.owners)}
+        self._slot_ix = {n: i for i, n in enumerate(self.slots)}
+        self._flat = None
+        self._holdings = None
+
+    # ---------------------------------------------------------------- construction
+
+    @classmethod
+    def assignments(
+        cls,
+        owners: Iterable[str],
+        slots: Iterable[str],
+        slots_per_owner: int | Mapping[str, int] = 1,
+        *,
+        known: Mapping[str, str | None] | None = None,
+        known_owned: Mapping[str, Any] | None = None,
+        excluded: Mapping[str, Any] | None = None,
+    ) -> HypothesisSpace:
+        """Every assignment in which each owner holds exactly its number of slots.
+
+        Slots not held by anyone are free. ``slots_per_owner`` is one count for
+        all owners or a dict giving every owner its count (0 allowed).
+        Constraints:
+
+        * ``known``: slot -> owner name, or ``None``/``"free"`` for a slot known to be free;
+        * ``known_owned``: owner -> slots it is known to hold (one name or a list);
+        * ``excluded``: owner -> slots it certainly does not hold.
+
+        Rows come in a fixed order: sorted by owner 0's slots, then owner 1's, ...
+
+        >>> len(HypothesisSpace.assignments(list("ABCDEFG"), list("1234567")))
+        5040
+        >>> len(HypothesisSpace.assignments(["A", "B"], list("1234"), {"A": 2, "B": 1}))
+        12
+        >>> HypothesisSpace.assignments(["A", "B"], ["x", "y"], known={"x": "A"}, excluded={"B": "y"})
+        Traceback (most recent call last):
+        ...
+        heimlich_lab.errors.ModelError: no assignment satisfies the constraints (B has no possible slot left)
+        """
+        owners = _names(owners, "owners")
+        slots = _names(slots, "slots")
+        n_o, n_s = len(owners), len(slots)
+        proto = cls._trusted(owners, slots, np.full((1, n_s), FREE, dtype=np.int8))  # name lookup only
+        if FREE_LABEL in owners:
+            raise ModelError(f"{FREE_LABEL!r} is reserved for slots nobody holds; rename that owner")
+
+        # counts
+        if isinstance(slots_per_owner, Mapping):
+            unknown = [o for o in slots_per_owner if o not in proto._owner_ix]
+            if unknown:
+                raise ModelError(f"slots_per_owner names unknown owner(s) {unknown} (owners: {', '.join(owners)})")
+            missing = [o for o in owners if o not in slots_per_owner]
+            if missing:
+                raise ModelError(f"slots_per_owner gives no count for: {', '.join(missing)}")
+            counts = [slots_per_owner[o] for o in owners]
+        else:
+            counts = [slots_per_owner] * n_o
+        for o, c in zip(owners, counts):
+            if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 0:
+                raise ModelError(f"slot count of {o} must be a non-negative integer, got {c!r}")
+        counts = [int(c) for c in counts]
+        if sum(counts) > n_s:
+            raise ModelError(f"owners hold {sum(counts)} slots in total but there are only {n_s} slots")
+
+        # constraints, per owner: slots it must hold / must not hold
+        holder: dict[int, int] = {}  # slot -> owner index or FREE
+
+        def pin(s: int, o: int) -> None:
+            if holder.get(s, o) != o:
+                a, b = (owners[x] if x != FREE else "nobody" for x in (holder[s], o))
+                raise ModelError(f"contradictory constraints: slot {slots[s]} is said to be held by {a} and by {b}")
+            holder[s] = o
+
+        for slot, who in (known or {}).items():
+            pin(proto.slot_index(slot), proto.owner_index(who, allow_free=True))
+        for who, held in (known_owned or {}).items():
+            o = proto.owner_index(who)
+            for slot in _slot_list(held):
+                pin(proto.slot_index(slot), o)
+        forbid = [set() for _ in owners]
+        for who, slots_out in (excluded or {}).items():
+            o = proto.owner_index(who)
+            forbid[o].update(proto.slot_index(s) for s in _slot_list(slots_out))
+        must = [set() for _ in owners]
+        for s, o in holder.items():
+            for other in range(n_o):
+                (must if other == o else forbid)[other].add(s)
+        for o in range(n_o):
+            if must[o] & forbid[o]:
+                s = min(must[o] & forbid[o])
+                raise ModelError(f"contradictory constraints: {owners[o]} is known to hold {slots[s]} and excluded from it")
+            if len(must[o]) > counts[o]:
+                held = ", ".join(slots[s] for s in sorted(must[o]))
+                raise ModelError(f"{owners[o]} is known to hold {len(must[o])} slots ({held}) but holds only {counts[o]}")
+            if n_s - len(forbid[o]) < counts[o]:
+                raise ModelError(f"no assignment satisfies the constraints ({owners[o]} has no possible slot left)")
+
+        # enumeration: place owners one after another on slots still free
+        dtype = np.int8 if n_o < 127 else np.int16
+        table = np.full((1, n_s), FREE, dtype=dtype)
+        for o, c in enumerate(counts):
+            if c == 0:
+                continue
+            combos = np.array(list(combinations(range(n_s), c)), dtype=np.intp).reshape(-1, c)
+            ok = np.ones(len(combos), dtype=bool)
+            for s in must[o]:
+                ok &= (combos == s).any(axis=1)
+            for s in forbid[o]:
+                ok &= ~(combos == s).any(axis=1)
+            combos = combos[ok]
+            fits = (table == FREE)[:, combos].all(axis=2)  # (H, C)
+            rows, which = np.nonzero(fits)
+            table = table[rows]
+            table[np.arange(len(rows))[:, None], combos[which]] = o
+            if len(table) == 0:
+                raise ModelError(
+                    f"no assignment satisfies the constraints (nothing left after placing {owners[o]})"
+                )
+        return cls._trusted(owners, slots, table)
+
+    # ---------------------------------------------------------------- basics
+
+    def __len__(self) -> int:
+        return self.table.shape[0]
+
+    @property
+    def n_owners(self) -> int:
+        return len(self.owners)
+
+    @property
+    def n_slots(self) -> int:
+        return len(self.slots)
+
+    def __repr__(self) -> str:
+        return f"HypothesisSpace({self.n_owners} owners x {self.n_slots} slots, {len(self)} hypotheses)"
+
+    def owner_index(self, owner: Any, *, allow_free: bool = False) -> int:
+        """Index of an owner given by name or index (``None``/``"free"`` -> FREE if allowed)."""
+        if allow_free and (owner is None or owner == FREE_LABEL or (_is_int(owner) and owner == FREE)):
+            return FREE
+        if isinstance(owner, str):
+            try:
+                return self._owner_ix[owner]
+            except KeyError:
+                raise ModelError(f"unknown owner {owner!r} (owners: {', '.join(self.owners)})") from None
+        if _is_int(owner) and 0 <= owner < self.n_owners:
+            return int(owner)
+        raise ModelError(f"unknown owner {owner!r} (owners: {', '.join(self.owners)})")
+
+    def slot_index(self, slot: Any) -> int:
+        """Index of a slot given by name or index."""
+        if isinstance(slot, str):
+            try:
+                return self._slot_ix[slot]
+            except KeyError:
+                raise ModelError(f"unknown slot {slot!r} (slots: {', '.join(self.slots)})") from None
+        if _is_int(slot) and 0 <= slot < self.n_slots:
+            return int(slot)
+        raise ModelError(f"unknown slot {slot!r} (slots: {', '.join(self.slots)})")
+
+    def owner_name(self, index: int) -> str:
+        return FREE_LABEL if index == FREE else self.owners[index]
+
+    def hypothesis(self, h: int) -> dict[str, str]:
+        """Hypothesis ``h`` as a dict slot -> owner name or ``"free"``."""
+        return {s: self.owner_name(int(o)) for s, o in zip(self.slots, self.table[h])}
+
+    # ---------------------------------------------------------------- queries (vectors over hypotheses)
+
+    def owner_of(self, slot: Any) -> np.ndarray:
+        """Owner index (or FREE) of ``slot`` in every hypothesis (read-only, length H)."""
+        return self.table[:, self.slot_index(slot)]
+
+    def slots_of(self, owner: Any) -> np.ndarray:
+        """Boolean matrix (H, n_slots): the slots ``owner`` holds in each hypothesis."""
+        return self.table == self.owner_index(owner, allow_free=True)
+
+    def mask(self, owner: Any, slot: Any) -> np.ndarray:
+        """Boolean vector over hypotheses: "``owner`` holds ``slot``" (``owner=None``: slot is free)."""
+        return self.owner_of(slot) == self.owner_index(owner, allow_free=True)
+
+    def matching(self, partial: Mapping[Any, Any]) -> np.ndarray:
+        """Boolean vector: hypotheses agreeing with all of ``partial`` (slot -> owner/None/"free")."""
+        m = np.ones(len(self), dtype=bool)
+        for slot, who in partial.items():
+            m &= self.mask(who, slot)
+        return m
+
+    def holdings(self) -> np.ndarray:
+        """Number of slots each owner holds, per hypothesis: int array (H, n_owners)."""
+        if self._holdings is None:
+            code = np.where(self.table < 0, self.n_owners, self.table).astype(np.intp)
+            flat = (np.arange(len(self))[:, None] * (self.n_owners + 1) + code).ravel()
+            counts = np.bincount(flat, minlength=len(self) * (self.n_owners + 1))
+            self._holdings = _frozen(counts.reshape(len(self), self.n_owners + 1)[:, : self.n_owners])
+        return self._holdings
+
+    def _flat_index(self) -> np.ndarray:
+        """Flattened index into a (n_owners+1, n_slots) table for every (hypothesis, slot) cell."""
+        if self._flat is None:
+            code = np.where(self.table < 0, self.n_owners, self.table).astype(np.intp)
+            self._flat = _frozen((code * self.n_slots + np.arange(self.n_slots)).ravel())
+        return self._flat
+
+    def event_sums(self, weights: np.ndarray) -> np.ndarray:
+        """``out[o, s] = sum(weights[h] for h where o holds s)``; last row: slot free. Shape (n_owners+1, n_slots)."""
+        w = np.broadcast_to(np.asarray(weights, dtype=float)[:, None], self.table.shape).ravel()
+        k = (self.n_owners + 1) * self.n_slots
+        return np.bincount(self._flat_index(), weights=w, minlength=k).reshape(self.n_owners + 1, self.n_slots)
+
+    def event_logsumexp(self, log_weights: np.ndarray) -> np.ndarray:
+        """Like :meth:`event_sums` for log weights, in log space (no underflow)."""
+        lw = np.broadcast_to(np.asarray(log_weights, dtype=float)[:, None], self.table.shape).ravel()
+        k = (self.n_owners + 1) * self.n_slots
+        return _group_logsumexp(self._flat_index(), lw, k).reshape(self.n_owners + 1, self.n_slots)
+
+    # ---------------------------------------------------------------- new spaces
+
+    def restrict(self, mask: Any) -> tuple[HypothesisSpace, np.ndarray]:
+        """Keep the hypotheses where ``mask`` is true. Returns ``(space, kept_indices)``."""
+        m = _check_mask(mask, len(self))
+        if not m.any():
+            raise ModelError("restrict() would remove every hypothesis")
+        idx = np.flatnonzero(m)
+        return HypothesisSpace._trusted(self.owners, self.slots, self.table[idx]), idx
+
+    def refine(self, owner: Any, candidates: Iterable[Any] | None = None) -> tuple[HypothesisSpace, np.ndarray, np.ndarray]:
+        """Split each hypothesis by which free slot ``owner`` additionally takes.
+
+        Models "``owner`` takes one of the free slots (restricted to
+        ``candidates`` if given) uniformly at random". Returns
+        ``(space, parent, log_split)``: child ``j`` comes from hypothesis
+        ``parent[j]`` and carries ``log_split[j] = -log(number of children of that parent)``,
+        so a posterior moves to the new space with ``logw[parent] + log_split``.
+        Hypotheses without a free candidate slot have no children.
+        Children of one parent are ordered by slot; duplicates across parents
+        are kept (see :meth:`unique`).
+        """
+        o = self.owner_index(owner)
+        avail = self.table == FREE
+        if candidates is not None:
+            cand = np.zeros(self.n_slots, dtype=bool)
+            cand[[self.slot_index(s) for s in _slot_list(candidates)]] = True
+            avail &= cand
+        parent, slot = np.nonzero(avail)
+        if parent.size == 0:
+            raise ModelError(f"refine(): no hypothesis has a free slot that {self.owners[o]} could take")
+        table = self.table[parent]  # copy
+        table[np.arange(parent.size), slot] = o
+        n_children = avail.sum(axis=1)
+        log_split = -np.log(n_children[parent].astype(float))
+        return HypothesisSpace._trusted(self.owners, self.slots, table), parent, log_split
+
+    def unique(self) -> tuple[HypothesisSpace, np.ndarray]:
+        """Merge identical rows. Returns ``(space, inverse)``, ``inverse[h]`` = new row of old row ``h``.
+
+        New rows keep the order of their first occurrence.
+        """
+        _, first, inverse = np.unique(self.table, axis=0, return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        order = np.argsort(first)
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        return HypothesisSpace._trusted(self.owners, self.slots, self.table[first[order]]), rank[inverse]
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def _check_mask(mask: Any, length: int) -> np.ndarray:
+    m = np.asarray(mask)
+    if m.dtype != bool:
+        raise ModelError(f"mask must be a boolean array, got dtype {m.dtype}")
+    if m.shape != (length,):
+        raise ModelError(f"mask has shape {m.shape}, expected ({length},): one entry per hypothesis")
+    return m
+
+
+# --------------------------------------------------------------------------- likelihood helper
+
+
+def likelihood_from_owner_values(
+    space: HypothesisSpace,
+    actor: Any,
+    values: Any,
+    *,
+    no_slot: float | None = None,
+) -> np.ndarray:
+    """Log-likelihood vector over hypotheses from per-slot values for one actor.
+
+    ``values[s]`` is ``log P(observation | actor plays for slot s)``. In a
+    hypothesis where the actor holds several slots, the actor is assumed to
+    play for one of them chosen uniformly at random, so the likelihood is the
+    **mean** of ``exp(values)`` over its slots:
+    ``loglik[h] = log(mean(exp(values[slots of actor in h])))``.
+    Where the actor holds no slot, ``loglik[h] = no_slot``; leaving ``no_slot``
+    at ``None`` is an error if such hypotheses exist.
+
+    >>> space = HypothesisSpace.assignments(["A", "B"], ["x", "y", "z"], {"A": 2, "B": 0})
+    >>> space.table
+    array([[ 0,  0, -1],
+           [ 0, -1,  0],
+           [-1,  0,  0]], dtype=int8)
+    >>> np.exp(likelihood_from_owner_values(space, "A", np.log([0.6, 0.2, 0.1])))
+    array([0.4 , 0.35, 0.15])
+    >>> likelihood_from_owner_values(space, "B", [0.0, 0.0, 0.0])
+    Traceback (most recent call last):
+    ...
+    heimlich_lab.errors.ModelError: B holds no slot in 3 hypotheses; pass no_slot= (log-likelihood for that case)
+    """
+    o = space.owner_index(actor)
+    v = _check_vector(values, space.n_slots, "values", "one log-likelihood per slot")
+    held = space.slots_of(o)  # (H, S)
+    n_held = held.sum(axis=1)
+    if n_held.max() <= 1:  # common case: at most one slot, just look the value up
+        out = v[held.argmax(axis=1)]
+    else:
+        vals = np.where(held, v, -np.inf)
+        top = vals.max(axis=1)
+        shift = np.where(np.isfinite(top), top, 0.0)
+        with np.errstate(divide="ignore"):
+            out = np.log(np.exp(vals - shift[:, None]).sum(axis=1)) + shift - np.log(np.maximum(n_held, 1))
+    none = n_held == 0
+    if none.any():
+        if no_slot is None:
+            raise ModelError(
+                f"{space.owners[o]} holds no slot in {int(none.sum())} hypotheses; "
+                "pass no_slot= (log-likelihood for that case)"
+            )
+        ns = float(no_slot)
+        if np.isnan(ns) or ns == np.inf:
+            raise ModelError(f"no_slot must be finite or -inf, got {no_slot!r}")
+        out[none] = ns
+    return out
+
+
+# --------------------------------------------------------------------------- update records
+
+
+class Change(NamedTuple):
+    """One cell of a marginal table before and after an update."""
+
+    owner: str  # owner name or "free"
+    slot: str
+    before: float
+    after: float
+    ratio: float  # likelihood ratio, see Update.likelihood_ratios (nan if undefined)
+
+
+@dataclass(frozen=True, eq=False)
+class Update:
+    """Record of one change to a belief.
+
+    ``log_evidence`` is ``log P(observation)`` under the belief just before
+    (the prior predictive); ``marginals_before``/``marginals_after`` are
+    (n_owners+1, n_slots) tables. ``kind`` is ``"observation"``,
+    ``"condition"`` or ``"refine"`` (no observation: ratios are all nan).
+    """
+
+    label: str | None
+    actor: Any
+    log_evidence: float
+    marginals_before: np.ndarray = field(repr=False)
+    marginals_after: np.ndarray = field(repr=False)
+    entropy_before: float
+    entropy_after: float
+    owners: tuple[str, ...] = field(repr=False)
+    slots: tuple[str, ...] = field(repr=False)
+    info: Any = None
+    kind: str = "observation"
+    _ratios: Callable[[], np.ndarray] | None = field(default=None, repr=False)
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    def likelihood_ratios(self) -> np.ndarray:
+        """Array (n_owners+1, n_slots): ``P(obs | o holds s) / P(obs | o does not hold s)``.
+
+        The last row is about "slot is free". Computed from the weights just
+        before the update. ``nan`` where the event had probability 0 or 1
+        before (no comparison possible), and for updates without an
+        observation. ``inf``: the observation is impossible unless the event holds.
+        """
+        if "ratios" not in self._cache:
+            shape = (len(self.owners) + 1, len(self.slots))
+            r = np.full(shape, np.nan) if self._ratios is None else self._ratios()
+            self._cache["ratios"] = _frozen(r)
+        return self._cache["ratios"].copy()
+
+    def changes(self) -> np.ndarray:
+        """``marginals_after - marginals_before``."""
+        return self.marginals_after - self.marginals_before
+
+    def largest_changes(self, k: int = 3, *, owner: Any = None, include_free: bool = True) -> list[Change]:
+        """The ``k`` cells whose probability moved most, largest ``|after - before|`` first.
+
+        ``owner`` (a name) limits the search to that owner's row.
+        """
+        delta = np.round(np.abs(self.changes()), 12)  # ties (up to rounding noise) keep table order
+        rows = np.arange(len(self.owners) + (1 if include_free else 0))
+        if owner is not None:
+            if owner not in self.owners and owner != FREE_LABEL:
+                raise ModelError(f"unknown owner {owner!r} (owners: {', '.join(self.owners)})")
+            rows = np.array([len(self.owners) if owner == FREE_LABEL else self.owners.index(owner)])
+        sub = delta[rows]
+        order = np.argsort(-sub, axis=None, kind="stable")[: max(int(k), 0)]
+        ratios = self.likelihood_ratios()
+        names = [*self.owners, FREE_LABEL]
+        out = []
+        for flat in order:
+            r, s = divmod(int(flat), len(self.slots))
+            o = int(rows[r])
+            out.append(
+                Change(names[o], self.slots[s], float(self.marginals_before[o, s]),
+                       float(self.marginals_after[o, s]), float(ratios[o, s]))
+            )
+        return out
+
+
+def _log_ratios(space: HypothesisSpace, log_prior: np.ndarray, loglik: np.ndarray) -> np.ndarray:
+    """Vectorized likelihood ratios for :meth:`Update.likelihood_ratios` (log space throughout)."""
+    k = space.n_owners + 1
+    with np.errstate(invalid="ignore"):
+        log_joint = log_prior + loglik
+    a = space.event_logsumexp(log_joint)  # log P(obs, E) up to a constant
+    b = space.event_logsumexp(log_prior)  # log P(E)
+    itself = np.eye(k, dtype=bool)[:, :, None]
+
+    def complement(g: np.ndarray) -> np.ndarray:
+        # out[o, s] = log sum_{o' != o} exp(g[o', s]); a sum of non-negative terms, no cancellation
+        return logsumexp(np.where(itself, -np.inf, g[None, :, :]), axis=1)
+
+    a_not, b_not = complement(a), complement(b)
+    support = space.event_sums(np.isfinite(log_prior).astype(float))
+    n_support = np.isfinite(log_prior).sum()
+    with np.errstate(invalid="ignore", over="ignore"):
+        r = np.exp((a - b) - (a_not - b_not))
+    r[(support == 0) | (support == n_support)] = np.nan
+    return r
+
+
+# --------------------------------------------------------------------------- exact posterior
+
+
+class Posterior:
+    """Exact posterior over a :class:`HypothesisSpace`, kept as normalized log weights.
+
+    ``log_prior`` (length H, unnormalized allowed, ``-inf`` = impossible)
+    defaults to uniform. Every change appends an :class:`Update` to
+    :attr:`history`. Invalid input raises :class:`ModelError` and leaves the
+    posterior unchanged.
+
+    >>> space = HypothesisSpace.assignments(["Ann", "Bob", "Cy"], ["red", "blue", "green"])
+    >>> post = Posterior(space)
+    >>> round(post.entropy(), 3)   # log2(6)
+    2.585
+    >>> upd = post.update_actor("Ann", np.log([0.5, 0.25, 0.25]), label="Ann moved red")
+    >>> round(post.probability({"red": "Ann"}), 3), round(upd.log_evidence, 3)
+    (0.5, -1.099)
+    >>> post.condition({"blue": "Bob"}, label="Bob shows blue").kind
+    'condition'
+    >>> best, p = post.most_probable()
+    >>> best, round(p, 3)
+    ({'red': 'Ann', 'blue': 'Bob', 'green': 'Cy'}, 0.667)
+    >>> post.marginals_history().shape, len(post.history)
+    ((3, 4, 3), 2)
+    >>> post.update(np.zeros(5))
+    Traceback (most recent call last):
+    ...
+    heimlich_lab.errors.ModelError: loglik has shape (5,), expected (6,): one log-likelihood per hypothesis
+    """
+
+    def __init__(self, space: HypothesisSpace, log_prior: Any = None):
+        if not isinstance(space, HypothesisSpace):
+            raise ModelError(f"Posterior needs a HypothesisSpace, got {type(space).__name__}")
+        n = len(space)
+        if log_prior is None:
+            lw = np.full(n, -np.log(n))
+        else:
+            lp = _check_vector(log_prior, n, "log_prior", "one log weight per hypothesis")
+            z = logsumexp(lp)
+            if not np.isfinite(z):
+                raise ModelError("log_prior is -inf for every hypothesis")
+            lw = lp - z
+        self._space = space
+        self._logw = _frozen(lw)
+        self._marg = _frozen(space.event_sums(np.exp(lw)))
+        self._entropy = _entropy_bits(lw)
+        self._initial_marg = self._marg
+        self._initial_entropy = self._entropy
+        self._log_evidence = 0.0
+        self.history: list[Update] = []
+
+    # ---------------------------------------------------------------- state
+
+    @property
+    def space(self) -> HypothesisSpace:
+        return self._space
+
+    @property
+    def owners(self) -> tuple[str, ...]:
+        return self._space.owners
+
+    @property
+    def slots(self) -> tuple[str, ...]:
+        return self._space.slots
+
+    @property
+    def log_weights(self) -> np.ndarray:
+        """Normalized log posterior, one entry per hypothesis (read-only)."""
+        return self._logw
+
+    @property
+    def log_evidence(self) -> float:
+        """Sum of the ``log_evidence`` of all updates: log P(all observations so far)."""
+        return self._log_evidence
+
+    def __len__(self) -> int:
+        return len(self._space)
+
+    def __repr__(self) -> str:
+        return (f"Posterior({self._space.n_owners} owners x {self._space.n_slots} slots, "
+                f"{len(self._space)} hypotheses, {len(self.history)} updates, "
+                f"entropy {self._entropy:.3f} bits)")
+
+    def copy(self) -> Posterior:
+        """Independent copy (the immutable space and update records are shared)."""
+        new = object.__new__(Posterior)
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        return new
+
+    # ---------------------------------------------------------------- updates
+
+    def likelihood_from_owner_values(self, actor: Any, values: Any, *, no_slot: float | None = None) -> np.ndarray:
+        """:func:`likelihood_from_owner_values` on this posterior's space."""
+        return likelihood_from_owner_values(self._space, actor, values, no_slot=no_slot)
+
+    def update(self, loglik: Any, label: str | None = None, actor: Any = None, info: Any = None) -> Update:
+        """Bayes' rule with ``loglik[h] = log P(observation | hypothesis h)``.
+
+        ``-inf`` marks hypotheses under which the observation is impossible.
+        Raises :class:`ModelError` (posterior untouched) for a wrong shape,
+        NaN, ``+inf``, or an observation impossible under every hypothesis
+        still possible.
+        """
+        ll = _check_vector(loglik, len(self._space), "loglik", "one log-likelihood per hypothesis")
+        return self._apply(ll, label, actor, info, "observation")
+
+    def update_actor(self, actor: Any, values: Any, *, no_slot: float | None = None,
+                     label: str | None = None, info: Any = None) -> Update:
+        """``update(likelihood_from_owner_values(space, actor, values, no_slot=...), actor=actor)``."""
+        ll = likelihood_from_owner_values(self._space, actor, values, no_slot=no_slot)
+        return self._apply(ll, label, actor, info, "observation")
+
+    def condition(self, event: Any, label: str | None = "condition", actor: Any = None, info: Any = None) -> Update:
+        """Keep only hypotheses in ``event`` (boolean mask, or dict slot -> owner/None/"free").
+
+        Recorded as an update with likelihood 1 inside the event and 0
+        outside; its ``log_evidence`` is ``log P(event)``. The space keeps its
+        size (see :meth:`prune`).
+        """
+        m = self._event_mask(event)
+        ll = np.where(m, 0.0, -np.inf)
+        return self._apply(ll, label, actor, info, "condition")
+
+    def _apply(self, ll: np.ndarray, label, actor, info, kind: str) -> Update:
+        prior = self._logw
+        with np.errstate(invalid="ignore"):
+            joint = prior + ll
+        log_ev = float(logsumexp(joint))
+        if not np.isfinite(log_ev):
+            if np.isneginf(ll).all():
+                raise ModelError(f"{kind} ({label!r}): loglik is -inf for every hypothesis: "
+                                 "the observation is impossible under the model")
+            raise ModelError(
+                f"{kind} ({label!r}): the observation is impossible under every hypothesis still possible "
+                f"({int(np.isfinite(prior).sum())} of {prior.size} have positive probability)"
+            )
+        post = _frozen(joint - log_ev)
+        marg = _frozen(self._space.event_sums(np.exp(post)))
+        ent = _entropy_bits(post)
+        space = self._space
+        rec = Update(
+            label=label, actor=actor, log_evidence=log_ev,
+            marginals_before=self._marg, marginals_after=marg,
+            entropy_before=self._entropy, entropy_after=ent,
+            owners=space.owners, slots=space.slots, info=info, kind=kind,
+            _ratios=lambda: _log_ratios(space, prior, ll),
+        )
+        # commit (nothing above changed self)
+        self._logw, self._marg, self._entropy = post, marg, ent
+        self._log_evidence += log_ev
+        self.history.append(rec)
+        return rec
+
+    def refine(self, owner: Any, candidates: Iterable[Any] | None = None, *, merge: bool = True,
+               label: str | None = "refine", info: Any = None) -> Update:
+        """Move to ``space.refine(owner, candidates)``: ``owner`` takes a random free slot.
+
+        Each child gets its parent's weight divided by the number of children.
+        Parents without any free candidate slot are dropped and the rest
+        renormalized (the record's ``log_evidence`` is the log of the kept
+        mass, 0 when every hypothesis had a free slot). With ``merge=True``
+        identical children of different parents are merged (weights added),
+        so hypotheses stay distinct assignments. Follow with
+        :meth:`condition` if the observer knows which slot was taken.
+        """
+        space, parent, log_split = self._space.refine(owner, candidates)
+        lw = self._logw[parent] + log_split
+        kept = float(logsumexp(lw))
+        if not np.isfinite(kept):
+            raise ModelError(
+                f"refine(): no hypothesis still possible leaves a free slot for {self._space.owners[self._space.owner_index(owner)]}"
+            )
+        lw = lw - kept
+        if merge:
+            space, inverse = space.unique()
+            lw = _group_logsumexp(inverse, lw, len(space))
+        lw = _frozen(lw)
+        marg = _frozen(space.event_sums(np.exp(lw)))
+        ent = _entropy_bits(lw)
+        rec = Update(
+            label=label, actor=owner, log_evidence=kept,
+            marginals_before=self._marg, marginals_after=marg,
+            entropy_before=self._entropy, entropy_after=ent,
+            owners=space.owners, slots=space.slots, info=info, kind="refine",
+        )
+        self._space, self._logw, self._marg, self._entropy = space, lw, marg, ent
+        self._log_evidence += kept
+        self.history.append(rec)
+        return rec
+
+    def restrict(self, event: Any, label: str | None = "restrict", actor: Any = None, info: Any = None) -> Update:
+        """:meth:`condition` on ``event``, then :meth:`prune`: the space shrinks to the event."""
+        rec = self.condition(event, label=label, actor=actor, info=info)
+        self.prune()
+        return rec
+
+    def prune(self) -> Posterior:
+        """Drop hypotheses of probability zero from the space (not recorded; returns self)."""
+        keep = np.isfinite(self._logw)
+        if not keep.all():
+            self._space, idx = self._space.restrict(keep)
+            self._logw = _frozen(self._logw[idx])
+        return self
+
+    # ---------------------------------------------------------------- queries
+
+    def posterior_vector(self) -> np.ndarray:
+        """Probabilities of the hypotheses (a fresh array, sums to 1)."""
+        return np.exp(self._logw)
+
+    def marginals(self) -> np.ndarray:
+        """Array (n_owners+1, n_slots): P(owner holds slot); last row P(slot free).
+
+        Each column sums to 1; owner row ``o`` sums to the expected number of slots ``o`` holds.
+        """
+        return self._marg.copy()
+
+    def marginals_table(self) -> pd.DataFrame:
+        """:meth:`marginals` as a DataFrame (index: owners + "free", columns: slots)."""
+        return _frame(self._marg, self._space.owners, self._space.slots)
+
+    def _event_mask(self, event: Any) -> np.ndarray:
+        if isinstance(event, Mapping):
+            return self._space.matching(event)
+        return _check_mask(event, len(self._space))
+
+    def probability(self, event: Any) -> float:
+        """P(event): ``event`` is a boolean mask over hypotheses or a partial
+        assignment dict slot -> owner name / ``"free"`` / ``None`` (all must hold)."""
+        m = self._event_mask(event)
+        return float(np.exp(self._logw[m]).sum())
+
+    def entropy(self) -> float:
+        """Shannon entropy of the distribution over hypotheses, in bits."""
+        return self._entropy
+
+    def most_probable(self) -> tuple[dict[str, str], float]:
+        """The most probable hypothesis (first one on ties) and its probability."""
+        h = int(np.argmax(self._logw))
+        return self._space.hypothesis(h), float(np.exp(self._logw[h]))
+
+    def top(self, n: int = 5) -> list[tuple[dict[str, str], float]]:
+        """The ``n`` most probable hypotheses with their probabilities."""
+        order = np.argsort(-self._logw, kind="stable")[:n]
+        return [(self._space.hypothesis(int(h)), float(np.exp(self._logw[h]))) for h in order]
+
+    def marginals_history(self) -> np.ndarray:
+        """Array (T+1, n_owners+1, n_slots): marginals at the start and after each update."""
+        return np.stack([self._initial_marg, *(u.marginals_after for u in self.history)])
+
+    def entropy_history(self) -> np.ndarray:
+        """Entropy in bits at the start and after each update (length T+1)."""
+        return np.array([self._initial_entropy, *(u.entropy_after for u in self.history)])
+
+
+# --------------------------------------------------------------------------- explanations
+
+
+def _times(r: float) -> str:
+    if r < 10:
+        return f"{r:.1f}"
+    if r < 1e6:
+        return f"{r:,.0f}"
+    return f"{r:.1e}"
+
+
+def explain(
+    update: Update,
+    describe_observation: str,
+    k: int = 1,
+    *,
+    verb: str = "controls",
+    owner: Any = None,
+    include_free: bool = True,
+    tol: float = 0.05,
+) -> list[str]:
+    """Plain sentences about the ``k`` largest probability changes of ``update``.
+
+    ``describe_observation`` is the caller's wording of what was seen; owner
+    and slot names are filled in here. ``verb`` is a third-person verb
+    ("controls", "holds", ...). A ratio within ``tol`` of 1 is "no evidence".
+    ``owner`` restricts the sentences to one owner's row.
+
+    >>> space = HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue"])
+    >>> upd = Posterior(space).update_actor("Bob", np.log([0.9, 0.3]))
+    >>> for line in explain(upd, "Bob moved red", k=2, verb="holds", owner="Bob"):
+    ...     print(line)
+    Bob moved red: 3.0 times more likely if Bob holds red than if Bob does not (P: 0.50 -> 0.75).
+    Bob moved red: 3.0 times less likely if Bob holds blue than if Bob does not (P: 0.50 -> 0.25).
+    """
+    out = []
+    for c in update.largest_changes(k, owner=owner, include_free=include_free):
+        if c.owner == FREE_LABEL:
+            claim, contrast = f"nobody {verb} {c.slot}", "somebody does"
+        else:
+            claim, contrast = f"{c.owner} {verb} {c.slot}", f"{c.owner} does not"
+        p = f"(P: {c.before:.2f} -> {c.after:.2f})"
+        r = c.ratio
+        if np.isnan(r):
+            out.append(f"{describe_observation}: P({claim}) {c.before:.2f} -> {c.after:.2f}.")
+        elif r == np.inf:
+            out.append(f"{describe_observation}: only possible if {claim} {p}.")
+        elif r == 0:
+            out.append(f"{describe_observation}: impossible if {claim} {p}.")
+        elif r > 1 + tol:
+            out.append(f"{describe_observation}: {_times(r)} times more likely if {claim} than if {contrast} {p}.")
+        elif r < 1 / (1 + tol):
+            out.append(f"{describe_observation}: {_times(1 / r)} times less likely if {claim} than if {contrast} {p}.")
+        else:
+            out.append(f"{describe_observation}: no evidence about whether {claim} {p}.")
+    return out
+
+
+# --------------------------------------------------------------------------- teaching foil
+
+
+class IndependentPosterior:
+    """Teaching foil: one independent categorical belief per owner, "which slot is mine?".
+
+    Every owner holds exactly one slot, and each owner's belief is updated on
+    its own, ignoring that two owners cannot hold the same slot. Known facts
+    (``known``, ``known_owned``, ``excluded``) are applied once, at the start,
+    to every row they concern (an owner known to hold ``red`` is certain of
+    it, and everyone else is certain not to hold ``red``); after that, no
+    exclusivity is propagated.
+
+    :meth:`marginals` has the same shape as :meth:`Posterior.marginals`:
+    owner row ``o`` is that owner's categorical ``p_o`` (sums to 1); the free
+    row is ``prod_o (1 - p_o(s))``, the chance that nobody holds ``s`` *if*
+    owners were independent. Columns therefore need not sum to 1 -- exactly
+    the incoherence the foil is meant to show (two owners each 90 % sure of
+    the same slot). ``marginals(normalize=True)`` rescales each column to sum to 1.
+
+    >>> foil = IndependentPosterior(["Ann", "Bob"], ["red", "blue", "green"])
+    >>> upd = foil.update("Bob", np.log([0.8, 0.1, 0.1]), label="Bob moved red")
+    >>> foil.marginals_table().round(3)
+            red   blue  green
+    Ann   0.333  0.333  0.333
+    Bob   0.800  0.100  0.100
+    free  0.133  0.600  0.600
+    """
+
+    def __init__(
+        self,
+        owners: Iterable[str],
+        slots: Iterable[str],
+        *,
+        known: Mapping[str, str | None] | None = None,
+        known_owned: Mapping[str, Any] | None = None,
+        excluded: Mapping[str, Any] | None = None,
+    ):
+        owners, slots = _names(owners, "owners"), _names(slots, "slots")
+        if FREE_LABEL in owners:
+            raise ModelError(f"{FREE_LABEL!r} is reserved for slots nobody holds; rename that owner")
+        proto = HypothesisSpace._trusted(owners, slots, np.full((1, len(slots)), FREE, dtype=np.int8))
+        self.owners, self.slots = proto.owners, proto.slots
+        self._proto = proto
+        if len(self.owners) > len(self.slots):
+            raise ModelError(f"{len(self.owners)} owners cannot each hold one of only {len(self.slots)} slots")
+        allowed = np.ones((len(self.owners), len(self.slots)), dtype=bool)
+        facts = dict(known or {})
+        for who, held in (known_owned or {}).items():
+            for s in _slot_list(held):
+                facts[s] = who
+        self._apply_facts(allowed, facts)
+        for who, out in (excluded or {}).items():
+            o = proto.owner_index(who)
+            allowed[o, [proto.slot_index(s) for s in _slot_list(out)]] = False
+        self._check_rows(allowed)
+        with np.errstate(divide="ignore"):
+            self._logp = _frozen(np.log(allowed / allowed.sum(axis=1, keepdims=True)))
+        self._marg = _frozen(self._compute_marginals(self._logp))
+        self._entropy = self._compute_entropy(self._logp)
+        self._initial_marg, self._initial_entropy = self._marg, self._entropy
+        self._log_evidence = 0.0
+        self.history: list[Update] = []
+
+    def _apply_facts(self, allowed: np.ndarray, facts: Mapping[Any, Any]) -> None:
+        proto = self._proto
+        pinned: dict[int, int] = {}
+        for slot, who in facts.items():
+            s, o = proto.slot_index(slot), proto.owner_index(who, allow_free=True)
+            if o != FREE:
+                if pinned.get(o, s) != s:
+                    raise ModelError(f"{self.owners[o]} holds one slot, but is said to hold "
+                                     f"{self.slots[pinned[o]]} and {self.slots[s]}")
+                pinned[o] = s
+                allowed[o, :s] = False
+                allowed[o, s + 1:] = False
+            others = np.arange(len(self.owners)) != o
+            allowed[others, s] = False
+
+    def _check_rows(self, allowed: np.ndarray) -> None:
+        empty = np.flatnonzero(~allowed.any(axis=1))
+        if empty.size:
+            raise ModelError(f"no slot is possible for {self.owners[empty[0]]} (contradictory constraints)")
+
+    @staticmethod
+    def _compute_marginals(logp: np.ndarray) -> np.ndarray:
+        p = np.exp(logp)
+        return np.vstack([p, np.prod(1.0 - p, axis=0)])
+
+    @staticmethod
+    def _compute_entropy(logp: np.ndarray) -> float:
+        p = np.exp(logp)
+        pos = p > 0
+        return float(-(p[pos] * logp[pos]).sum() / _LOG2)
+
+    def __repr__(self) -> str:
+        return f"IndependentPosterior({len(self.owners)} owners x {len(self.slots)} slots, {len(self.history)} updates)"
+
+    @property
+    def log_evidence(self) -> float:
+        return self._log_evidence
+
+    def copy(self) -> IndependentPosterior:
+        new = object.__new__(IndependentPosterior)
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        return new
+
+    def update(self, actor: Any, values: Any, label: str | None = None, info: Any = None) -> Update:
+        """Update only ``actor``'s categorical: ``p(s) *= exp(values[s])``, renormalized.
+
+        ``values`` are the same per-slot log-likelihoods as for
+        :func:`likelihood_from_owner_values`. Likelihood ratios of the record
+        are exact for the actor's row, 1 for other owners (their beliefs do
+        not move) and nan for the free row.
+        """
+        o = self._proto.owner_index(actor)
+        v = _check_vector(values, len(self.slots), "values", "one log-likelihood per slot")
+        row = self._logp[o]
+        with np.errstate(invalid="ignore"):
+            joint = row + v
+        log_ev = float(logsumexp(joint))
+        if not np.isfinite(log_ev):
+            raise ModelError(f"observation ({label!r}) is impossible for every slot {self.owners[o]} may still hold")
+        logp = self._logp.copy()
+        logp[o] = joint - log_ev
+        logp = _frozen(logp)
+        marg = _frozen(self._compute_marginals(logp))
+        ent = self._compute_entropy(logp)
+        n_o = len(self.owners)
+
+        self_rows_prior = self._logp
+
+        def ratios() -> np.ndarray:
+            r = np.full((n_o + 1, len(self.slots)), np.nan)
+            n_pos = np.isfinite(self_rows_prior).sum(axis=1, keepdims=True)
+            uncertain = np.isfinite(self_rows_prior) & (n_pos > 1)  # 0 < p < 1
+            r[:n_o][uncertain] = 1.0
+            eye = np.eye(len(self.slots), dtype=bool)
+            rest = logsumexp(np.where(eye, -np.inf, joint[None, :]), axis=1)
+            rest_prior = logsumexp(np.where(eye, -np.inf, row[None, :]), axis=1)
+            with np.errstate(invalid="ignore", over="ignore"):
+                actor_r = np.exp(v - (rest - rest_prior))
+            r[o] = np.where(uncertain[o], actor_r, np.nan)
+            return r
+
+        rec = Update(
+            label=label, actor=actor, log_evidence=log_ev,
+            marginals_before=self._marg, marginals_after=marg,
+            entropy_before=self._entropy, entropy_after=ent,
+            owners=self.owners, slots=self.slots, info=info, kind="observation",
+            _ratios=ratios,
+        )
+        self._logp, self._marg, self._entropy = logp, marg, ent
+        self._log_evidence += log_ev
+        self.history.append(rec)
+        return rec
+
+    def condition(self, facts: Mapping[Any, Any], label: str | None = "condition", info: Any = None) -> Update:
+        """Apply known facts (slot -> owner/None/"free"), like the constructor's ``known``."""
+        allowed = np.isfinite(self._logp)
+        self._apply_facts(allowed, facts)
+        self._check_rows(allowed)
+        with np.errstate(divide="ignore"):
+            logp = np.where(allowed, self._logp, -np.inf)
+            z = logsumexp(logp, axis=1, keepdims=True)
+        logp = _frozen(logp - z)
+        marg = _frozen(self._compute_marginals(logp))
+        ent = self._compute_entropy(logp)
+        rec = Update(
+            label=label, actor=None, log_evidence=float(z.sum()),
+            marginals_before=self._marg, marginals_after=marg,
+            entropy_before=self._entropy, entropy_after=ent,
+            owners=self.owners, slots=self.slots, info=info, kind="condition",
+        )
+        self._logp, self._marg, self._entropy = logp, marg, ent
+        self._log_evidence += rec.log_evidence
+        self.history.append(rec)
+        return rec
+
+    def owner_distributions(self) -> np.ndarray:
+        """Array (n_owners, n_slots): each owner's categorical over slots."""
+        return np.exp(self._logp)
+
+    def marginals(self, normalize: bool = False) -> np.ndarray:
+        """Array (n_owners+1, n_slots), see the class docstring for the free row."""
+        m = self._marg.copy()
+        if normalize:
+            m /= m.sum(axis=0, keepdims=True)
+        return m
+
+    def marginals_table(self, normalize: bool = False) -> pd.DataFrame:
+        return _frame(self.marginals(normalize), self.owners, self.slots)
+
+    def entropy(self) -> float:
+        """Sum of the owners' entropies in bits (entropy of the product distribution)."""
+        return self._entropy
+
+    def marginals_history(self) -> np.ndarray:
+        return np.stack([self._initial_marg, *(u.marginals_after for u in self.history)])
+
+    def entropy_history(self) -> np.ndarray:
+        return np.array([self._initial_entropy, *(u.entropy_after for u in self.history)])

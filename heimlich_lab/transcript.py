@@ -1,0 +1,121 @@
+"""Readable transcripts of games and records, as seen by one viewer.
+
+>>> from heimlich_lab import Rules, play
+>>> from heimlich_lab.bots import RandomBot
+>>> rec = play(Rules(), {"Ann": RandomBot(1), "Bob": RandomBot(2)}, seed=3)
+>>> lines = transcript(rec, viewer="Bob")
+>>> lines[0]
+"Transcript: Bob's view"
+>>> any(line.startswith("Game over") for line in lines)
+True
+"""
+from __future__ import annotations
+
+from .rules.board import AGENT_BY_COLOUR, building_name
+from .rules.cards import CARDS
+from .rules.views import Event, View
+
+
+def _b(v) -> str:
+    return building_name(v)
+
+
+def _moves(moves: dict) -> str:
+    return ", ".join(f"{c} {_b(a)}→{_b(b)}" for c, (a, b) in moves.items())
+
+
+def describe(e: Event) -> str:
+    """One event in words."""
+    d, k, p = e.data, e.kind, e.data.get("player")
+    if k == "start":
+        return "The game starts from a given position."
+    if k == "deal":
+        if e.hidden:
+            return f"{p} is dealt a secret agent card."
+        return f"{p}'s secret agent card: {d['agent']} ({AGENT_BY_COLOUR[d['agent']].name})."
+    if k == "dealt":
+        return f"Agent cards dealt; {d['free']} free agent card(s) lie face-down under the board."
+    if k == "roll":
+        return f"Turn {d['turn']}: {p} rolls {d['face']}."
+    if k == "points":
+        if d["points"] == 0:
+            return f"{p} chooses 0 points: no move, draws a card instead."
+        return f"{p} chooses {d['points']} point(s)."
+    if k == "move":
+        text = f"{p} moves {_moves(d['moves'])}."
+        if d["triggers"]:
+            text += f" Scoring situation: {', '.join(d['triggers'])} at the safe."
+        return text
+    if k == "draw":
+        return f"{p} draws a Top Secret card." if e.hidden else f"{p} draws {d['card']} ({CARDS[d['card']].text})"
+    if k == "no_draw":
+        why = "already holds 4 cards" if d["reason"] == "hand-limit" else "finds no card left to draw"
+        return f"{p} {why} and draws nothing."
+    if k == "reshuffle":
+        return f"The discards ({d['cards']} cards) are shuffled into a new supply."
+    if k == "announce":
+        return f"{p} {'wants' if d['want'] else 'does not want'} to play a Top Secret card."
+    if k == "no_round":
+        return "Nobody plays a Top Secret card."
+    if k == "round_start":
+        return f"Top Secret round: {p} begins."
+    if k == "play":
+        card = d["card"]
+        text = f"{p} plays {card} ({CARDS[card].text.rstrip('.')})"
+        if d.get("moves"):
+            text += f": {_moves(d['moves'])}"
+        if "safe" in d:
+            text += f": the safe to {_b(d['safe'])}"
+        if "gains" in d:
+            text += ": " + ", ".join(f"{c} +{g}" for c, g in d["gains"].items())
+        if d.get("second") == "take":
+            text += ": takes a free agent card"
+        if d.get("second") == "replace":
+            text += ": no free agent card to take, so draws a replacement"
+        if d.get("triggers"):
+            text += f". Scoring situation: {', '.join(d['triggers'])} at the safe"
+        return text + "."
+    if k == "pass":
+        return f"{p} passes."
+    if k == "done":
+        return f"{p} has played."
+    if k == "round_end":
+        return "Everyone passed: the Top Secret round ends."
+    if k == "score":
+        gains = ", ".join(f"{c} {g:+d}" for c, g in d["gains"].items() if g)
+        return f"Scoring ({', '.join(d['triggers'])} at the safe): {gains or 'nobody moves'}."
+    if k == "dossier_mark":
+        return "A marker reached 29: every player secretly fills in the Secret Dossier."
+    if k == "dossier":
+        return f"{p} writes a dossier entry." if e.hidden else f"{p}'s dossier: {d['agent']} = {d['entry']}."
+    if k == "dossier_done":
+        return "The dossier sheets are written."
+    if k == "take":
+        return f"{p} takes a free agent card." if e.hidden else f"{p} takes the free agent card {d['agent']}."
+    if k == "safe":
+        return f"{p} moves the safe to {_b(d['building'])}."
+    if k == "over":
+        ids = ", ".join(f"{c}={o or 'free'}" for c, o in d["owners"].items())
+        scores = ", ".join(f"{c} {s}" for c, s in d["scores"].items())
+        bonus = ""
+        if d.get("bonus"):
+            bonus = " Dossier points: " + ", ".join(f"{q} +{b}" for q, b in d["bonus"].items()) + "."
+        won = ", ".join(d["winners"]) if d["winners"] else "nobody (a free agent went farthest)"
+        shared = " (shared)" if len(d["winners"]) > 1 else ""
+        return (f"Game over. Final markers: {scores}.{bonus} Identities: {ids}. "
+                f"Farthest: {', '.join(d['farthest'])}. Winner: {won}{shared}.")
+    return f"{k}: {d}"
+
+
+def transcript(source, viewer: str | None = None) -> list[str]:
+    """Lines describing a game or record as ``viewer`` saw it.
+
+    ``viewer`` is a player name, ``None`` (spectator) or ``"omniscient"``.
+    """
+    from .rules.game import Game
+    from .rules.records import GameRecord
+    game = source.replay() if isinstance(source, GameRecord) else source
+    if not isinstance(game, Game):
+        raise TypeError("transcript() takes a Game or a GameRecord")
+    view: View = game.omniscient_view() if viewer == "omniscient" else game.view(viewer)
+    return [f"Transcript: {view.label}"] + [describe(e) for e in view.log]
