@@ -7,7 +7,7 @@ draws, taking a free agent) are drawn from the seeded generator as soon as
 they come up; with ``chance="manual"`` they are actions too, so a teacher or
 a test can set up any situation.
 
->>> g = Game(["Ann", "Bob", "Cy"], seed=1)
+>>> g = Game(["Ann", "Bob", "Cy"], seed=2)
 >>> g.current_player, g.phase, g.die
 ('Ann', 'move', '3')
 >>> g.apply("move red+3")
