@@ -17,8 +17,8 @@ a test can set up any situation.
 >>> m.is_chance_node, m.phase
 (True, 'deal')
 >>> m.apply("deal Ann=red Bob=green"); m.apply("roll 6"); m.apply("move grey+6")
->>> m.positions["grey"], m.current_player
-(6, 'Bob')
+>>> m.positions["grey"], m.active_player, m.phase, m.current_player
+(6, 'Bob', 'roll', None)
 """
 from __future__ import annotations
 
