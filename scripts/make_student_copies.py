@@ -1,0 +1,84 @@
+"""Make the student copies of the course notebooks.
+
+The notebooks in ``notebooks/`` (with solutions) are the single source. A student copy blanks every
+code cell tagged ``solution`` (keeping its first comment lines as the exercise prompt), removes the
+cells tagged ``solution-text``, and clears all outputs. ``--check`` exits 1 if ``student/`` is not current.
+
+    python scripts/make_student_copies.py          # write student/*.ipynb
+    python scripts/make_student_copies.py --check  # CI: are the student copies current?
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "notebooks"
+TARGET = ROOT / "student"
+PLACEHOLDER = "# YOUR ANSWER HERE\n"
+
+
+def student_copy(nb):
+    nb = nbformat.from_dict(nb)
+    cells = []
+    for cell in nb.cells:
+        tags = set(cell.get("metadata", {}).get("tags", []))
+        if "solution-text" in tags:
+            continue
+        if cell.cell_type == "code":
+            if "solution" in tags:
+                prompt = []
+                for line in cell.source.splitlines():
+                    if line.startswith("#"):
+                        prompt.append(line)
+                    else:
+                        break
+                cell.source = "\n".join(prompt + [PLACEHOLDER.strip()])
+                cell.metadata["tags"] = sorted(tags - {"solution"} | {"exercise"})
+            cell.outputs = []
+            cell.execution_count = None
+        cells.append(cell)
+    nb.cells = cells
+    return nb
+
+
+def render(path: Path) -> str:
+    return nbformat.writes(student_copy(nbformat.read(path, as_version=4))) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="only check that student/ is current")
+    args = ap.parse_args(argv)
+    sources = sorted(SOURCE.glob("[0-9]*.ipynb"))
+    stale = []
+    expected = set()
+    for src in sources:
+        out = TARGET / src.name
+        expected.add(out.name)
+        text = render(src)
+        if args.check:
+            if not out.exists() or out.read_text() != text:
+                stale.append(out.name)
+        else:
+            TARGET.mkdir(exist_ok=True)
+            out.write_text(text)
+    extra = sorted(p.name for p in TARGET.glob("*.ipynb") if p.name not in expected) if TARGET.exists() else []
+    if args.check:
+        if stale or extra:
+            print("student copies are not current: " + ", ".join(stale + [f"{e} (no source)" for e in extra])
+                  + "\nrun: python scripts/make_student_copies.py", file=sys.stderr)
+            return 1
+        print(f"student copies current ({len(sources)} notebooks)")
+        return 0
+    for e in extra:
+        (TARGET / e).unlink()
+    print(f"wrote {len(sources)} student copies to {TARGET.relative_to(ROOT)}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
