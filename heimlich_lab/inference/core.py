@@ -577,19 +577,25 @@ class Update:
     _ratios: Callable[[], np.ndarray] | None = field(default=None, repr=False)
     _cache: dict = field(default_factory=dict, repr=False)
 
+    def log_likelihood_ratios(self) -> np.ndarray:
+        """Natural log of :meth:`likelihood_ratios` (computed in log space, never overflows)."""
+        if "log_ratios" not in self._cache:
+            shape = (len(self.owners) + 1, len(self.slots))
+            r = np.full(shape, np.nan) if self._ratios is None else self._ratios()
+            self._cache["log_ratios"] = _frozen(r)
+        return self._cache["log_ratios"].copy()
+
     def likelihood_ratios(self) -> np.ndarray:
         """Array (n_owners+1, n_slots): ``P(obs | o holds s) / P(obs | o does not hold s)``.
 
         The last row is about "slot is free". Computed from the weights just
         before the update. ``nan`` where the event had probability 0 or 1
         before (no comparison possible), and for updates without an
-        observation. ``inf``: the observation is impossible unless the event holds.
+        observation. ``inf``: the observation is impossible unless the event
+        holds (or the ratio exceeds the float range, see :meth:`log_likelihood_ratios`).
         """
-        if "ratios" not in self._cache:
-            shape = (len(self.owners) + 1, len(self.slots))
-            r = np.full(shape, np.nan) if self._ratios is None else self._ratios()
-            self._cache["ratios"] = _frozen(r)
-        return self._cache["ratios"].copy()
+        with np.errstate(over="ignore"):
+            return np.exp(self.log_likelihood_ratios())
 
     def changes(self) -> np.ndarray:
         """``marginals_after - marginals_before``."""
@@ -621,8 +627,20 @@ class Update:
         return out
 
 
+@dataclass(frozen=True)
+class _ExactRatios:
+    """Deferred :func:`_log_ratios` (a picklable stand-in for a closure)."""
+
+    space: HypothesisSpace
+    log_prior: np.ndarray
+    loglik: np.ndarray
+
+    def __call__(self) -> np.ndarray:
+        return _log_ratios(self.space, self.log_prior, self.loglik)
+
+
 def _log_ratios(space: HypothesisSpace, log_prior: np.ndarray, loglik: np.ndarray) -> np.ndarray:
-    """Vectorized likelihood ratios for :meth:`Update.likelihood_ratios` (log space throughout)."""
+    """Vectorized log likelihood ratios for :meth:`Update.log_likelihood_ratios` (log space throughout)."""
     k = space.n_owners + 1
     with np.errstate(invalid="ignore"):
         log_joint = log_prior + loglik
@@ -637,10 +655,10 @@ def _log_ratios(space: HypothesisSpace, log_prior: np.ndarray, loglik: np.ndarra
     a_not, b_not = complement(a), complement(b)
     support = space.event_sums(np.isfinite(log_prior).astype(float))
     n_support = np.isfinite(log_prior).sum()
-    with np.errstate(invalid="ignore", over="ignore"):
-        r = np.exp((a - b) - (a_not - b_not))
-    r[(support == 0) | (support == n_support)] = np.nan
-    return r
+    with np.errstate(invalid="ignore"):
+        log_r = (a - b) - (a_not - b_not)
+    log_r[(support == 0) | (support == n_support)] = np.nan
+    return log_r
 
 
 # --------------------------------------------------------------------------- exact posterior
@@ -790,7 +808,7 @@ class Posterior:
             marginals_before=self._marg, marginals_after=marg,
             entropy_before=self._entropy, entropy_after=ent,
             owners=space.owners, slots=space.slots, info=info, kind=kind,
-            _ratios=lambda: _log_ratios(space, prior, ll),
+            _ratios=_ExactRatios(space, prior, _frozen(ll)),
         )
         # commit (nothing above changed self)
         self._logw, self._marg, self._entropy = post, marg, ent
@@ -903,12 +921,18 @@ class Posterior:
 # --------------------------------------------------------------------------- explanations
 
 
-def _times(r: float) -> str:
-    if r < 10:
-        return f"{r:.1f}"
-    if r < 1e6:
-        return f"{r:,.0f}"
-    return f"{r:.1e}"
+def _times(log_r: float) -> str:
+    """A ratio > 1 given by its natural log, e.g. ``4.2``, ``250``, ``2.7e+347``."""
+    if log_r < np.log(9.95):
+        return f"{np.exp(log_r):.1f}"
+    if log_r < np.log(999_999.5):
+        return f"{np.exp(log_r):,.0f}"
+    l10 = log_r / np.log(10.0)
+    e = int(np.floor(l10))
+    m = 10 ** (l10 - e)
+    if m >= 9.95:
+        m, e = m / 10, e + 1
+    return f"{m:.1f}e+{e}"
 
 
 def explain(
@@ -936,29 +960,56 @@ def explain(
     Bob moved red: 3.0 times less likely if Bob holds blue than if Bob does not (P: 0.50 -> 0.25).
     """
     out = []
+    log_ratios = update.log_likelihood_ratios()
+    rows = [*update.owners, FREE_LABEL]
     for c in update.largest_changes(k, owner=owner, include_free=include_free):
+        lr = float(log_ratios[rows.index(c.owner), update.slots.index(c.slot)])
         if c.owner == FREE_LABEL:
             claim, contrast = f"nobody {verb} {c.slot}", "somebody does"
         else:
             claim, contrast = f"{c.owner} {verb} {c.slot}", f"{c.owner} does not"
         p = f"(P: {c.before:.2f} -> {c.after:.2f})"
-        r = c.ratio
-        if np.isnan(r):
+        if np.isnan(lr):
             out.append(f"{describe_observation}: P({claim}) {c.before:.2f} -> {c.after:.2f}.")
-        elif r == np.inf:
+        elif lr == np.inf:
             out.append(f"{describe_observation}: only possible if {claim} {p}.")
-        elif r == 0:
+        elif lr == -np.inf:
             out.append(f"{describe_observation}: impossible if {claim} {p}.")
-        elif r > 1 + tol:
-            out.append(f"{describe_observation}: {_times(r)} times more likely if {claim} than if {contrast} {p}.")
-        elif r < 1 / (1 + tol):
-            out.append(f"{describe_observation}: {_times(1 / r)} times less likely if {claim} than if {contrast} {p}.")
+        elif lr > np.log1p(tol):
+            out.append(f"{describe_observation}: {_times(lr)} times more likely if {claim} than if {contrast} {p}.")
+        elif lr < -np.log1p(tol):
+            out.append(f"{describe_observation}: {_times(-lr)} times less likely if {claim} than if {contrast} {p}.")
         else:
             out.append(f"{describe_observation}: no evidence about whether {claim} {p}.")
     return out
 
 
 # --------------------------------------------------------------------------- teaching foil
+
+
+@dataclass(frozen=True)
+class _FoilRatios:
+    """Log likelihood ratios of an :class:`IndependentPosterior` update of ``actor``'s row."""
+
+    log_prior: np.ndarray  # (n_owners, n_slots), before the update
+    actor: int
+    values: np.ndarray
+
+    def __call__(self) -> np.ndarray:
+        n_o, n_s = self.log_prior.shape
+        r = np.full((n_o + 1, n_s), np.nan)
+        possible = np.isfinite(self.log_prior)
+        uncertain = possible & (possible.sum(axis=1, keepdims=True) > 1)  # 0 < p < 1
+        r[:n_o][uncertain] = 0.0  # log 1: other owners' beliefs do not depend on the observation
+        row = self.log_prior[self.actor]
+        with np.errstate(invalid="ignore"):
+            joint = row + self.values
+        others = np.eye(n_s, dtype=bool)
+        rest = logsumexp(np.where(others, -np.inf, joint[None, :]), axis=1)  # log P(obs, not s)
+        rest_prior = logsumexp(np.where(others, -np.inf, row[None, :]), axis=1)  # log P(not s)
+        with np.errstate(invalid="ignore"):
+            r[self.actor] = np.where(uncertain[self.actor], self.values - (rest - rest_prior), np.nan)
+        return r
 
 
 class IndependentPosterior:
@@ -1087,29 +1138,12 @@ class IndependentPosterior:
         logp = _frozen(logp)
         marg = _frozen(self._compute_marginals(logp))
         ent = self._compute_entropy(logp)
-        n_o = len(self.owners)
-
-        self_rows_prior = self._logp
-
-        def ratios() -> np.ndarray:
-            r = np.full((n_o + 1, len(self.slots)), np.nan)
-            n_pos = np.isfinite(self_rows_prior).sum(axis=1, keepdims=True)
-            uncertain = np.isfinite(self_rows_prior) & (n_pos > 1)  # 0 < p < 1
-            r[:n_o][uncertain] = 1.0
-            eye = np.eye(len(self.slots), dtype=bool)
-            rest = logsumexp(np.where(eye, -np.inf, joint[None, :]), axis=1)
-            rest_prior = logsumexp(np.where(eye, -np.inf, row[None, :]), axis=1)
-            with np.errstate(invalid="ignore", over="ignore"):
-                actor_r = np.exp(v - (rest - rest_prior))
-            r[o] = np.where(uncertain[o], actor_r, np.nan)
-            return r
-
         rec = Update(
             label=label, actor=actor, log_evidence=log_ev,
             marginals_before=self._marg, marginals_after=marg,
             entropy_before=self._entropy, entropy_after=ent,
             owners=self.owners, slots=self.slots, info=info, kind="observation",
-            _ratios=ratios,
+            _ratios=_FoilRatios(self._logp, o, _frozen(v)),
         )
         self._logp, self._marg, self._entropy = logp, marg, ent
         self._log_evidence += log_ev
