@@ -1,0 +1,313 @@
+// heimlich-lab board widget: the anywidget module (render + event wiring).
+// The markup comes from render.js (pure), the rules of interaction from logic.js (pure).
+// anywidget loads ESM from a blob: URL, where relative imports do not resolve, so the
+// Python side loads board.bundle.js (this file with logic.js and render.js inlined,
+// made by `node widgets/build.mjs`).
+import * as L from "./logic.js";
+import * as R from "./render.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const CLICK_SELECTOR = "[data-action],[data-command],[data-step],[data-control],[data-curtain],[data-replay-step],[data-building-action],[data-agent]";
+const PENDING_TIMEOUT_MS = 2000;
+const REPLAY_DEBOUNCE_MS = 60;
+
+function dataOf(node) {
+  const g = (k) => (node.hasAttribute(k) ? node.getAttribute(k) : undefined);
+  return {
+    action: g("data-action"),
+    command: g("data-command"),
+    step: g("data-step"),
+    target: g("data-target"),
+    agent: g("data-agent"),
+    buildingAction: g("data-building-action"),
+    control: g("data-control"),
+    curtain: g("data-curtain"),
+    replayStep: g("data-replay-step"),
+  };
+}
+
+function isTextInput(node) {
+  if (!node || !node.tagName) return false;
+  const t = node.tagName.toLowerCase();
+  return t === "input" || t === "select" || t === "textarea" || node.isContentEditable;
+}
+
+/** Replace keyed children (agents, markers) in place so that transform changes animate. */
+function patchKeyed(layer, nodes, keyAttr, markup, innerCache) {
+  const existing = new Map();
+  for (const child of Array.from(layer.children)) existing.set(child.getAttribute(keyAttr), child);
+  for (const n of nodes) {
+    let node = existing.get(n.key);
+    if (!node) {
+      const tmp = layer.ownerDocument.createElementNS(SVG_NS, "svg");
+      tmp.innerHTML = markup(n);
+      node = tmp.firstElementChild;
+      layer.appendChild(node);
+      innerCache.set(node, n.inner);
+      continue;
+    }
+    existing.delete(n.key);
+    if (node.getAttribute("class") !== n.cls) node.setAttribute("class", n.cls);
+    node.style.transform = `translate(${n.x}px, ${n.y}px)`;
+    if (n.score !== undefined && node.getAttribute("data-score") !== String(n.score)) node.setAttribute("data-score", String(n.score));
+    if (n.label !== undefined && node.getAttribute("aria-label") !== n.label) node.setAttribute("aria-label", n.label);
+    if (innerCache.get(node) !== n.inner) {
+      node.innerHTML = n.inner;
+      innerCache.set(node, n.inner);
+    }
+  }
+  for (const stale of existing.values()) stale.remove();
+}
+
+function render({ model, el }) {
+  const doc = el.ownerDocument || document;
+  const root = doc.createElement("div");
+  root.className = "heimlich-board";
+  root.tabIndex = 0;
+  root.setAttribute("role", "application");
+  root.setAttribute("aria-label", "Heimlich & Co. board");
+  root.innerHTML = R.renderSkeleton();
+  el.appendChild(root);
+
+  const sections = {};
+  for (const k of R.SECTIONS) sections[k] = root.querySelector(`[data-section="${k}"]`);
+  const layers = {};
+  for (const k of R.SVG_LAYERS) layers[k] = root.querySelector(`[data-layer="${k}"]`);
+  const cache = new Map(); // section/layer -> last markup
+  const innerCache = new WeakMap();
+
+  let ui = L.initialUi();
+  let vm = null;
+  let lastKey = null;
+  let pendingTimer = null;
+  let replayTimer = null;
+  let replaySent = null;
+  let lastLog = null;
+  let scrollQueued = false;
+  let destroyed = false;
+
+  function setSection(name, html) {
+    if (cache.get(name) === html) return false;
+    cache.set(name, html);
+    sections[name].innerHTML = html;
+    return true;
+  }
+
+  function setLayer(name, html) {
+    if (cache.get(`layer:${name}`) === html) return;
+    cache.set(`layer:${name}`, html);
+    layers[name].innerHTML = html;
+  }
+
+  function patchPlayback() {
+    const html = R.renderPlayback(vm);
+    const sig = R.playbackSignature(vm);
+    const el2 = sections.playback;
+    if (cache.get("playback") === html) return;
+    if (cache.get("playback:sig") === sig && el2.firstChild) {
+      // same controls: update values in place (keeps a slider being dragged working)
+      const active = doc.activeElement;
+      const a = vm.state.autoplay;
+      const r = vm.state.replay;
+      const speed = el2.querySelector('[data-control="speed"]');
+      if (speed && a && Number.isFinite(a.speed_ms) && speed !== active) speed.value = String(a.speed_ms);
+      const sl = el2.querySelector('[data-control="replay"]');
+      if (sl && r && sl !== active) sl.value = String(Math.trunc(Number(r.index) || 0));
+      const sb = el2.querySelector('[data-bind="speed"]');
+      if (sb && a && Number.isFinite(a.speed_ms)) sb.textContent = `${a.speed_ms} ms`;
+      const rb = el2.querySelector('[data-bind="replay"]');
+      if (rb && r) rb.textContent = `${Math.trunc(Number(r.index) || 0)} / ${L.replayLast(r)}`;
+      cache.set("playback", html);
+      return;
+    }
+    cache.set("playback:sig", sig);
+    setSection("playback", html);
+  }
+
+  // the log only grows during a game: append the new lines instead of redrawing it
+  function patchLog(lines) {
+    const ol = sections.log.querySelector('[data-testid="log"]');
+    const prev = lastLog;
+    if (ol && prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {
+      if (lines.length === prev.length) return;
+      ol.insertAdjacentHTML("beforeend", R.renderLogItems(lines.slice(prev.length)));
+    } else {
+      sections.log.innerHTML = R.renderLog(vm);
+    }
+    lastLog = lines;
+    scheduleLogScroll();
+  }
+
+  function scheduleLogScroll() {
+    if (scrollQueued) return;
+    scrollQueued = true;
+    const raf = doc.defaultView && doc.defaultView.requestAnimationFrame ? doc.defaultView.requestAnimationFrame.bind(doc.defaultView) : (f) => setTimeout(f, 16);
+    raf(() => {
+      scrollQueued = false;
+      const ol = sections.log.querySelector('[data-testid="log"]');
+      if (ol) ol.scrollTop = ol.scrollHeight;
+    });
+  }
+
+  function update() {
+    if (destroyed) return;
+    const state = { ...L.normaliseState(model.get("state")), __normalised: true };
+    const key = L.decisionKey(state);
+    if (key !== lastKey) {
+      ui = { ...ui, alloc: {}, selected: ui.selected };
+      lastKey = key;
+    }
+    vm = R.viewModel(state, ui);
+    root.style.setProperty("--hb-speed", `${L.animationMs(state, model.get("speed_ms"))}ms`);
+    root.classList.toggle("hb-curtained", !!state.curtain);
+    root.classList.toggle("hb-my-turn", vm.mode !== "none" && vm.mode !== "curtain");
+
+    // SVG layers: strings for static-ish ones, keyed patch for pieces (animated moves)
+    const svg = R.svgLayers(vm);
+    for (const k of ["track", "buildings", "safe", "center", "ghosts"]) setLayer(k, svg[k]);
+    patchKeyed(layers.agents, R.agentNodes(vm), "data-agent", R.agentMarkup, innerCache);
+    patchKeyed(layers.markers, R.markerNodes(vm), "data-marker", R.markerMarkup, innerCache);
+
+    const html = R.renderSections(vm);
+    const focusedAction = doc.activeElement && root.contains(doc.activeElement) ? doc.activeElement : null;
+    const focusKey = focusedAction ? focusKeyOf(focusedAction) : null;
+    for (const k of R.SECTIONS) {
+      if (k === "playback" || k === "log") continue;
+      setSection(k, html[k]);
+    }
+    patchPlayback();
+    patchLog(vm.state.log);
+    if (focusKey && !root.contains(doc.activeElement)) restoreFocus(focusKey);
+  }
+
+  // keep keyboard focus when the focused button was re-rendered
+  function focusKeyOf(node) {
+    for (const a of ["data-action", "data-command", "data-step", "data-control", "data-curtain", "data-replay-step", "data-building-action"]) {
+      if (node.hasAttribute && node.hasAttribute(a)) {
+        const t = node.getAttribute("data-target");
+        return `[${a}="${CSS_escape(node.getAttribute(a))}"]${t ? `[data-target="${CSS_escape(t)}"]` : ""}`;
+      }
+    }
+    return node === root ? "root" : null;
+  }
+
+  function restoreFocus(key) {
+    let target = key === "root" ? root : root.querySelector(key);
+    if (!target || target.disabled) target = root;
+    try {
+      target.focus({ preventScroll: true });
+    } catch (e) {
+      /* ignore */
+    }
+  }
+
+  function dispatch(cmd) {
+    if (!cmd || !vm) return;
+    const { ui: next, message } = L.applyCommand(ui, cmd, vm.ctx);
+    const wasPending = ui.pending;
+    ui = next;
+    if (message) model.send(message);
+    if (ui.pending && !wasPending) {
+      clearTimeout(pendingTimer);
+      pendingTimer = setTimeout(() => {
+        ui = { ...ui, pending: false };
+        update();
+      }, PENDING_TIMEOUT_MS);
+    }
+    update();
+  }
+
+  function onClick(event) {
+    const node = event.target && event.target.closest ? event.target.closest(CLICK_SELECTOR) : null;
+    if (!node || !root.contains(node) || node.disabled) return;
+    if (node.getAttribute("data-control") === "speed" || node.getAttribute("data-control") === "replay") return;
+    const cmd = L.clickCommand(dataOf(node), vm && vm.ctx);
+    if (!cmd) return;
+    event.preventDefault();
+    dispatch(cmd);
+    if (!root.contains(doc.activeElement)) restoreFocus("root");
+  }
+
+  function onKeyDown(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const t = event.target;
+    if (isTextInput(t)) return; // sliders keep their arrow keys
+    if (event.key === "Tab" || (event.key === "Enter" && event.shiftKey)) return; // Shift+Enter runs the cell
+    const onButton = t && t !== root && (t.tagName === "BUTTON" || t.getAttribute("role") === "button");
+    if (onButton && (event.key === "Enter" || event.key === " ")) {
+      if (t.tagName !== "BUTTON" && t.hasAttribute("data-building-action")) {
+        event.preventDefault();
+        event.stopPropagation();
+        dispatch(L.clickCommand(dataOf(t), vm && vm.ctx));
+      } else {
+        event.stopPropagation(); // the button's own click handles it
+      }
+      return;
+    }
+    const cmd = vm ? L.keyCommand(event.key, vm.ctx) : null;
+    // keep JupyterLab's command-mode shortcuts (a, b, d d, m, ...) away from a focused board
+    if (event.key.length === 1 || event.key.startsWith("Arrow") || event.key === "Enter" || event.key === "Backspace") event.stopPropagation();
+    if (!cmd) return;
+    event.preventDefault();
+    event.stopPropagation();
+    dispatch(cmd);
+  }
+
+  function onInput(event) {
+    const t = event.target;
+    if (!t || !t.getAttribute) return;
+    const c = t.getAttribute("data-control");
+    if (c === "speed") {
+      const sb = sections.playback.querySelector('[data-bind="speed"]');
+      if (sb) sb.textContent = `${t.value} ms`;
+      if (event.type === "change") dispatch({ type: "speed", value: Number(t.value) });
+    } else if (c === "replay") {
+      const rb = sections.playback.querySelector('[data-bind="replay"]');
+      const len = vm && vm.state.replay ? L.replayLast(vm.state.replay) : 0;
+      if (rb) rb.textContent = `${t.value} / ${len}`;
+      clearTimeout(replayTimer);
+      const value = Number(t.value);
+      const send = () => {
+        if (value === replaySent) return;
+        replaySent = value;
+        dispatch({ type: "replay", index: value });
+      };
+      if (event.type === "change") send();
+      else replayTimer = setTimeout(send, REPLAY_DEBOUNCE_MS);
+    }
+  }
+
+  function onState() {
+    ui = { ...ui, pending: false };
+    replaySent = null;
+    clearTimeout(pendingTimer);
+    update();
+  }
+
+  root.addEventListener("click", onClick);
+  root.addEventListener("keydown", onKeyDown);
+  root.addEventListener("input", onInput);
+  root.addEventListener("change", onInput);
+  model.on("change:state", onState);
+  model.on("change:speed_ms", update);
+  update();
+
+  return () => {
+    destroyed = true;
+    clearTimeout(pendingTimer);
+    clearTimeout(replayTimer);
+    model.off("change:state", onState);
+    model.off("change:speed_ms", update);
+    root.removeEventListener("click", onClick);
+    root.removeEventListener("keydown", onKeyDown);
+    root.removeEventListener("input", onInput);
+    root.removeEventListener("change", onInput);
+    root.remove();
+  };
+}
+
+function CSS_escape(s) {
+  return String(s).replace(/["\\]/g, "\\$&");
+}
+
+export default { render };

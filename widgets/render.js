@@ -1,0 +1,512 @@
+// heimlich-lab board widget: pure markup builders (state -> SVG/HTML strings).
+// No DOM access here; board.js inserts these strings and wires the events.
+// Everything shown comes from the state (every string is escaped).
+import * as L from "./logic.js";
+
+/** Escape text for HTML/SVG text and attribute values. */
+export function esc(value) {
+  return String(value == null ? "" : value)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+function attrs(obj) {
+  let out = "";
+  for (const [k, v] of Object.entries(obj)) {
+    if (v === undefined || v === null || v === false) continue;
+    out += v === true ? ` ${k}` : ` ${k}="${esc(v)}"`;
+  }
+  return out;
+}
+
+function cls(...names) {
+  return names.filter(Boolean).join(" ");
+}
+
+function fmt(x) {
+  return Number.isFinite(x) ? String(Math.round(x * 100) / 100) : "0";
+}
+
+/** The transform used for positioned pieces (CSS transform so that changes animate). */
+export function translateStyle(x, y) {
+  return `transform: translate(${fmt(x)}px, ${fmt(y)}px)`;
+}
+
+// ---------------------------------------------------------------------------
+// The view model: derived once per update, shared by the section renderers
+// ---------------------------------------------------------------------------
+
+/**
+ * Everything the renderers need, computed from the (normalised) state and the
+ * local UI state {alloc, selected, pending}.
+ */
+export function viewModel(rawState, ui = L.initialUi()) {
+  const state = rawState && rawState.__normalised ? rawState : { ...L.normaliseState(rawState), __normalised: true };
+  const ctx = L.uiContext(state);
+  const order = ctx.order;
+  const curtain = state.curtain;
+  const mode = ctx.mode;
+  const alloc = mode === "move" ? ui.alloc || {} : {};
+  const points = ctx.points;
+  const landings = mode === "move" ? L.previewLandings(state.positions, alloc) : {};
+  const scoring = mode === "move" ? L.scoringAgents(state.positions, alloc, state.safe, order) : [];
+  const geometry = L.ringGeometry();
+  const layout = L.agentLayout(state.positions, order, landings, geometry);
+  const track = L.trackGeometry({ finish: state.finish, mark: state.dossier_mark });
+  const markers = L.markerLayout(state.scores, order, track);
+  const buildingActs = mode === "curtain" || mode === "none" ? new Map() : L.buildingActions(state.legal);
+  const own = curtain ? new Set() : new Set(state.own_agents);
+  const owners = curtain ? null : L.ownersByAgent(state.owners);
+  return {
+    state, ui: { ...L.initialUi(), ...ui }, ctx, mode, order, alloc, points, landings, scoring,
+    geometry, layout, track, markers, buildingActs, own, owners,
+    styles: Object.fromEntries(state.agents.map((a) => [a.colour, L.agentStyle(a)])),
+    allowed: mode === "move" && L.allocationAllowed(alloc, points, order, state.legal),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// SVG board
+// ---------------------------------------------------------------------------
+
+/** Building layer: 12 buildings with their values; the safe's building, clickable ones, preview targets. */
+export function renderBuildings(vm) {
+  const B = L.BOARD;
+  const landingSet = new Set(Object.values(vm.landings));
+  let out = "";
+  for (const g of vm.geometry) {
+    const act = vm.buildingActs.get(g.value);
+    const isSafe = vm.state.safe === g.value;
+    const c = cls("hb-building", isSafe && "hb-has-safe", act && "hb-clickable", landingSet.has(g.value) && "hb-landing",
+      landingSet.has(g.value) && isSafe && "hb-scoring-target", g.value === L.CHURCH && "hb-church", g.value === L.RUINS && "hb-ruins");
+    const label = g.value === L.CHURCH ? "0 Church" : g.value === L.RUINS ? "\u22123 Ruins" : String(g.value);
+    const title = g.value === L.CHURCH ? "Church (0)" : g.value === L.RUINS ? "Ruins (\u22123)" : `Building ${g.value}`;
+    out += `<g${attrs({
+      class: c, "data-building": g.value, "data-building-action": act, transform: `translate(${fmt(g.x)},${fmt(g.y)})`,
+      role: act ? "button" : undefined, tabindex: act ? "0" : undefined,
+      "aria-label": act ? `${title}: ${act}` : undefined,
+    })}><title>${esc(act ? `${title} \u2014 click: ${act}` : title)}</title>`
+      + `<circle class="hb-building-body" r="${B.buildingRadius}"/>`
+      + `<text class="hb-building-value${label.length > 3 ? " hb-small" : ""}" y="-30" text-anchor="middle">${esc(label)}</text></g>`;
+  }
+  return out;
+}
+
+/** The safe icon, at the inner edge of its building. */
+export function renderSafe(vm) {
+  const s = vm.state.safe;
+  if (s === null) return "";
+  const g = vm.geometry.find((b) => b.value === s);
+  const B = L.BOARD;
+  const r = B.ringRadius - B.buildingRadius - 2;
+  const rad = (g.angle * Math.PI) / 180;
+  const x = B.cx + r * Math.cos(rad);
+  const y = B.cy + r * Math.sin(rad);
+  return `<g class="hb-safe" data-safe="${esc(L.buildingName(s))}" transform="translate(${fmt(x)},${fmt(y)})">`
+    + `<title>The safe is in ${esc(L.buildingLabel(s))}</title>`
+    + `<rect class="hb-safe-box" x="-15" y="-13" width="30" height="26" rx="4"/>`
+    + `<circle class="hb-safe-dial" r="6"/><line class="hb-safe-dial" x1="0" y1="0" x2="4" y2="-4"/>`
+    + `<rect class="hb-safe-handle" x="9" y="-5" width="3" height="10"/></g>`;
+}
+
+/** Nodes for the agents: [{key, x, y, cls, inner, label}]. One per agent with a valid position. */
+export function agentNodes(vm) {
+  const triggers = new Set(vm.state.triggers);
+  const moved = new Set(Object.keys(vm.state.last_move));
+  const out = [];
+  for (const c of vm.order) {
+    const p = vm.layout.agents[c];
+    if (!p) continue;
+    const st = vm.styles[c];
+    const own = vm.own.has(c);
+    const owner = vm.owners ? vm.owners[c] : undefined;
+    const steps = vm.alloc[c] || 0;
+    const label = `${st.name} (${c}) in ${L.buildingLabel(p.building)}${own ? ", your agent" : ""}${owner ? `, owner ${owner}` : ""}${steps ? `, +${steps} planned` : ""}`;
+    const inner = `<title>${esc(label)}</title>`
+      + (own ? `<circle class="hb-own-ring" r="${L.BOARD.agentRadius + 4}"/>` : "")
+      + `<circle class="hb-agent-body" r="${L.BOARD.agentRadius}" fill="${esc(st.fill)}"/>`
+      + `<text class="hb-agent-letter" text-anchor="middle" dy="0.35em" fill="${esc(st.ink)}">${esc(st.letter)}</text>`;
+    out.push({
+      key: c, x: p.x, y: p.y, label, inner,
+      cls: cls("hb-agent", `hb-c-${c}`, own && "hb-own", triggers.has(c) && "hb-trigger", moved.has(c) && "hb-moved",
+        vm.mode === "move" && "hb-clickable", vm.mode === "move" && vm.ui.selected === c && "hb-selected"),
+    });
+  }
+  return out;
+}
+
+/** Markup of one agent node. */
+export function agentMarkup(n) {
+  return `<g${attrs({ class: n.cls, "data-agent": n.key, style: translateStyle(n.x, n.y), role: "img", "aria-label": n.label })}>${n.inner}</g>`;
+}
+
+/** Ghosts: preview of where moving agents land (highlighted if they would score). */
+export function renderGhosts(vm) {
+  const scoring = new Set(vm.scoring);
+  let out = "";
+  for (const c of vm.order) {
+    const p = vm.layout.ghosts[c];
+    if (!p) continue;
+    const st = vm.styles[c];
+    const sc = scoring.has(c);
+    out += `<g class="${cls("hb-ghost", sc && "hb-scores")}" data-ghost="${esc(c)}" transform="translate(${fmt(p.x)},${fmt(p.y)})">`
+      + `<title>${esc(`${st.name} would land in ${L.buildingLabel(p.building)}${sc ? " \u2014 scoring!" : ""}`)}</title>`
+      + `<circle class="hb-ghost-body" r="${L.BOARD.agentRadius}" stroke="${esc(st.fill)}"/>`
+      + `<text class="hb-agent-letter" text-anchor="middle" dy="0.35em">${esc(st.letter)}</text>`
+      + (sc ? `<text class="hb-ghost-star" x="10" y="-8">\u2605</text>` : "") + `</g>`;
+  }
+  return out;
+}
+
+/** The scoring track: spaces 0..finish, the dossier mark highlighted. */
+export function renderTrack(vm) {
+  const r = L.BOARD.trackSpaceRadius;
+  let out = "";
+  for (const t of vm.track) {
+    const title = t.mark ? `${t.score}: dossier mark` : t.finish ? `${t.score}: finish` : String(t.score);
+    out += `<g class="${cls("hb-track-space", t.mark && "hb-mark", t.finish && "hb-finish")}" data-track="${t.score}" transform="translate(${fmt(t.x)},${fmt(t.y)})">`
+      + `<title>${esc(title)}</title><circle r="${t.mark || t.finish ? r + 2 : r}"/>`
+      + `<text text-anchor="middle" dy="0.35em">${t.score}</text></g>`;
+  }
+  return out;
+}
+
+/** Nodes for the scoring markers: [{key, x, y, cls, inner, score}]. */
+export function markerNodes(vm) {
+  const out = [];
+  for (const c of vm.order) {
+    const m = vm.markers[c];
+    if (!m) continue;
+    const st = vm.styles[c];
+    const inner = `<title>${esc(`${st.name} (${c}): ${m.score} points`)}</title>`
+      + `<circle class="hb-marker-body" r="${L.BOARD.markerRadius}" fill="${esc(st.fill)}"/>`
+      + `<text class="hb-marker-letter" text-anchor="middle" dy="0.35em" fill="${esc(st.ink)}">${esc(st.letter)}</text>`;
+    out.push({ key: c, x: m.x, y: m.y, score: m.score, cls: cls("hb-marker", `hb-c-${c}`), inner });
+  }
+  return out;
+}
+
+/** Markup of one scoring marker. */
+export function markerMarkup(n) {
+  return `<g${attrs({ class: n.cls, "data-marker": n.key, "data-score": n.score, style: translateStyle(n.x, n.y) })}>${n.inner}</g>`;
+}
+
+/** Centre of the ring: the die face and whose turn it is. */
+export function renderCenter(vm) {
+  const s = vm.state;
+  const { cx, cy } = L.BOARD;
+  let out = "";
+  const face = s.die;
+  out += `<g class="${cls("hb-die", face === null && "hb-die-none")}" data-die="${esc(face === null ? "" : face)}" transform="translate(${cx},${cy - 40})">`
+    + `<title>${esc(face === null ? "No die rolled" : `Die: ${face}`)}</title>`
+    + `<rect x="-30" y="-30" width="60" height="60" rx="10"/>`;
+  const pips = L.diePips(face);
+  if (pips) for (const [px, py] of pips) out += `<circle class="hb-pip" cx="${px * 30 * 0.75}" cy="${py * 30 * 0.75}" r="5.5"/>`;
+  else if (face !== null) out += `<text class="hb-die-text" text-anchor="middle" dy="0.35em">${esc(face)}</text>`;
+  out += `</g>`;
+  const turn = s.winners ? "Game over" : s.current_player ? `${s.current_player}'s turn` : "";
+  if (turn) out += `<text class="hb-center-turn" x="${cx}" y="${cy + 22}" text-anchor="middle">${esc(turn)}</text>`;
+  if (s.points !== null) out += `<text class="hb-center-sub" x="${cx}" y="${cy + 44}" text-anchor="middle">${esc(`${s.points} point${s.points === 1 ? "" : "s"}`)}</text>`;
+  if (s.phase) out += `<text class="hb-center-sub" x="${cx}" y="${cy + 64}" text-anchor="middle">${esc(`phase: ${s.phase}`)}</text>`;
+  return out;
+}
+
+/** Layers of the board SVG, in drawing order (board.js patches them one by one). */
+export const SVG_LAYERS = Object.freeze(["track", "buildings", "safe", "center", "ghosts", "agents", "markers"]);
+
+/** The markup of each SVG layer. */
+export function svgLayers(vm) {
+  return {
+    track: renderTrack(vm),
+    buildings: renderBuildings(vm),
+    safe: renderSafe(vm),
+    center: renderCenter(vm),
+    ghosts: renderGhosts(vm),
+    agents: agentNodes(vm).map(agentMarkup).join(""),
+    markers: markerNodes(vm).map(markerMarkup).join(""),
+  };
+}
+
+/** The whole board SVG. */
+export function renderBoardSvg(vm) {
+  const S = L.BOARD.size;
+  const layers = svgLayers(vm);
+  return `<svg class="hb-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${S} ${S}" role="group" aria-label="Board">`
+    + `<rect class="hb-svg-bg" x="0" y="0" width="${S}" height="${S}" rx="18"/>`
+    + SVG_LAYERS.map((k) => `<g data-layer="${k}">${layers[k]}</g>`).join("")
+    + `</svg>`;
+}
+
+// ---------------------------------------------------------------------------
+// HTML sections
+// ---------------------------------------------------------------------------
+
+function swatch(st, extra = "") {
+  return `<span class="hb-swatch hb-c-${esc(st.colour)}" style="background:${esc(st.fill)};color:${esc(st.ink)}"${extra}>${esc(st.letter)}</span>`;
+}
+
+/** Header: whose view, whose turn, winners. */
+export function renderHeader(vm) {
+  const s = vm.state;
+  let out = `<span class="hb-view" data-testid="view-label">${esc(s.view_label || (s.viewer ? `${s.viewer}'s view` : ""))}</span>`;
+  if (s.players.length) {
+    out += `<span class="hb-players">` + s.players.map((p) => {
+      const size = s.top_secret && s.hand_sizes && Number.isFinite(s.hand_sizes[p]) ? ` <span class="hb-hand-size" data-hand-size="${esc(p)}" title="cards in hand">${esc(s.hand_sizes[p])} card${s.hand_sizes[p] === 1 ? "" : "s"}</span>` : "";
+      return `<span class="${cls("hb-player", p === s.current_player && "hb-current", s.winners && s.winners.includes(p) && "hb-winner")}" data-player="${esc(p)}">${esc(p)}${size}</span>`;
+    }).join("") + `</span>`;
+  }
+  return out;
+}
+
+/** The allocation editor (move decisions). */
+export function renderAllocation(vm) {
+  const total = L.allocationTotal(vm.alloc);
+  const left = vm.points - total;
+  const pending = vm.ui.pending;
+  let rows = "";
+  for (const c of vm.order) {
+    const st = vm.styles[c];
+    const n = vm.alloc[c] || 0;
+    const from = vm.state.positions[c];
+    const to = vm.landings[c];
+    const scores = vm.scoring.includes(c);
+    const where = L.isBuilding(from)
+      ? (to !== undefined ? `${L.buildingLabel(from)} \u2192 ${L.buildingLabel(to)}${scores ? " \u2605 scores" : ""}` : L.buildingLabel(from))
+      : "";
+    rows += `<tr class="${cls("hb-alloc-row", vm.ui.selected === c && "hb-selected", scores && "hb-scores")}" data-row="${esc(c)}">`
+      + `<td>${swatch(st)}</td><td class="hb-alloc-name">${esc(st.name)}</td>`
+      + `<td><button type="button" class="hb-step" data-step="-1" data-target="${esc(c)}"${n <= 0 || pending ? " disabled" : ""} aria-label="${esc(`one step less for ${st.name}`)}">\u2212</button></td>`
+      + `<td class="hb-steps">${n}</td>`
+      + `<td><button type="button" class="hb-step" data-step="+1" data-target="${esc(c)}"${left <= 0 || pending ? " disabled" : ""} aria-label="${esc(`one step more for ${st.name}`)}">+</button></td>`
+      + `<td class="hb-where">${esc(where)}</td></tr>`;
+  }
+  const notation = L.allocationNotation(vm.alloc, vm.order);
+  const status = `Allocated ${total} of ${vm.points} point${vm.points === 1 ? "" : "s"}`
+    + (vm.scoring.length ? ` \u2014 \u2605 creates a scoring (safe in ${L.buildingLabel(vm.state.safe)})` : "");
+  const notAllowed = L.isLegalAllocation(vm.alloc, vm.points) && !vm.allowed ? `<div class="hb-note">This allocation is not in the legal list.</div>` : "";
+  return `<div class="hb-alloc" data-testid="allocation">`
+    + `<div class="${cls("hb-alloc-status", vm.scoring.length && "hb-scores")}" aria-live="polite">${esc(status)}</div>`
+    + `<table class="hb-alloc-table"><tbody>${rows}</tbody></table>${notAllowed}`
+    + `<div class="hb-buttons"><button type="button" class="hb-confirm" data-testid="confirm" data-command="confirm"${vm.allowed && !pending ? "" : " disabled"}>`
+    + `Confirm${notation ? `: ${esc(notation)}` : ""}</button>`
+    + `<button type="button" data-testid="reset" data-command="reset"${total ? "" : " disabled"}>Reset</button></div></div>`;
+}
+
+/** Buttons for the legal actions, grouped (moves excluded: see renderAllocation). */
+export function renderActionGroups(vm) {
+  const groups = L.groupLegalActions(vm.state.legal, { cardNames: vm.state.card_names, agents: vm.state.agents, order: vm.order });
+  if (!groups.length) return "";
+  const pending = vm.ui.pending;
+  return `<div class="hb-actions">` + groups.map((g) => {
+    let legend = esc(g.title);
+    if (g.kind === "dossier") {
+      const colour = g.key.slice(8);
+      if (vm.styles[colour]) legend = `${swatch(vm.styles[colour])} ${legend}`;
+    }
+    return `<fieldset class="hb-group hb-group-${esc(g.kind)}" data-group="${esc(g.key)}"><legend>${legend}</legend>`
+      + g.actions.map((a) => `<button type="button" class="hb-action" data-action="${esc(a.notation)}" title="${esc(a.notation)}"${pending ? " disabled" : ""}>${esc(a.label)}</button>`).join(" ")
+      + `</fieldset>`;
+  }).join("") + `</div>`;
+}
+
+/** The curtain panel (hot seat): text and the reveal button. */
+export function renderCurtain(vm) {
+  return `<div class="hb-curtain" data-testid="curtain" role="dialog" aria-label="Curtain">`
+    + `<p>${esc(vm.state.curtain)}</p>`
+    + `<button type="button" class="hb-reveal" data-curtain="reveal">Reveal</button></div>`;
+}
+
+/** Decision text and the controls for it. */
+export function renderControls(vm) {
+  const s = vm.state;
+  let out = `<div class="hb-decision" data-testid="decision" aria-live="polite">${esc(s.decision_text)}</div>`;
+  if (s.winners || s.result_text) {
+    out += `<div class="hb-result" data-testid="result">`
+      + (s.winners ? `<strong>${esc(s.winners.length ? `Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.join(", ")}` : "No player wins")}</strong> ` : "")
+      + `${esc(s.result_text)}</div>`;
+  }
+  if (vm.mode === "curtain") return out + renderCurtain(vm);
+  if (vm.mode === "none") return out;
+  if (vm.mode === "move") out += renderAllocation(vm);
+  out += renderActionGroups(vm);
+  return out;
+}
+
+/**
+ * The viewer's private things: the hand (Top Secret) and their own dossier sheet entries.
+ * Not rendered under the curtain, nor without a hand / sheet.
+ */
+export function renderHand(vm) {
+  const s = vm.state;
+  const hasSheet = s.dossier_sheet && Object.keys(s.dossier_sheet).length > 0;
+  if (!s.top_secret && !hasSheet) return "";
+  if (s.curtain) return `<div class="hb-hidden-note">${s.top_secret ? "Hand" : "Dossier"} hidden behind the curtain.</div>`;
+  let sheet = "";
+  if (hasSheet) {
+    sheet = `<p class="hb-dossier-sheet" data-testid="dossier-sheet">Your dossier: ` + Object.entries(s.dossier_sheet).map(([c, who]) => {
+      const st = vm.styles[c] || L.agentStyle(c);
+      return `<span class="hb-sheet-entry" data-dossier-entry="${esc(c)}">${swatch(st)}\u2192${esc(who)}</span>`;
+    }).join(" ") + `</p>`;
+  }
+  if (!s.top_secret || !s.hand) return sheet;
+  const items = s.hand.map((code) => `<li class="hb-card" data-card="${esc(code)}"><span class="hb-card-code">${esc(code)}</span> ${esc(s.card_names[code] || "")}</li>`).join("");
+  return `<section class="hb-hand" data-testid="hand"><h4>${esc(s.viewer ? `${s.viewer}'s hand` : "Hand")} (${s.hand.length})</h4>`
+    + (items ? `<ul>${items}</ul>` : `<p class="hb-empty">No cards.</p>`) + `</section>` + sheet;
+}
+
+/** Legend: each agent with colour, letter, name, score; "yours" and owners when known. */
+export function renderLegend(vm) {
+  const s = vm.state;
+  return `<ul class="hb-legend">` + vm.order.map((c) => {
+    const st = vm.styles[c];
+    const score = s.scores[c];
+    const own = vm.own.has(c) ? ` <span class="hb-yours">yours</span>` : "";
+    const owner = vm.owners && vm.owners[c] !== undefined ? ` <span class="hb-owner" data-owner="${esc(c)}">${esc(vm.owners[c])}</span>` : "";
+    return `<li class="hb-legend-item">${swatch(st)} ${esc(st.name)} <span class="hb-colour-name">${esc(c)}</span>`
+      + `${Number.isFinite(score) ? ` <span class="hb-score">${esc(score)}</span>` : ""}${own}${owner}</li>`;
+  }).join("") + `</ul>`;
+}
+
+/** The public log, newest last. */
+export function renderLog(vm) {
+  return `<h4>Log</h4><ol class="hb-log" data-testid="log">${renderLogItems(vm.state.log)}</ol>`;
+}
+
+/** Log lines as <li> items (board.js appends new lines without redrawing old ones). */
+export function renderLogItems(lines) {
+  return lines.map((line) => `<li>${esc(line)}</li>`).join("");
+}
+
+/** Autoplay (bots) and replay controls. */
+export function renderPlayback(vm) {
+  const s = vm.state;
+  let out = "";
+  const a = s.autoplay;
+  if (a) {
+    const avail = a.available !== false;
+    const speed = Number.isFinite(a.speed_ms) ? a.speed_ms : L.animationMs(s);
+    out += `<div class="hb-autoplay" data-testid="autoplay">`
+      + `<button type="button" data-control="step"${avail && !a.playing ? "" : " disabled"} title="one bot decision">Step</button>`
+      + `<button type="button" data-control="play"${avail && !a.playing ? "" : " disabled"}>Play</button>`
+      + `<button type="button" data-control="pause"${a.playing ? "" : " disabled"}>Pause</button>`
+      + `<label>Speed <input type="range" data-control="speed" min="50" max="2000" step="50" value="${esc(speed)}" aria-label="milliseconds per step"/>`
+      + ` <span data-bind="speed">${esc(speed)} ms</span></label></div>`;
+  }
+  const r = s.replay;
+  if (r) {
+    const len = L.replayLast(r); // positions 0..length-1
+    const idx = Math.max(0, Math.min(len, Math.trunc(Number(r.index) || 0)));
+    out += `<div class="hb-replay" data-testid="replay">`
+      + `<button type="button" data-replay-step="first" title="start"${idx <= 0 ? " disabled" : ""}>\u00AB</button>`
+      + `<button type="button" data-replay-step="-1" title="back ( [ )"${idx <= 0 ? " disabled" : ""}>\u25C0</button>`
+      + `<input type="range" data-control="replay" min="0" max="${len}" step="1" value="${idx}" aria-label="replay position"/>`
+      + `<button type="button" data-replay-step="+1" title="forward ( ] )"${idx >= len ? " disabled" : ""}>\u25B6</button>`
+      + `<button type="button" data-replay-step="last" title="end"${idx >= len ? " disabled" : ""}>\u00BB</button>`
+      + ` <span data-bind="replay">${idx} / ${len}</span></div>`;
+  }
+  return out;
+}
+
+/** A structural signature of the playback section: same signature -> board.js only patches values. */
+export function playbackSignature(vm) {
+  const a = vm.state.autoplay;
+  const r = vm.state.replay;
+  return JSON.stringify([a ? [a.available !== false, !!a.playing] : null, r ? [L.replayLast(r), Math.trunc(r.index) <= 0, Math.trunc(r.index) >= L.replayLast(r)] : null]);
+}
+
+/** Belief panel: heatmap, entropy sparkline, explanation, notes, suggested sheet. */
+export function renderBelief(vm) {
+  const s = vm.state;
+  if (s.curtain) return `<section class="hb-belief" data-testid="belief" data-belief="hidden"><p>Beliefs hidden behind the curtain.</p></section>`;
+  const b = s.belief;
+  if (!b) return `<section class="hb-belief" data-testid="belief" data-belief="none"><p>Beliefs: not available</p></section>`;
+  const rows = Array.isArray(b.rows) ? b.rows.map(String) : [];
+  const cols = Array.isArray(b.cols) ? b.cols.map(String) : [];
+  const p = Array.isArray(b.p) ? b.p : [];
+  let table = `<table class="hb-heat"><thead><tr><th></th>`;
+  for (const c of cols) {
+    const st = vm.styles[c] || L.agentStyle(c);
+    table += `<th scope="col" title="${esc(`${st.name} (${c})`)}">${swatch(st)}</th>`;
+  }
+  table += `</tr></thead><tbody>`;
+  rows.forEach((r, i) => {
+    table += `<tr><th scope="row">${esc(r)}</th>`;
+    cols.forEach((c, j) => {
+      const v = Array.isArray(p[i]) ? Number(p[i][j]) : NaN;
+      table += `<td data-cell="${esc(`${r}:${c}`)}" style="background:${L.heatFill(v)};color:${L.heatInk(v)}" title="${esc(`P(${r} owns ${c})`)}">${L.formatProb(v)}</td>`;
+    });
+    table += `</tr>`;
+  });
+  table += `</tbody></table>`;
+  const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
+  let spark = "";
+  if (ent.length) {
+    spark = `<div class="hb-entropy"><svg class="hb-spark" data-testid="entropy" viewBox="0 0 160 40" width="160" height="40" role="img" aria-label="entropy over time">`
+      + `<polyline points="${L.sparklinePoints(ent, 160, 40)}"/></svg>`
+      + ` <span>uncertainty (entropy): ${esc(ent[ent.length - 1].toFixed(2))} bits</span></div>`;
+  }
+  const expl = b.explanation ? `<p class="hb-explanation">${esc(b.explanation)}</p>` : "";
+  const notes = Array.isArray(b.notes) && b.notes.length ? `<ul class="hb-notes">${b.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "";
+  let sheet = "";
+  if (b.sheet && typeof b.sheet === "object") {
+    sheet = `<p class="hb-sheet" data-testid="sheet">Suggested sheet: ` + Object.entries(b.sheet).map(([c, who]) => {
+      const st = vm.styles[c] || L.agentStyle(c);
+      return `<span class="hb-sheet-entry" data-sheet="${esc(c)}">${swatch(st)}\u2192${esc(who)}</span>`;
+    }).join(" ") + `</p>`;
+  }
+  const who = b.observer ? `Beliefs of ${b.observer}` : "Beliefs";
+  return `<section class="hb-belief" data-testid="belief" data-belief="shown"><h4>${esc(who)}</h4>${table}${spark}${expl}${notes}${sheet}</section>`;
+}
+
+/** Key help line. */
+export function renderHelp() {
+  return `<p class="hb-help">Keys: <kbd>0</kbd>\u2013<kbd>3</kbd> choose points \u00B7 `
+    + `<kbd>\u2190</kbd>/<kbd>\u2192</kbd> or an agent's letter select an agent \u00B7 <kbd>+</kbd>/<kbd>\u2212</kbd> add/remove a step \u00B7 `
+    + `digits set its steps \u00B7 <kbd>Enter</kbd> confirm \u00B7 <kbd>Esc</kbd> reset \u00B7 <kbd>Y</kbd>/<kbd>N</kbd> announce \u00B7 `
+    + `<kbd>[</kbd>/<kbd>]</kbd> replay step</p>`;
+}
+
+/** HTML sections (board.js updates each one only when its markup changes). */
+export const SECTIONS = Object.freeze(["header", "controls", "hand", "legend", "playback", "log", "belief", "help"]);
+
+/** Markup of every HTML section. */
+export function renderSections(vm) {
+  return {
+    header: renderHeader(vm),
+    controls: renderControls(vm),
+    hand: renderHand(vm),
+    legend: renderLegend(vm),
+    playback: renderPlayback(vm),
+    log: renderLog(vm),
+    belief: renderBelief(vm),
+    help: renderHelp(),
+  };
+}
+
+/** The layout: empty section containers and the SVG with empty layers. */
+export function renderSkeleton() {
+  const S = L.BOARD.size;
+  const sec = (k, tag = "div") => `<${tag} class="hb-section hb-${k}-section" data-section="${k}"></${tag}>`;
+  return sec("header")
+    + `<div class="hb-main"><div class="hb-board-col">`
+    + `<svg class="hb-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${S} ${S}" role="group" aria-label="Board">`
+    + `<rect class="hb-svg-bg" x="0" y="0" width="${S}" height="${S}" rx="18"/>`
+    + SVG_LAYERS.map((k) => `<g data-layer="${k}"></g>`).join("") + `</svg>`
+    + sec("legend") + `</div><div class="hb-side-col">`
+    + sec("controls") + sec("hand") + sec("playback") + sec("log")
+    + `</div></div>` + sec("belief") + sec("help");
+}
+
+/** The whole widget's inner markup (for tests and static export). */
+export function renderWidget(state, ui) {
+  const vm = viewModel(state, ui);
+  const sections = renderSections(vm);
+  const layers = svgLayers(vm);
+  let html = renderSkeleton();
+  for (const k of SECTIONS) html = html.replace(`data-section="${k}"></`, () => `data-section="${k}">${sections[k]}</`);
+  for (const k of SVG_LAYERS) html = html.replace(`<g data-layer="${k}"></g>`, () => `<g data-layer="${k}">${layers[k]}</g>`);
+  return html;
+}

@@ -1,0 +1,115 @@
+// Sample `state` traitlet values for the tests (and widgets/harness.html).
+
+export const AGENTS6 = [
+  { colour: "grey", name: "Schulz", letter: "S" },
+  { colour: "yellow", name: "Perry", letter: "P" },
+  { colour: "orange", name: "Bucci", letter: "B" },
+  { colour: "red", name: "Jaques", letter: "J" },
+  { colour: "green", name: "Mirkov", letter: "M" },
+  { colour: "blue", name: "Doyle", letter: "D" },
+];
+
+export const AGENTS7 = [...AGENTS6, { colour: "violet", name: "Larsson", letter: "L" }];
+
+/** Ann's move decision (Top Secret, with beliefs). */
+export function moveState(over = {}) {
+  return {
+    viewer: "Ann",
+    view_label: "Ann's view",
+    players: ["Ann", "Bob", "Cy"],
+    agents: AGENTS6,
+    positions: { grey: 0, yellow: 0, orange: 3, red: 5, green: 5, blue: -3 },
+    scores: { grey: 0, yellow: 0, orange: 12, red: 29, green: 29, blue: 40 },
+    safe: 7,
+    dossier_mark: 29,
+    finish: 42,
+    die: "4",
+    points: 4,
+    current_player: "Ann",
+    phase: "move",
+    decision_text: "Ann: allocate 4 points",
+    is_human_turn: true,
+    move_points: 4,
+    own_agents: ["red"],
+    owners: null,
+    hand: ["fwd123", "tosafe"],
+    card_names: { fwd123: "One agent 1, 2 or 3 forward", tosafe: "One agent to the safe" },
+    hand_sizes: { Ann: 2, Bob: 3, Cy: 1 },
+    top_secret: true,
+    dossier: true,
+    triggers: ["orange"],
+    log: ["Ann rolled 4"],
+    last_move: {},
+    curtain: null,
+    autoplay: null,
+    replay: null,
+    winners: null,
+    result_text: "",
+    belief: {
+      observer: "Ann",
+      rows: ["Bob", "Cy", "free"],
+      cols: ["grey", "yellow", "orange", "red", "green", "blue"],
+      p: [
+        [0.1, 0.3, 0.2, 0, 0.2, 0.2],
+        [0.5, 0.1, 0.1, 0, 0.2, 0.1],
+        [0.4, 0.6, 0.7, 0, 0.6, 0.7],
+      ],
+      entropy: [2.5, 2.3, 2.1, 1.8],
+      explanation: "Bob moved orange towards the safe.",
+      notes: ["Cy never moved grey."],
+      sheet: { grey: "Cy", orange: "Bob" },
+    },
+    ...over,
+  };
+}
+
+/** Points decision after a 1-3 roll (Top Secret: 0 allowed). */
+export function pointsState(over = {}) {
+  return moveState({
+    die: "1-3", points: null, move_points: null, phase: "points",
+    decision_text: "Ann: choose 1, 2 or 3 points (or 0)",
+    legal: ["points 0", "points 1", "points 2", "points 3"],
+    ...over,
+  });
+}
+
+/** Moving the safe after a scoring. */
+export function safeState(over = {}) {
+  return moveState({
+    phase: "safe", move_points: null, decision_text: "Ann: move the safe",
+    legal: ["safe church", "safe 1", "safe 4", "safe 10", "safe ruins"],
+    ...over,
+  });
+}
+
+/** Top Secret card decision. */
+export function cardState(over = {}) {
+  return moveState({
+    phase: "card", move_points: null, decision_text: "Ann: play a card or pass",
+    legal: ["play fwd123 red+1", "play fwd123 red+2", "play fwd123 blue+3", "play tosafe red", "play placesafe 4", "pass"],
+    card_names: { fwd123: "One agent 1, 2 or 3 forward", tosafe: "One agent to the safe", placesafe: "Place the safe" },
+    ...over,
+  });
+}
+
+/** A spectator watching bots, with autoplay and a replay slider. */
+export function spectatorState(over = {}) {
+  return moveState({
+    viewer: null, view_label: "Spectator (public information only)", is_human_turn: false,
+    current_player: "Bob", decision_text: "Bob: allocate 4 points", own_agents: [], hand: null,
+    belief: null, autoplay: { available: true, playing: false, speed_ms: 400 }, replay: { index: 12, length: 80 },
+    ...over,
+  });
+}
+
+/** Game over, omniscient: owners known. */
+export function overState(over = {}) {
+  return moveState({
+    phase: "over", is_human_turn: false, current_player: null, move_points: null, die: null, points: null,
+    decision_text: "Game over", scores: { grey: 10, yellow: 4, orange: 44, red: 29, green: 31, blue: 40 },
+    owners: { orange: "Bob", red: "Ann", green: "Cy", grey: null, yellow: null, blue: null },
+    winners: ["Bob"], result_text: "Bob wins with Bucci (44).",
+    view_label: "Omniscient (all secrets shown)",
+    ...over,
+  });
+}

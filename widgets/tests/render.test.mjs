@@ -1,0 +1,287 @@
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import * as R from "../render.js";
+import * as L from "../logic.js";
+import { moveState, pointsState, safeState, cardState, spectatorState, overState, AGENTS7 } from "./fixtures.mjs";
+
+const count = (html, needle) => html.split(needle).length - 1;
+const attrValues = (html, attr) => [...html.matchAll(new RegExp(`${attr}="([^"]*)"`, "g"))].map((m) => m[1]);
+
+/** The opening tag of the first element carrying `attr="value"`. */
+function tagWith(html, attr, value) {
+  const i = html.indexOf(`${attr}="${value}"`);
+  if (i < 0) return null;
+  const start = html.lastIndexOf("<", i);
+  return html.slice(start, html.indexOf(">", i) + 1);
+}
+
+describe("board SVG", () => {
+  test("one data-agent per agent, one data-marker per agent, 12 buildings, 43 track spaces", () => {
+    const html = R.renderWidget(moveState());
+    assert.equal(count(html, "data-agent="), 6);
+    assert.deepEqual(attrValues(html, "data-agent"), ["grey", "yellow", "orange", "red", "green", "blue"]);
+    assert.equal(count(html, "data-marker="), 6);
+    assert.deepEqual(attrValues(html, "data-building").map(Number), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -3]);
+    assert.equal(count(html, "data-track="), 43);
+    const seven = R.renderWidget(moveState({ agents: AGENTS7, positions: { ...moveState().positions, violet: 2 } }));
+    assert.equal(count(seven, "data-agent="), 7);
+  });
+
+  test("agents carry their letter and colour; markers their score (also past 42)", () => {
+    const html = R.renderWidget(moveState());
+    const red = html.slice(html.indexOf('data-agent="red"'), html.indexOf("</g>", html.indexOf('data-agent="red"')));
+    assert.match(red, />J<\/text>/);
+    assert.match(red, new RegExp(L.AGENT_INFO.red.fill));
+    assert.match(tagWith(html, "data-marker", "red"), /data-score="29"/);
+    const over = R.renderWidget(overState());
+    assert.match(tagWith(over, "data-marker", "orange"), /data-score="44"/);
+  });
+
+  test("the safe is drawn once, in its building", () => {
+    const html = R.renderWidget(moveState({ safe: -3 }));
+    assert.equal(count(html, "data-safe="), 1);
+    assert.match(html, /data-safe="ruins"/);
+    assert.match(tagWith(html, "data-building", "-3"), /hb-has-safe/);
+    assert.doesNotMatch(tagWith(html, "data-building", "7"), /hb-has-safe/);
+  });
+
+  test("the die face: pips for 4, text for 1-3, nothing rolled", () => {
+    assert.equal(count(R.renderWidget(moveState({ die: "4" })), 'class="hb-pip"'), 4);
+    const d13 = R.renderWidget(pointsState());
+    assert.match(d13, /data-die="1-3"/);
+    assert.match(d13, /class="hb-die-text"[^>]*>1-3</);
+    assert.match(R.renderWidget(overState()), /data-die=""/);
+  });
+
+  test("own agents are marked for their owner, not for spectators", () => {
+    assert.match(tagWith(R.renderWidget(moveState()), "data-agent", "red"), /hb-own/);
+    assert.doesNotMatch(tagWith(R.renderWidget(moveState()), "data-agent", "grey"), /hb-own/);
+    assert.equal(count(R.renderWidget(spectatorState()), "hb-own"), 0);
+  });
+
+  test("ghosts preview the landing building; a scoring landing is highlighted", () => {
+    const html = R.renderWidget(moveState(), { alloc: { red: 2, grey: 1 } });
+    assert.equal(count(html, "data-ghost="), 2);
+    assert.match(html, /class="hb-ghost hb-scores" data-ghost="red"/);
+    assert.match(html, /class="hb-ghost" data-ghost="grey"/);
+    assert.match(tagWith(html, "data-building", "7"), /hb-scoring-target/);
+    assert.match(html, /creates a scoring/);
+    const none = R.renderWidget(moveState(), { alloc: { red: 1 } });
+    assert.doesNotMatch(none, /hb-scores/);
+    assert.equal(count(R.renderWidget(safeState(), { alloc: { red: 2 } }), "data-ghost="), 0, "no preview outside the move decision");
+  });
+});
+
+describe("controls", () => {
+  test("confirm is disabled until the allocation is exactly the points", () => {
+    const partial = R.renderWidget(moveState(), { alloc: { red: 2, grey: 1 } });
+    assert.match(tagWith(partial, "data-testid", "confirm"), / disabled/);
+    const full = R.renderWidget(moveState(), { alloc: { red: 2, grey: 2 } });
+    assert.doesNotMatch(tagWith(full, "data-testid", "confirm"), / disabled/);
+    assert.match(full, /Confirm: move grey\+2 red\+2/);
+    const empty = R.renderWidget(moveState());
+    assert.match(tagWith(empty, "data-testid", "confirm"), / disabled/);
+    const pending = R.renderWidget(moveState(), { alloc: { red: 4 }, pending: true });
+    assert.match(tagWith(pending, "data-testid", "confirm"), / disabled/);
+  });
+
+  test("+ buttons disabled when all points are used, - buttons when an agent has no steps", () => {
+    const html = R.renderWidget(moveState(), { alloc: { red: 4 } });
+    for (const c of ["grey", "red", "blue"]) {
+      const plus = html.match(new RegExp(`<button[^>]*data-step="\\+1" data-target="${c}"[^>]*>`))[0];
+      assert.match(plus, / disabled/, `+ ${c}`);
+    }
+    assert.doesNotMatch(html.match(/<button[^>]*data-step="-1" data-target="red"[^>]*>/)[0], / disabled/);
+    assert.match(html.match(/<button[^>]*data-step="-1" data-target="grey"[^>]*>/)[0], / disabled/);
+    const fresh = R.renderWidget(moveState());
+    assert.doesNotMatch(fresh.match(/<button[^>]*data-step="\+1" data-target="grey"[^>]*>/)[0], / disabled/);
+  });
+
+  test("move decisions given as a legal list: no move buttons, the list restricts confirm", () => {
+    const s = moveState({ move_points: null, legal: ["move red+3", "move blue+3", "pass"] });
+    const bad = R.renderWidget(s, { alloc: { grey: 3 } });
+    assert.equal(count(bad, 'data-action="move'), 0);
+    assert.match(tagWith(bad, "data-testid", "confirm"), / disabled/);
+    assert.match(bad, /not in the legal list/);
+    const good = R.renderWidget(s, { alloc: { red: 3 } });
+    assert.doesNotMatch(tagWith(good, "data-testid", "confirm"), / disabled/);
+    assert.equal(count(good, 'data-action="pass"'), 1);
+  });
+
+  test("points buttons are data-action=\"points N\", one per legal action", () => {
+    const html = R.renderWidget(pointsState());
+    assert.deepEqual(attrValues(html, "data-action"), ["points 0", "points 1", "points 2", "points 3"]);
+    assert.equal(count(html, 'data-testid="confirm"'), 0);
+  });
+
+  test("safe decision: buttons and clickable buildings for exactly the legal buildings", () => {
+    const html = R.renderWidget(safeState());
+    assert.deepEqual(attrValues(html, "data-action"), ["safe church", "safe 1", "safe 4", "safe 10", "safe ruins"]);
+    assert.deepEqual(attrValues(html, "data-building-action"), ["safe church", "safe 1", "safe 4", "safe 10", "safe ruins"]);
+    assert.match(tagWith(html, "data-building", "4"), /hb-clickable/);
+    assert.doesNotMatch(tagWith(html, "data-building", "5"), /hb-clickable/);
+  });
+
+  test("cards grouped by card with their names; every legal action has exactly one button", () => {
+    const s = cardState();
+    const html = R.renderWidget(s);
+    for (const a of s.legal) assert.equal(count(html, `data-action="${a}"`), 1, a);
+    assert.equal(count(html, "data-action="), s.legal.length);
+    assert.match(html, /data-group="play:fwd123"><legend>One agent 1, 2 or 3 forward \(fwd123\)/);
+    assert.match(html, /data-group="play:tosafe"/);
+    assert.deepEqual(attrValues(html, "data-building-action"), ["play placesafe 4"]);
+  });
+
+  test("no controls when it is not the viewer's decision", () => {
+    const html = R.renderWidget(spectatorState({ legal: ["points 1"] }));
+    assert.equal(count(html, "data-action="), 0);
+    assert.equal(count(html, 'data-testid="confirm"'), 0);
+    assert.match(html, /data-testid="decision"[^>]*>Bob: allocate 4 points</);
+  });
+});
+
+describe("private information", () => {
+  test("the curtain hides hand, own agents, belief and controls, and shows its text and button", () => {
+    const s = cardState({ curtain: "Hand over to Bob, then click" });
+    const html = R.renderWidget(s);
+    assert.equal(count(html, 'data-testid="curtain"'), 1);
+    assert.match(html, /Hand over to Bob, then click/);
+    assert.match(html, /data-curtain="reveal"/);
+    assert.equal(count(html, 'data-testid="hand"'), 0);
+    assert.equal(count(html, "fwd123"), 0, "no card code anywhere");
+    assert.equal(count(html, "hb-own"), 0);
+    assert.equal(count(html, "data-action="), 0);
+    assert.equal(count(html, "data-cell="), 0);
+    assert.match(html, /data-belief="hidden"/);
+    assert.doesNotMatch(html, /towards the safe/);
+    // public parts stay
+    assert.equal(count(html, "data-agent="), 6);
+    assert.match(html, /data-hand-size="Bob"/);
+    assert.match(html, /data-testid="log"/);
+  });
+
+  test("without a curtain the hand is shown with card names", () => {
+    const html = R.renderWidget(moveState());
+    assert.equal(count(html, 'data-testid="hand"'), 1);
+    assert.deepEqual(attrValues(html, "data-card"), ["fwd123", "tosafe"]);
+    assert.match(html, /One agent to the safe/);
+    assert.equal(count(R.renderWidget(spectatorState()), 'data-testid="hand"'), 0, "spectators have no hand");
+    assert.equal(count(R.renderWidget(moveState({ top_secret: false, hand: [] })), 'data-testid="hand"'), 0);
+  });
+
+  test("the viewer's own dossier entries are shown, but not under the curtain", () => {
+    const html = R.renderWidget(moveState({ dossier_sheet: { red: "Bob", blue: "free" } }));
+    assert.deepEqual(attrValues(html, "data-dossier-entry"), ["red", "blue"]);
+    assert.match(html, /data-dossier-entry="red">.*?\u2192Bob</);
+    assert.equal(count(R.renderWidget(moveState()), "data-dossier-entry="), 0);
+    const cur = R.renderWidget(moveState({ dossier_sheet: { red: "Bob" }, curtain: "Hand over" }));
+    assert.equal(count(cur, "data-dossier-entry="), 0);
+    assert.equal(count(R.renderWidget(moveState({ top_secret: false, hand: null, dossier_sheet: { red: "Cy" } })), "data-dossier-entry="), 1);
+  });
+
+  test("owners are rendered only when present", () => {
+    const none = R.renderWidget(moveState());
+    assert.equal(count(none, "data-owner="), 0);
+    const html = R.renderWidget(overState());
+    assert.deepEqual(attrValues(html, "data-owner"), ["grey", "yellow", "orange", "red", "green", "blue"]);
+    assert.match(html, /data-owner="orange">Bob</);
+    assert.match(html, /data-owner="grey">free</);
+    assert.match(html, /Winner: Bob/);
+    const engine = R.renderWidget(overState({ owners: { Bob: ["orange"], Ann: ["red"] } }));
+    assert.deepEqual(attrValues(engine, "data-owner"), ["orange", "red"]);
+    assert.equal(count(R.renderWidget(overState({ curtain: "Hand over to Cy" })), "data-owner="), 0, "not under the curtain");
+  });
+
+  test("nothing from outside the state: player names appear only where the state has them", () => {
+    const s = spectatorState({ players: ["Ann", "Bob", "Cy"], log: [], decision_text: "", current_player: null, hand_sizes: null });
+    const html = R.renderWidget(s);
+    assert.equal(count(html, "Zed"), 0);
+    assert.equal(count(html, ">Cy<"), 1, "Cy only in the player list");
+  });
+
+  test("all state text is escaped", () => {
+    const evil = '<img src=x onerror="alert(1)">';
+    const html = R.renderWidget(cardState({
+      log: [evil], decision_text: evil, card_names: { fwd123: evil }, curtain: null, players: ["Ann", evil],
+      belief: { ...moveState().belief, explanation: evil, notes: [evil] },
+    }));
+    assert.equal(count(html, "<img"), 0);
+    assert.ok(count(html, "&lt;img") >= 5);
+    assert.equal(R.esc(`a"b'c<>&`), "a&quot;b&#39;c&lt;&gt;&amp;");
+    assert.equal(R.renderWidget(moveState({ log: ["cost $& and $1"] })).includes("cost $&amp; and $1"), true, "no $-pattern mangling");
+  });
+});
+
+describe("side panels", () => {
+  test("belief heatmap: one data-cell per row x column, shaded, with the number", () => {
+    const html = R.renderWidget(moveState());
+    const cells = attrValues(html, "data-cell");
+    assert.equal(cells.length, 3 * 6);
+    assert.ok(cells.includes("Bob:grey") && cells.includes("free:blue"));
+    const cell = html.match(/<td data-cell="Cy:grey"[^>]*>([^<]*)<\/td>/);
+    assert.equal(cell[1], "0.50");
+    assert.match(cell[0], /background:hsl\(210, 70%, \d+%\)/);
+    assert.match(html, /data-testid="entropy"/);
+    assert.equal(html.match(/<polyline points="([^"]*)"/)[1].split(" ").length, 4);
+    assert.match(html, /Bob moved orange towards the safe\./);
+    assert.match(html, /Cy never moved grey\./);
+    assert.deepEqual(attrValues(html, "data-sheet"), ["grey", "orange"]);
+  });
+
+  test("no belief: 'Beliefs: not available', the log still shown", () => {
+    const html = R.renderWidget(moveState({ belief: null }));
+    assert.match(html, /data-testid="belief" data-belief="none"><p>Beliefs: not available<\/p>/);
+    assert.equal(count(html, "data-cell="), 0);
+    assert.match(html, /<ol class="hb-log" data-testid="log"><li>Ann rolled 4<\/li><\/ol>/);
+  });
+
+  test("autoplay and replay controls only when the state offers them", () => {
+    const none = R.renderWidget(moveState());
+    assert.equal(count(none, "data-control="), 0);
+    assert.equal(count(none, 'data-testid="replay"'), 0);
+    const html = R.renderWidget(spectatorState());
+    assert.deepEqual(attrValues(html, "data-control"), ["step", "play", "pause", "speed", "replay"]);
+    assert.match(tagWith(html, "data-control", "pause"), / disabled/);
+    assert.doesNotMatch(tagWith(html, "data-control", "play"), / disabled/);
+    assert.match(tagWith(html, "data-control", "replay"), /max="79"[^>]*value="12"/);
+    const end = R.renderWidget(spectatorState({ replay: { index: 79, length: 80 } }));
+    assert.match(tagWith(end, "data-replay-step", "+1"), / disabled/);
+    assert.match(tagWith(end, "data-replay-step", "last"), / disabled/);
+    assert.doesNotMatch(tagWith(end, "data-replay-step", "-1"), / disabled/);
+    assert.match(tagWith(html, "data-control", "speed"), /value="400"/);
+    const playing = R.renderWidget(spectatorState({ autoplay: { available: true, playing: true, speed_ms: 200 } }));
+    assert.match(tagWith(playing, "data-control", "play"), / disabled/);
+    assert.doesNotMatch(tagWith(playing, "data-control", "pause"), / disabled/);
+  });
+
+  test("hand sizes for everyone in the Top Secret variant only", () => {
+    assert.deepEqual(attrValues(R.renderWidget(moveState()), "data-hand-size"), ["Ann", "Bob", "Cy"]);
+    assert.equal(count(R.renderWidget(moveState({ top_secret: false })), "data-hand-size="), 0);
+  });
+
+  test("stable hooks: root skeleton, decision, log, key help", () => {
+    const html = R.renderWidget(moveState());
+    for (const hook of ['data-testid="decision"', 'data-testid="log"', 'data-testid="belief"', 'data-testid="hand"', 'data-testid="confirm"']) {
+      assert.equal(count(html, hook), 1, hook);
+    }
+    assert.match(html, /Keys:/);
+    for (const k of R.SECTIONS) assert.equal(count(html, `data-section="${k}"`), 1, k);
+    for (const k of R.SVG_LAYERS) assert.equal(count(html, `data-layer="${k}"`), 1, k);
+  });
+
+  test("a broken or empty state renders without throwing", () => {
+    for (const s of [null, {}, { positions: { red: 99 }, scores: { red: "x" } }, { agents: [{ colour: "red" }], belief: { rows: ["A"], cols: ["red"], p: [["?"]] } }]) {
+      const html = R.renderWidget(s);
+      assert.match(html, /data-testid="decision"/);
+    }
+  });
+
+  test("re-rendering 7 agents is cheap (< 5 ms per full render)", () => {
+    const s = moveState({ agents: AGENTS7, positions: { ...moveState().positions, violet: 2 }, log: Array.from({ length: 200 }, (_, i) => `line ${i}`) });
+    R.renderWidget(s, { alloc: { red: 2 } });
+    const t0 = performance.now();
+    for (let i = 0; i < 50; i++) R.renderWidget(s, { alloc: { red: 2 } });
+    const per = (performance.now() - t0) / 50;
+    assert.ok(per < 5, `${per.toFixed(2)} ms per render`);
+  });
+});
