@@ -47,7 +47,8 @@ def describe(e: Event) -> str:
             text += f" Scoring situation: {', '.join(d['triggers'])} at the safe."
         return text
     if k == "draw":
-        return f"{p} draws a Top Secret card." if e.hidden else f"{p} draws {d['card']} ({CARDS[d['card']].text})"
+        return (f"{p} draws a Top Secret card." if e.hidden
+                else f"{p} draws {d['card']} ({CARDS[d['card']].text.rstrip('.')}).")
     if k == "no_draw":
         why = "already holds 4 cards" if d["reason"] == "hand-limit" else "finds no card left to draw"
         return f"{p} {why} and draws nothing."

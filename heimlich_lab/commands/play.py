@@ -1,6 +1,8 @@
 """``heimlich-lab play`` and ``heimlich-lab replay``."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from ..bots.registry import make_bot
@@ -38,6 +40,14 @@ def register(sub):
 
 def run_play(args) -> int:
     players = split_names(args.players, "player")
+    repeated = sorted({p for p in players if players.count(p) > 1})
+    if repeated:
+        raise HeimlichError(f"--players: each player needs a different name; repeated: {', '.join(repeated)}")
+    if args.out:
+        # fail before playing, not after printing a whole game
+        parent = Path(args.out).parent
+        if not parent.is_dir():
+            raise HeimlichError(f"--out {args.out}: the folder {parent} does not exist")
     bots = split_names(args.bots, "bot")
     if len(bots) == 1:
         bots = bots * len(players)
@@ -49,7 +59,10 @@ def run_play(args) -> int:
     game = play_game(rules_from(args), lineup, seed=args.seed)
     print("\n".join(transcript(game, viewer=args.viewer)))
     if args.out:
-        game.record.save(args.out)
+        try:
+            game.record.save(args.out)
+        except OSError as e:
+            raise HeimlichError(f"--out {args.out}: cannot save the record: {e.strerror or e}") from None
         print(f"Record saved to {args.out}")
     return 0
 

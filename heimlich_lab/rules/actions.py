@@ -152,7 +152,7 @@ class Action:
 
     @property
     def is_redacted(self) -> bool:
-        """True if a secret part was hidden (``draw ?``, ``take ?``, ``deal ?``, ``dossier red=?``)."""
+        """True if a secret part was hidden (``draw ?``, ``take ?``, ``deal ?``, ``dossier ?``)."""
         return HIDDEN in self.args or (self.kind == "dossier" and self.args[1] == HIDDEN)
 
     # ----- notation ------------------------------------------------------
@@ -173,7 +173,8 @@ class Action:
         if k in ("pass", "done"):
             return k
         if k == "dossier":
-            return f"dossier {a[0]}={a[1]}"
+            # both parts hidden: which agents a player writes about would reveal the player's own agent(s)
+            return "dossier ?" if a[0] == HIDDEN else f"dossier {a[0]}={a[1]}"
         if k == "deal":
             return "deal ?" if a == (HIDDEN,) else "deal " + " ".join(f"{p}={c}" for p, c in a)
         if k in ("draw", "take"):
@@ -238,6 +239,8 @@ class Action:
             return Action("play", (rest[0], *_parse_targets(text, rest[0], rest[1:])))
         if k == "dossier":
             need(1)
+            if rest[0] == HIDDEN:
+                return Action("dossier", (HIDDEN, HIDDEN))
             if rest[0].count("=") != 1:
                 raise NotationError(f"{text!r}: a dossier entry is AGENT=PLAYER or AGENT=free, like dossier red=Bob")
             c, name = rest[0].split("=")

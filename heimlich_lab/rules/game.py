@@ -22,6 +22,7 @@ a test can set up any situation.
 """
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
@@ -150,9 +151,14 @@ class Game:
         self._bonus: dict[str, int] = {}
         self.history: list[tuple[str, Action]] = []   # (actor, action): what a replay applies
         self.events: list[tuple] = []                  # (kind, private_to, data): what happened, for views
+        # What views hold instead of ``events`` (so that no view holds another player's secret):
+        # the events with private fields blanked, and each player's own private events by index.
+        self._public_events: list[tuple] = []
+        self._own_events: list[dict[int, tuple]] = [{} for _ in range(n)]
         self.recipients: dict[int, str] = {}           # history index -> who received a drawn card / taken agent
         self._legal_cache: tuple | None = None
-        self.start = start
+        # a private copy: changing the caller's Position afterwards must not change this game or its record
+        self.start = start = copy.deepcopy(start)
         if start is not None:
             self._load_position(start)
         elif rules.top_secret:
@@ -447,10 +453,11 @@ class Game:
                 return False
             total = 0
             for c, n in act.args:
-                if c not in self._aidx:
+                # a hand-built Action may carry anything: whole positive steps, agents in play, each once
+                if c not in self._aidx or type(n) is not int or n <= 0:
                     return False
                 total += n
-            return total == self._points
+            return total == self._points and len({c for c, _ in act.args}) == len(act.args)
         if ph == "deal":
             if act.kind != "deal" or len(act.args) != len(self.players) or act.args == (HIDDEN,):
                 return False
@@ -469,10 +476,13 @@ class Game:
         if expected_kind and act.kind != expected_kind:
             return IllegalAction(f"{act}: the decision now is {ph} by {who}, not {act.kind}", rule="phase")
         if ph == "move":
-            total = sum(n for _, n in act.args)
             bad = [c for c, _ in act.args if c not in self._aidx]
             if bad:
                 return IllegalAction(f"{act}: agent(s) {bad} are not in this game", rule="agents-in-play")
+            if any(type(n) is not int or n <= 0 for _, n in act.args) or len({c for c, _ in act.args}) != len(act.args):
+                return IllegalAction(f"{act.args!r}: an allocation names each agent once with a whole number of "
+                                     "steps >= 1 (agents move clockwise only)", rule="turn-allocation")
+            total = sum(n for _, n in act.args)
             return IllegalAction(f"{act}: the allocation must use exactly {self._points} point(s), not {total}",
                                  rule="turn-spend-all-points")
         if ph == "points":
@@ -480,7 +490,10 @@ class Game:
                                  (" (or 0 to draw a card)" if self.rules.top_secret else
                                   " (0 only in the Top Secret variant)"), rule="die-1-3")
         if ph == "safe":
-            b = act.args[0]
+            b = act.args[0] if act.args else None
+            if b not in BUILDING_VALUES:    # only a hand-built Action can get here
+                return IllegalAction(f"{act.args!r}: the safe goes to a building (church, 1..10, ruins)",
+                                     rule="safe-moves")
             if index_of(b) == self._safe:
                 return IllegalAction(f"{act}: the safe must move to a different building", rule="safe-moves")
             return IllegalAction(f"{act}: with safe_destination='unoccupied' the safe goes to a building with no agent",
@@ -520,7 +533,14 @@ class Game:
         self._legal_cache = None
 
     def _event(self, kind: str, private_to=None, **data):
-        self.events.append((kind, private_to, data))
+        raw = (kind, private_to, data)
+        if private_to is None:
+            self._public_events.append(raw)
+        else:
+            self._own_events[private_to][len(self.events)] = raw
+            self._public_events.append((kind, private_to, {k: (None if k in _PRIVATE_FIELDS[kind] else v)
+                                                           for k, v in data.items()}))
+        self.events.append(raw)
 
     def _do(self, act: Action, actor) -> None:
         self._log(actor, act)
@@ -625,8 +645,10 @@ class Game:
                 trig.add(a)
             else:
                 trig.discard(a)
-        self.events.append(("move", None, {"player": self.players[self._active], "moves": moves,
-                                           "triggers": [self.agents[a] for a in sorted(trig)] if trig else []}))
+        raw = ("move", None, {"player": self.players[self._active], "moves": moves,
+                              "triggers": [self.agents[a] for a in sorted(trig)] if trig else []})
+        self.events.append(raw)
+        self._public_events.append(raw)
         if self.rules.top_secret:
             if any(self._pos[self._aidx[c]] == RUINS_I for c, _ in act.args):
                 self._queue_draw(self._active)
@@ -825,8 +847,8 @@ class Game:
                     self._event("no_draw", None, player=self.players[p], reason="no-cards")
                     continue
                 if self._supply_ordered:
-                    self._draws.pop(0)
-                    self._do_draw(p, self._supply[0])
+                    # a stacked supply: the top card, no chance; logged like any draw (who drew is public)
+                    self._log_chance(Action("draw", (self._supply[0],)))
                     continue
                 if self.chance == "manual":
                     return
@@ -989,22 +1011,27 @@ class Game:
                 raise PositionError(f"cards are not conserved: hands + supply + discards differ from the deck by {diff}")
         elif s.hands or s.supply or s.discards:
             raise PositionError("hands, supply and discards need the Top Secret variant")
-        # dossier
-        if self.rules.dossier and max(self._score) >= DOSSIER_MARK:
+        # dossier: the sheets are written once, when a marker first reaches 29; a marker may have fallen back
+        # below 29 since (the Ruins), so sheets may be given at any score, and must be at 29 or more
+        if s.dossier_sheets and not self.rules.dossier:
+            raise PositionError("dossier sheets belong to the Secret Dossier variant (Rules(dossier=True))")
+        if self.rules.dossier and (s.dossier_sheets or max(self._score) >= DOSSIER_MARK):
             if not s.dossier_sheets or set(s.dossier_sheets) != set(self.players):
-                raise PositionError(f"a marker is at {DOSSIER_MARK} or more: give every player's dossier sheet")
+                raise PositionError(f"a marker is at {DOSSIER_MARK} or more (or sheets are given): give every "
+                                    "player's dossier sheet")
             for p, sheet in s.dossier_sheets.items():
                 i = self._pidx[p]
                 need = {A[a] for a in range(len(A)) if a not in self._own[i]}
-                if set(sheet) != need:
-                    raise PositionError(f"{p}'s dossier sheet must name exactly the agents {sorted(need)}")
+                # a second agent taken after the sheet was written has an entry too
+                later = {A[self._own[i][1]]} if len(self._own[i]) == 2 else set()
+                if set(sheet) != need and set(sheet) != need | later:
+                    raise PositionError(f"{p}'s dossier sheet must name exactly the agents {sorted(need)}"
+                                        + (f" (and {sorted(later)[0]} if taken after writing)" if later else ""))
                 for c, name in sheet.items():
                     if name != "free" and (name not in self._pidx or name == p):
                         raise PositionError(f"{p}'s dossier entry {c}={name}: name an opponent or 'free'")
                     self._sheets[i][self._aidx[c]] = -1 if name == "free" else self._pidx[name]
             self._dossier_done = True
-        elif s.dossier_sheets:
-            raise PositionError("dossier sheets are written at the dossier mark (29) of a Secret Dossier game")
         # decision
         d = s.decision
         if d not in START_DECISIONS:
@@ -1035,6 +1062,9 @@ class Game:
             self._scored = True
         self.history.clear()
         self.events.clear()
+        self._public_events.clear()
+        for own in self._own_events:
+            own.clear()
         self.recipients.clear()
         self._event("start", None, position=True)
 
@@ -1067,7 +1097,6 @@ class Game:
 
     def copy(self) -> "Game":
         """An independent copy (same state, same random generator state)."""
-        import copy
         return copy.deepcopy(self)
 
     def __repr__(self):
@@ -1075,7 +1104,7 @@ class Game:
         return f"<Game {', '.join(self.players)}: {state}>"
 
 
-from .views import View as _View  # noqa: E402  (views imports nothing from here at import time)
+from .views import _PRIVATE_FIELDS, View as _View  # noqa: E402  (views imports nothing from here at import time)
 
 # cached action objects for the hot path
 _ROLLS = tuple(Action("roll", (f,)) for f in FACES)

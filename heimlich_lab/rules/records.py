@@ -140,7 +140,7 @@ class GameRecord:
             elif a.kind in ("draw", "take") and e.to != keep:
                 a = Action(a.kind, (HIDDEN,))
             elif a.kind == "dossier" and e.actor != keep:
-                a = Action("dossier", (a.args[0], HIDDEN))
+                a = Action("dossier", (HIDDEN, HIDDEN))    # the agent too: it would reveal the writer's own
             log.append(LogEntry(e.actor, a, e.to))
         deal = {keep: self.deal[keep]} if (keep and self.deal) else None
         start = None
@@ -149,12 +149,13 @@ class GameRecord:
             d["owners"] = {p: (c if p == keep else [HIDDEN]) for p, c in _start_owners(self.start).items()}
             if d.get("hands") is not None:
                 d["hands"] = {p: (h if p == keep else [HIDDEN] * len(h)) for p, h in d["hands"].items()}
-            if d.get("supply") is not None and not d.get("supply_ordered"):
+            if d.get("supply") is not None:     # the supply is face-down, stacked or not
                 d["supply"] = [HIDDEN] * len(d["supply"])
             if d.get("dossier_sheets"):
                 d["dossier_sheets"] = {p: s for p, s in d["dossier_sheets"].items() if p == keep}
             start = Position.from_dict(d)
-        return GameRecord(players=self.players, rules=self.rules, seed=None if keep is None else self.seed,
+        # no seed in any redacted record: with the seed the deal and every draw can be recomputed
+        return GameRecord(players=self.players, rules=self.rules, seed=None,
                           chance=self.chance, log=log, deal=deal, start=start, result=self.result,
                           view=f"player:{keep}" if keep else "public")
 
@@ -221,6 +222,18 @@ class GameRecord:
         view = d.get("view", "full")
         if not (view in ("full", "public") or (isinstance(view, str) and view.startswith("player:"))):
             raise RecordError(f"{source}: 'view' must be full, public or player:NAME, not {view!r}")
+        if not (isinstance(d["players"], list) and all(isinstance(p, str) for p in d["players"])):
+            raise RecordError(f"{source}: 'players' must be a list of names, not {d['players']!r}")
+        if view.startswith("player:") and view[len("player:"):] not in d["players"]:
+            raise RecordError(f"{source}: 'view' {view!r} names no player of the record")
+        seed = d.get("seed")
+        if seed is not None and (type(seed) is not int):
+            raise RecordError(f"{source}: 'seed' must be a whole number or null, not {seed!r}")
+        if d.get("chance", "auto") not in ("auto", "manual"):
+            raise RecordError(f"{source}: 'chance' must be 'auto' or 'manual', not {d.get('chance')!r}")
+        for k in ("deal", "result", "start", "rules"):
+            if d.get(k) is not None and not isinstance(d[k], dict):
+                raise RecordError(f"{source}: {k!r} must be a JSON object or null, not {d[k]!r}")
         try:
             rules = Rules.from_dict(d["rules"])
             players = tuple(d["players"])
@@ -240,6 +253,8 @@ class GameRecord:
                 raise RecordError(f"{source}: log entry {i} ({entry[1]!r}): {e}") from None
             if entry[0] != CHANCE and entry[0] not in players:
                 raise RecordError(f"{source}: log entry {i}: {entry[0]!r} is not a player")
+            if len(entry) == 3 and entry[2] not in players:
+                raise RecordError(f"{source}: log entry {i}: the receiver {entry[2]!r} is not a player")
             log.append(LogEntry(entry[0], act, entry[2] if len(entry) == 3 else None))
         rec = cls(players=players, rules=rules, seed=d.get("seed"), chance=d.get("chance", "auto"), log=log,
                   deal=d.get("deal"), start=start, result=d.get("result"), view=view)
@@ -274,6 +289,9 @@ class GameRecord:
             first_deal = next((e.action for e in self.log if e.action.kind == "deal"), None)
             if first_deal is not None and dict(first_deal.args) != self.deal:
                 raise RecordError(f"{source}: the log's deal {first_deal} does not match the record's deal {self.deal}")
+            if self.start is not None and {p: c[0] for p, c in _start_owners(self.start).items()} != self.deal:
+                raise RecordError(f"{source}: the record's deal {self.deal} does not match the start position's "
+                                  f"owners {self.start.owners}")
         yield game
         for i, e in enumerate(self.log[:n]):
             if i < len(game.history):
@@ -287,6 +305,9 @@ class GameRecord:
                     game.apply(e.action, player=e.actor)
                 except HeimlichError as err:
                     raise RecordError(f"{source}: log entry {i} ({e.actor}: {e.action}) is illegal: {err}") from None
+            if e.to != game.recipients.get(i):
+                raise RecordError(f"{source}: log entry {i} ({e.actor}: {e.action}) names {e.to!r} as the receiver, "
+                                  f"but the game gives it to {game.recipients.get(i)!r}")
             yield game
         if until is None and len(game.history) > len(self.log):
             extra = game.history[len(self.log)]
@@ -295,9 +316,11 @@ class GameRecord:
         if until is None and self.result is not None:
             if not game.is_over:
                 raise RecordError(f"{source}: the record has a result but its log does not end the game")
-            if list(game.winners) != list(self.result.get("winners", [])) or game.scores != self.result.get("scores"):
+            if (list(game.winners) != list(self.result.get("winners", [])) or game.scores != self.result.get("scores")
+                    or game.final_owners != self.result.get("final_owners", game.final_owners)):
                 raise RecordError(f"{source}: the result does not match the replayed game "
-                                  f"(winners {list(game.winners)}, scores {game.scores})")
+                                  f"(winners {list(game.winners)}, scores {game.scores}, "
+                                  f"final owners {game.final_owners})")
 
 
 def _start_owners(start: Position) -> dict[str, list[str]]:

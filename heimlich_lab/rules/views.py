@@ -22,7 +22,9 @@ from typing import Any
 
 from .board import value_of
 
-_PRIVATE_FIELDS = {"deal": ("agent",), "draw": ("card",), "take": ("agent",), "dossier": ("entry",)}
+# Event fields only the event's owner sees. For a dossier entry the agent is secret too: the agents a player
+# writes about are all but the player's own.
+_PRIVATE_FIELDS = {"deal": ("agent",), "draw": ("card",), "take": ("agent",), "dossier": ("agent", "entry")}
 
 
 @dataclass(frozen=True)
@@ -62,13 +64,26 @@ def visible_event(raw: tuple, viewer_index: int | None, omniscient: bool = False
     return Event(kind, redacted, hidden=True)
 
 
+def _seen(public: tuple, own: dict, i: int) -> Event:
+    """Event ``i`` from what a view holds: the blanked event, or the viewer's own private one."""
+    raw = own.get(i)
+    if raw is not None:
+        return Event(raw[0], raw[2])
+    kind, private_to, data = public
+    return Event(kind, data, hidden=private_to is not None)
+
+
 class EventLog:
-    """A read-only sequence of the events a viewer saw, up to the moment the view was taken."""
+    """A read-only sequence of the events a viewer saw, up to the moment the view was taken.
 
-    __slots__ = ("_raw", "_n", "_viewer", "_omni")
+    It holds the game's event list with other players' secrets already blanked (``Game._public_events``) and
+    the viewer's own private events, never the raw events (except in the omniscient view).
+    """
 
-    def __init__(self, raw: list, n: int, viewer: int | None, omniscient: bool):
-        self._raw, self._n, self._viewer, self._omni = raw, n, viewer, omniscient
+    __slots__ = ("_public", "_own", "_n")
+
+    def __init__(self, public: list, own: dict, n: int):
+        self._public, self._own, self._n = public, own, n
 
     def __len__(self):
         return self._n
@@ -80,14 +95,30 @@ class EventLog:
             i += self._n
         if not 0 <= i < self._n:
             raise IndexError(i)
-        return visible_event(self._raw[i], self._viewer, self._omni)
+        return _seen(self._public[i], self._own, i)
 
     def __iter__(self):
+        public, own = self._public, self._own
         for i in range(self._n):
-            yield visible_event(self._raw[i], self._viewer, self._omni)
+            yield _seen(public[i], own, i)
 
     def __repr__(self):
         return f"<EventLog of {self._n} events>"
+
+
+class _AllEvents:
+    """For the omniscient view: every event is 'own'."""
+
+    __slots__ = ("_raw",)
+
+    def __init__(self, raw: list):
+        self._raw = raw
+
+    def get(self, i):
+        return self._raw[i]
+
+
+_NO_EVENTS: dict = {}
 
 
 class View:
@@ -142,7 +173,11 @@ class View:
         v.winners = game._winners
         v.final_owners = game.final_owners if over else None
         v.owners = game.owners if (omniscient or over) else None
-        v._log = (game.events, len(game.events), i, omniscient)
+        n_events = len(game.events)
+        if omniscient:   # every event as it happened: "own" is all of them
+            v._log = (game.events, _AllEvents(game.events), n_events)
+        else:
+            v._log = (game._public_events, game._own_events[i] if i is not None else _NO_EVENTS, n_events)
         return v
 
     @property
