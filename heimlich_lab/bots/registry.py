@@ -2,8 +2,8 @@
 
 >>> make_bot("random", seed=1)
 RandomBot(seed=1)
->>> sorted(BOTS)[:1]
-['random']
+>>> sorted(available_bots())
+['bluff', 'boltzmann', 'greedy', 'random']
 """
 from __future__ import annotations
 
@@ -28,6 +28,12 @@ def make_bot(name: str, seed: int | None = None):
     except KeyError:
         raise HeimlichError(f"unknown bot {name!r}; bots are {', '.join(sorted(BOTS))}") from None
     return factory(seed=seed)
+
+
+def available_bots() -> list[str]:
+    """The names :func:`make_bot` accepts, sorted."""
+    _load_all()
+    return sorted(BOTS)
 
 
 def _load_all():

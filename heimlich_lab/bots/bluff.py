@@ -1,0 +1,160 @@
+"""The bluffing bot: plays for its agent while keeping its identity hidden.
+
+:class:`BluffBot` runs the same belief model as its opponents. From its own
+view it follows the public history with a *spectator's* exact belief (what
+someone who knows no card can infer; the opponents know a little more, their
+own card, but not much). At each decision it scores every legal action by
+
+    score(x) = U(x; own agent) - secrecy * exposure(x)
+
+where ``U`` is the utility of :mod:`heimlich_lab.inference.utility` (in
+marker points) and ``exposure(x)`` is the probability the spectator's belief
+would give to "this player controls my agent" right after seeing ``x``. The
+actor's row of an exact posterior updates by itself when every hypothesis's
+likelihood depends only on the actor's agent:
+``P(me -> a | x) = m_a * L_a(x) / sum_b m_b * L_b(x)`` with ``m`` the row
+before and ``L_b(x) = P(x | plays for b)`` from the
+:class:`~heimlich_lab.inference.model.BoltzmannModel`. It then samples like a
+Boltzmann player: ``(1 - epsilon) * softmax(beta * score) + epsilon / n``.
+
+``secrecy`` is in marker points per unit of probability: with the default
+``secrecy=8``, an action that would raise the spectator's belief in the bot's
+true agent from 0.2 to 0.7 must be worth 4 more marker points than one that
+leaves it unchanged to be as attractive. ``secrecy=0`` is a BoltzmannBot.
+
+Card rounds: a card's targets are scored the same way (the model's likelihood
+of the targets given the card); announcements, passes and "done" reveal
+nothing in the model, so only their utility counts. With two agents the bot
+plays for the one farther along and counts exposure of both (the row formula
+is then an approximation). Games started from a position (not described by the
+views) are played without the secrecy term. Dossier entries:
+:func:`~heimlich_lab.bots.dossier.choose_dossier_entry`.
+
+>>> from heimlich_lab import Rules, play
+>>> from heimlich_lab.bots import BoltzmannBot
+>>> rec = play(Rules(), {"Ann": BluffBot(seed=1), "Bob": BoltzmannBot(seed=2), "Cy": BoltzmannBot(seed=3)}, seed=4)
+>>> rec.result is not None
+True
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import logsumexp
+
+from ..errors import HeimlichError, ModelError
+from ..inference.belief import Belief
+from ..inference.model import BoltzmannModel, log_mixture
+from ..inference.utility import PublicState, UtilityWeights
+from .dossier import choose_dossier_entry
+
+__all__ = ["BluffBot", "DEFAULT_SECRECY"]
+
+#: Marker points a bluffing bot gives up per unit of probability the spectator puts on its agent.
+DEFAULT_SECRECY = 8.0
+
+
+def _sample(p: np.ndarray, rng: np.random.Generator) -> int:
+    c = np.cumsum(p)
+    return min(int(np.searchsorted(c, rng.random() * c[-1], side="right")), len(p) - 1)
+
+
+class BluffBot:
+    """Plays for its agent, trading utility for secrecy (see the module doc). Seeded."""
+
+    name = "bluff"
+
+    def __init__(self, beta: float = 1.0, epsilon: float = 0.05, secrecy: float = DEFAULT_SECRECY,
+                 seed: int | None = None, weights: UtilityWeights | None = None):
+        if isinstance(secrecy, bool) or not isinstance(secrecy, (int, float)) or not math.isfinite(secrecy) \
+                or secrecy < 0:
+            raise ModelError(f"secrecy must be a number >= 0 (marker points per unit of probability), not {secrecy!r}")
+        self.model = BoltzmannModel(beta=beta, epsilon=epsilon, weights=weights)
+        self.secrecy = float(secrecy)
+        self.seed = seed
+        self._rng = np.random.default_rng(seed)
+        self._watch: Belief | None = None
+        self._watch_off = False
+        #: Diagnostics of the last decision: utility, exposure and probability of each legal action.
+        self.last: dict = {}
+
+    @property
+    def beta(self) -> float:
+        return self.model.beta
+
+    @property
+    def epsilon(self) -> float:
+        return self.model.epsilon
+
+    def __repr__(self):
+        return f"BluffBot(beta={self.beta:g}, epsilon={self.epsilon:g}, secrecy={self.secrecy:g}, seed={self.seed})"
+
+    # ---------------------------------------------------------------- what the others can see
+    def exposure_row(self, view) -> np.ndarray | None:
+        """The spectator's belief that this player controls each agent (``None`` if it cannot be followed)."""
+        if self._watch_off:
+            return None
+        log = view.log
+        if len(log) and log[0].kind == "start":
+            return None
+        try:
+            if self._watch is None:
+                raise ModelError("new")
+            self._watch.sync(view)
+        except HeimlichError:
+            self._watch = Belief(view.players, view.agents, None, self.model, keep_updates=False)
+            self._watch.sync(view)
+        return self._watch.marginals_array()[view.players.index(view.viewer)]
+
+    def exposures(self, view, legal, U: np.ndarray, own_ix: list[int]) -> np.ndarray:
+        """Probability the spectator would give to this player's agent(s) after each legal action."""
+        row = self.exposure_row(view)
+        n = len(legal)
+        if row is None:
+            return np.zeros(n)
+        with np.errstate(divide="ignore"):
+            logm = np.log(row)
+        now = float(row[own_ix].sum())
+        kind = legal[0].kind
+        beta, eps = self.model.beta, self.model.epsilon
+        if kind in ("move", "points", "safe") and beta > 0 and eps < 1:
+            z = beta * U
+            L = log_mixture(z - logsumexp(z, axis=0), eps, n)  # (n, agents): log P(x | plays for agent)
+        elif kind in ("play", "pass", "done"):
+            L = np.zeros_like(U)
+            me = view.viewer
+            for i, x in enumerate(legal):
+                if x.kind == "play":
+                    v = self.model.agent_log_likelihoods(view, me, x)
+                    if v is not None:
+                        L[i] = v
+        else:
+            return np.full(n, now)
+        w = logm[None, :] + L
+        scale = row.sum()
+        return np.exp(logsumexp(w[:, own_ix], axis=1) - logsumexp(w, axis=1)) * scale
+
+    # ---------------------------------------------------------------- choose
+    def choose(self, view, legal_actions):
+        legal = tuple(legal_actions)
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == "dossier":
+            return choose_dossier_entry(view, legal, self.model, self._rng)
+        own = view.own_agents
+        if not own:
+            raise ModelError(f"{view.label} has no agent: a bot needs its player's own view")
+        st = PublicState.from_view(view)
+        s = view.scores
+        agent = own[0] if len(own) == 1 else max(own, key=lambda c: (s[c], -own.index(c)))
+        U = self.model.utility.matrix(view, legal, st)
+        u = U[:, st.agents.index(agent)]
+        exp = self.exposures(view, legal, U, [st.agents.index(c) for c in own]) if self.secrecy else np.zeros(len(u))
+        score = u - self.secrecy * exp
+        z = self.model.beta * score
+        p = np.exp(z - z.max())
+        p = (1 - self.model.epsilon) * p / p.sum() + self.model.epsilon / len(p)
+        i = _sample(p, self._rng)
+        self.last = {"utility": u, "exposure": exp, "probability": p, "chosen": i}
+        return legal[i]
