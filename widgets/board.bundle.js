@@ -353,6 +353,7 @@ function normaliseState(raw) {
     replay: s.replay && typeof s.replay === "object" && Number.isFinite(s.replay.length) ? s.replay : null,
     winners: Array.isArray(s.winners) ? s.winners.map(String) : null,
     result_text: s.result_text == null ? "" : String(s.result_text),
+    error: s.error == null || s.error === false ? "" : String(s.error),
     belief: s.belief && typeof s.belief === "object" ? s.belief : null,
     dossier_sheet: s.dossier_sheet && typeof s.dossier_sheet === "object" && !Array.isArray(s.dossier_sheet) ? s.dossier_sheet : null,
   };
@@ -520,6 +521,7 @@ function parseAction(text) {
   const words = notation.split(/\s+/);
   const k = words[0];
   const rest = words.slice(1);
+  if (k === "roll" && rest.length === 0) return { kind: "roll", notation };
   if (k === "points" && rest.length === 1 && /^\d+$/.test(rest[0])) return { kind: "points", notation, n: Number(rest[0]) };
   if (k === "move") {
     const steps = parseMove(notation);
@@ -553,6 +555,7 @@ function targetLabel(t) {
 function actionLabel(text) {
   const a = parseAction(text);
   switch (a.kind) {
+    case "roll": return "Roll the die";
     case "points": return String(a.n);
     case "safe": return buildingLabel(a.building);
     case "announce": return a.yes ? "Yes" : "No";
@@ -569,7 +572,7 @@ function actionLabel(text) {
  * Group legal actions for the UI. Move actions are left out (the allocation editor
  * handles them). Groups, in this order: points, safe, announce, one per card (in
  * order of first appearance), one per dossier agent (in agent order), then other
- * (pass, done, unknown). Each group: {key, kind, title, actions: [{notation, label}]}.
+ * (pass, done, unknown). A "roll" (a human rolls the die by clicking) comes first. Each group: {key, kind, title, actions: [{notation, label}]}.
  */
 function groupLegalActions(legal, opts = {}) {
   const cardNames = opts.cardNames || {};
@@ -586,7 +589,8 @@ function groupLegalActions(legal, opts = {}) {
     const a = parseAction(text);
     const item = { notation: a.notation, label: actionLabel(a.notation) };
     if (a.kind === "move") continue;
-    if (a.kind === "points") add("points", "points", "Points", item);
+    if (a.kind === "roll") add("roll", "roll", "Die", item);
+    else if (a.kind === "points") add("points", "points", "Points", item);
     else if (a.kind === "safe") add("safe", "safe", "Move the safe to", item);
     else if (a.kind === "announce") add("announce", "announce", "Announce?", item);
     else if (a.kind === "play") {
@@ -598,6 +602,7 @@ function groupLegalActions(legal, opts = {}) {
     } else add("other", "other", "Other", item);
   }
   const rank = (g) => {
+    if (g.kind === "roll") return [-1, 0];
     if (g.kind === "points") return [0, 0];
     if (g.kind === "safe") return [1, 0];
     if (g.kind === "announce") return [2, 0];
@@ -698,13 +703,14 @@ function decisionKey(state) {
 
 /**
  * What the controls offer now: "curtain" (curtain up), "none" (not the viewer's
- * decision), "move" (allocation editor), "points", "announce" or "actions".
+ * decision), "move" (allocation editor), "roll" (the Roll button), "points", "announce" or "actions".
  */
 function uiMode(state) {
   if (state.curtain) return "curtain";
   if (!state.is_human_turn) return "none";
   if (movePoints(state)) return "move";
   const kinds = new Set((state.legal || []).map((a) => parseAction(a).kind));
+  if (kinds.has("roll")) return "roll";
   if (kinds.has("points")) return "points";
   if (kinds.has("announce")) return "announce";
   return "actions";
@@ -724,6 +730,7 @@ function uiContext(state) {
 
 /**
  * Keyboard: a key (KeyboardEvent.key) -> command, or null if the key does nothing now.
+ * - roll mode: r, Enter or space -> "roll"
  * - points mode: digits 0-9 -> "points N" (if legal)
  * - move mode: ArrowRight/ArrowDown next agent, ArrowLeft/ArrowUp previous, an agent's
  *   letter selects it, + or = adds a step, - removes one, digits set the selected
@@ -735,6 +742,10 @@ function keyCommand(key, ctx) {
   if (typeof key !== "string") return null;
   const legal = new Set(ctx.legal || []);
   if (ctx.replay && (key === "[" || key === "]")) return { type: "replay-step", delta: key === "[" ? -1 : 1 };
+  if (ctx.mode === "roll") {
+    if ((key === "r" || key === "R" || key === "Enter" || key === " ") && legal.has("roll")) return { type: "send", action: "roll" };
+    return null;
+  }
   if (ctx.mode === "points") {
     if (/^\d$/.test(key) && legal.has(`points ${key}`)) return { type: "send", action: `points ${key}` };
     return null;
@@ -1195,6 +1206,7 @@ function renderControls(vm) {
       + (s.winners ? `<strong>${esc(s.winners.length ? `Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.join(", ")}` : "No player wins")}</strong> ` : "")
       + `${esc(s.result_text)}</div>`;
   }
+  if (s.error && vm.mode !== "curtain") out += `<div class="hb-error" data-testid="error" role="alert">${esc(s.error)}</div>`;
   if (vm.mode === "curtain") return out + renderCurtain(vm);
   if (vm.mode === "none") return out;
   if (vm.mode === "move") out += renderAllocation(vm);
@@ -1330,7 +1342,7 @@ function renderBelief(vm) {
 
 /** Key help line. */
 function renderHelp() {
-  return `<p class="hb-help">Keys: <kbd>0</kbd>\u2013<kbd>3</kbd> choose points \u00B7 `
+  return `<p class="hb-help">Keys: <kbd>R</kbd> roll \u00B7 <kbd>0</kbd>\u2013<kbd>3</kbd> choose points \u00B7 `
     + `<kbd>\u2190</kbd>/<kbd>\u2192</kbd> or an agent's letter select an agent \u00B7 <kbd>+</kbd>/<kbd>\u2212</kbd> add/remove a step \u00B7 `
     + `digits set its steps \u00B7 <kbd>Enter</kbd> confirm \u00B7 <kbd>Esc</kbd> reset \u00B7 <kbd>Y</kbd>/<kbd>N</kbd> announce \u00B7 `
     + `<kbd>[</kbd>/<kbd>]</kbd> replay step</p>`;

@@ -328,6 +328,7 @@ export function renderControls(vm) {
       + (s.winners ? `<strong>${esc(s.winners.length ? `Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.join(", ")}` : "No player wins")}</strong> ` : "")
       + `${esc(s.result_text)}</div>`;
   }
+  if (s.error && vm.mode !== "curtain") out += `<div class="hb-error" data-testid="error" role="alert">${esc(s.error)}</div>`;
   if (vm.mode === "curtain") return out + renderCurtain(vm);
   if (vm.mode === "none") return out;
   if (vm.mode === "move") out += renderAllocation(vm);
@@ -463,7 +464,7 @@ export function renderBelief(vm) {
 
 /** Key help line. */
 export function renderHelp() {
-  return `<p class="hb-help">Keys: <kbd>0</kbd>\u2013<kbd>3</kbd> choose points \u00B7 `
+  return `<p class="hb-help">Keys: <kbd>R</kbd> roll \u00B7 <kbd>0</kbd>\u2013<kbd>3</kbd> choose points \u00B7 `
     + `<kbd>\u2190</kbd>/<kbd>\u2192</kbd> or an agent's letter select an agent \u00B7 <kbd>+</kbd>/<kbd>\u2212</kbd> add/remove a step \u00B7 `
     + `digits set its steps \u00B7 <kbd>Enter</kbd> confirm \u00B7 <kbd>Esc</kbd> reset \u00B7 <kbd>Y</kbd>/<kbd>N</kbd> announce \u00B7 `
     + `<kbd>[</kbd>/<kbd>]</kbd> replay step</p>`;

@@ -113,3 +113,12 @@ export function overState(over = {}) {
     ...over,
   });
 }
+
+/** A human's roll: the die is rolled by clicking "Roll the die" (the controller samples the face). */
+export function rollState(over = {}) {
+  return moveState({
+    die: null, points: null, move_points: null, phase: "roll",
+    decision_text: "Ann: roll the die", legal: ["roll"],
+    ...over,
+  });
+}

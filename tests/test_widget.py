@@ -1,0 +1,540 @@
+"""The board widget, Python side: the synced state for every decision, the controller (humans' clicks,
+chance, bots, curtain, autoplay), replays, beliefs, and the information rule on the synced state."""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import pytest
+
+from heimlich_lab import GameRecord, Position, Rules
+from heimlich_lab.bots import RandomBot
+from heimlich_lab.rules.cards import CARDS
+from heimlich_lab.widget import BoardWidget, GameController, ReplayController, board_state, play_in_notebook
+from heimlich_lab.widget.board import replay_in_notebook, static_dir
+
+THREE = ["Ann", "Bob", "Cy"]
+AG6 = ("grey", "yellow", "orange", "red", "green", "blue")
+TS = Rules(top_secret=True)
+
+
+def pos(positions=None, owners=None, *, decision="roll", die=None, points=None, safe=7, scores=None, active="Ann",
+        hands=None, rules=Rules(), players=THREE, dossier_sheets=None):
+    agents = rules.agents_for(len(players))
+    return Position(positions={c: 0 for c in agents} | (positions or {}),
+                    owners=owners or {"Ann": "red", "Bob": "blue", "Cy": "green"},
+                    scores=None if scores is None else {c: 0 for c in agents} | scores, safe=safe, active=active,
+                    decision=decision, die=die, points=points,
+                    hands=({p: [] for p in players} | (hands or {})) if rules.top_secret else None,
+                    dossier_sheets=dossier_sheets)
+
+
+def bots(*names, seed=1):
+    return {p: RandomBot(seed=seed + i) for i, p in enumerate(names)}
+
+
+def synced(w: BoardWidget) -> str:
+    """The state exactly as it goes to the browser (the serialized traitlet), as JSON text."""
+    return json.dumps(w.get_state("state")["state"], sort_keys=True)
+
+
+def frozen(ctl: GameController) -> str:
+    return ctl.record.to_json()
+
+
+def first_allocation(state) -> str:
+    return f"move {state['agents'][0]['colour']}+{state['move_points']}"
+
+
+def human_policy(state) -> str:
+    """A fixed human: the first legal action, or everything on the first agent."""
+    if state["phase"] == "move":
+        return first_allocation(state)
+    return state["legal"][0]
+
+
+# ------------------------------------------------------------------ the front end is found
+def test_the_widget_loads_the_bundle_and_the_css():
+    w = BoardWidget()
+    assert (static_dir() / "board.bundle.js").read_text() == w._esm
+    assert "heimlich-board" in w._css
+    assert "http://" not in w._esm.replace("http://www.w3.org/2000/svg", "") and "https://" not in w._esm
+
+
+# ------------------------------------------------------------------ state for every decision kind
+def test_roll_is_a_human_decision_and_the_controller_samples_the_face():
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), seed=3)
+    s = ctl.widget.state
+    assert (s["phase"], s["current_player"], s["is_human_turn"], s["legal"]) == ("roll", "Ann", True, ["roll"])
+    assert s["decision_text"] == "Ann: roll the die" and s["die"] is None
+    assert ctl.game.is_chance_node and ctl.game.chance == "manual"
+    n = len(ctl.game.history)
+    ctl.handle_message({"type": "action", "action": "roll"})
+    s = ctl.widget.state
+    assert s["error"] == "" and s["die"] is not None
+    assert ctl.game.history[n][0] == "chance" and ctl.game.history[n][1].kind == "roll"
+    assert s["phase"] == ("points" if s["die"] == "1-3" else "move")
+
+
+def test_points_after_a_1_3_roll_basic_and_top_secret():
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), start=pos(decision="points", die="1-3"), beliefs=False)
+    s = ctl.widget.state
+    assert s["phase"] == "points" and s["legal"] == ["points 1", "points 2", "points 3"]
+    assert s["decision_text"] == "Ann: choose 1, 2 or 3 points"
+    ctl.send_action("points 2")
+    assert ctl.widget.state["phase"] == "move" and ctl.widget.state["move_points"] == 2
+    ts = GameController(THREE, bots=bots("Bob", "Cy"), rules=TS, start=pos(decision="points", die="1-3", rules=TS),
+                        beliefs=False)
+    assert ts.widget.state["legal"] == ["points 0", "points 1", "points 2", "points 3"]
+    assert "or 0 to draw a card" in ts.widget.state["decision_text"]
+
+
+def test_move_gives_move_points_and_no_list_then_safe_after_a_scoring():
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), start=pos({"grey": 4}, decision="move", die="3"),
+                         beliefs=False)
+    s = ctl.widget.state
+    assert (s["phase"], s["move_points"], s["legal"], s["is_human_turn"]) == ("move", 3, [], True)
+    assert s["decision_text"] == "Ann: allocate 3 point(s)"
+    ctl.send_action("move grey+3")                       # grey reaches the safe in 7: a scoring
+    s = ctl.widget.state
+    assert s["phase"] == "safe" and s["current_player"] == "Ann" and s["is_human_turn"]
+    assert s["scores"]["grey"] == 7 and s["triggers"] == []
+    assert sorted(s["legal"]) == sorted(f"safe {b}" for b in ["church", 1, 2, 3, 4, 5, 6, 8, 9, 10, "ruins"])
+    assert s["last_move"] == {"grey": [4, 7]}
+    ctl.send_action("safe 4")
+    assert ctl.game.safe == 4 and ctl.game.active_player == "Bob"
+
+
+def test_announce_round_cards_with_targets_pass_and_done():
+    start = pos(decision="move", die="2", rules=TS, hands={"Ann": ["fwd123"], "Bob": ["ruins"]})
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), rules=TS, start=start, beliefs=False)
+    ctl.send_action("move grey+2")
+    s = ctl.widget.state
+    assert s["phase"] == "announce" and s["legal"] == ["announce no", "announce yes"]
+    assert s["hand"] == ["fwd123"] and s["hand_sizes"] == {"Ann": 1, "Bob": 1, "Cy": 0}
+    ctl.send_action("announce yes")
+    ctl.run_bots()                                        # Bob answers
+    s = ctl.widget.state
+    assert s["phase"] == "round" and s["current_player"] == "Ann"
+    assert "pass" not in s["legal"], "who announced and acts first must play"
+    assert "play fwd123 grey+1" in s["legal"] and all(a.startswith("play fwd123 ") for a in s["legal"])
+    ctl.send_action("play fwd123 red+3")
+    s = ctl.widget.state
+    assert s["legal"] == ["done"] and ctl.game.positions["red"] == 3 and s["hand"] == []
+    ctl.send_action("done")
+    assert ctl.widget.state["current_player"] != "Ann" or ctl.widget.state["phase"] != "round"
+
+
+class LastBot:
+    """Always the last legal action: announces yes, plays a card, then is done."""
+
+    def choose(self, view, legal):
+        return legal[-1]
+
+
+def test_a_card_refused_for_its_targets_is_an_error_and_pass_when_allowed():
+    start = pos(decision="move", die="2", rules=TS, hands={"Ann": ["fwd123"], "Bob": ["ruins"]})
+    ctl = GameController(THREE, bots={"Bob": LastBot(), "Cy": RandomBot(1)}, rules=TS, start=start, beliefs=False)
+    ctl.send_action("move grey+2")
+    ctl.send_action("announce no")
+    ctl.run_bots()                                       # Bob wants to play, plays his card, is done
+    s = ctl.widget.state
+    assert (s["phase"], s["current_player"]) == ("round", "Ann") and "pass" in s["legal"]
+    assert any("Bob plays ruins" in line for line in s["log"])
+    before = frozen(ctl)
+    ctl.send_action("play fwd123 red+4")
+    assert "fwd123" in ctl.widget.state["error"] and frozen(ctl) == before
+    ctl.send_action("play swap red blue")
+    assert "no swap card" in ctl.widget.state["error"] and frozen(ctl) == before
+    ctl.send_action("pass")
+    assert ctl.widget.state["error"] == "" and ctl.game.phase != "round"
+
+
+def test_dossier_decision_and_the_suggested_sheet():
+    rules = Rules(dossier=True)
+    start = pos({"grey": 6}, decision="move", die="1-3", points=1, scores={"grey": 25}, rules=rules)
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), rules=rules, start=start)
+    ctl.send_action("move grey+1")
+    s = ctl.widget.state
+    assert s["phase"] == "dossier" and s["current_player"] == "Ann" and s["is_human_turn"]
+    assert "fill in the Secret Dossier" in s["decision_text"]
+    agent = s["legal"][0].split()[1].split("=")[0]
+    assert sorted(s["legal"]) == sorted(f"dossier {agent}={n}" for n in ("Bob", "Cy", "free"))
+    if s["belief"] is not None:                          # the belief module is installed
+        sheet = s["belief"]["sheet"]
+        assert set(sheet) == set(AG6) - {"red"} and set(sheet.values()) <= {"Bob", "Cy", "free"}
+        assert s["belief"]["notes"]
+    ctl.send_action(f"dossier {agent}=free")
+    assert ctl.widget.state["dossier_sheet"] == {agent: "free"}
+
+
+# ------------------------------------------------------------------ refused actions
+def test_errors_leave_the_game_unchanged_and_are_shown():
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), start=pos({"grey": 4}, decision="move", die="3"),
+                         beliefs=False)
+    for bad, words in [("move grey+2", "exactly 3"), ("move pink+3", "colour"), ("frobnicate", ""),
+                       ("safe 4", "decision now is move"), ("roll", "nothing to roll")]:
+        before = frozen(ctl)
+        ctl.send_action(bad)
+        err = ctl.widget.state["error"]
+        assert err and words in err, (bad, err)
+        assert frozen(ctl) == before and ctl.widget.state["phase"] == "move"
+    ctl.send_action("move grey+3")
+    assert ctl.widget.state["error"] == "" and ctl.game.phase == "safe"
+
+
+def test_wrong_player_and_a_bots_decision_are_refused():
+    ctl = GameController(THREE, bots=bots("Cy"), start=pos(decision="move", die="2"), beliefs=False)
+    assert ctl.curtain == "Hand over to Ann, then click Reveal"
+    before = frozen(ctl)
+    ctl.send_action("move red+2")
+    assert "hand the screen over to Ann" in ctl.widget.state["error"] and frozen(ctl) == before
+    ctl.reveal()
+    ctl.send_action("move red+2", player="Bob")
+    assert "Ann's decision, not Bob's" in ctl.widget.state["error"] and frozen(ctl) == before
+    ctl.send_action("move red+2")
+    assert ctl.decider == "Bob" and ctl.curtain == "Hand over to Bob, then click Reveal"
+    ctl.send_action("roll")                             # Bob has not taken the screen yet
+    assert "hand the screen over to Bob" in ctl.widget.state["error"] and ctl.game.is_chance_node
+    bot = GameController(THREE, bots=bots("Ann", "Bob"), start=pos(decision="move", die="2"), beliefs=False)
+    before = frozen(bot)
+    bot.send_action("move red+2")
+    assert "bot" in bot.widget.state["error"] and frozen(bot) == before
+
+
+# ------------------------------------------------------------------ hot seat and the curtain
+def _private_fields_empty(s):
+    return (s["hand"] is None and s["own_agents"] == [] and s["belief"] is None and s["dossier_sheet"] is None
+            and s["legal"] == [] and s["viewer"] is None and not s["is_human_turn"])
+
+
+def test_curtain_flow_between_two_humans():
+    ctl = GameController(THREE, bots=bots("Cy"), rules=TS, seed=4)
+    s = ctl.widget.state
+    assert s["curtain"] == "Hand over to Ann, then click Reveal" and _private_fields_empty(s)
+    ctl.send_action("roll")
+    assert ctl.game.is_chance_node and "hand the screen over to Ann" in ctl.widget.state["error"]
+    ctl.handle_message({"type": "curtain", "command": "reveal"})
+    s = ctl.widget.state
+    assert s["curtain"] is None and s["viewer"] == "Ann" and s["hand"] == ctl.game.hands["Ann"]
+    assert s["own_agents"] == ctl.game.owners["Ann"] and s["legal"] == ["roll"]
+    seen_bob = False
+    for _ in range(200):                                  # play until the screen must go to Bob
+        s = ctl.widget.state
+        if s["curtain"]:
+            assert _private_fields_empty(s)
+            if ctl.decider == "Bob":
+                assert s["curtain"] == "Hand over to Bob, then click Reveal"
+                ctl.reveal()
+                s = ctl.widget.state
+                assert s["viewer"] == "Bob" and s["hand"] == ctl.game.hands["Bob"]
+                assert s["own_agents"] == ctl.game.owners["Bob"]
+                seen_bob = True
+                break
+            if ctl.decider == "Ann":
+                ctl.reveal()
+            else:
+                ctl.run_bots()
+            continue
+        assert s["viewer"] == ctl.decider == "Ann"
+        ctl.send_action(human_policy(s))
+    assert seen_bob
+
+
+def test_under_the_curtain_the_synced_state_is_the_spectators():
+    ctl = GameController(["Ann", "Bob", "Cy", "Dee"], bots=bots("Cy", "Dee"), rules=Rules(top_secret=True,
+                                                                                            dossier=True), seed=8)
+    checked = 0
+    for _ in range(400):
+        if ctl.game.is_over:
+            break
+        s = ctl.widget.state
+        if s["curtain"]:
+            spectator = board_state(ctl.game, None, human_players=ctl.humans, curtain=s["curtain"],
+                                    autoplay=s["autoplay"], last_move=s["last_move"])
+            spectator["view_label"], spectator["error"] = s["view_label"], ""
+            assert s == spectator
+            text = synced(ctl.widget)
+            for p in ("Ann", "Bob"):
+                assert f'"{p}\'s view"' not in text
+            checked += 1
+            ctl.reveal() if ctl.decider in ctl.humans else ctl.run_bots()
+            continue
+        ctl.send_action(human_policy(s))
+    assert checked > 5
+
+
+# ------------------------------------------------------------------ the information rule on the synced state
+def _ann_states(owners, turns=24, rules=Rules(), hands=None):
+    """Ann's synced state after every decision (hers and the bots') for ``turns`` turns."""
+    start = pos(owners=owners, rules=rules, hands=hands)
+    ctl = GameController(THREE, bots=bots("Bob", "Cy", seed=11), rules=rules, seed=5, start=start)
+    out = [synced(ctl.widget)]
+    while ctl.game.turn <= turns and not ctl.game.is_over:
+        s = ctl.widget.state
+        if s["is_human_turn"]:
+            ctl.send_action(human_policy(s))
+        else:
+            assert ctl.step()
+        out.append(synced(ctl.widget))
+    return out
+
+
+def test_other_players_deals_do_not_change_anns_synced_state():
+    a = _ann_states({"Ann": "red", "Bob": "blue", "Cy": "green"})
+    b = _ann_states({"Ann": "red", "Bob": "grey", "Cy": "yellow"})
+    assert len(a) > 30
+    assert a == b, "the same public history and Ann's card must give byte-identical states"
+    assert all('"own_agents": ["red"]' in s for s in a)
+    assert all(re.search(r'"(blue|green|grey|yellow)": "(Bob|Cy)"', s) is None for s in a)
+
+
+def test_other_players_hands_do_not_change_anns_synced_state():
+    owners = {"Ann": "red", "Bob": "blue", "Cy": "green"}
+    s1 = GameController(THREE, bots=bots("Bob", "Cy"), rules=TS, seed=2, start=pos(
+        owners=owners, rules=TS, hands={"Ann": ["swap"], "Bob": ["ruins", "church"], "Cy": ["tosafe"]}))
+    s2 = GameController(THREE, bots=bots("Bob", "Cy"), rules=TS, seed=2, start=pos(
+        owners=owners, rules=TS, hands={"Ann": ["swap"], "Bob": ["bonus", "join"], "Cy": ["second"]}))
+    assert synced(s1.widget) == synced(s2.widget)
+    s1.send_action("roll")
+    s2.send_action("roll")
+    assert synced(s1.widget) == synced(s2.widget)
+
+
+def test_top_secret_no_other_hand_card_appears_except_played_ones():
+    ctl = GameController(THREE, bots=bots("Bob", "Cy", seed=3), rules=TS, seed=9)
+    checks = 0
+    for _ in range(300):
+        if ctl.game.is_over:
+            break
+        ctl.run_bots()
+        s = ctl.widget.state
+        public = {k: v for k, v in s.items() if k != "card_names"}     # the card table is public, fixed text
+        text = json.dumps(public)
+        played = {e[1].args[0] for e in ctl.game.history if e[1].kind == "play"}
+        allowed = set(ctl.game.hands["Ann"]) | played
+        for p in ("Bob", "Cy"):
+            for code in set(ctl.game.hands[p]) - allowed:
+                if code in ("church", "ruins"):                      # also building names in the log
+                    continue
+                assert re.search(rf"\b{code}\b", text) is None, (p, code)
+                assert CARDS[code].text.rstrip(".") not in text
+        assert s["hand"] == ctl.game.hands["Ann"]
+        assert s["hand_sizes"] == {p: len(h) for p, h in ctl.game.hands.items()}
+        checks += 1
+        if s["is_human_turn"]:
+            ctl.send_action(human_policy(s))
+    assert checks > 10
+
+
+# ------------------------------------------------------------------ autoplay
+def test_step_play_pause_and_speed_via_messages_without_a_loop():
+    ctl = GameController(THREE, bots=bots("Ann", "Bob", "Cy"), seed=1, beliefs=False)
+    s = ctl.widget.state
+    assert s["autoplay"] == {"available": True, "playing": False, "speed_ms": 400}
+    assert s["viewer"] is None and s["view_label"].startswith("Spectator")
+    n = len(ctl.game.history)
+    ctl.handle_message({"type": "control", "command": "step"})
+    assert len(ctl.game.history) > n and ctl.timings[-1]["what"] == "bot"
+    ctl.handle_message({"type": "control", "command": "play"})
+    assert ctl.widget.state["autoplay"]["playing"] and ctl._pending is None, "no loop: nothing is scheduled"
+    ctl.handle_message({"type": "control", "command": "speed", "value": 120})
+    assert ctl.widget.speed_ms == 120 and ctl.widget.state["autoplay"]["speed_ms"] == 120
+    ctl.handle_message({"type": "control", "command": "pause"})
+    assert not ctl.widget.state["autoplay"]["playing"]
+    assert ctl.run_bots() > 0 and ctl.game.is_over and ctl.widget.state["winners"] is not None
+
+
+def test_autoplay_on_a_running_loop_one_pending_step_and_pause_stops():
+    async def main():
+        ctl = GameController(THREE, bots=bots("Ann", "Bob", "Cy"), seed=1, beliefs=False, speed_ms=2)
+        ctl.handle_message({"type": "control", "command": "play"})
+        first = ctl._pending
+        assert first is not None
+        ctl._schedule()
+        ctl.handle_message({"type": "control", "command": "play"})
+        assert ctl._pending is first, "at most one step pending"
+        for _ in range(200):
+            await asyncio.sleep(0.005)
+            if len(ctl.game.history) > 30:
+                break
+        assert len(ctl.game.history) > 30
+        ctl.handle_message({"type": "control", "command": "pause"})
+        assert ctl._pending is None
+        n = len(ctl.game.history)
+        await asyncio.sleep(0.05)
+        assert len(ctl.game.history) == n
+        ctl.play()
+        for _ in range(3000):
+            await asyncio.sleep(0.002)
+            if ctl.game.is_over:
+                break
+        assert ctl.game.is_over and not ctl.playing and ctl._pending is None
+    asyncio.run(main())
+
+
+def test_humans_vs_bots_the_bots_answer_by_themselves_on_the_loop():
+    async def main():
+        ctl = GameController(THREE, bots=bots("Bob", "Cy"), seed=6, beliefs=False, speed_ms=1,
+                             start=pos({"grey": 0}, decision="move", die="2"))
+        assert ctl.playing
+        ctl.send_action("move grey+2")
+        for _ in range(500):
+            await asyncio.sleep(0.002)
+            if ctl.decider == "Ann":
+                break
+        assert ctl.decider == "Ann" and ctl.game.active_player == "Ann" and ctl._pending is None
+    asyncio.run(main())
+
+
+# ------------------------------------------------------------------ records: exact replay, same clicks
+def _clicks(seed):
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), rules=TS, seed=seed, beliefs=False)
+    for _ in range(300):
+        if ctl.game.is_over or ctl.game.turn > 15:
+            break
+        ctl.run_bots()
+        s = ctl.widget.state
+        if s["is_human_turn"]:
+            ctl.handle_message({"type": "action", "action": human_policy(s)})
+    return ctl
+
+
+def test_same_seed_and_same_clicks_give_the_same_record_and_it_replays_exactly():
+    a, b, c = _clicks(21), _clicks(21), _clicks(22)
+    assert a.record.to_json() == b.record.to_json()
+    assert a.record.to_json() != c.record.to_json()
+    rec = GameRecord.from_json(a.record.to_json())
+    assert rec.chance == "manual" and any(e.action.kind == "draw" for e in rec.log)
+    g = rec.replay()
+    assert (g.positions, g.scores, g.hands, g.safe) == (a.game.positions, a.game.scores, a.game.hands, a.game.safe)
+
+
+# ------------------------------------------------------------------ replay
+def _finished():
+    ctl = GameController(THREE, bots=bots("Ann", "Bob", "Cy"), seed=2, beliefs=False)
+    ctl.run_bots()
+    return ctl.record
+
+
+def test_replay_seek_slider_messages_and_labels(tmp_path):
+    rec = _finished()
+    path = rec.save(tmp_path / "game.json")
+    r = ReplayController(path, viewer="Bob")
+    s = r.widget.state
+    assert s["replay"] == {"index": len(rec.log), "length": len(rec.log) + 1}
+    assert s["view_label"] == "Replay, Bob's view" and s["winners"] is not None and not s["is_human_turn"]
+    r.handle_message({"type": "replay", "index": 0})
+    s = r.widget.state
+    assert s["replay"]["index"] == 0 and set(s["positions"].values()) == {0} and s["own_agents"] == []
+    r.handle_message({"type": "replay", "index": 5})
+    s = r.widget.state
+    assert s["own_agents"] == rec.owners["Bob"] and s["owners"] is None and s["legal"] == []
+    r.handle_message({"type": "replay", "index": 10 ** 6})
+    assert r.widget.state["replay"]["index"] == len(rec.log)
+    r.handle_message({"type": "replay", "index": "x"})
+    r.seek(3)
+    r.handle_message({"type": "control", "command": "step"})
+    assert r.index == 4
+    spec = ReplayController(rec, viewer=None)
+    spec.seek(5)
+    assert spec.widget.state["view_label"] == "Replay, a spectator (public information only)"
+    assert spec.widget.state["own_agents"] == [] and spec.widget.state["hand"] is None
+    omni = ReplayController(rec, viewer="omniscient")
+    omni.seek(5)
+    s = omni.widget.state
+    assert s["view_label"] == "Replay, omniscient: every secret shown"
+    assert s["owners"] == {c: p for p, cols in rec.owners.items() for c in cols} and s["belief"] is None
+    with pytest.raises(ValueError):
+        ReplayController(rec, viewer="Zed")
+
+
+def test_replay_of_an_auto_chance_record_has_no_repeated_positions():
+    from heimlich_lab import play
+    rec = play(Rules(), {"Ann": RandomBot(1), "Bob": RandomBot(2)}, seed=3)
+    r = ReplayController(rec, viewer="Ann", beliefs=False)
+    assert r.applied == sorted(set(r.applied)) and r.applied[-1] == len(rec.log)
+    assert len(r.views) < len(rec.log) + 1, "chance entries drawn with a decision are not positions of their own"
+    logs = [len(v.log) for v in r.views]
+    assert logs == sorted(logs) and len(set(logs)) == len(logs)
+    r.seek(len(r.views) - 1)
+    assert r.widget.state["winners"] == rec.winners
+
+
+def test_replay_belief_follows_the_slider():
+    pytest.importorskip("heimlich_lab.inference.belief")
+    rec = _finished()
+    r = ReplayController(rec, viewer="Ann")
+    r.seek(0)
+    first = r.widget.state["belief"]
+    assert first["observer"] == "Ann" and len(first["entropy"]) == 1
+    r.seek(len(rec.log))
+    last = r.widget.state["belief"]
+    assert len(last["entropy"]) > 5 and last["entropy"][-1] < first["entropy"][0] and last["explanation"]
+    assert replay_in_notebook(rec, viewer=None).state["belief"]["observer"] is None
+
+
+# ------------------------------------------------------------------ the belief panel
+def test_belief_panel_for_the_human_and_public_log_only_without_beliefs():
+    pytest.importorskip("heimlich_lab.inference.belief")
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), seed=3)
+    for _ in range(60):
+        ctl.run_bots()
+        s = ctl.widget.state
+        if s["is_human_turn"]:
+            ctl.send_action(human_policy(s))
+    b = ctl.widget.state["belief"]
+    assert b["observer"] == "Ann" and b["rows"] == ["Ann", "Bob", "Cy", "free"] and b["cols"] == list(AG6)
+    assert all(abs(sum(row[j] for row in b["p"]) - 1) < 1e-3 for j in range(6))
+    own = AG6.index(ctl.game.owners["Ann"][0])
+    assert b["p"][0][own] == 1.0
+    assert len(b["entropy"]) > 3 and b["explanation"]
+    off = GameController(THREE, bots=bots("Bob", "Cy"), seed=3, beliefs=False)
+    assert off.widget.state["belief"] is None and off.widget.state["log"]
+
+
+def test_a_custom_belief_factory_is_used():
+    class Flat:
+        observer = "Ann"
+
+        def marginals(self):
+            return {p: {c: 0.25 for c in AG6} for p in ["Ann", "Bob", "Cy", "free"]}
+
+        def observe(self, view, actor, action):
+            self.seen = (view.viewer, actor, str(action))
+
+    made = []
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), start=pos(decision="move", die="2"),
+                         belief_factory=lambda g, o: made.append(o) or Flat())
+    assert made == ["Ann"] and ctl.widget.state["belief"]["p"][0] == [0.25] * 6
+    ctl.send_action("move red+2")
+    assert ctl.beliefs["Ann"].seen == ("Ann", "Ann", "move red+2")
+
+
+def test_play_in_notebook_returns_the_widget_with_its_controller():
+    w = play_in_notebook(THREE, bots=bots("Bob", "Cy"), seed=1, beliefs=False, start=pos())
+    assert isinstance(w, BoardWidget) and w.controller.widget is w and w.state["legal"] == ["roll"]
+    with pytest.raises(ValueError):
+        play_in_notebook(THREE, bots={"Zed": RandomBot()})
+    with pytest.raises(ValueError):
+        play_in_notebook(THREE, bots={"Bob": object()})
+    with pytest.raises(ValueError):
+        play_in_notebook(THREE, bots=bots("Bob", "Cy"), viewer="Zed")
+
+
+def test_a_second_agent_take_updates_each_belief_with_what_its_observer_saw():
+    pytest.importorskip("heimlich_lab.inference.belief")
+    start = pos(decision="move", die="2", rules=TS, hands={"Ann": ["second"]})
+    ctl = GameController(THREE, bots=bots("Cy"), rules=TS, start=start, seed=1)
+    ctl.reveal()
+    ctl.send_action("move grey+2")
+    ctl.send_action("announce yes")
+    ctl.send_action("play second")
+    assert ctl.widget.state["error"] == "" and len(ctl.game.owners["Ann"]) == 2
+    assert ctl.belief_errors == {} and set(ctl.beliefs) == {"Ann", "Bob"}
+    taken = ctl.game.owners["Ann"][1]
+    assert ctl.widget.state["own_agents"] == ctl.game.owners["Ann"]
+    assert ctl.beliefs["Ann"].own_agents == tuple(ctl.game.owners["Ann"])
+    assert ctl.beliefs["Ann"].history[-1].action.args == (taken,)
+    assert ctl.beliefs["Bob"].history[-1].action.args == ("?",), "Bob cannot know which card Ann took"
