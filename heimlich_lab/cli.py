@@ -15,6 +15,8 @@ from .errors import HeimlichError
 COMMAND_MODULES = [
     "heimlich_lab.commands.play",
     "heimlich_lab.commands.bench",
+    "heimlich_lab.commands.evaluate",
+    "heimlich_lab.commands.tournament",
 ]
 
 

@@ -1,0 +1,114 @@
+"""Tournament benchmarks for ``heimlich-lab bench`` (figures are printed, never asserted).
+
+* complete games per second of CPU time (one core, so the figure does not depend on what else
+  the machine is doing) for the random, greedy and boltzmann bots at 3, 5 and 7 players, basic
+  and Top Secret (a bot that is not registered yet is skipped, with a note);
+* a tournament's throughput on one and on two worker processes, and the speed-up (best of
+  three interleaved runs), with the CPU time per 1000 games over all processes (needs psutil,
+  which comes with Dask): on a busy machine the wall-clock speed-up says little, the CPU time
+  shows what parallel running costs;
+* the load average when the benchmark started, to read the figures by;
+* peak memory of a tournament run in this process (tracemalloc), and the process's peak RSS.
+"""
+from __future__ import annotations
+
+import time
+
+BOT_NAMES = ("random", "greedy", "boltzmann")
+PLAYER_COUNTS = (3, 5, 7)
+VARIANTS = ("basic", "top_secret")
+
+
+def _games_per_second(bot: str, n: int, variant: str, budget: float, min_games: int) -> float:
+    from .tournament import _grid, _play_one
+    tasks = _grid((n,), (variant,), (bot,), games=100_000, seed=0)
+    played = 0
+    t0 = time.process_time()
+    for task in tasks:
+        _play_one(task, None)
+        played += 1
+        if played >= min_games and time.process_time() - t0 >= budget:
+            break
+    return played / (time.process_time() - t0)
+
+
+def _registered(name: str) -> bool:
+    from ..bots.registry import make_bot
+    from ..errors import HeimlichError
+    try:
+        make_bot(name, seed=0)
+    except HeimlichError:
+        return False
+    return True
+
+
+def _cpu_seconds() -> float | None:
+    """CPU time of this process and its children (the worker processes), or None without psutil."""
+    try:
+        import psutil
+    except ImportError:
+        return None
+    me = psutil.Process()
+    total = sum(me.cpu_times()[:2])
+    for child in me.children(recursive=True):
+        try:
+            total += sum(child.cpu_times()[:2])
+        except psutil.Error:
+            pass
+    return total
+
+
+def bench_tournament(quick: bool = False) -> list[tuple[str, float, str]]:
+    """The figures, as ``(label, value, unit)``."""
+    import os
+    import resource
+    import tracemalloc
+
+    from .tournament import tournament
+
+    out: list[tuple[str, float, str]] = [("load average (1 min) when the benchmark started", os.getloadavg()[0],
+                                          f"on {os.cpu_count()} cores")]
+    budget, min_games = (0.3, 5) if quick else (2.0, 20)
+    for bot in BOT_NAMES:
+        if not _registered(bot):
+            print(f"{'tournament':>10}  bot {bot!r} is not registered yet: skipped")
+            continue
+        for variant in VARIANTS:
+            for n in PLAYER_COUNTS:
+                gps = _games_per_second(bot, n, variant, budget, min_games)
+                out.append((f"{bot} bots, {n} players, {variant}", gps, "games/CPU-s"))
+
+    # Throughput of one tournament grid on 1 and 2 local processes (best of a few interleaved runs,
+    # since other programs on a small machine disturb single runs).
+    grid = dict(player_counts=(3, 5), variants=("basic", "top_secret"), bots=("random",), progress=False)
+    games, repeats = (50, 1) if quick else (250, 3)
+    tournament(**grid, games=10, n_jobs=2)  # start the worker processes (not timed)
+    rates = {1: 0.0, 2: 0.0}
+    cpu = {1: float("inf"), 2: float("inf")}
+    for _ in range(repeats):
+        for jobs in (1, 2):
+            c0 = _cpu_seconds()
+            t0 = time.perf_counter()
+            df = tournament(**grid, games=games, n_jobs=jobs)
+            n = df["game_id"].nunique()
+            rates[jobs] = max(rates[jobs], n / (time.perf_counter() - t0))
+            if c0 is not None:
+                cpu[jobs] = min(cpu[jobs], (_cpu_seconds() - c0) / n * 1000)
+    for jobs in (1, 2):
+        out.append((f"tournament 3+5 players x basic+top_secret, {jobs} process{'es' if jobs > 1 else ''}",
+                    rates[jobs], "games/s"))
+    out.append(("tournament speed-up, 2 processes vs 1", rates[2] / rates[1], "x"))
+    if cpu[1] < float("inf"):  # CPU time does not depend on what else the machine is doing
+        for jobs in (1, 2):
+            out.append((f"CPU time per 1000 games, {jobs} process{'es' if jobs > 1 else ''} (all processes)",
+                        cpu[jobs], "s"))
+
+    # Peak memory of an in-process tournament.
+    tracemalloc.start()
+    tournament(**grid, games=games // 2, n_jobs=1)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    out.append((f"tournament peak traced memory ({4 * (games // 2)} games, in process)", peak / 2**20, "MiB"))
+    out.append(("peak resident memory of this process so far", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+                / 1024, "MiB"))
+    return out

@@ -1,0 +1,87 @@
+"""``heimlich-lab tournament``: play a grid of bots-only games and print a summary.
+
+Example (quote the ``|`` that separates line-ups)::
+
+    heimlich-lab tournament --players 3,5 --variants basic,top_secret \\
+        --bots "random,random,random|rotate:random,greedy" --games 200 --seed 0 --jobs 2 \\
+        --out results.parquet
+
+A fixed line-up names one bot per seat (or one bot for every seat) and is used
+at the tables it fits; ``rotate:A,B`` fills any table with the mix and turns it
+one seat per game. ``--bots`` may also be given several times.
+"""
+from __future__ import annotations
+
+from ..errors import HeimlichError
+from .common import split_names
+
+
+def register(sub):
+    p = sub.add_parser("tournament", help="play many bots-only games over a grid and summarise the results",
+                       description="Play every combination of player counts, variants and bot line-ups "
+                       "--games times, save one row per game and player, and print win rates with "
+                       "95%% Wilson intervals.")
+    p.add_argument("--players", default="3", help="player counts, comma-separated (default: 3)")
+    p.add_argument("--variants", default="basic",
+                   help="variants, comma-separated: basic, top_secret, dossier, both; add +unoccupied for the "
+                        "older safe rule (default: basic)")
+    p.add_argument("--bots", action="append", default=None,
+                   help="bot line-ups separated by '|': 'random' (every seat), 'random,greedy,random' "
+                        "(per seat) or 'rotate:random,greedy' (a mix rotated over the seats); may be repeated "
+                        "(default: random)")
+    p.add_argument("--games", type=int, default=100, help="games per cell of the grid (default: 100)")
+    p.add_argument("--seed", type=int, default=0, help="root seed (default: 0)")
+    p.add_argument("--jobs", type=int, default=1, help="local worker processes; -1 for one per core (default: 1)")
+    p.add_argument("--scheduler", default=None,
+                   help="Dask scheduler address, e.g. tcp://127.0.0.1:8786 (default: $HEIMLICH_DASK_SCHEDULER, "
+                        "else local processes)")
+    p.add_argument("--out", default=None, help="save to this .parquet or .csv file; rerunning resumes")
+    p.add_argument("--by", default="n_players,variant,lineup,bot",
+                   help="columns to group the win rates by (default: n_players,variant,lineup,bot)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def parse_counts(text: str) -> list[int]:
+    out = []
+    for x in split_names(text, "player count"):
+        try:
+            out.append(int(x))
+        except ValueError:
+            raise HeimlichError(f"--players: {x!r} is not a number of players") from None
+    return out
+
+
+def parse_lineups(values: list[str] | None) -> list[str]:
+    texts = values or ["random"]
+    out = [x.strip() for t in texts for x in t.split("|") if x.strip()]
+    if not out:
+        raise HeimlichError("--bots: give at least one line-up, like random or rotate:random,greedy")
+    return out
+
+
+def run(args) -> int:
+    import pandas as pd
+
+    from ..analysis.tournament import free_agent_win_rate, tournament, win_rates
+
+    df = tournament(player_counts=parse_counts(args.players), variants=split_names(args.variants, "variant"),
+                    bots=parse_lineups(args.bots), games=args.games, seed=args.seed, n_jobs=args.jobs,
+                    scheduler=args.scheduler, out=args.out, progress=not args.no_progress)
+    by = split_names(args.by, "column")
+    games = df["game_id"].nunique() if len(df) else 0
+    print(f"{games} games, {len(df)} player rows" + (f"; saved in {args.out}" if args.out else ""))
+    if not len(df):
+        return 0
+    rates = win_rates(df, by=by)
+    with pd.option_context("display.width", 160, "display.max_columns", 20, "display.max_rows", 500):
+        print("\nWin rates (95% Wilson interval; a shared win counts as a win):")
+        print(_fmt(rates[by + ["games", "wins", "win_rate", "ci_low", "ci_high", "fair_share"]]))
+        fa_by = [c for c in by if c in ("n_players", "variant", "lineup")] or ["n_players"]
+        print("\nNo player won (a free agent scored most):")
+        print(_fmt(free_agent_win_rate(df, by=fa_by)))
+    return 0
+
+
+def _fmt(table) -> str:
+    return table.to_string(index=False, float_format=lambda x: f"{x:.3f}")
