@@ -1,0 +1,189 @@
+"""The course notebooks: structure, exercises, student copies and the no-stderr rule.
+
+The notebooks themselves run under nbval (``make test-notebooks``); these tests check what nbval does not:
+every notebook opens with its title and learning goals, every notebook from 3 on has exercises with a
+solution cell and a self-check that survives a missing answer, the student copies are current and hold no
+solution code, and the stderr hook in ``notebooks/conftest.py`` really fails a cell that writes to stderr.
+"""
+from __future__ import annotations
+
+import ast
+import contextlib
+import importlib.util
+import io
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+STUDENT = ROOT / "student"
+COURSE = sorted(NOTEBOOKS.glob("[0-9]*.ipynb"))
+STRICT = [line.strip() for line in (NOTEBOOKS / "STRICT").read_text().splitlines() if line.strip()]
+
+
+def _load_student_tool():
+    spec = importlib.util.spec_from_file_location("make_student_copies", ROOT / "scripts" / "make_student_copies.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _read(path: Path):
+    return nbformat.read(path, as_version=4)
+
+
+def _tags(cell) -> set[str]:
+    return set(cell.get("metadata", {}).get("tags", []))
+
+
+def _number(path: Path) -> int:
+    return int(path.name.split("-", 1)[0])
+
+
+def _exercises(nb):
+    """(solution cell, the next code cell) pairs."""
+    out = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and "solution" in _tags(cell):
+            nxt = next((c for c in nb.cells[i + 1:] if c.cell_type == "code"), None)
+            out.append((i, cell, nxt))
+    return out
+
+
+def _assigned_names(source: str) -> set[str]:
+    names = set()
+    for node in ast.parse(source).body:
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        for t in targets:
+            if isinstance(t, ast.Name):
+                names.add(t.id)
+    return names
+
+
+def test_the_course_is_there():
+    numbers = [_number(p) for p in COURSE]
+    assert numbers == list(range(1, 10)), f"expected notebooks 01..09, found {[p.name for p in COURSE]}"
+
+
+@pytest.mark.parametrize("path", COURSE, ids=lambda p: p.name)
+def test_title_and_learning_goals(path):
+    first = _read(path).cells[0]
+    assert first.cell_type == "markdown", f"{path.name}: the first cell must be the markdown title"
+    lines = first.source.splitlines()
+    assert re.fullmatch(rf"# {_number(path)}\. \S.*", lines[0]), \
+        f"{path.name}: the first line must be '# {_number(path)}. Title', not {lines[0]!r}"
+    assert "**Learning goals**" in first.source, f"{path.name}: the title cell has no '**Learning goals**'"
+    after = first.source.split("**Learning goals**", 1)[1]
+    goals = [ln for ln in after.splitlines() if ln.lstrip().startswith("- ")]
+    assert len(goals) >= 2, f"{path.name}: the learning goals must be a list (at least two '- ' items)"
+
+
+@pytest.mark.parametrize("path", [p for p in COURSE if _number(p) >= 3], ids=lambda p: p.name)
+def test_exercises_with_solution_and_self_check(path):
+    nb = _read(path)
+    pairs = _exercises(nb)
+    assert pairs, f"{path.name}: no exercise (a code cell tagged 'solution')"
+    for i, sol, chk in pairs:
+        assert any(c.cell_type == "markdown" and "Exercise" in c.source for c in nb.cells[:i]), \
+            f"{path.name}: cell {i}: no exercise text before the solution cell"
+        first = sol.source.splitlines()[0]
+        assert first.startswith("#"), f"{path.name}: cell {i}: a solution cell must open with the task as comments"
+        answers = _assigned_names(sol.source)
+        assert answers, f"{path.name}: cell {i}: the solution cell assigns no answer variable"
+        assert chk is not None, f"{path.name}: cell {i}: no self-check cell after the solution"
+        assert "solution" not in _tags(chk) and "solution-text" not in _tags(chk), \
+            f"{path.name}: the self-check after cell {i} must not be tagged (it stays in the student copy)"
+        assert any(re.search(rf"\b{a}\b", chk.source) for a in answers), \
+            f"{path.name}: the self-check after cell {i} does not look at the answer ({', '.join(sorted(answers))})"
+        for needle in ("except NameError", "✓", "✗", "hint"):
+            assert needle in chk.source, f"{path.name}: the self-check after cell {i} has no {needle!r}"
+
+
+@pytest.mark.parametrize("path", [p for p in COURSE if _number(p) >= 3], ids=lambda p: p.name)
+def test_self_checks_survive_a_missing_answer(path):
+    """In the student copy the answer is missing: each self-check must print a hint, not crash."""
+    for i, _, chk in _exercises(_read(path)):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(chk.source, f"{path.name}:cell-after-{i}", "exec"), {})   # no answer, no imports
+        text = out.getvalue()
+        assert "✗ Not yet" in text and "hint" in text, f"{path.name}: self-check after cell {i} printed {text!r}"
+        assert "✓" not in text
+
+
+def test_student_copies_are_current():
+    tool = _load_student_tool()
+    buf = io.StringIO()
+    with contextlib.redirect_stderr(buf):
+        rc = tool.main(["--check"])
+    assert rc == 0, "student copies are stale; run: python scripts/make_student_copies.py\n" + buf.getvalue()
+
+
+@pytest.mark.parametrize("path", COURSE, ids=lambda p: p.name)
+def test_student_copy_has_no_solution_code(path):
+    source = _read(path)
+    student = _read(STUDENT / path.name)
+    def code_lines(cells):
+        return {ln.strip() for c in cells if c.cell_type == "code"
+                for ln in c.source.splitlines() if ln.strip() and not ln.lstrip().startswith("#")}
+    # code that appears only in solution cells (a line like "x = 1" may also appear elsewhere)
+    solution_lines = (code_lines(c for c in source.cells if "solution" in _tags(c))
+                      - code_lines(c for c in source.cells if "solution" not in _tags(c)))
+    for cell in student.cells:
+        assert not ({"solution", "solution-text"} & _tags(cell)), f"{path.name}: a solution cell is in the student copy"
+        if cell.cell_type != "code":
+            continue
+        assert not cell.get("outputs"), f"{path.name}: the student copy keeps outputs"
+        leaked = solution_lines & {ln.strip() for ln in cell.source.splitlines()}
+        assert not leaked, f"{path.name}: solution code in the student copy: {sorted(leaked)[:3]}"
+    n_solutions = sum("solution" in _tags(c) for c in source.cells)
+    n_exercises = sum("exercise" in _tags(c) for c in student.cells)
+    assert n_exercises == n_solutions, f"{path.name}: {n_solutions} solutions but {n_exercises} exercise cells"
+
+
+def test_strict_notebooks_have_outputs_and_lax_ones_with_checks_too():
+    for name in STRICT:
+        nb = _read(NOTEBOOKS / name)
+        assert any(c.get("outputs") for c in nb.cells if c.cell_type == "code"), f"{name} is strict but has no outputs"
+    for path in COURSE:
+        nb = _read(path)
+        for c in nb.cells:
+            if c.cell_type == "code" and c.source.startswith("# NBVAL_CHECK_OUTPUT"):
+                assert c.get("outputs"), f"{path.name}: a NBVAL_CHECK_OUTPUT cell has no committed output"
+        if path.name not in STRICT and not any(c.cell_type == "code" and "NBVAL_CHECK_OUTPUT" in c.source
+                                               for c in nb.cells):
+            assert not any(c.get("outputs") for c in nb.cells if c.cell_type == "code"), \
+                f"{path.name} runs lax: clear its outputs (they are not checked)"
+
+
+def _tiny_notebook(path: Path, source: str) -> None:
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, path)
+
+
+def _run_nbval(folder: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "--nbval-lax", "--nbval-current-env", "-p", "no:cacheprovider",
+                           "-q", str(folder)], cwd=folder, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("source, fails", [
+    ("import sys\nprint('a warning', file=sys.stderr)", True),
+    ("import warnings\nwarnings.warn('deprecated')", True),
+    ("print('hello')", False),
+])
+def test_stderr_hook(tmp_path, source, fails):
+    shutil.copy(NOTEBOOKS / "conftest.py", tmp_path / "conftest.py")
+    _tiny_notebook(tmp_path / "tiny.ipynb", source)
+    res = _run_nbval(tmp_path)
+    if fails:
+        assert res.returncode != 0, "a cell writing to stderr passed:\n" + res.stdout[-2000:]
+        assert "cell wrote to stderr" in res.stdout, res.stdout[-2000:]
+    else:
+        assert res.returncode == 0, "a clean cell failed:\n" + res.stdout[-2000:] + res.stderr[-2000:]
