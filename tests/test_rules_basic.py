@@ -498,3 +498,19 @@ def test_manual_chance_outcomes_sum_to_one_at_every_chance_node():
         g.apply(text)
     assert kinds == {"deal", "draw", "roll"}
     assert not g.is_chance_node and g.chance_outcomes() == []
+
+
+def test_the_public_api_named_by_the_issues_is_importable_from_the_top_level():
+    import heimlich_lab
+    from heimlich_lab.inference.belief import Belief
+    from heimlich_lab.inference.dossier import secret_dossier
+    from heimlich_lab.inference.model import BoltzmannModel
+    from heimlich_lab.widget import play_in_notebook, replay_in_notebook
+    assert heimlich_lab.Belief is Belief and heimlich_lab.BoltzmannModel is BoltzmannModel
+    assert heimlich_lab.secret_dossier is secret_dossier
+    assert heimlich_lab.play_in_notebook is play_in_notebook
+    assert heimlich_lab.replay_in_notebook is replay_in_notebook
+    for name in heimlich_lab.__all__:
+        assert getattr(heimlich_lab, name) is not None, name
+    with pytest.raises(AttributeError):
+        heimlich_lab.no_such_thing

@@ -1,0 +1,22 @@
+"""Bayesian deduction: who controls which agent, given what one observer has seen.
+
+``core`` is game-agnostic (hypotheses, log weights, updates, marginals, explanations); the rest is the
+Heimlich & Co. part beside it: the model of play (likelihoods), beliefs built from games and records,
+the Secret Dossier notes and sheets, fitting and metrics.
+
+>>> from heimlich_lab import Belief, BoltzmannModel, Rules, play, secret_dossier
+>>> from heimlich_lab.bots import BoltzmannBot
+>>> rec = play(Rules(), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}, seed=2)
+>>> b = Belief.from_record(rec, observer="Ann", model=BoltzmannModel(beta=1.0, epsilon=0.1), until="dossier")
+>>> round(sum(b.marginals()["Bob"].values()), 6)
+1.0
+>>> sorted(secret_dossier(b)) == sorted(c for c in b.agents if c not in rec.owners["Ann"])
+True
+"""
+from .belief import Belief, BeliefSet, IndependentBelief, PointsShareBelief
+from .dossier import best_matching_sheet, dossier_notes, expected_correct, secret_dossier
+from .fit import fit_boltzmann
+from .model import BoltzmannModel, PlayerModel
+
+__all__ = ["Belief", "BeliefSet", "BoltzmannModel", "IndependentBelief", "PlayerModel", "PointsShareBelief",
+           "best_matching_sheet", "dossier_notes", "expected_correct", "fit_boltzmann", "secret_dossier"]
