@@ -6,8 +6,9 @@
   :class:`~heimlich_lab.inference.model.BoltzmannModel`'s distribution for its
   own agent: the bot *is* the model's generative process, so a belief using the
   same model (same ``beta``, ``epsilon``, weights) has the exact likelihood of
-  its points, moves, safe moves and card targets (the choice of card, which
-  depends on the hidden hand, is left out by the model).
+  its points, moves, safe moves, announcements, card choices (card, pass,
+  done) and card targets, given its hand (an observer who does not see the
+  hand averages over the hands it could hold: see the model).
 
 Both see only ``(view, legal_actions)``: the public state plus their own
 agent(s) and hand. A player with two agents (the second-agent card) plays, at
@@ -112,9 +113,9 @@ class BoltzmannBot:
     at points, move, safe and announce decisions; in a Top Secret round first
     the card (or pass/done), then its targets, each by that rule (see
     :meth:`BoltzmannModel.action_probabilities`). With two agents, the agent is
-    drawn uniformly at random for each decision (and independently for the card
-    and for its targets), so the probability of every observed action is the
-    mean over its agents: what the belief computes. Seeded.
+    drawn uniformly at random for each decision (one agent for a card and its
+    targets), so the probability of every observed action is the mean over its
+    agents: what the belief computes. Seeded.
 
     >>> from heimlich_lab import Game
     >>> g = Game(["Ann", "Bob"], seed=1)
@@ -147,9 +148,6 @@ class BoltzmannBot:
         own = view.own_agents
         if not own:
             raise ModelError(f"{view.label} has no agent: a bot needs its player's own view")
-        if view.phase == "round":
-            return np.mean([self.model.action_probabilities(view, a, legal_actions, target_agent=b)
-                            for a in own for b in own], axis=0)
         return np.mean([self.model.action_probabilities(view, a, legal_actions) for a in own], axis=0)
 
     def choose(self, view, legal_actions):
@@ -163,8 +161,5 @@ class BoltzmannBot:
             raise ModelError(f"{view.label} has no agent: a bot needs its player's own view")
         rng = self._rng
         a = own[0] if len(own) == 1 else own[int(rng.integers(len(own)))]
-        b = None
-        if len(own) > 1 and view.phase == "round":
-            b = own[int(rng.integers(len(own)))]
-        p = self.model.action_probabilities(view, a, legal, target_agent=b)
+        p = self.model.action_probabilities(view, a, legal)   # the same agent for the card and its targets
         return legal[_sample(p, rng)]

@@ -37,12 +37,15 @@ import numpy as np
 from ..errors import ModelError
 from ..rules.actions import Action
 from ..rules.board import N_BUILDINGS, index_of, value_of
+from ..rules.cards import CARD_CODES
 from .utility import PublicState, Utility, UtilityWeights, _kinds, card_plays, move_row_index, soft_max
 
 __all__ = ["PlayerModel", "BoltzmannModel", "log_mixture"]
 
 #: Decisions that never carry information about agents for an observer.
-UNINFORMATIVE = frozenset(("announce", "pass", "done", "dossier", "deal", "roll", "draw", "take"))
+UNINFORMATIVE = frozenset(("dossier", "deal", "roll", "draw", "take"))
+#: Decisions whose options depend on the actor's (possibly hidden) hand.
+HAND_DECISIONS = frozenset(("announce", "play", "pass", "done"))
 
 
 @runtime_checkable
@@ -95,16 +98,29 @@ class BoltzmannModel:
     with ``weights``. ``beta >= 0`` is the rationality (0: uniform), ``epsilon``
     in [0, 1] the chance of a uniformly random choice (a "tremble").
 
-    Top Secret rounds: the observer does not know the actor's hand, so which
-    card is played, announcements, passes and "done" are treated as
-    uninformative (``None``): evaluating them would need the hidden hand. For a
-    card play the model gives the probability of the **targets given the card**,
-    ``(1 - eps) * softmax over that card's legal targets + eps / n_targets``:
-    exactly the conditional the :class:`~heimlich_lab.bots.BoltzmannBot` samples
-    its targets from (it chooses the card first, then the targets). The factor
-    for *which* card (or pass) is dropped: a belief using this model ignores
-    what that choice says about the agent (an approximation; the target factor
-    itself is exact). The dossier entries are secret and never observed.
+    Top Secret decisions (announce yes/no, the round: which card or pass/done,
+    then the card's targets) are scored too. Their options depend on the
+    actor's hand. A round is two-stage, exactly as the
+    :class:`~heimlich_lab.bots.BoltzmannBot` samples it: first the *card*
+    among the distinct playable codes in hand plus "pass"/"done" if legal (each
+    card valued by the soft maximum of its targets' utilities, pass/done by the
+    unchanged state), by the mixture above over those options; then the
+    *targets* of that card by the mixture over its targets. "Announce yes" is
+    valued by the soft maximum over the playable cards in hand; with no
+    playable card the only option is "no" (probability 1).
+
+    If ``view`` is the actor's own view, its hand is known and used as is.
+    Otherwise the likelihood is the average over the hands the actor could
+    hold: ``hand_sizes[actor]`` cards drawn without replacement from the cards
+    the viewer has not seen (the deck minus the viewer's own hand and the
+    discards), each multiset of codes weighted by its hypergeometric
+    probability, conditioned on the decision being possible (e.g. the first
+    player of a round holds a playable card). **Approximation**: this prior
+    ignores that the actor's earlier choices (announcements, passes, the
+    points 0 that draws a card) correlate with what it holds, and the cards it
+    drew while the viewer watched; the per-hand probabilities are exact.
+    The pass/done legality is read from the view's public log.
+    The dossier entries are secret and never observed.
     ``beta = 0`` or ``epsilon = 1`` make every decision uninformative (``None``).
 
     >>> from heimlich_lab import Game, Position
@@ -135,6 +151,7 @@ class BoltzmannModel:
         self.utility = Utility(weights)
         self.weights = self.utility.weights
         self._lse: dict = {}
+        self._hand_cache: dict = {}
 
     def __repr__(self):
         return f"BoltzmannModel(beta={self.beta:g}, epsilon={self.epsilon:g}, weights={self.weights})"
@@ -192,6 +209,13 @@ class BoltzmannModel:
 
     def agent_log_likelihoods(self, view, actor: str, action: Action) -> np.ndarray | None:
         """``log P(action | actor plays for agent a)`` for every agent, or ``None`` (see the class doc)."""
+        if action.kind in HAND_DECISIONS:
+            if self.beta == 0 or self.epsilon == 1:
+                self._check_hand_decision(view, action)
+                return None
+            p = self.hand_decision_probabilities(view, actor, action)
+            with np.errstate(divide="ignore"):
+                return np.log(p)
         d = self.decision_utilities(view, actor, action)
         if d is None or self.beta == 0 or self.epsilon == 1:
             return None
@@ -208,6 +232,120 @@ class BoltzmannModel:
                 self._lse.clear()
             self._lse[key] = (U, lse)
         return log_mixture(self.beta * U[i] - lse, self.epsilon, len(U))
+
+    # ---------------------------------------------------------------- decisions that depend on the hand
+    def _check_hand_decision(self, view, action):
+        k = action.kind
+        if not view.rules.top_secret:
+            raise ModelError(f"{action}: announcements and card plays exist only in the Top Secret variant")
+        self._check_phase(view, action, "announce" if k == "announce" else "round")
+        if k in ("pass", "done"):
+            opt = round_stay_option(view)
+            if opt != k:
+                raise ModelError(f"{action} is not legal here (the round player may "
+                                 f"{'not pass or stop: they must play' if opt is None else opt})")
+
+    def hand_decision_probabilities(self, view, actor: str, action: Action) -> np.ndarray:
+        """``P(action | actor plays for agent a)``, shape ``(n_agents,)``, for announce, play, pass, done.
+
+        With the actor's own view the hand is known; otherwise the probability
+        is averaged over the hands the actor could hold (see the class doc).
+        """
+        self._check_hand_decision(view, action)
+        st = PublicState.from_view(view)
+        active = actor == view.active_player
+        codes, G, Es, m = self._card_table(st, active)
+        known = view.viewer == actor
+        if known:
+            hand = tuple(sorted(view.hand))
+            pool, n = None, len(hand)
+        else:
+            deck = view.rules.deck_for(len(view.players))
+            seen = view.hand + view.discards
+            pool = tuple(deck[c] - seen.count(c) for c in CARD_CODES)
+            n, hand = view.hand_sizes[actor], None
+        k = action.kind
+        stay = None if k == "announce" else ("pass" if k == "pass" else round_stay_option(view))
+        key = (st, active, k == "announce", stay is not None, hand, pool, n, self.beta, self.epsilon)
+        hit = self._hand_cache.get(key)
+        if hit is None:
+            if known:
+                M = np.array([[c in hand for c in codes]], dtype=float)
+                w = np.ones(1)
+            else:
+                M, w = _hand_distribution(pool, n, codes)
+            if k == "announce":
+                hit = self._announce_probs(G, M, w, st)
+            else:
+                hit = self._card_choice_probs(M, w, Es, stay is not None)
+            if len(self._hand_cache) > 512:
+                self._hand_cache.clear()
+            self._hand_cache[key] = hit
+        if k == "announce":
+            return hit if action.args[0] else 1.0 - hit
+        if k in ("pass", "done"):
+            return hit[-1]
+        code = action.args[0]
+        if code not in codes:
+            raise ModelError(f"{action}: card {code!r} has no legal target in this position")
+        p_card = hit[codes.index(code)]
+        plays = card_plays(st, code)
+        if action not in plays:
+            raise ModelError(f"{action} cannot be carried out in this position")
+        if len(plays) == 1:
+            return p_card
+        z = self.beta * self.utility.cards(st, plays, active)
+        p_t = np.exp(log_mixture(_log_softmax(z)[plays.index(action)], self.epsilon, len(plays)))
+        return p_card * p_t
+
+    def _card_table(self, st, active):
+        """Playable codes in this state, their soft-max values ``G`` (k, A), and ``exp(beta * (V - m))``
+        for the cards and the unchanged state stacked ``(k + 1, A)`` with the per-agent shift ``m``."""
+        key = ("cards", st, active, self.beta)
+        hit = self._hand_cache.get(key)
+        if hit is None:
+            vals = self.utility.card_values(st, CARD_CODES, active)
+            codes = tuple(vals)
+            A = len(st.agents)
+            G = np.array(list(vals.values())).reshape(len(codes), A)
+            V = np.vstack([G, self.utility.stay(st)[None, :]])
+            m = V.max(axis=0)
+            hit = self._hand_cache[key] = (codes, G, np.exp(self.beta * (V - m)), m)
+        return hit
+
+    def _announce_probs(self, G, M, w, st):
+        """``P(yes | a)`` (A,): the mixture over yes/no per hand, "no" forced for hands without a playable card."""
+        tau = self.weights.softness
+        stay = self.utility.stay(st)
+        S = M.sum(axis=1)
+        can = S > 0
+        if not can.any():
+            return np.zeros(len(stay))
+        gm = G.max(axis=0)
+        # "yes" = soft maximum (log-mean-exp) over the playable codes in the hand, per hand and agent
+        Y = tau * np.log((M[can] @ np.exp((G - gm) / tau)) / S[can, None]) + gm
+        p_yes = (1 - self.epsilon) / (1 + np.exp(-self.beta * (Y - stay))) + self.epsilon / 2
+        return w[can] @ p_yes / w.sum()
+
+    def _card_choice_probs(self, M, w, Es, stay_legal):
+        """``P(option | a)`` (k + 1, A): each playable code, then pass/done (the last row), averaged over
+        the hands with at least one option (the decision exists, so the hand is one of them)."""
+        E = Es[:-1]
+        D = M @ E                                            # (H, A) softmax denominators
+        n_opt = M.sum(axis=1)
+        if stay_legal:
+            D = D + Es[-1]
+            n_opt = n_opt + 1
+        ok = n_opt > 0
+        if not ok.any():
+            raise ModelError("no hand the actor could hold gives it a legal option here")
+        M, D, n_opt, w = M[ok], D[ok], n_opt[ok], w[ok] / w[ok].sum()
+        eps = self.epsilon
+        inv = (1 - eps) * w[:, None] / D                     # (H, A)
+        tremble = eps * w / n_opt                            # (H,)
+        cards = E * (M.T @ inv) + (M.T @ tremble)[:, None]   # sum over hands holding the code
+        stay = Es[-1] * inv.sum(axis=0) + tremble.sum() if stay_legal else np.zeros(E.shape[1])
+        return np.vstack([cards, stay[None, :]])
 
     # ---------------------------------------------------------------- the generative process (bots)
     def action_probabilities(self, view, actor_agent: str, legal: Sequence[Action],
@@ -269,3 +407,48 @@ def safe_options(view, st: PublicState | None = None) -> tuple[int, ...]:
         if empty:
             options = empty
     return tuple(value_of(b) for b in options)
+
+
+def round_stay_option(view) -> str | None:
+    """What ends the round player's opportunity without a card, from the public log: ``"done"`` after
+    they played on it, ``None`` for the first player who has not played yet (they must play), else ``"pass"``."""
+    log = view.log
+    me = view.current_player
+    for i in range(len(log) - 1, -1, -1):
+        e = log[i]
+        if e.kind == "play":
+            return "done" if e.player == me else "pass"
+        if e.kind == "round_start":
+            return None if e.player == me else "pass"
+        if e.kind in ("pass", "done"):
+            return "pass"
+    return "pass"
+
+
+_COMPOSITIONS: dict = {}
+_COMB = np.array([[math.comb(K, j) for j in range(9)] for K in range(128)], dtype=float)
+
+
+def _compositions(parts: int, n: int) -> np.ndarray:
+    """All ways to put ``n`` cards into ``parts`` categories, one row each (cached)."""
+    key = (parts, n)
+    t = _COMPOSITIONS.get(key)
+    if t is None:
+        from ..rules.allocations import allocation_table
+        t = _COMPOSITIONS[key] = np.asarray(allocation_table(parts, n), dtype=np.intp)
+    return t
+
+
+def _hand_distribution(pool: tuple, n: int, codes: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """The hands of ``n`` cards drawn without replacement from ``pool`` (copies per ``CARD_CODES``), as
+    rows ``M`` (H, len(codes)): 1 if the hand holds that playable code, and their hypergeometric
+    probabilities ``w`` (H,). The codes that are not playable are one category: only the playable
+    ones change the options, and lumping keeps the hypergeometric weights exact."""
+    idx = [CARD_CODES.index(c) for c in codes]
+    K = np.array([pool[i] for i in idx] + [sum(pool) - sum(pool[i] for i in idx)], dtype=np.intp)
+    if n > _COMB.shape[1] - 1 or K.max(initial=0) >= _COMB.shape[0]:
+        raise ModelError(f"hands of {n} cards from {sum(pool)} are beyond the enumeration")
+    C = _compositions(len(K), n)                            # (H, k + 1) counts per category
+    w = _COMB[K[None, :], C].prod(axis=1)                   # zero where a category has too few copies
+    keep = w > 0
+    return (C[keep, :-1] > 0).astype(float), w[keep] / w[keep].sum()
