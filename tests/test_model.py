@@ -407,3 +407,124 @@ def test_speed_of_one_six_point_move_with_seven_agents(benchmark):
     print(f"\nBoltzmann likelihood, 6-point move, 7 agents (924 allocations): {per_call * 1e6:.0f} us per call "
           f"(utilities cached: {cached * 1e6:.0f} us)")
     assert per_call < 0.01      # generous: about 0.2-0.3 ms on a laptop core; this only catches a regression to loops
+
+
+# ---------------------------------------------------------------- Top Secret decisions that depend on the hand
+TS_POS = {"grey": 4, "yellow": 1, "orange": 0, "red": 8, "green": 0, "blue": -3}
+TS_DISCARDS = ["ruins", "bonus", "step1"]
+CY_HAND = ["church", "swap"]
+BOB_AGENTS = ("yellow", "orange", "green", "blue")          # the agents Bob may hold (Ann grey, Cy red)
+
+
+def ts_game(bob_hand, bob_agent="yellow", until="round"):
+    """Ann (grey) moved; Ann says yes, Bob (the actor) and Cy (the observer, holding church + swap) follow.
+
+    ``until="announce"``: at Bob's announcement. ``until="round"``: Bob and Cy said no, Ann played
+    ``placesafe 4`` and said done: Bob may play any playable card or pass. Ann's card is one Bob does not
+    hold (it does not change Bob's decision)."""
+    ann = next(c for c in ("placesafe", "fwd123", "tosafe") if list(bob_hand).count(c) < 2)
+    g = Game(["Ann", "Bob", "Cy"], rules=Rules(top_secret=True), chance="manual", start=Position(
+        positions=TS_POS, owners={"Ann": "grey", "Bob": bob_agent, "Cy": "red"}, safe=7, decision="move", die="2",
+        hands={"Ann": [ann], "Bob": list(bob_hand), "Cy": CY_HAND}, discards=TS_DISCARDS))
+    g.apply(Action.parse("move yellow+1 green+1"))
+    g.apply(Action.parse("announce yes"))
+    if until == "announce":
+        return g
+    for text in ("announce no", "announce no", "play placesafe 4", "done"):
+        g.apply(Action.parse(text))
+    return g
+
+
+def unseen_by_cy(g):
+    """The cards Cy has not seen (each copy once): the deck minus Cy's hand and the discards."""
+    v = g.view("Cy")
+    deck = v.rules.deck_for(3)
+    seen = list(v.hand) + list(v.discards)
+    return [c for c, k in deck.items() for _ in range(k - seen.count(c))]
+
+
+def brute_force(until, actions, beta=0.9, epsilon=0.1):
+    """P(action | Bob holds agent a) = mean over every 3-card subset of Cy's unseen cards (all equally
+    likely) of the BoltzmannBot's probability of the action with that hand: {action: {agent: p}}."""
+    from collections import Counter
+    from itertools import combinations
+    unseen = unseen_by_cy(ts_game(("second", "join", "twofwd"), until=until))
+    hands = Counter(tuple(sorted(unseen[i] for i in s)) for s in combinations(range(len(unseen)), 3))
+    total = math.comb(len(unseen), 3)
+    out = {x: dict.fromkeys(BOB_AGENTS, 0.0) for x in actions}
+    for hand, count in hands.items():
+        for agent in BOB_AGENTS:
+            g = ts_game(hand, agent, until)
+            legal = g.legal_actions()
+            pr = BoltzmannBot(beta=beta, epsilon=epsilon).probabilities(g.view("Bob"), legal)
+            for x in actions:
+                if x in legal:
+                    out[x][agent] += count / total * pr[legal.index(x)]
+    return out
+
+
+def test_announcement_likelihood_averages_the_bot_over_the_hands_the_observer_cannot_see():
+    """Cy sees neither Bob's hand nor the supply: the model's P(announce | agent) from Cy's view is the
+    average of the bot's probability over all 3-card hands from the cards Cy has not seen (1330 subsets)."""
+    m = BoltzmannModel(beta=0.9, epsilon=0.1)
+    g = ts_game(("second", "join", "twofwd"), until="announce")
+    acts = [Action.parse("announce yes"), Action.parse("announce no")]
+    want = brute_force("announce", acts)
+    for x in acts:
+        got = np.exp(m.agent_log_likelihoods(g.view("Cy"), "Bob", x))
+        for agent in BOB_AGENTS:
+            assert got[g.view("Cy").agents.index(agent)] == pytest.approx(want[x][agent], rel=1e-9)
+    p_yes = np.exp(m.agent_log_likelihoods(g.view("Cy"), "Bob", acts[0]))
+    assert np.ptp(p_yes) > 1e-3                     # informative: it depends on Bob's agent
+
+
+def test_card_choice_and_pass_likelihood_averages_the_bot_over_the_hidden_hand():
+    """Round decision of Bob (pass legal): card + targets, and pass, from Cy's view, equal the average of
+    the bot's probabilities over all hands Bob could hold (a hand without the card gives 0)."""
+    m = BoltzmannModel(beta=0.9, epsilon=0.1)
+    g = ts_game(("second", "join", "twofwd"))
+    acts = [Action.parse(t) for t in ("pass", "play fwd123 green+2", "play tosafe yellow", "play rescue blue",
+                                      "play second", "play placesafe 10")]
+    want = brute_force("round", acts)
+    v = g.view("Cy")
+    for x in acts:
+        got = np.exp(m.agent_log_likelihoods(v, "Bob", x))
+        for agent in BOB_AGENTS:
+            assert got[v.agents.index(agent)] == pytest.approx(want[x][agent], rel=1e-9), (x, agent)
+    # the spectator has not seen Cy's hand either: more hands, another likelihood
+    assert not np.allclose(np.exp(m.agent_log_likelihoods(g.view(None), "Bob", acts[0])),
+                           np.exp(m.agent_log_likelihoods(v, "Bob", acts[0])))
+
+
+def test_hand_decision_probabilities_sum_to_one():
+    """For a fixed agent, the probabilities of all legal actions of a decision sum to 1: with the hand known
+    (the actor's view), and averaged over hidden hands (every action any hand allows, from Cy's view)."""
+    m = BoltzmannModel(beta=1.3, epsilon=0.05)
+    for until in ("announce", "round"):
+        g = ts_game(("fwd123", "tosafe", "tosafe"), until=until)
+        own, cy = g.view("Bob"), g.view("Cy")
+        total = sum(np.exp(m.agent_log_likelihoods(own, "Bob", x)) for x in g.legal_actions())
+        assert total == pytest.approx(np.ones(len(own.agents)), rel=1e-12)
+        if until == "announce":
+            every = [Action.parse("announce yes"), Action.parse("announce no")]
+        else:
+            st = PublicState.from_view(cy)
+            every = [Action("pass")] + [x for c in set(unseen_by_cy(g)) for x in card_plays(st, c)]
+        total = sum(np.exp(m.agent_log_likelihoods(cy, "Bob", x)) for x in every)
+        assert total == pytest.approx(np.ones(len(cy.agents)), rel=1e-12)
+
+
+def test_boltzmann_bot_announces_with_the_model_probability_given_its_hand():
+    """Empirical frequency of "yes" over 4000 seeded choices vs the model's probability from the bot's
+    own view. The count is Binomial(4000, p): a 4.5-sigma band (sd <= 0.0079) fails by chance with
+    probability < 1e-5, while a bot ignoring the utility (p = 0.5, 20 sd away from p = 0.66 here) would
+    fail it."""
+    g = ts_game(("join",), bob_agent="yellow", until="announce")
+    v, legal = g.view("Bob"), g.legal_actions()
+    m = BoltzmannModel(beta=0.5, epsilon=0.1)
+    p = float(np.exp(m.agent_log_likelihoods(v, "Bob", Action.parse("announce yes")))[v.agents.index("yellow")])
+    assert 0.15 < p < 0.85 and abs(p - 0.5) > 0.05      # a non-trivial probability the test can tell apart
+    bot = BoltzmannBot(beta=0.5, epsilon=0.1, seed=11)
+    n = 4000
+    yes = sum(bot.choose(v, legal).args[0] for _ in range(n))
+    assert abs(yes / n - p) < 4.5 * math.sqrt(p * (1 - p) / n)
