@@ -2,8 +2,9 @@
 
 The notebooks themselves run under nbval (``make test-notebooks``); these tests check what nbval does not:
 every notebook opens with its title and learning goals, every notebook from 3 on has exercises with a
-solution cell and a self-check that survives a missing answer, the student copies are current and hold no
-solution code, and the stderr hook in ``notebooks/conftest.py`` really fails a cell that writes to stderr.
+solution cell and a self-check which, run in the notebook's own namespace, accepts the solution, rejects wrong
+answers with a hint and survives a missing answer; the student copies are current and hold no solution code,
+and the stderr hook in ``notebooks/conftest.py`` really fails a cell that writes to stderr.
 """
 from __future__ import annotations
 
@@ -115,6 +116,117 @@ def test_self_checks_survive_a_missing_answer(path):
         text = out.getvalue()
         assert "✗ Not yet" in text and "hint" in text, f"{path.name}: self-check after cell {i} printed {text!r}"
         assert "✓" not in text
+
+
+# Wrong answers for every exercise, as expressions evaluated in the notebook's namespace right after the solution
+# cell (so they have the answer's type), each with a fragment of the hint the self-check must then print. Where a
+# self-check knows a typical mistake (nats for bits, the independent answer...), that mistake is one of the cases.
+WRONG_ANSWERS = {
+    "03-bayes-one-move.ipynb": {
+        "p_red": [("1 - p_red", "row of P")],
+        "posterior_beta0": [('bayes["posterior"].to_numpy()', "when beta = 0"),
+                            ("np.full(4, 0.25)", "array of 5 probabilities")],
+    },
+    "04-one-agent-per-player.ipynb": {
+        "n_hyp": [("n_assignments(7, 5)", "Ann knows her own card"), ("n_hyp + 1", "n! / (n - k)!")],
+        "p_cy_red": [("0.7", "independent answer"), ("p_cy_red / 2", "list the 6")],
+    },
+    "05-modelling-players.ipynb": {
+        "p_best": [("float(choice_probabilities(np.array([0.0, 1.0, 2.0]), 2.0, 0.0)[2])", "softmax alone"),
+                   ("p_best / 2", "then mix")],
+        "beta_random": [("beta_random + 1.0", "fit_boltzmann(records, epsilon=0.05)")],
+    },
+    "06-dossier-as-decision.ipynb": {
+        "expected_points": [("expected_points / 5", "How many spaces"), ("expected_points + 1", "linearity")],
+        "prize_sheet": [("dict(list(prize_sheet.items())[:-1])", "one entry for each"),
+                        ("{a: 'free' for a in prize_sheet}", "Which assignment is most probable")],
+    },
+    "07-bluffing-and-information.ipynb": {
+        "h": [("h * np.log(2)", "in nats"), ("h + 1", "-sum p log2(p)")],
+        "kl_bits": [("float(np.sum(p * np.log2(p / q)))", "not symmetric"), ("kl_bits + 0.5", "q * log2(q / p)")],
+    },
+    "08-experiments.ipynb": {
+        "n_needed": [("n_needed // 2", "too few games"), ("n_needed * 2", "more games than needed")],
+        "ece_by_hand": [("ece_by_hand + 0.05", "share of all events")],
+    },
+    "09-top-secret-cards.ipynb": {
+        "p_yellow": [("0.1", "FIRST card"), ("p_yellow / 2", "two free cards")],
+        "n_after": [('len(HypothesisSpace.assignments(["Bob", "Cy"], ["grey", "yellow", "orange", "green", "blue"])'
+                     '.refine("Bob")[0])', "(parent, drawn card) pairs"),
+                    ("n_after + 1", "in any order")],
+    },
+}
+
+
+def _run_self_checks(path: Path):
+    """Run the notebook's code cells up to its last self-check in one kernel; after each self-check, run it again
+    with each wrong answer in the answer variable, then with the names of the solution cell deleted (the student
+    copy), then restore them. Returns {(answer, case): printed text}, case being "right", a wrong expression or
+    "missing"."""
+    from nbclient import NotebookClient
+
+    nb = _read(path)
+    pairs = _exercises(nb)
+    checks = {nb.cells.index(chk): (sol, chk) for _, sol, chk in pairs}
+    wrong = WRONG_ANSWERS[path.name]
+    cells, probes = [], {}
+
+    def probe(key, source):
+        probes[len(cells)] = key
+        cells.append(nbformat.v4.new_code_cell(source))
+
+    for k, cell in enumerate(nb.cells[:max(checks) + 1]):
+        if cell.cell_type != "code":
+            continue
+        if k not in checks:
+            cells.append(nbformat.v4.new_code_cell(cell.source))
+            continue
+        sol, chk = checks[k]
+        names = sorted(_assigned_names(sol.source))
+        (answer,) = [n for n in names if n in wrong]
+        probe((answer, "right"), chk.source)
+        cells.append(nbformat.v4.new_code_cell(f"_course_test_right = {answer}"))
+        for expr, _ in wrong[answer]:
+            probe((answer, "value"), f"{answer} = _course_test_right\n{answer} = {expr}\nprint(repr({answer}))")
+            probe((answer, expr), chk.source)
+        cells.append(nbformat.v4.new_code_cell(
+            f"{answer} = _course_test_right\n"
+            f"_course_test_saved = {{n: globals()[n] for n in {names!r}}}\n"
+            + "".join(f"del {n}\n" for n in names)))
+        probe((answer, "missing"), chk.source)
+        cells.append(nbformat.v4.new_code_cell("globals().update(_course_test_saved)"))
+    run = nbformat.v4.new_notebook(cells=cells)
+    run.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    NotebookClient(run, timeout=300, kernel_name="python3", allow_errors=False,
+                   resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    printed = {}
+    for idx, key in probes.items():
+        text = "".join(o.get("text", "") for o in run.cells[idx].outputs
+                       if o.output_type == "stream" and o.name == "stdout")
+        printed.setdefault(key, []).append(text)
+    return printed
+
+
+@pytest.mark.parametrize("path", [p for p in COURSE if _number(p) >= 3], ids=lambda p: p.name)
+def test_self_checks_accept_the_right_answer_and_reject_wrong_ones(path):
+    """In the notebook's own namespace: the solution passes; each wrong answer (of the right type) gets the
+    failure mark and the expected hint; the student copy (solution cell's names missing) gets a hint."""
+    nb = _read(path)
+    answers = [n for _, sol, _ in _exercises(nb) for n in _assigned_names(sol.source) if n in WRONG_ANSWERS[path.name]]
+    assert sorted(answers) == sorted(WRONG_ANSWERS[path.name]), \
+        f"{path.name}: every exercise needs wrong answers in WRONG_ANSWERS (found answers {answers})"
+    printed = _run_self_checks(path)
+    for answer, cases in WRONG_ANSWERS[path.name].items():
+        (right,) = printed[(answer, "right")]
+        assert right.startswith("✓ Correct"), f"{path.name}: the solution for {answer} did not pass: {right!r}"
+        values = printed[(answer, "value")]
+        for (expr, hint), text, value in zip(cases, [t for e, _ in cases for t in printed[(answer, e)]], values):
+            assert "✓" not in text and "✗ Not yet" in text and "hint" in text.lower() and hint in text, \
+                f"{path.name}: {answer} = {expr} (= {value.strip()}) should fail with a hint containing {hint!r}, " \
+                f"the self-check printed {text!r}"
+        (missing,) = printed[(answer, "missing")]
+        assert "✓" not in missing and "✗ Not yet" in missing and "hint" in missing, \
+            f"{path.name}: with {answer} missing the self-check printed {missing!r}"
 
 
 def test_student_copies_are_current():
