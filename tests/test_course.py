@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 STUDENT = ROOT / "student"
 COURSE = sorted(NOTEBOOKS.glob("[0-9]*.ipynb"))
+APPS = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if p not in COURSE)     # play.ipynb: an app, not a lesson
 STRICT = [line.strip() for line in (NOTEBOOKS / "STRICT").read_text().splitlines() if line.strip()]
 
 
@@ -70,15 +71,19 @@ def _assigned_names(source: str) -> set[str]:
 def test_the_course_is_there():
     numbers = [_number(p) for p in COURSE]
     assert numbers == list(range(1, 10)), f"expected notebooks 01..09, found {[p.name for p in COURSE]}"
+    assert [p.name for p in APPS] == ["play.ipynb"], f"unexpected notebooks: {[p.name for p in APPS]}"
 
 
-@pytest.mark.parametrize("path", COURSE, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", COURSE + APPS, ids=lambda p: p.name)
 def test_title_and_learning_goals(path):
     first = _read(path).cells[0]
     assert first.cell_type == "markdown", f"{path.name}: the first cell must be the markdown title"
     lines = first.source.splitlines()
-    assert re.fullmatch(rf"# {_number(path)}\. \S.*", lines[0]), \
-        f"{path.name}: the first line must be '# {_number(path)}. Title', not {lines[0]!r}"
+    if path in APPS:            # not numbered: any '# Title'
+        assert lines and re.fullmatch(r"# \S.*", lines[0]), f"{path.name}: the first line must be '# Title'"
+    else:
+        assert re.fullmatch(rf"# {_number(path)}\. \S.*", lines[0]), \
+            f"{path.name}: the first line must be '# {_number(path)}. Title', not {lines[0]!r}"
     assert "**Learning goals**" in first.source, f"{path.name}: the title cell has no '**Learning goals**'"
     after = first.source.split("**Learning goals**", 1)[1]
     goals = [ln for ln in after.splitlines() if ln.lstrip().startswith("- ")]
