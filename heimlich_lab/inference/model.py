@@ -112,13 +112,15 @@ class BoltzmannModel:
     If ``view`` is the actor's own view, its hand is known and used as is.
     Otherwise the likelihood is the average over the hands the actor could
     hold: ``hand_sizes[actor]`` cards drawn without replacement from the cards
-    the viewer has not seen (the deck minus the viewer's own hand and the
-    discards), each multiset of codes weighted by its hypergeometric
-    probability, conditioned on the decision being possible (e.g. the first
-    player of a round holds a playable card). **Approximation**: this prior
-    ignores that the actor's earlier choices (announcements, passes, the
-    points 0 that draws a card) correlate with what it holds, and the cards it
-    drew while the viewer watched; the per-hand probabilities are exact.
+    not in public view (the deck minus the discards), each multiset of codes
+    weighted by its hypergeometric probability, conditioned on the decision
+    being possible (e.g. the first player of a round holds a playable card).
+    **Approximations**: this prior ignores that the actor's earlier choices
+    (announcements, passes, the points 0 that draws a card) correlate with
+    what it holds; and it does not subtract the viewer's own hand, so that the
+    likelihood depends on the public history only (the belief caches
+    likelihoods per public history and shares them between observers, and a
+    ``BeliefSet`` uses the spectator's view). The per-hand probabilities are exact.
     The pass/done legality is read from the view's public log.
     The dossier entries are secret and never observed.
     ``beta = 0`` or ``epsilon = 1`` make every decision uninformative (``None``).
@@ -260,8 +262,10 @@ class BoltzmannModel:
             hand = tuple(sorted(view.hand))
             pool, n = None, len(hand)
         else:
+            # public pool: the viewer's own hand is not subtracted, so the likelihood is a function of the
+            # public history (the belief caches it per public history and shares it between observers)
             deck = view.rules.deck_for(len(view.players))
-            seen = view.hand + view.discards
+            seen = view.discards
             pool = tuple(deck[c] - seen.count(c) for c in CARD_CODES)
             n, hand = view.hand_sizes[actor], None
         k = action.kind
