@@ -534,3 +534,28 @@ def test_boltzmann_bot_announces_with_the_model_probability_given_its_hand():
     n = 4000
     yes = sum(bot.choose(v, legal).args[0] for _ in range(n))
     assert abs(yes / n - p) < 4.5 * math.sqrt(p * (1 - p) / n)
+
+
+def test_vectorized_card_values_equal_the_per_card_soft_max_of_the_card_utilities():
+    """``Utility.card_values`` evaluates every play of every card at once; it must equal the soft maximum of
+    ``Utility.cards`` (the per-play evaluator) for each card, in states of a 7-player Top Secret game."""
+    from heimlich_lab.rules.cards import CARD_CODES
+    g = Game(list("ABCDEFG"), rules=Rules(top_secret=True), seed=5)
+    bots = {p: BoltzmannBot(seed=i) for i, p in enumerate(g.players)}
+    u, n = Utility(), 0
+    while not g.is_over and n < 400:
+        st = state_of(g)
+        for active in (True, False):
+            got = Utility().card_values(st, CARD_CODES, active)
+            for c in CARD_CODES:
+                plays = card_plays(st, c)
+                assert (c in got) == bool(plays)
+                if plays:
+                    assert got[c] == pytest.approx(soft_max(u.cards(st, plays, active), 1.0), rel=1e-12, abs=1e-12)
+                    n += 1
+        for _ in range(3):
+            if g.is_over:
+                break
+            p = g.current_player
+            g.apply(bots[p].choose(g.view(p), g.legal_actions()))
+    assert n > 200

@@ -319,6 +319,113 @@ def _card_outcome(state: PublicState, act: Action, aidx: dict):
     return pos, scores, safe, bool(trig), ruined
 
 
+_PAIRS: dict = {}
+
+
+def _pairs(idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``combinations(idx, 2)`` as two index arrays, in the same order."""
+    i, j = np.triu_indices(len(idx), 1)
+    return idx[i], idx[j]
+
+
+def _card_moves(state: PublicState, code: str, P0: np.ndarray, S0: np.ndarray):
+    """The plays of ``code`` (in :func:`card_plays` order) as data: ``(n, rows, agents, to, safe, bonus)``:
+    play ``rows[k]`` moves agent ``agents[k]`` to ring index ``to[k]`` (destinations from the state
+    before the play); ``safe``: the new safe per play or None; ``bonus``: (row, agent) marker +3 or None."""
+    A = len(P0)
+    safe0 = state.safe
+    ar = np.arange(A)
+    none = np.zeros(0, dtype=np.intp)
+    if code in ("back12", "step1", "fwd123", "safestep"):
+        d = {"back12": (-1, -2), "step1": (1, -1), "fwd123": (1, 2, 3), "safestep": (1, -1)}[code]
+        who = ar if code != "safestep" else ar[P0 == safe0]
+        a = np.repeat(who, len(d))
+        n = len(a)
+        return n, np.arange(n), a, (P0[a] + np.tile(d, len(who))) % N_BUILDINGS, None, None
+    if code in ("twoback", "twofwd", "swap"):
+        a1, a2 = _pairs(ar)
+        if code == "swap":
+            keep = P0[a1] != P0[a2]
+            a1, a2 = a1[keep], a2[keep]
+            t1, t2 = P0[a2], P0[a1]
+        else:
+            d = -1 if code == "twoback" else 1
+            t1, t2 = (P0[a1] + d) % N_BUILDINGS, (P0[a2] + d) % N_BUILDINGS
+        n = len(a1)
+        r = np.arange(n)
+        return n, np.concatenate([r, r]), np.concatenate([a1, a2]), np.concatenate([t1, t2]), None, None
+    if code == "join":
+        a, b = np.repeat(ar, A), np.tile(ar, A)
+        keep = P0[a] != P0[b]
+        n = int(keep.sum())
+        return n, np.arange(n), a[keep], P0[b[keep]], None, None
+    if code in ("ruins", "tosafe"):
+        to = RUINS_I if code == "ruins" else safe0
+        a = ar[P0 != to]
+        return len(a), np.arange(len(a)), a, np.full(len(a), to), None, None
+    if code == "rescue":
+        r = ar[P0 == RUINS_I]
+        p1, p2 = _pairs(r)
+        n = len(r) + len(p1)
+        rows = np.concatenate([np.arange(n), len(r) + np.arange(len(p1))])
+        a = np.concatenate([r, p1, p2])
+        return n, rows, a, np.full(len(a), CHURCH_I), None, None
+    if code == "church":
+        if not (P0 != CHURCH_I).any():
+            return 0, none, none, none, None, None
+        return 1, np.zeros(A, dtype=np.intp), ar, np.full(A, CHURCH_I), None, None
+    if code == "placesafe":
+        safe = np.array([b for b in range(N_BUILDINGS) if b != safe0], dtype=np.intp)
+        return len(safe), none, none, none, safe, None
+    if code == "bonus":
+        p1, p2 = _pairs(ar[S0 < BONUS_CAP])
+        n = len(p1)
+        r = np.arange(n)
+        return n, none, none, none, None, (np.concatenate([r, r]), np.concatenate([p1, p2]))
+    if code == "second":
+        return 1, none, none, none, None, None
+    raise ModelError(f"unknown card code {code!r}")
+
+
+def _card_arrays(state: PublicState, codes: Sequence[str]):
+    """Vectorized :func:`_card_outcome` of every play of every code, codes in turn (each in
+    :func:`card_plays` order): ``(counts, pos (n, A), scores (n, A), safe (n,), pending (n,), ruined (n,),
+    second (n,))``, ``counts[i]`` the number of plays of ``codes[i]``."""
+    P0 = np.array(state.pos, dtype=np.intp)
+    S0 = np.array(state.scores, dtype=float)
+    A = len(P0)
+    parts = [_card_moves(state, c, P0, S0) for c in codes]
+    counts = np.array([p[0] for p in parts], dtype=np.intp)
+    offs = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    n = int(counts.sum())
+    rows = np.concatenate([p[1] + o for p, o in zip(parts, offs)]).astype(np.intp)
+    ag = np.concatenate([p[2] for p in parts]).astype(np.intp)
+    to = np.concatenate([p[3] for p in parts]).astype(np.intp)
+    safe = np.full(n, state.safe, dtype=np.intp)
+    trig = np.zeros((n, A), dtype=bool)
+    if state.triggers:
+        trig[:, list(state.triggers)] = True
+    scores = np.tile(S0, (n, 1))
+    second = np.zeros(n, dtype=bool)
+    for c, p, o in zip(codes, parts, offs):
+        if p[4] is not None:                           # the safe moved: every trigger is cancelled
+            safe[o:o + p[0]] = p[4]
+            trig[o:o + p[0]] = False
+        if p[5] is not None:
+            r, a = p[5]
+            scores[o + r, a] = np.minimum(BONUS_CAP, scores[o + r, a] + 3)
+        if c == "second":
+            second[o:o + p[0]] = True
+    sel = P0[ag] != to                                  # only agents that change building count
+    rows, ag, to = rows[sel], ag[sel], to[sel]
+    pos = np.tile(P0, (n, 1))
+    pos[rows, ag] = to
+    ruined = np.zeros(n, dtype=bool)
+    ruined[rows[to == RUINS_I]] = True
+    trig[rows, ag] = to == safe[rows]
+    return counts, pos, scores, safe, trig.any(axis=1), ruined, second
+
+
 # ------------------------------------------------------------------ the utility
 class Utility:
     """Vectorized utilities with the given :class:`UtilityWeights`; results are cached per state.
@@ -515,11 +622,31 @@ class Utility:
                     softness: float | None = None) -> dict[str, np.ndarray]:
         """Card code -> (A,) soft maximum over its legal targets, for each playable card in ``hand``."""
         tau = self.weights.softness if softness is None else softness
+        codes = tuple(dict.fromkeys(hand))
+        key = ("card_values", state, codes, actor_is_active, tau)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return dict(hit)
         out = {}
-        for code in dict.fromkeys(hand):
-            plays = card_plays(state, code)
-            if plays:
-                out[code] = soft_max(self.cards(state, plays, actor_is_active), tau)
+        counts, pos, pre, safe, pending, ruined, second = _card_arrays(state, codes)
+        if len(pos):
+            # every play of every card in one evaluation, then a log-mean-exp per card (segments of rows)
+            w = self.weights
+            bonus = (w.draw * ruined if actor_is_active else 0.0) + w.second * second
+            U = self.evaluate(pos, safe, pre, np.array(state.scores, dtype=float), pending, bonus)
+            has = counts > 0
+            starts = (np.cumsum(counts) - counts)[has]
+            if tau == 0:
+                V = np.maximum.reduceat(U, starts, axis=0)
+            else:
+                z = U / tau
+                m = np.maximum.reduceat(z, starts, axis=0)
+                e = np.exp(z - np.repeat(m, counts[has], axis=0))
+                V = tau * (np.log(np.add.reduceat(e, starts, axis=0) / counts[has][:, None]) + m)
+            out = dict(zip([c for c, h in zip(codes, has) if h], V))
+        self._cache[key] = tuple(out.items())
+        if len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
         return out
 
     # ---------------------------------------------------------------- any decision
