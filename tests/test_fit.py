@@ -10,6 +10,7 @@ from heimlich_lab import Game, ModelError, RecordError, Rules, play
 from heimlich_lab.bots import BoltzmannBot, GreedyBot
 from heimlich_lab.inference.fit import FitResult, decision_data, fit_boltzmann, log_likelihood
 from heimlich_lab.inference.model import BoltzmannModel
+from heimlich_lab.inference.utility import PublicState, card_plays
 from heimlich_lab.rules.game import CHANCE
 
 PLAYERS = ("A", "B", "C", "D", "E")
@@ -72,7 +73,10 @@ def test_the_estimate_maximises_the_likelihood_and_the_interval_is_the_profile(d
 
 
 def test_log_likelihood_agrees_with_the_model_decision_by_decision():
-    """The vectorized likelihood equals the model's, summed over decisions (two-agent actors: mean over agents)."""
+    """The vectorized likelihood equals the model's, summed over decisions (two-agent actors: mean over agents).
+
+    The fit scores the decisions whose options are public: points, moves, safe, and the targets of a card
+    given the card, i.e. the model's P(card + targets) / P(card) = P(play) / sum of P over that card's plays."""
     recs = simulate(0.8, 6, epsilon=0.1, rules=Rules(top_secret=True), players=("A", "B", "C"), seed0=40)
     data = decision_data(recs)
     assert not data.single, "no player took a second agent in these games: pick other seeds"
@@ -84,9 +88,17 @@ def test_log_likelihood_agrees_with_the_model_decision_by_decision():
                 if k >= len(rec.log) or rec.log[k].actor == CHANCE:
                     continue
                 e = rec.log[k]
-                ll = model.agent_log_likelihoods(g.view(None), e.actor, e.action)
+                if e.action.kind in ("announce", "pass", "done"):
+                    continue
+                v = g.view(None)
+                ll = model.agent_log_likelihoods(v, e.actor, e.action)
                 if ll is None:
                     continue
+                if e.action.kind == "play":
+                    plays = card_plays(PublicState.from_view(v), e.action.args[0])
+                    if len(plays) == 1:
+                        continue
+                    ll = ll - np.log(sum(np.exp(model.agent_log_likelihoods(v, e.actor, x)) for x in plays))
                 total += math.log(np.mean([math.exp(ll[g.agents.index(c)]) for c in g.owners[e.actor]]))
                 n += 1
         assert n == data.n_decisions

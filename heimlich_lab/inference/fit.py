@@ -7,8 +7,13 @@ finished *full* record can be scored under the truth: for a decision by player
     log L(beta, eps) = sum over decisions  log mean_{a in A_p} P(action | a; beta, eps)
 
 with ``P`` the :class:`~heimlich_lab.inference.model.BoltzmannModel`'s
-probability (only the decisions the model finds informative: points, moves,
-safe moves, card targets). The utilities do not depend on ``beta`` or
+probability, for the decisions whose options are public: points, moves,
+safe moves, and the targets of a played card given the card
+(:meth:`~heimlich_lab.inference.model.BoltzmannModel.decision_utilities`).
+Announcements and the choice of card/pass/done depend on the hand; the model
+scores them too (:meth:`~heimlich_lab.inference.model.BoltzmannModel.hand_decision_probabilities`)
+but the fit leaves them out (a full record knows the hands, so they could be
+added as further softmax rows). The utilities do not depend on ``beta`` or
 ``epsilon``, so they are computed once per decision (:func:`decision_data`);
 after that one evaluation of ``log L`` is a handful of numpy operations over
 all decisions at once.

@@ -161,13 +161,17 @@ class BoltzmannModel:
     # ---------------------------------------------------------------- the informative part of a decision
     def decision_utilities(self, view, actor: str, action: Action) -> tuple[np.ndarray, int] | None:
         """``(U, i)``: utilities ``(n_options, n_agents)`` of the options the model compares for this
-        observed decision, and the index of ``action`` among them; ``None`` if uninformative.
+        observed decision, and the index of ``action`` among them; ``None`` if there is no such table.
 
-        Used by :meth:`agent_log_likelihoods` and by the fitter. Raises
-        :class:`ModelError` if the action does not fit the view's decision.
+        Points, move, safe, and for a card play the **targets given the card**
+        (``None`` for a card with one target). Announce, pass and done have no
+        table here: their options depend on the hand (see
+        :meth:`hand_decision_probabilities`). Used by :meth:`agent_log_likelihoods`
+        and by the fitter. Raises :class:`ModelError` if the action does not fit
+        the view's decision.
         """
         k = action.kind
-        if k in UNINFORMATIVE:
+        if k in UNINFORMATIVE or k in ("announce", "pass", "done"):
             return None
         st = PublicState.from_view(view)
         if k == "move":
