@@ -29,7 +29,11 @@ when the run stops, also on Ctrl-C). Running the same call again skips the
 games already in the file, so an interrupted run resumes where it stopped;
 :func:`load_results` reads the file back.
 
-Parallel runs. ``n_jobs`` worker processes on this machine (joblib), or a Dask
+Interrupting a run (Ctrl-C) keeps the games already played, also without ``out``: the
+``KeyboardInterrupt`` carries them as ``.partial`` (see :func:`interrupted_results`).
+
+Parallel runs. ``n_jobs=1`` plays in this process; ``n_jobs > 1`` worker processes on this
+machine (joblib's loky backend), or a Dask
 cluster: give ``scheduler="tcp://host:8786"`` (or set the environment variable
 ``HEIMLICH_DASK_SCHEDULER``). Install Dask with ``pip install heimlich-lab[dask]``.
 
@@ -289,6 +293,9 @@ def _play_one(task: _Task, evaluate: Callable | None) -> list[dict]:
     game_seed, bot_seeds = game_seeds(task.root_seed, task.game_index, n)
     players = [f"P{s + 1}" for s in range(n)]
     lineup = {p: make_bot(b, seed=bs) for p, b, bs in zip(players, task.seat_bots, bot_seeds)}
+    before = getattr(evaluate, "before_game", None)
+    if before is not None:  # e.g. BeliefEvaluator: bots share the model's utility cache (same games)
+        before(lineup)
     g = play_game(task.rules, lineup, seed=game_seed)
     deal = next(dict(a.args) for actor, a in g.history if a.kind == "deal")
     winners = set(g.winners)
@@ -532,15 +539,22 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     games:
         Games per cell of the grid.
     seed:
-        Root seed of the tournament (``None``: a fresh one, recorded in ``root_seed``).
+        Root seed of the tournament (``None``: a fresh one, recorded in ``root_seed``). Game ``k`` of
+        every cell of the grid uses ``numpy.random.SeedSequence(seed).spawn(games)[k]``: the cells share
+        their seeds on purpose (common random numbers, so bots and variants are compared on the
+        same deals and dice as far as the games agree).
     n_jobs:
-        Local worker processes (joblib; ``-1`` for one per core). Ignored on a Dask cluster.
+        ``1`` (default) plays in this process, one game at a time; ``n_jobs > 1`` uses that many
+        joblib worker processes (the loky backend), ``-1`` one per core. Results are the same
+        either way. Ignored on a Dask cluster.
     scheduler:
         A Dask scheduler address (``"tcp://127.0.0.1:8786"``) or a ``distributed.Client``; by
         default the environment variable ``HEIMLICH_DASK_SCHEDULER``, if set. ``False`` forces
         local processes.
     evaluate:
-        A hook ``evaluate(record) -> dict`` called with each finished game's full
+        ``"beliefs"``: every player's exact belief scored at the dossier mark (log loss, Brier score,
+        accuracy, expected and actual correct dossier entries; see
+        :class:`~heimlich_lab.analysis.beliefs.BeliefEvaluator`). Or a hook ``evaluate(record) -> dict`` called with each finished game's full
         :class:`~heimlich_lab.GameRecord` (e.g. how well a belief guessed the identities). A scalar
         value is copied to every player's row; a dict ``{player: value}`` goes to that player's row.
         It runs in the worker processes, so it must be picklable (cloudpickle: lambdas are fine).
@@ -552,6 +566,10 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
         Games per unit of work (default: chosen from the number of games and workers).
     flush_every:
         Seconds between writes to ``out``.
+
+    Interrupting (Ctrl-C, or interrupting the Jupyter kernel) keeps the games already played: the
+    ``KeyboardInterrupt`` carries them as a table in ``.partial`` (also returned by
+    :func:`interrupted_results`), and with ``out=`` they are saved too.
 
     Returns the table of the requested grid (including games loaded from ``out``), in grid order.
     Columns: see :data:`COLUMNS`; ``seat`` counts from 1 (``P1`` begins); ``agent`` is the dealt
@@ -566,8 +584,10 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     if not isinstance(seed, (int, np.integer)) or seed < 0:
         raise HeimlichError(f"seed must be a whole number >= 0, not {seed!r}")
     seed = int(seed)
+    from .beliefs import resolve_evaluator
+    evaluate = resolve_evaluator(evaluate)
     if evaluate is not None and not callable(evaluate):
-        raise HeimlichError("evaluate must be a function evaluate(record) -> dict of metrics")
+        raise HeimlichError("evaluate must be a function evaluate(record) -> dict of metrics, or \"beliefs\"")
     tasks = _grid(player_counts, variants, bots, int(games), seed)
     if scheduler is None:
         scheduler = os.environ.get(SCHEDULER_ENV) or None
@@ -593,22 +613,43 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
         results = (_play_one(t, evaluate) for t in todo)
     else:
         results = _run_joblib(chunks, evaluate, n_jobs)
+    global _LAST_PARTIAL
     try:
         for rows in results:
             sink.add(rows)
             bar.update(len({r["game_id"] for r in rows}))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         sink.flush()
-        if sink.path is not None:
-            print(f"\ninterrupted: {len(sink.saved['game_id'].unique()) if len(sink.saved) else 0} games are in "
-                  f"{sink.path}; run the same call again to play the rest", file=sys.stderr)
+        partial = _table(tasks, sink)
+        exc.partial = _LAST_PARTIAL = partial
+        where = f"; they are saved in {sink.path}: run the same call again to play the rest" if sink.path else ""
+        print(f"\ninterrupted after {partial['game_id'].nunique() if len(partial) else 0} games{where}. "
+              f"The games played are kept: `except KeyboardInterrupt as e: df = e.partial`, or "
+              f"heimlich_lab.analysis.tournament.interrupted_results()", file=sys.stderr)
         raise
     finally:
         if hasattr(results, "close"):
             results.close()
         sink.flush()
         bar.close()
+    return _table(tasks, sink)
 
+
+#: The table of the last interrupted run in this process (see :func:`interrupted_results`).
+_LAST_PARTIAL: pd.DataFrame | None = None
+
+
+def interrupted_results() -> pd.DataFrame | None:
+    """The games played by the last :func:`tournament` call of this process that was interrupted
+    (Ctrl-C, or "interrupt the kernel" in Jupyter), as a table; ``None`` if none was interrupted.
+
+    The same table is attached to the ``KeyboardInterrupt`` as ``.partial``.
+    """
+    return _LAST_PARTIAL
+
+
+def _table(tasks: Sequence[_Task], sink: "_Sink") -> pd.DataFrame:
+    """The rows of ``tasks`` that are in the sink (saved or played), in grid order."""
     order = {t.game_id: i for i, t in enumerate(tasks)}
     parts = [sink.saved[sink.saved["game_id"].isin(order)]] if len(sink.saved) else []
     if sink.path is None and sink.rows:

@@ -25,6 +25,7 @@ def bench_random_games(quick: bool = False) -> list[tuple[str, float, str]]:
 BENCHMARKS["engine"] = bench_random_games
 BENCHMARKS["belief"] = lambda quick=False: __import__("heimlich_lab.inference.bench_belief", fromlist=["_"]).bench_belief(quick)  # noqa: E501
 BENCHMARKS["model"] = lambda quick=False: __import__("heimlich_lab.inference.bench_model", fromlist=["_"]).bench_model(quick)  # noqa: E501
+BENCHMARKS["target"] = lambda quick=False: __import__("heimlich_lab.analysis.bench_tournament", fromlist=["_"]).bench_target(quick)  # noqa: E501
 BENCHMARKS["tournament"] = lambda quick=False: __import__("heimlich_lab.analysis.bench_tournament", fromlist=["_"]).bench_tournament(quick)  # noqa: E501
 
 

@@ -38,6 +38,10 @@ def register(sub):
     p.add_argument("--out", default=None, help="save to this .parquet or .csv file; rerunning resumes")
     p.add_argument("--by", default="n_players,variant,lineup,bot",
                    help="columns to group the win rates by (default: n_players,variant,lineup,bot)")
+    p.add_argument("--evaluate", default=None, choices=("beliefs",),
+                   help="per game and player, score the exact belief at the dossier mark (adds columns "
+                        "belief_log_loss, belief_brier, belief_accuracy, belief_expected_correct, "
+                        "belief_actual_correct, belief_at_mark) and print their means")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -67,7 +71,8 @@ def run(args) -> int:
 
     df = tournament(player_counts=parse_counts(args.players), variants=split_names(args.variants, "variant"),
                     bots=parse_lineups(args.bots), games=args.games, seed=args.seed, n_jobs=args.jobs,
-                    scheduler=args.scheduler, out=args.out, progress=not args.no_progress)
+                    scheduler=args.scheduler, out=args.out, progress=not args.no_progress,
+                    evaluate=args.evaluate)
     by = split_names(args.by, "column")
     games = df["game_id"].nunique() if len(df) else 0
     print(f"{games} games, {len(df)} player rows" + (f"; saved in {args.out}" if args.out else ""))
@@ -80,6 +85,10 @@ def run(args) -> int:
         fa_by = [c for c in by if c in ("n_players", "variant", "lineup")] or ["n_players"]
         print("\nNo player won (a free agent scored most):")
         print(_fmt(free_agent_win_rate(df, by=fa_by)))
+        metrics = [c for c in df.columns if c.startswith("belief_") and c != "belief_at_mark"]
+        if args.evaluate and metrics:
+            print("\nExact beliefs at the dossier mark (mean per player-game):")
+            print(_fmt(df.groupby(fa_by, observed=True)[metrics].mean().reset_index()))
     return 0
 
 

@@ -1,0 +1,95 @@
+"""A built-in per-game evaluator for tournaments: how well every player's exact belief guessed.
+
+``tournament(..., evaluate="beliefs")`` (or ``evaluate=BeliefEvaluator(...)``) replays each
+finished game once with a :class:`~heimlich_lab.inference.belief.BeliefSet` (every player as an
+observer, the model's likelihood computed once per decision) and adds, per game and player, the
+scores of :func:`~heimlich_lab.inference.metrics.score_belief` for that player's exact posterior
+at the dossier mark (the first scoring marker at 29; the end of the game if no marker got there):
+
+* ``belief_log_loss``, ``belief_brier``, ``belief_accuracy``: over the agents other than the
+  player's own (natural log; Brier 0 is perfect);
+* ``belief_expected_correct`` and ``belief_actual_correct``: of the sheet naming the most
+  probable owner (an opponent or "free") of each such agent;
+* ``belief_at_mark``: whether the game reached the dossier mark.
+
+The truth is who controlled which agent when the replay stopped. The model defaults to
+``BoltzmannModel()``, whose parameters are those of the default ``boltzmann`` bot.
+
+Speed: bots whose model has the same utility weights as the evaluator's model are given the
+evaluator's :class:`~heimlich_lab.inference.utility.Utility` (its cache) before the game, so the
+utilities the bots computed while playing are looked up again, not recomputed, during the replay.
+Utilities are a pure function of the public state, so the games and the scores are the same
+either way (``share_utility=False`` turns this off).
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from ..errors import HeimlichError
+
+#: The columns the belief evaluator adds (besides ``belief_at_mark``).
+METRIC_COLUMNS = ("belief_log_loss", "belief_brier", "belief_accuracy", "belief_expected_correct",
+                  "belief_actual_correct")
+
+
+class BeliefEvaluator:
+    """``evaluate(record) -> {column: {player: value}}`` with every player's exact belief scores.
+
+    ``until="dossier"`` (default) scores the beliefs at the dossier mark; ``until=None`` after the
+    whole game. ``model``: any player model (default ``BoltzmannModel()``).
+    """
+
+    def __init__(self, model=None, until="dossier", share_utility: bool = True, prefix: str = "belief_"):
+        if model is None:
+            from ..inference.model import BoltzmannModel
+            model = BoltzmannModel()
+        self.model = model
+        self.until = until
+        self.share_utility = share_utility
+        self.prefix = prefix
+
+    def __repr__(self):
+        return f"BeliefEvaluator(model={self.model!r}, until={self.until!r})"
+
+    def before_game(self, bots: Mapping[str, object]) -> None:
+        """Let bots with the same utility as the model share its cache (see the module doc)."""
+        mine = getattr(self.model, "utility", None)
+        if not self.share_utility or mine is None:
+            return
+        for bot in bots.values():
+            m = getattr(bot, "model", None)
+            u = getattr(m, "utility", None)
+            if u is not None and u is not mine and type(u) is type(mine) and u.weights == mine.weights:
+                m.utility = mine
+
+    def __call__(self, record) -> dict:
+        from ..inference.belief import BeliefSet
+        from ..inference.metrics import score_belief
+        bs = BeliefSet.from_record(record, model=self.model, until=self.until, keep_updates=False)
+        owners = bs.truth
+        agents = list(bs.agents)
+        players = list(bs.players)
+        out: dict = {f"{self.prefix}{k}": {} for k in
+                     ("log_loss", "brier", "accuracy", "expected_correct", "actual_correct")}
+        for p in players:
+            s = score_belief(bs[p].marginals_array(), players, agents, owners, observer=p,
+                             own_agents=list(owners[p]))
+            for k, v in s.items():
+                out[f"{self.prefix}{k}"][p] = v
+        out[f"{self.prefix}at_mark"] = bool(bs.at_mark)
+        return out
+
+
+#: Names accepted by ``tournament(evaluate=...)``.
+EVALUATORS = {"beliefs": BeliefEvaluator, "belief": BeliefEvaluator}
+
+
+def resolve_evaluator(evaluate):
+    """A named evaluator (``"beliefs"``) or the callable itself."""
+    if isinstance(evaluate, str):
+        try:
+            return EVALUATORS[evaluate.strip().lower()]()
+        except KeyError:
+            raise HeimlichError(f"unknown evaluator {evaluate!r}; named evaluators are "
+                                f"{', '.join(sorted(EVALUATORS))} (or give a function evaluate(record) -> dict)") from None
+    return evaluate
