@@ -19,8 +19,10 @@ from heimlich_lab.adapters.encoding import (NUM_ACTIONS, OBS_HIGH, OBS_SIZE, OFF
                                             info_state_string)
 from heimlich_lab.errors import IllegalAction
 
-pyspiel = pytest.importorskip("pyspiel")
-pettingzoo_test = pytest.importorskip("pettingzoo.test")
+# The [openspiel] and [pettingzoo] extras are installed by `make test` ([all]): a missing one must
+# fail this module, not skip it.
+import pettingzoo.test as pettingzoo_test  # noqa: E402
+import pyspiel  # noqa: E402
 
 from heimlich_lab.adapters import openspiel as hos  # noqa: E402
 from heimlich_lab.adapters import pettingzoo_env as hpz  # noqa: E402

@@ -233,6 +233,22 @@ def test_interrupted_run_keeps_its_games_and_resumes(tmp_path, ext, capsys):
     pd.testing.assert_frame_equal(df, run(games=3, evaluate=Counter()))
 
 
+def test_interrupted_run_without_a_file_keeps_its_games(capsys):
+    """Without out=, the games played before a Ctrl-C come back on the exception (and from
+    interrupted_results()), exactly as an uninterrupted run has them."""
+    stop = Counter(stop_after=5)  # the 6th game's evaluation raises KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt) as info:
+        run(games=3, evaluate=stop)
+    part = info.value.partial
+    assert part["game_id"].nunique() == 5
+    assert T.interrupted_results() is part
+    assert "interrupted after 5 games" in capsys.readouterr().err
+    whole = run(games=3, evaluate=Counter())
+    expect = whole[whole["game_id"].isin(set(part["game_id"]))].reset_index(drop=True)
+    assert len(expect) == len(part) > 0
+    pd.testing.assert_frame_equal(part, expect)
+
+
 def test_file_keeps_other_grids_and_new_metric_columns(tmp_path):
     path = tmp_path / "results.csv"
     run(player_counts=3, variants="basic", games=2, out=path)
@@ -334,6 +350,12 @@ def test_progress_bar_is_shown(capsys, monkeypatch):
     assert made[1][1]["disable"] is True and capsys.readouterr().err == ""
 
 
+def test_progress_bar_is_tqdm_auto():
+    """tqdm.auto picks the notebook widget in Jupyter and the text bar elsewhere."""
+    import tqdm.auto
+    assert T.tqdm is tqdm.auto.tqdm
+
+
 def test_cli_tournament(tmp_path, capsys):
     out = tmp_path / "r.csv"
     rc = main(["tournament", "--players", "3,4", "--variants", "basic,top_secret", "--bots", "random|rotate:random",
@@ -402,3 +424,75 @@ def test_ctrl_c_during_a_write_waits_for_the_write(tmp_path):
         sink.flush()
     assert load_results(path)["game_id"].nunique() == 1     # the write finished first
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+# ------------------------------------------------------------------------------------------ built-in belief evaluation
+BELIEF_COLUMNS = ["belief_accuracy", "belief_actual_correct", "belief_at_mark", "belief_brier",
+                  "belief_expected_correct", "belief_log_loss"]
+
+
+@pytest.fixture(scope="module")
+def with_beliefs():
+    return tournament(4, "basic", "boltzmann", games=3, seed=5, progress=False, evaluate="beliefs")
+
+
+def test_belief_evaluation_columns_and_same_games(with_beliefs):
+    df = with_beliefs
+    assert list(df.columns) == list(T.COLUMNS) + BELIEF_COLUMNS
+    plain = tournament(4, "basic", "boltzmann", games=3, seed=5, progress=False)
+    pd.testing.assert_frame_equal(df[list(T.COLUMNS)], plain)   # sharing the utility cache changes no game
+    assert df["belief_log_loss"].notna().all() and (df["belief_log_loss"] >= 0).all()
+    assert df["belief_brier"].between(0, 2).all() and df["belief_accuracy"].between(0, 1).all()
+
+
+def test_belief_evaluation_matches_a_direct_computation(with_beliefs):
+    from heimlich_lab.inference.belief import BeliefSet
+    from heimlich_lab.inference.metrics import accuracy, brier_score, log_loss, truth_table
+    from heimlich_lab.inference.model import BoltzmannModel
+    from heimlich_lab.inference.dossier import secret_dossier  # noqa: F401  (the sheet the metrics describe)
+
+    row = with_beliefs.iloc[5]                        # game 1, P2
+    s, bot_seeds = game_seeds(5, 1, 4)
+    players = ["P1", "P2", "P3", "P4"]
+    g = play_game(Rules(), {p: make_bot("boltzmann", seed=b) for p, b in zip(players, bot_seeds)}, seed=s)
+    assert (row["game_index"], row["player"]) == (1, "P2") and row["seed"] == s
+    bs = BeliefSet.from_record(g.record, model=BoltzmannModel(), until="dossier")
+    m = bs["P2"].marginals_array()
+    agents = list(bs.agents)
+    owners = bs.truth
+    t = truth_table(players, agents, owners)
+    mask = np.array([a not in owners["P2"] for a in agents])
+    assert row["belief_log_loss"] == pytest.approx(log_loss(m, t, mask))
+    assert row["belief_brier"] == pytest.approx(brier_score(m, t, mask))
+    assert row["belief_accuracy"] == pytest.approx(accuracy(m, t, mask))
+    rows = [i for i, p in enumerate(players) if p != "P2"] + [len(players)]
+    names = [*players, "free"]
+    mm = m / m.sum(axis=0, keepdims=True)
+    sheet = {a: names[rows[int(np.argmax(mm[rows, j]))]] for j, a in enumerate(agents) if mask[j]}
+    owner_of = {c: p for p, cs in owners.items() for c in cs}
+    assert row["belief_actual_correct"] == sum(owner_of.get(a, "free") == w for a, w in sheet.items())
+    assert row["belief_expected_correct"] == pytest.approx(
+        sum(mm[names.index(w), agents.index(a)] for a, w in sheet.items()))
+    assert bool(row["belief_at_mark"]) == bs.at_mark
+
+
+def test_unknown_named_evaluator_is_explained():
+    with pytest.raises(HeimlichError, match="named evaluators are"):
+        tournament(2, "basic", "random", games=1, progress=False, evaluate="belifs")
+
+
+def test_cli_tournament_evaluate_beliefs(capsys):
+    assert main(["tournament", "--players", "3", "--bots", "boltzmann", "--games", "2", "--no-progress",
+                 "--evaluate", "beliefs"]) == 0
+    out = capsys.readouterr().out
+    assert "Exact beliefs at the dossier mark" in out and "belief_log_loss" in out
+
+
+def test_bench_target_prints_its_figures():
+    bt = importlib.import_module("heimlich_lab.analysis.bench_tournament")
+    figures = {label: value for label, value, _ in bt.bench_target(games=6)}
+    wall2 = figures["target: 2 processes, wall time for 6 games"]
+    assert figures["target: 10,000 games on 2 processes, extrapolated (goal < 60 s)"] == pytest.approx(wall2 * 10_000 / 6)
+    assert figures["target: 1 process, 6 games with beliefs, games per CPU-second"] > 0
+    assert figures["target: speed-up 1 -> 2 processes (wall)"] == pytest.approx(
+        figures["target: 1 process, wall time for 6 games"] / wall2)

@@ -7,7 +7,7 @@ import importlib
 import pandas as pd
 import pytest
 
-distributed = pytest.importorskip("distributed")
+import distributed  # noqa: F401  (the [dask] extra is installed by `make test`: missing must fail, not skip)
 
 from heimlich_lab.analysis import load_results, tournament  # noqa: E402
 
