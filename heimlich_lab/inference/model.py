@@ -56,7 +56,8 @@ class PlayerModel(Protocol):
         """``log P(action | actor plays for agent a, what the actor could see)`` for each agent.
 
         ``view`` is the state just before the decision (any viewer's
-        :class:`~heimlich_lab.View`; only public fields may be used). Returns
+        :class:`~heimlich_lab.View`; only public fields may be used, plus the
+        actor's own hand when ``view`` is the actor's own view). Returns
         shape ``(len(view.agents),)`` in ``view.agents`` order, ``-inf``
         allowed; ``None`` when the decision carries no information about
         agents (the same probability whatever the actor's agent).
