@@ -259,6 +259,55 @@ def test_bad_fields():
     mutate(lambda d: d["rules"].update(agents=["red", "blue"]), "cannot set up the game: 3 players use 6 agents")
 
 
+def test_bad_result_fields():
+    mutate(lambda d: d["result"].update(winners=3), "result 'winners' must be a list")
+    mutate(lambda d: d["result"].update(scores="high"), "result 'scores' must be an object")
+    mutate(lambda d: d["result"].update(scores={"grey": True}), "result 'scores' must be an object")
+    mutate(lambda d: d["result"].update(controlled={"Ann": "yellow"}), "result 'controlled' must be")
+    mutate(lambda d: d.update(deal={"Ann": 3}), "'deal' must map")
+
+
+def start_dict():
+    start = Position(positions={"grey": 3, "yellow": 2, "orange": 5, "red": 3, "green": 9, "blue": -3},
+                     owners={"Ann": "red", "Bob": ["blue", "orange"], "Cy": "green"}, safe=6, active="Bob",
+                     hands={"Ann": ["ruins"], "Bob": ["swap"]}, discards=["church"])
+    g = Game(P3, rules=Rules(top_secret=True), seed=4, start=start)
+    g.apply(g.legal_actions()[0])
+    return g.record.to_dict()
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda s: s.update(positions=[3, 2, 5]), "positions must be a mapping"),
+    (lambda s: s["positions"].update(red="3"), "positions must be a mapping"),
+    (lambda s: s["owners"].update(Ann=7), "owners must be a mapping"),
+    (lambda s: s.update(safe=[6]), "safe must be a building value"),
+    (lambda s: s.update(supply=5), "supply must be a list"),
+    (lambda s: s.update(scores="lots"), "scores must be a mapping"),
+    (lambda s: s.update(hands={"Ann": "ruins"}), "hands must be a mapping"),
+    (lambda s: s.update(supply_ordered="no"), "supply_ordered must be true or false"),
+    (lambda s: s.update(turn=True), "turn must be a whole number"),
+    (lambda s: s.update(weather="rain"), "unknown position field"),
+    (lambda s: s.pop("owners"), "missing position field"),
+])
+def test_bad_start_position_fields_are_record_errors(change, words):
+    d = start_dict()
+    change(d["start"])
+    with pytest.raises(RecordError, match=words) as e:
+        load(d, source="game.json")
+    assert str(e.value).startswith("game.json: ")
+
+
+def test_an_unforeseen_failure_during_replay_is_a_record_error(monkeypatch):
+    # whatever slips past the checks, the loader says where and raises a RecordError, not a TypeError
+    d = good_dict(seed=1, chance="auto")
+
+    def boom(self, *a, **kw):
+        raise TypeError("unexpected")
+    monkeypatch.setattr(Game, "_advance", boom)
+    with pytest.raises(RecordError, match="game.json: the record does not replay: TypeError: unexpected"):
+        load(d, source="game.json")
+
+
 def test_bad_log_entries_are_named_by_index():
     mutate(lambda d: d["log"].__setitem__(3, "roll 2"), "log entry 3 must be")
     mutate(lambda d: d["log"].__setitem__(4, ["Ann", "jump red+1"]), r"log entry 4 \('jump red\+1'\)")

@@ -80,11 +80,69 @@ class Position:
 
     @classmethod
     def from_dict(cls, d: Mapping) -> "Position":
+        if not isinstance(d, Mapping):
+            raise PositionError(f"a position is a mapping of fields, not {type(d).__name__}")
         known = set(cls.__dataclass_fields__)
         extra = set(d) - known
         if extra:
             raise PositionError(f"unknown position field(s): {sorted(extra)}")
-        return cls(**d)
+        missing = {"positions", "owners"} - set(d)
+        if missing:
+            raise PositionError(f"missing position field(s): {sorted(missing)}")
+        pos = cls(**d)
+        pos.check_types()
+        return pos
+
+    def check_types(self) -> None:
+        """Raise :class:`PositionError` if a field has the wrong type (JSON or hand-built input).
+
+        Whole numbers must be ``int`` (``True`` is not a number here) and flags must be ``bool``.
+        """
+        def whole(v):
+            return type(v) is int
+
+        def strs(v):
+            return isinstance(v, list | tuple) and all(isinstance(x, str) for x in v)
+
+        def fail(field, want, v):
+            raise PositionError(f"{field} must be {want}, not {v!r}")
+
+        if not isinstance(self.positions, Mapping) or not all(
+                isinstance(c, str) and whole(v) for c, v in self.positions.items()):
+            fail("positions", "a mapping agent colour -> building value (a whole number)", self.positions)
+        if not isinstance(self.owners, Mapping) or not all(
+                isinstance(p, str) and (isinstance(c, str) or strs(c)) for p, c in self.owners.items()):
+            fail("owners", "a mapping player -> agent colour (or a list of colours)", self.owners)
+        if self.scores is not None and (not isinstance(self.scores, Mapping) or not all(
+                isinstance(c, str) for c in self.scores)):
+            fail("scores", "a mapping agent colour -> score, or None", self.scores)
+        if not whole(self.safe):
+            fail("safe", "a building value (a whole number)", self.safe)
+        if self.active is not None and not isinstance(self.active, str):
+            fail("active", "a player name or None", self.active)
+        if not isinstance(self.decision, str):
+            fail("decision", f"one of {START_DECISIONS}", self.decision)
+        if self.die is not None and not isinstance(self.die, str):
+            fail("die", f"a die face, one of {FACES}, or None", self.die)
+        if self.points is not None and not whole(self.points):
+            fail("points", "a whole number or None", self.points)
+        if self.hands is not None and (not isinstance(self.hands, Mapping) or not all(
+                isinstance(p, str) and strs(h) for p, h in self.hands.items())):
+            fail("hands", "a mapping player -> list of card codes, or None", self.hands)
+        for field_ in ("supply", "discards"):
+            v = getattr(self, field_)
+            if v is not None and not strs(v):
+                fail(field_, "a list of card codes or None", v)
+        if type(self.supply_ordered) is not bool:
+            fail("supply_ordered", "true or false", self.supply_ordered)
+        if self.dossier_sheets is not None and (not isinstance(self.dossier_sheets, Mapping) or not all(
+                isinstance(p, str) and isinstance(sh, Mapping)
+                and all(isinstance(c, str) and isinstance(n, str) for c, n in sh.items())
+                for p, sh in self.dossier_sheets.items())):
+            fail("dossier_sheets", "a mapping player -> {agent colour: player or 'free'}, or None",
+                 self.dossier_sheets)
+        if not whole(self.turn):
+            fail("turn", "a whole number >= 1", self.turn)
 
 
 class Game:
@@ -931,6 +989,7 @@ class Game:
     def _load_position(self, s: Position):
         if not isinstance(s, Position):
             raise PositionError(f"start must be a Position, not {type(s).__name__}")
+        s.check_types()     # before anything is set: a wrong type must not leave half a position loaded
         A = self.agents
         pos = dict(s.positions)
         if set(pos) != set(A):
@@ -945,7 +1004,7 @@ class Game:
         if set(scores) != set(A):
             raise PositionError(f"scores must give every agent in play; got {sorted(scores)}")
         for c, v in scores.items():
-            if not isinstance(v, int) or v < 0:
+            if type(v) is not int or v < 0:     # bool is not a score
                 raise PositionError(f"score of {c} must be a whole number >= 0, not {v!r}")
             if v >= FINISH:
                 raise PositionError(f"score of {c} is {v}: a marker at {FINISH} or more has ended the game")
@@ -977,7 +1036,7 @@ class Game:
         if s.active not in (None, *self.players):
             raise PositionError(f"active player {s.active!r} is not a player")
         self._active = self._pidx[s.active] if s.active else 0
-        if not isinstance(s.turn, int) or s.turn < 1:
+        if type(s.turn) is not int or s.turn < 1:
             raise PositionError("turn must be a whole number >= 1")
         self._turn = s.turn
         # cards
@@ -1000,7 +1059,7 @@ class Game:
                 self._supply = [c for c in CARD_CODES for _ in range(counts[c])]
             else:
                 self._supply = list(s.supply)
-            self._supply_ordered = bool(s.supply_ordered)
+            self._supply_ordered = s.supply_ordered
             total = {c: 0 for c in CARD_CODES}
             for c in [c for h in self._hands for c in h] + self._discards + self._supply:
                 if c not in total:
@@ -1057,6 +1116,18 @@ class Game:
             self._points = int(s.die) if s.die != "1-3" else s.points
             self._phase = "move"
         elif d == "safe":
+            # a scoring came after a roll (and, with a 1-3, chosen points; 0 draws a card in Top Secret)
+            if s.die is None:
+                if s.points is not None:
+                    raise PositionError("at a 'safe' decision without a die face there are no points")
+            elif s.die not in FACES:
+                raise PositionError(f"die must be one of {FACES} (or None), not {s.die!r}")
+            elif s.die == "1-3":
+                ok = range(0 if self.rules.top_secret else 1, 4)
+                if s.points not in (None, *ok):
+                    raise PositionError(f"after a 1-3 roll, points must be one of {list(ok)}, not {s.points}")
+            elif s.points not in (None, int(s.die)):
+                raise PositionError(f"die {s.die} gives {s.die} points, not {s.points}")
             self._die, self._points = s.die, s.points
             self._phase = "safe"
             self._scored = True

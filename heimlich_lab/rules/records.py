@@ -238,8 +238,15 @@ class GameRecord:
             rules = Rules.from_dict(d["rules"])
             players = tuple(d["players"])
             start = Position.from_dict(d["start"]) if d.get("start") else None
-        except (HeimlichError, TypeError) as e:
+        except HeimlichError as e:
             raise RecordError(f"{source}: {e}") from None
+        except Exception as e:  # anything the checks above missed is still a bad record, said where
+            raise RecordError(f"{source}: cannot read the rules or start position: {type(e).__name__}: {e}") from None
+        if d.get("deal") is not None and not all(isinstance(p, str) and isinstance(c, str)
+                                                 for p, c in d["deal"].items()):
+            raise RecordError(f"{source}: 'deal' must map player names to agent colours, not {d['deal']!r}")
+        if d.get("result") is not None:
+            _check_result(d["result"], source)
         log = []
         if not isinstance(d["log"], list):
             raise RecordError(f"{source}: 'log' must be a list")
@@ -259,7 +266,12 @@ class GameRecord:
         rec = cls(players=players, rules=rules, seed=d.get("seed"), chance=d.get("chance", "auto"), log=log,
                   deal=d.get("deal"), start=start, result=d.get("result"), view=view)
         if check and rec.is_full:
-            rec.replay(source=source)
+            try:
+                rec.replay(source=source)
+            except RecordError:
+                raise
+            except Exception as e:  # an unforeseen inconsistency: still a RecordError that says where
+                raise RecordError(f"{source}: the record does not replay: {type(e).__name__}: {e}") from None
         return rec
 
     # ---------------------------------------------------------------- replay
@@ -321,6 +333,30 @@ class GameRecord:
                 raise RecordError(f"{source}: the result does not match the replayed game "
                                   f"(winners {list(game.winners)}, scores {game.scores}, "
                                   f"final owners {game.final_owners})")
+
+
+def _check_result(r: dict, source: str) -> None:
+    """Field types of a record's ``result`` (its agreement with the game is checked by the replay)."""
+    def mapping(k, ok):
+        v = r.get(k)
+        return v is None or (isinstance(v, dict) and all(isinstance(a, str) and ok(b) for a, b in v.items()))
+
+    def fail(k, want):
+        raise RecordError(f"{source}: result {k!r} must be {want}, not {r.get(k)!r}")
+
+    w = r.get("winners")
+    if not (isinstance(w, list) and all(isinstance(p, str) for p in w)):
+        fail("winners", "a list of player names")
+    if r.get("scores") is None or not mapping("scores", lambda v: type(v) is int):
+        fail("scores", "an object agent colour -> whole number")
+    if not mapping("final_owners", lambda v: v is None or isinstance(v, str)):
+        fail("final_owners", "an object agent colour -> player name or null")
+    if not mapping("controlled", lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v)):
+        fail("controlled", "an object player -> list of agent colours")
+    if not mapping("dossier_bonus", lambda v: type(v) is int):
+        fail("dossier_bonus", "an object player -> whole number")
+    if not mapping("dossier_sheets", lambda v: isinstance(v, dict)):
+        fail("dossier_sheets", "an object player -> sheet, or null")
 
 
 def _start_owners(start: Position) -> dict[str, list[str]]:
