@@ -130,6 +130,18 @@ BAD = [
     (dict(decision="move", die="1-3", points=0), "1, 2 or 3"),
     (dict(decision="move", die="4", points=3), "gives 4 points, not 3"),
     (dict(hands={"Ann": ["ruins"]}), "need the Top Secret variant"),
+    # exact types: bool is not a number, and a string is not a flag
+    (dict(scores={c: 0 for c in AG6} | {"red": True}), "whole number >= 0"),
+    (dict(turn=True), "turn must be a whole number"),
+    (dict(supply_ordered="no"), "supply_ordered must be true or false"),
+    (dict(positions={c: 0 for c in AG6} | {"red": True}), "positions must be a mapping"),
+    (dict(safe=True), "safe must be a building value"),
+    (dict(decision="move", die="4", points=4.0), "points must be a whole number"),
+    # a 'safe' decision checks die and points like a 'move' decision
+    (dict(decision="safe", die="banana"), "die must be one of"),
+    (dict(decision="safe", die="4", points=99), "gives 4 points, not 99"),
+    (dict(decision="safe", die="1-3", points=0), r"points must be one of \[1, 2, 3\]"),
+    (dict(decision="safe", points=2), "without a die face there are no points"),
     (dict(dossier_sheets={"Ann": {}}), "Secret Dossier variant"),
 ]
 
@@ -149,6 +161,11 @@ BAD_TS = [
     (dict(discards=["church", "church"]), "more copies of a card than the deck"),
     (dict(owners={"Ann": ["red", "green"], "Bob": "grey", "Cy": ["green"]}), "given to two players"),
 ]
+
+
+def test_a_safe_decision_after_points_0_is_top_secret_only():
+    g = Game(P3, rules=TS, chance="manual", start=pos(decision="safe", die="1-3", points=0))
+    assert g.phase == "safe" and g.points == 0 and g.die == "1-3"
 
 
 @pytest.mark.parametrize("kw, words", BAD_TS)
