@@ -22,7 +22,8 @@ from heimlich_lab import Action, Game, Rules, play_game
 from heimlich_lab.bots import BluffBot, BoltzmannBot, RandomBot, make_bot
 from heimlich_lab.errors import ModelError, RecordError
 from heimlich_lab.inference.belief import (Belief, BeliefSet, IndependentBelief, InformationRuleError,
-                                           PointsShareBelief, PushModel, describe_action, public_decisions)
+                                           PointsShareBelief, PushModel, _real_decisions, describe_action,
+                                           public_decisions)
 from heimlich_lab.inference.core import HypothesisSpace, Posterior
 from heimlich_lab.inference.model import BoltzmannModel
 
@@ -488,18 +489,36 @@ class BadModel:
     (np.array([np.inf, 0, 0, 0, 0, 0]), r"\+inf"),
     (np.full(6, -np.inf), "every agent"),
     ("abc", "numbers"),
+    (np.array([math.log(5.0), 0, 0, 0, 0, 0]), r"log-likelihood 1\.6\d* > 0 at agent index 0 \(probability 5 > 1\)"),
+    (np.array([-1, -1, 1e-6, -1, -1, -1]), r"> 0 at agent index 2"),
+    (np.zeros(6, dtype=complex), "complex"),
+    (np.array([-1j, 0, 0, 0, 0, 0]), "complex"),
+    (np.array([None] * 6), "real numbers"),
 ])
 def test_invalid_model_output_leaves_belief_unchanged(out, msg):
     g = Game(P3, seed=2)
     b = Belief.for_game(g, "Cy", model=PushModel(0.5))
     p = g.current_player
-    b.observe(g.view("Cy"), p, g.legal_actions()[3])
-    before, n = b.marginals_array(), len(b.history)
+    assert p != "Cy"
+    first = b.observe(g.view("Cy"), p, g.legal_actions()[3]).index
+    before, hist = b.marginals_array(), list(b.history)
     b.model = BadModel(out)
-    with pytest.raises(ModelError, match=msg):
+    with pytest.raises(ModelError, match=msg) as err:
         b.observe(g.view("Cy"), p, g.legal_actions()[0])
+    # the message names the model, the actor and the action
+    assert f"BadModel.agent_log_likelihoods(view, {p!r}, '{g.legal_actions()[0]}')" in str(err.value)
     np.testing.assert_array_equal(b.marginals_array(), before)
-    assert len(b.history) == n
+    assert b.history == hist
+    # the rejected decision was not counted: the next one directly follows the first
+    b.model = PushModel(0.5)
+    assert b.observe(g.view("Cy"), p, g.legal_actions()[0]).index == first + 1
+
+
+def test_log_likelihood_rounding_above_zero_is_accepted():
+    g = Game(P3, seed=2)
+    b = Belief.for_game(g, "Cy", model=BadModel(np.array([1e-12, -1, -1, -1, -1, -1])))
+    step = b.observe(g.view("Cy"), g.current_player, g.legal_actions()[0])
+    assert step is not None and step.kind == "observation" and len(b.history) == 1
 
 
 def test_impossible_observation_leaves_belief_unchanged():
@@ -647,23 +666,96 @@ def test_bluff_bot_is_registered_and_legal():
         BluffBot(secrecy=-1)
 
 
-def test_sync_that_fails_part_way_refuses_to_continue():
-    class FailsLater:
+def _state(b):
+    return (b.marginals_array().copy(), b.entropy(), list(b.history), b._count, b._consumed, set(b._took),
+            b.own_agents, b.at_mark)
+
+
+def _shadow_state(b):
+    v = b._shadow.view()
+    return (v.turn, v.phase, v.current_player, dict(v.positions), dict(v.scores), v.safe, v.die, v.points,
+            [(e.kind, e.data) for e in v.log], b._shadow.h)
+
+
+def _assert_same_state(s1, s2):
+    np.testing.assert_array_equal(s1[0], s2[0])
+    assert s1[1:] == s2[1:]
+
+
+@pytest.mark.parametrize("fail_at", [1, 4, 9])
+def test_sync_that_fails_part_way_leaves_the_belief_as_it_was(fail_at):
+    class FailsOnce:
+        """PushModel, except that call number ``fail_at`` (counted from arming) returns a wrong shape."""
+
         def __init__(self):
-            self.calls = 0
+            self.calls, self.armed = 0, False
 
         def agent_log_likelihoods(self, view, actor, action):
-            self.calls += 1
-            if self.calls == 4:
-                return np.zeros(3)            # wrong length
+            if self.armed:
+                self.calls += 1
+                if self.calls == fail_at:
+                    return np.zeros(3)            # wrong length
             return PushModel(0.5).agent_log_likelihoods(view, actor, action)
 
-    g = push_game(P3, 1)
-    b = Belief(P3, g.agents, "Ann", FailsLater(), own_agents=g.record.deal["Ann"])
+    players = P3
+    g = Game(players, seed=4)
+    bots = {p: RandomBot(seed=i) for i, p in enumerate(players)}
+    model = FailsOnce()
+    b = Belief.for_game(g, "Ann", model=model)
+
+    def advance(n):
+        for _ in range(n):
+            p = g.current_player
+            assert p is not None, "the game ended too early for this test"
+            g.apply(bots[p].choose(g.view(p), g.legal_actions()))
+
+    advance(20)
+    b.sync(g.view("Ann"))
+    assert len(b.history) > 3
+    before = _state(b)
+    shadow_view = _shadow_state(b)
+    advance(20)
+    model.armed = True
     with pytest.raises(ModelError, match="shape"):
         b.sync(g.view("Ann"))
-    with pytest.raises(ModelError, match="part-way"):
-        b.sync(g.view("Ann"))
+    _assert_same_state(_state(b), before)
+    assert _shadow_state(b) == shadow_view          # the shadow game is back where it was
+    b.sync(g.view("Ann"))                            # the model answers now: the same belief as a fresh one
+    ref = Belief.for_game(g, "Ann", model=PushModel(0.5))
+    np.testing.assert_allclose(b.marginals_array(), ref.marginals_array(), atol=1e-12)
+    assert [(s.index, s.actor, s.action) for s in b.history] == [(s.index, s.actor, s.action) for s in ref.history]
+
+
+def test_failing_observer_update_in_a_belief_set_changes_no_one():
+    """Ann's move is possible for Cy and the spectator only if Ann holds blue, which Bob holds: Bob's update
+    fails after Cy's was made; every belief and baseline must be as before the entry."""
+    g = Game(P3, chance="manual")
+    g.apply("deal Ann=red Bob=blue Cy=green")
+    g.apply("roll 2")
+    g.apply("move red+2")
+    rec = g.record
+    agents = list(g.agents)
+    only_blue = np.where(np.array(agents) == "blue", 0.0, -np.inf)
+    bs = BeliefSet(P3, agents, {"Cy": "green", "Bob": "blue", None: ()}, BadModel(only_blue), baselines=True)
+    item = next(it for it, _ in _real_decisions(rec, None, None) if it.action.kind == "move")
+    before = {o: _state(b) for o, b in bs.beliefs.items()}
+    ind = {o: ib.marginals_array().copy() for o, ib in bs.independent.items()}
+    n_ind = {o: len(ib._foil.history) for o, ib in bs.independent.items()}
+    pts = {o: pb.points.copy() for o, pb in bs.points_share.items()}
+    with pytest.raises(ModelError, match="impossible"):
+        bs._consume(item, rec)
+    for o, b in bs.beliefs.items():
+        _assert_same_state(_state(b), before[o])
+    for o, ib in bs.independent.items():
+        np.testing.assert_array_equal(ib.marginals_array(), ind[o])
+        assert len(ib._foil.history) == n_ind[o]
+    for o, pb in bs.points_share.items():
+        np.testing.assert_array_equal(pb.points, pts[o])
+    # the same entry with a model that allows it changes Cy's belief (so the rollback above undid something)
+    bs.model = PushModel(0.5)
+    bs._consume(item, rec)
+    assert not np.array_equal(bs["Cy"].marginals_array(), before["Cy"][0])
+    assert bs.points_share["Cy"].points.sum() == 2
 
 
 def test_what_observe_ignores():

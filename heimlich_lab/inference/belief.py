@@ -59,6 +59,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, is_dataclass
 from functools import lru_cache
 from typing import Any
@@ -156,13 +157,22 @@ class PushModel:
         return f"PushModel(q={self.q})"
 
 
+_LOGLIK_TOL = 1e-9  # rounding allowance: log-likelihoods above this are probabilities > 1
+
+
 def _check_values(values: Any, n_agents: int, model, actor: str, action: Action) -> np.ndarray:
     """The model's answer as a float vector, or a clear :class:`ModelError`."""
     what = f"{_model_name(model)}.agent_log_likelihoods(view, {actor!r}, {str(action)!r})"
     try:
-        arr = np.asarray(values, dtype=float)
+        raw = np.asarray(values)
     except (TypeError, ValueError) as e:
-        raise ModelError(f"{what} must return numbers or None: {e}") from None
+        raise ModelError(f"{what} must return real numbers or None: {e}") from None
+    if raw.dtype.kind == "c":
+        raise ModelError(f"{what} returned complex numbers ({raw.dtype}): log-likelihoods must be real")
+    if raw.dtype.kind not in "biuf":
+        raise ModelError(f"{what} must return real numbers or None, not an array of {raw.dtype} "
+                         f"({type(values).__name__})")
+    arr = raw.astype(float)
     if arr.shape != (n_agents,):
         raise ModelError(f"{what} returned shape {arr.shape}; expected ({n_agents},): "
                          "one log-likelihood per agent in view.agents")
@@ -171,6 +181,10 @@ def _check_values(values: Any, n_agents: int, model, actor: str, action: Action)
     if np.isposinf(arr).any():
         raise ModelError(f"{what} returned +inf at agent index {int(np.flatnonzero(np.isposinf(arr))[0])}; "
                          "a log-likelihood must be finite or -inf")
+    if (arr > _LOGLIK_TOL).any():
+        i = int(np.flatnonzero(arr > _LOGLIK_TOL)[0])
+        raise ModelError(f"{what} returned log-likelihood {arr[i]:g} > 0 at agent index {i} (probability "
+                         f"{math.exp(min(arr[i], 700.0)):g} > 1): a log-likelihood must be <= 0")
     if np.isneginf(arr).all():
         raise ModelError(f"{what} returned -inf for every agent: the decision is impossible under the model")
     return arr
@@ -914,7 +928,8 @@ class Belief:
         self._consumed = 0
         self._seen: dict[int, tuple] = {}
         self._manual = False
-        self._broken: str | None = None
+        self._shadow_args: tuple | None = None
+        self._shadow_entries: list[tuple] = []  # (index, actor, action, to) the shadow followed, to rebuild it
 
     # ---------------------------------------------------------------- construction from games and records
     @classmethod
@@ -1025,14 +1040,13 @@ class Belief:
         the viewer's own are dropped). Use either :meth:`sync` or
         :meth:`observe` on one belief, not both. Returns the belief.
 
-        An error while catching up (say, the model rejects a decision) may
-        leave the belief part-way; it then refuses further :meth:`sync` calls
-        (build a new one with :meth:`from_view`).
+        An error while catching up (say, the model rejects a decision, or
+        the log cannot be followed) leaves the belief exactly as it was
+        before the call: marginals, history, step indices and the shadow game
+        are restored (the shadow by re-enacting the entries it had followed).
         """
         if self._manual:
             raise ModelError("this belief is fed by observe(); sync() would count decisions twice")
-        if self._broken:
-            raise ModelError(f"an earlier sync() failed part-way ({self._broken}); build a new belief")
         self._check_view(view, public_part=self.observer is None)
         public = view.viewer != self.observer
         log = view.log
@@ -1047,11 +1061,11 @@ class Belief:
             raise ModelError("this game started from a position, which its views do not describe; "
                              "use Belief.for_game(game, ...) or Belief.from_record(record, ...)")
         entries, used = _entries_from_log(log, self._consumed)
+        snap = self._snapshot()
         try:
             self._sync_entries(entries, view.rules, public)
-        except HeimlichError as e:
-            if self._shadow is not None:
-                self._broken = str(e)
+        except BaseException:
+            self._restore(snap)
             raise
         self._consumed += used
         self._seen = {i: (log[i].kind, log[i].data) for i in {0, 1, 2, self._consumed - 1} if 0 <= i < self._consumed}
@@ -1068,13 +1082,37 @@ class Belief:
                 if own and own[:1] != self.own_agents[:1]:
                     raise ModelError(f"the log deals {self.observer} {own[0]}, but this belief holds "
                                      f"{', '.join(self.own_agents)}")
-                self._shadow = _Shadow(self.players, rules, self.observer, self.own_agents[:1])
+                self._shadow_args = (self.players, rules, self.observer, self.own_agents[:1])
+                self._shadow = _Shadow(*self._shadow_args)
                 to = None
             item = self._shadow.apply(self._count, actor, action, to)
+            self._shadow_entries.append((self._count, actor, action, to))
             self._count += 1
             self._consume(item, LIKELIHOOD_CACHE)
             if _reached_mark(self._shadow.game):
                 self.at_mark = True
+
+    def _snapshot(self) -> tuple:
+        """The belief's state, for :meth:`_restore` after a failed update (arrays are frozen, never changed
+        in place; the shadow game is rebuilt from its entries, as re-enacting them is deterministic)."""
+        return (self._sc, self._logw, self._marg, self._entropy, len(self.history), self._count,
+                frozenset(self._took), self.own_agents, self.at_mark, self._consumed, dict(self._seen),
+                self._manual, self._shadow, len(self._shadow_entries))
+
+    def _restore(self, snap: tuple) -> None:
+        (self._sc, self._logw, self._marg, self._entropy, n_hist, self._count, took, self.own_agents,
+         self.at_mark, self._consumed, self._seen, self._manual, shadow, n_entries) = snap
+        del self.history[n_hist:]
+        self._took = set(took)
+        if len(self._shadow_entries) != n_entries:
+            del self._shadow_entries[n_entries:]
+            if shadow is not None:  # it followed entries since: re-enact those it had followed before
+                shadow = _Shadow(*self._shadow_args)
+                for entry in self._shadow_entries:
+                    shadow.apply(*entry)
+        self._shadow = shadow
+        if shadow is None:
+            self._shadow_args = None
 
     # ---------------------------------------------------------------- observing one decision
     def _check_view(self, view, public_part: bool = False) -> None:
@@ -1115,23 +1153,25 @@ class Belief:
             if agent != HIDDEN and actor != self.observer:
                 raise InformationRuleError(f"{self.observer or 'a spectator'} cannot know which free agent card "
                                            f"{actor} took; observe it as 'take ?'")
+            step = self._take(actor, None if agent == HIDDEN else agent, index=self._count, turn=view_before.turn)
             self._manual = True
             self._count += 1
-            return self._take(actor, None if agent == HIDDEN else agent, index=self._count - 1, turn=view_before.turn)
+            return step
         if act.is_chance or act.kind == "dossier":
             return None
         if view_before.current_player != actor:
             raise ModelError(f"the view shows {view_before.current_player or 'nobody'} to decide "
                              f"({view_before.phase}), not {actor}: pass the view from just before {actor}'s decision")
+        step = None
+        if actor != self.observer:
+            # everything that may fail comes before the step is counted (_apply commits last)
+            values = self._values(view_before, actor, act)
+            if values is not None:
+                step = self._apply(actor, act, values, describe_action(view_before, actor, act), self._count,
+                                   view_before.turn)
         self._manual = True
         self._count += 1
-        if actor == self.observer:
-            return None
-        values = self._values(view_before, actor, act)
-        if values is None:
-            return None
-        return self._apply(actor, act, values, describe_action(view_before, actor, act), self._count - 1,
-                           view_before.turn)
+        return step
 
     def _apply(self, actor: str, action: Action, values: np.ndarray, description: str, index: int,
                turn) -> BeliefStep:
@@ -1610,24 +1650,50 @@ class BeliefSet:
         return bs
 
     def _consume(self, item: _Item, record: GameRecord) -> None:
+        """One log entry for every observer, all or nothing: the model's answer is validated before any
+        belief changes, and if one observer's update fails (an impossible observation, a second take)
+        every belief and baseline is restored to its state before the entry."""
         k = item.action.kind
         if k == "take":
             agent = record.log[item.index].action.args[0]  # the full record: given only to the taker
-            for o, b in self.beliefs.items():
-                b._take(item.to, agent if o == item.to else None, index=item.index, turn=item.turn)
+            with self._all_or_nothing():
+                for o, b in self.beliefs.items():
+                    b._take(item.to, agent if o == item.to else None, index=item.index, turn=item.turn)
             return
         if k not in DECISION_KINDS:
             return
-        if self.points_share:
+        raw = self.model.agent_log_likelihoods(item.view, item.actor, item.action)  # spectator view
+        values = None if raw is None else _frozen(_check_values(raw, len(self.agents), self.model, item.actor,
+                                                                item.action))
+        with self._all_or_nothing():
             for pb in self.points_share.values():
                 pb._push(item.actor, item.action)
-        raw = self.model.agent_log_likelihoods(item.view, item.actor, item.action)  # spectator view
-        if raw is None:
-            return
-        values = _frozen(_check_values(raw, len(self.agents), self.model, item.actor, item.action))
-        desc = describe_action(item.view, item.actor, item.action)
-        for o, b in self.beliefs.items():
-            if o != item.actor:
-                b._apply(item.actor, item.action, values, desc, item.index, item.turn)
-        for o, ib in self.independent.items():
-            ib._apply(item.actor, values, desc)
+            if values is None:
+                return
+            desc = describe_action(item.view, item.actor, item.action)
+            for o, b in self.beliefs.items():
+                if o != item.actor:
+                    b._apply(item.actor, item.action, values, desc, item.index, item.turn)
+            for o, ib in self.independent.items():
+                ib._apply(item.actor, values, desc)
+
+    @contextmanager
+    def _all_or_nothing(self):
+        # the arrays of beliefs and foils are replaced on update, never changed in place: shallow copies do
+        snaps = {o: b._snapshot() for o, b in self.beliefs.items()}
+        foils = {o: (dict(vars(ib._foil)), len(ib._foil.history)) for o, ib in self.independent.items()}
+        points = {o: pb.points.copy() for o, pb in self.points_share.items()}
+        try:
+            yield
+        except BaseException:
+            for o, b in self.beliefs.items():
+                b._restore(snaps[o])
+            for o, (state, n) in foils.items():
+                foil = self.independent[o]._foil
+                hist = foil.history
+                vars(foil).clear()
+                vars(foil).update(state)
+                del hist[n:]
+            for o, pts in points.items():
+                self.points_share[o].points = pts
+            raise
