@@ -496,3 +496,22 @@ def test_bench_target_prints_its_figures():
     assert figures["target: 1 process, 6 games with beliefs, games per CPU-second"] > 0
     assert figures["target: speed-up 1 -> 2 processes (wall)"] == pytest.approx(
         figures["target: 1 process, wall time for 6 games"] / wall2)
+
+
+def test_belief_scores_equal_score_belief(with_beliefs):
+    """The evaluator's fast scoring is score_belief's arithmetic (every game, every player)."""
+    from heimlich_lab.inference.belief import BeliefSet
+    from heimlich_lab.inference.metrics import score_belief
+    from heimlich_lab.inference.model import BoltzmannModel
+
+    players = ["P1", "P2", "P3", "P4"]
+    for k in range(3):
+        s, bot_seeds = game_seeds(5, k, 4)
+        g = play_game(Rules(), {p: make_bot("boltzmann", seed=b) for p, b in zip(players, bot_seeds)}, seed=s)
+        bs = BeliefSet.from_record(g.record, model=BoltzmannModel(), until="dossier")
+        for p in players:
+            ref = score_belief(bs[p].marginals_array(), players, list(bs.agents), bs.truth, observer=p,
+                               own_agents=list(bs.truth[p]))
+            row = with_beliefs[(with_beliefs["game_index"] == k) & (with_beliefs["player"] == p)].iloc[0]
+            for name, v in ref.items():
+                assert row[f"belief_{name}"] == pytest.approx(v, rel=1e-12, abs=1e-12), (k, p, name)
