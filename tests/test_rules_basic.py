@@ -86,6 +86,20 @@ def test_bad_game_arguments():
         Game(P2, chance="sometimes")
     with pytest.raises(PositionError, match="rules must be"):
         Game(P2, rules={"top_secret": True})
+    for seed in ("abc", 1.5, True):
+        with pytest.raises(PositionError, match="seed must be a whole number or None"):
+            Game(P2, seed=seed)
+    assert Game(P2, seed=None).seed is None and Game(P2, seed=2**70).seed == 2**70
+
+
+@pytest.mark.parametrize("kw, words", [
+    (dict(top_secret="no"), "top_secret must be True or False, not 'no'"),
+    (dict(dossier=1), "dossier must be True or False, not 1"),
+    (dict(deck={"ruins": True}), "card counts must be whole numbers"),
+])
+def test_bad_rule_options(kw, words):
+    with pytest.raises(HeimlichError, match=words):
+        Rules(**kw)
 
 
 def test_manual_deal_is_a_chance_action_in_seat_order():

@@ -165,6 +165,9 @@ class Game:
             raise PositionError(f"rules must be a heimlich_lab.Rules, not {type(rules).__name__}")
         if chance not in ("auto", "manual"):
             raise PositionError(f"chance must be 'auto' or 'manual', not {chance!r}")
+        if seed is not None and type(seed) is not int:
+            # records store the seed as a JSON whole number; anything else would not reload
+            raise PositionError(f"seed must be a whole number or None, not {seed!r}")
         self.players: tuple[str, ...] = players
         self.rules = rules
         self.agents: tuple[str, ...] = rules.agents_for(len(players))

@@ -41,6 +41,10 @@ class Rules:
     deck: Mapping[str, int] | None = None
 
     def __post_init__(self):
+        for name in ("top_secret", "dossier"):
+            # exactly a bool: "no" is truthy and would silently turn the variant on
+            if type(getattr(self, name)) is not bool:
+                raise HeimlichError(f"{name} must be True or False, not {getattr(self, name)!r}")
         if self.safe_destination not in SAFE_DESTINATIONS:
             raise HeimlichError(
                 f"safe_destination must be one of {SAFE_DESTINATIONS}, not {self.safe_destination!r}")
@@ -57,7 +61,7 @@ class Rules:
             bad = [c for c in deck if c not in CARD_CODES]
             if bad:
                 raise HeimlichError(f"unknown card code(s) {bad}; codes are {', '.join(CARD_CODES)}")
-            if any((not isinstance(n, int)) or n < 0 for n in deck.values()):
+            if any(type(n) is not int or n < 0 for n in deck.values()):
                 raise HeimlichError("card counts must be whole numbers >= 0")
             object.__setattr__(self, "deck", tuple(sorted(deck.items(), key=lambda kv: CARD_CODES.index(kv[0]))))
 
