@@ -1,11 +1,11 @@
-"""GreedyBot and BoltzmannBot: complete games everywhere, argmax, sampling, and the information rule."""
+"""GreedyBot, BoltzmannBot and BluffBot: complete games everywhere, argmax, sampling, and the information rule."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from heimlich_lab import Action, Game, ModelError, Position, Rules, play, play_game
-from heimlich_lab.bots import BOTS, BoltzmannBot, GreedyBot, RandomBot, make_bot
+from heimlich_lab.bots import BOTS, BluffBot, BoltzmannBot, GreedyBot, RandomBot, make_bot
 from heimlich_lab.inference.model import BoltzmannModel
 from heimlich_lab.inference.utility import PublicState, Utility, card_plays
 
@@ -65,9 +65,16 @@ def run(rules, bots, seed, guard=None):
 def test_bots_finish_complete_games(variant, n_players):
     rules = VARIANTS[variant]
     players = [f"P{i}" for i in range(n_players)]
-    for mix in range(2):
-        bots = {p: (GreedyBot(seed=i) if (i + mix) % 2 else BoltzmannBot(beta=1.5, seed=i)) for i, p in enumerate(players)}
+    for mix in range(3):
+        if mix == 2:     # BluffBots (their spectator belief follows every game) against BoltzmannBots
+            bots = {p: (BluffBot(seed=i) if i % 2 == 0 else BoltzmannBot(seed=i)) for i, p in enumerate(players)}
+        else:
+            bots = {p: (GreedyBot(seed=i) if (i + mix) % 2 else BoltzmannBot(beta=1.5, seed=i))
+                    for i, p in enumerate(players)}
         g, chosen = run(rules, bots, seed=100 * n_players + mix)
+        if mix == 2:
+            bluffers = [b for b in bots.values() if isinstance(b, BluffBot)]
+            assert all(b._watch is not None and not b._watch_off for b in bluffers)   # secrecy was in play
         assert g.is_over and g.winners is not None
         if rules.dossier and max(g.scores.values()) >= 29:
             assert any(a.kind == "dossier" for _, a in chosen)
@@ -105,14 +112,16 @@ def test_bots_are_seeded_and_registered():
 # ---------------------------------------------------------------- the information rule
 def test_bots_read_only_the_public_fields_and_their_own():
     seen = set()
+    makers = (lambda i: BoltzmannBot(seed=i), GreedyBot, lambda i: BluffBot(seed=i))
     for variant in ("top-secret+dossier", "basic"):
         for seed in range(3):
-            bots = {p: (GreedyBot(seed=i) if i % 2 else BoltzmannBot(seed=i)) for i, p in enumerate(["A", "B", "C", "D"])}
+            bots = {p: makers[(i + seed) % 3](i) for i, p in enumerate(["A", "B", "C", "D"])}
             run(VARIANTS[variant], bots, seed, guard=seen)
     assert seen <= PUBLIC_FIELDS and {"positions", "own_agents", "hand", "phase"} <= seen
 
 
-@pytest.mark.parametrize("make", [lambda s: GreedyBot(seed=s), lambda s: BoltzmannBot(beta=0.5, seed=s)])
+@pytest.mark.parametrize("make", [lambda s: GreedyBot(seed=s), lambda s: BoltzmannBot(beta=0.5, seed=s),
+                                  lambda s: BluffBot(beta=0.5, seed=s)])
 def test_hidden_information_of_others_does_not_change_a_bots_choice(make):
     """Same public state, same own agent and hand; other players' agents and hands differ."""
     def game(bob_agent, bob_hand):
@@ -131,6 +140,35 @@ def test_hidden_information_of_others_does_not_change_a_bots_choice(make):
         h2.apply(f"points {k}")
         for s in range(10):
             assert make(s).choose(h1.view("Ann"), h1.legal_actions()) == make(s).choose(h2.view("Ann"), h2.legal_actions())
+
+
+def _bluff_game(deal, draws, until_ann=True):
+    """A manual-chance Top Secret game with a fixed public history: Ann, Bob and Cy move, then Ann decides."""
+    g = Game(["Ann", "Bob", "Cy"], rules=Rules(top_secret=True), chance="manual")
+    g.apply(deal)
+    for c in draws:
+        g.apply(f"draw {c}")
+    for a in ["roll 2", "move red+2", "roll 3", "move grey+3", "roll 2", "move yellow+1 red+1", "roll 3"]:
+        while g.phase == "announce":
+            g.apply("announce no", player=g.current_player)
+        g.apply(a, player=None if a.startswith("roll") else g.current_player)
+    assert g.phase == "move" and g.current_player == "Ann"
+    return g
+
+
+def test_hidden_information_of_others_does_not_change_the_bluff_bots_choice():
+    """Games from the deal (the BluffBot's spectator belief is in play, unlike games from a position): same
+    public history, same own agent and hand for Ann; Bob's and Cy's agents and hands differ."""
+    g1 = _bluff_game("deal Ann=grey Bob=red Cy=yellow", ["swap", "tosafe", "church", "ruins", "fwd123", "bonus"])
+    g2 = _bluff_game("deal Ann=grey Bob=yellow Cy=red", ["swap", "tosafe", "rescue", "second", "fwd123", "church"])
+    assert g1.hands["Bob"] != g2.hands["Bob"] and g1.owners != g2.owners
+    for s in range(12):
+        b1, b2 = BluffBot(seed=s), BluffBot(seed=s)
+        assert b1.choose(g1.view("Ann"), g1.legal_actions()) == b2.choose(g2.view("Ann"), g2.legal_actions())
+        np.testing.assert_array_equal(b1.last["exposure"], b2.last["exposure"])
+        np.testing.assert_array_equal(b1.last["probability"], b2.last["probability"])
+    # the secrecy term is really at work: the exposures differ between actions
+    assert np.ptp(b1.last["exposure"]) > 0.05
 
 
 def test_a_bot_needs_its_players_view():
