@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from heimlich_lab import Action, Game, Rules, play_game
+from heimlich_lab import Action, Game, Position, Rules, play_game
 from heimlich_lab.bots import BluffBot, BoltzmannBot, RandomBot, make_bot
 from heimlich_lab.errors import ModelError, RecordError
 from heimlich_lab.inference.belief import (Belief, BeliefSet, IndependentBelief, InformationRuleError,
@@ -769,3 +769,36 @@ def test_what_observe_ignores():
     g.apply("roll 2")
     assert b.observe(g.view("Ann"), "Bob", "move blue+2").kind == "observation"
     assert len(b.history) == 1 and b.history[0].index == 2
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_belief_set_scores_against_the_final_owners(seed):
+    """Ann holds two agents from the start: at the end she keeps only the farther one, the other is free
+    (the dossier rule), and that is what a finished game's beliefs are scored against."""
+    rules = Rules(top_secret=True)
+    start = Position(positions={"grey": 2, "yellow": 4, "orange": 0, "red": 8, "green": 0, "blue": 3},
+                     scores={"grey": 20, "yellow": 18, "orange": 5, "red": 19, "green": 12, "blue": 3}, owners={"Ann": ["grey", "yellow"], "Bob": "red", "Cy": "green"}, safe=7, decision="points",
+                     die="1-3", hands={"Ann": [], "Bob": [], "Cy": []})
+    g = Game(P3, rules=rules, seed=seed, start=start)
+    bots = {p: BoltzmannBot(seed=seed * 10 + i) for i, p in enumerate(P3)}
+    while not g.is_over:
+        p = g.current_player
+        g.apply(bots[p].choose(g.view(p), g.legal_actions()))
+    final = g.final_owners
+    sc = g.scores
+    assert sc["grey"] != sc["yellow"]
+    kept, other = sorted(("grey", "yellow"), key=lambda c: -sc[c])
+    for until in (None, "dossier"):
+        bs = BeliefSet.from_record(g.record, model=PushModel(0.5), until=until)
+        assert bs.final_owners == final
+        assert bs.truth == {p: [c for c in bs.agents if final[c] == p] for p in P3}
+        assert sorted(bs.truth["Ann"]) != ["grey", "yellow"] and len(bs.truth["Ann"]) == 1
+        assert bs.truth["Ann"] == [kept] and final[other] is None
+        assert sorted(bs.truth_at_stop["Ann"]) == ["grey", "yellow"]   # control when the replay stopped
+    # an unfinished game: the owners at the stop
+    partial = Game(P3, rules=rules, seed=seed, start=start)
+    for _ in range(3):
+        p = partial.current_player
+        partial.apply(bots[p].choose(partial.view(p), partial.legal_actions()))
+    bs = BeliefSet.from_record(partial.record, model=PushModel(0.5))
+    assert bs.final_owners is None and sorted(bs.truth["Ann"]) == ["grey", "yellow"] == sorted(bs.truth_at_stop["Ann"])

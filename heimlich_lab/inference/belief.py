@@ -1599,7 +1599,10 @@ class BeliefSet:
                 self.independent[obs] = IndependentBelief(self.players, self.agents, obs, self.model, own or None)
                 self.points_share[obs] = PointsShareBelief(self.players, self.agents, obs, own or None, alpha)
         self.at_mark = False
-        self.truth: dict[str, list[str]] | None = None  # owners when the replay stopped (full records only)
+        #: player -> agents to score against: the final owners of a finished game, else the owners at the stop
+        self.truth: dict[str, list[str]] | None = None
+        self.truth_at_stop: dict[str, list[str]] | None = None  # owners when the replay stopped
+        self.final_owners: dict[str, str | None] | None = None  # agent -> final owner (finished games only)
         self.index = 0
 
     def __getitem__(self, observer) -> Belief:
@@ -1616,8 +1619,15 @@ class BeliefSet:
 
         ``observers``: ``"all"`` (every player) or a list of player names
         (``None`` for a spectator); ``spectator=True`` adds a spectator.
-        ``until`` as in :meth:`Belief.from_record`. :attr:`truth` is who
-        controlled which agent when the replay stopped.
+        ``until`` as in :meth:`Belief.from_record`.
+
+        :attr:`truth` is what a belief is scored against: for a finished game
+        (the record has a result, even when the replay stops at the dossier
+        mark) the final owners, as the dossier sheet is scored (a player who
+        ended with two agents keeps only the farther one, the other counts
+        as free; :attr:`final_owners` is the record's agent -> player or
+        ``None``); for an unfinished game, who controlled which agent when
+        the replay stopped. :attr:`truth_at_stop` is always the latter.
         """
         if not isinstance(record, GameRecord):
             raise ModelError(f"from_record() takes a GameRecord, not {type(record).__name__}")
@@ -1646,7 +1656,13 @@ class BeliefSet:
             if _reached_mark(game):
                 bs.at_mark = True
         if game is not None:
-            bs.truth = game.owners
+            bs.truth_at_stop = game.owners
+            final = (record.result or {}).get("final_owners")
+            if final is not None:
+                bs.final_owners = dict(final)
+                bs.truth = {p: [c for c in agents if final.get(c) == p] for p in record.players}
+            else:
+                bs.truth = game.owners
         return bs
 
     def _consume(self, item: _Item, record: GameRecord) -> None:
