@@ -7,7 +7,16 @@ class HeimlichError(ValueError):
 
 
 class NotationError(HeimlichError):
-    """A string is not valid action notation (see ``docs/notation.md``)."""
+    """A string is not valid action notation (see ``docs/notation.md``).
+
+    ``rule`` is always ``"notation"``, so that every error of ``Game.apply`` has a ``.rule``; the
+    message itself stays as it was (it says what is wrong with the text).
+
+    >>> NotationError("empty action").rule
+    'notation'
+    """
+
+    rule = "notation"
 
 
 class IllegalAction(HeimlichError):

@@ -490,6 +490,7 @@ class Game:
         act = action if type(action) is Action else Action.parse(action)
         actor = self._to_act()
         if actor is None:
+            _check_form(act)
             raise IllegalAction(f"{act} cannot be played: the game is over", rule="game-end")
         if player is not None:
             want = CHANCE if actor == CHANCE else self.players[actor]
@@ -498,11 +499,20 @@ class Game:
                 raise WrongPlayer(f"it is {who}'s decision ({self.phase}), not {player}'s", rule="turn-order")
         is_chance = act.kind in _CHANCE_KINDS
         if actor == CHANCE and not is_chance:
+            _check_form(act)
             raise IllegalAction(f"{act} is a player's action, but chance acts now ({self.phase})", rule="chance")
         if actor != CHANCE and is_chance:
+            _check_form(act)
             raise IllegalAction(
                 f"{act} is a chance event, but it is {self.players[actor]}'s decision ({self.phase})", rule="chance")
-        if not self._is_legal(act):
+        try:
+            legal = self._is_legal(act)
+        except Exception:   # a hand-built Action of the wrong shape (e.g. move args that are not pairs)
+            legal = False
+        if not legal:
+            # only on the error path, so the hot path pays nothing: a malformed Action cannot even be
+            # formatted into a message, so say that instead
+            _check_form(act)
             raise self._explain_illegal(act, actor)
         self._do(act, actor)
         self._advance()
@@ -510,10 +520,13 @@ class Game:
     def _is_legal(self, act: Action) -> bool:
         ph = self._phase if not (self._draws or self._take_for is not None) else self.phase
         if ph == "move":  # thousands of allocations: check the rule directly instead of searching the list
-            if act.kind != "move" or not act.args:
+            if act.kind != "move" or not act.args or type(act.args) is not tuple:
                 return False
             total = 0
-            for c, n in act.args:
+            for pair in act.args:
+                if type(pair) is not tuple or len(pair) != 2:
+                    return False
+                c, n = pair
                 # a hand-built Action may carry anything: whole positive steps, agents in play, each once
                 if c not in self._aidx or type(n) is not int or n <= 0:
                     return False
@@ -521,6 +534,8 @@ class Game:
             return total == self._points and len({c for c, _ in act.args}) == len(act.args)
         if ph == "deal":
             if act.kind != "deal" or len(act.args) != len(self.players) or act.args == (HIDDEN,):
+                return False
+            if type(act.args) is not tuple or not all(type(x) is tuple and len(x) == 2 for x in act.args):
                 return False
             cols = [c for _, c in act.args]
             return ([p for p, _ in act.args] == list(self.players) and len(set(cols)) == len(cols)
@@ -1179,6 +1194,31 @@ class Game:
 
 
 from .views import _PRIVATE_FIELDS, View as _View  # noqa: E402  (views imports nothing from here at import time)
+
+def _check_form(act: Action) -> None:
+    """Raise :class:`IllegalAction` (rule ``notation``) unless ``act`` is a well-formed Action: its notation
+    can be written and reads back to the same arguments (up to the order notation normalises)."""
+    try:
+        ok = type(act.args) is tuple and isinstance(act.kind, str)
+        # right shape, wrong values: the rules explain these better (spend all points, steps >= 1, a building)
+        if ok and act.kind == "move" and all(type(x) is tuple and len(x) == 2 and isinstance(x[0], str)
+                                             and type(x[1]) is int for x in act.args):
+            return
+        if ok and act.kind == "safe" and len(act.args) == 1 and type(act.args[0]) is int:
+            return
+        if ok:
+            canon = Action.parse(str(act))
+            ok = canon.kind == act.kind and sorted(map(repr, canon.args)) == sorted(map(repr, act.args))
+    except Exception:
+        ok = False
+    if not ok:
+        try:
+            shown = f"Action({act.kind!r}, {act.args!r})"
+        except Exception:  # pragma: no cover - repr of junk failing as well
+            shown = "this Action"
+        raise IllegalAction(f"{shown} is malformed: its arguments do not fit a {act.kind!r} action "
+                            "(see docs/notation.md; Action.parse builds well-formed actions)", rule="notation")
+
 
 # cached action objects for the hot path
 _ROLLS = tuple(Action("roll", (f,)) for f in FACES)
