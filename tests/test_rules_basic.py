@@ -231,14 +231,24 @@ AG5 = ("yellow", "red", "green", "blue", "violet")   # the five agents of the ru
 def test_rulebook_scoring_example():
     """Blue moves to building 7 with the safe; yellow on 2, red on 10, violet in the Ruins, green in the Church."""
     rules = Rules(agents=AG5)
+    # violet starts at 5 so that "violet moves three spaces backwards" shows (the floor is its own test)
+    g = at_move(P2, {"yellow": 2, "red": 10, "green": 0, "blue": 5, "violet": -3}, {"Ann": "red", "Bob": "blue"},
+                2, scores={"yellow": 0, "red": 0, "green": 4, "blue": 0, "violet": 5}, rules=rules)
+    g.apply("move blue+2")
+    assert g.scores == {"yellow": 2, "red": 10, "green": 4, "blue": 7, "violet": 2}
+    score = [e for e in g.events if e[0] == "score"][-1][2]
+    assert score["gains"] == {"yellow": 2, "red": 10, "green": 0, "blue": 7, "violet": -3}
+    assert score["triggers"] == ["blue"]
+    assert g.phase == "safe" and g.current_player == "Ann"     # the player whose turn it is moves the safe
+
+
+def test_rulebook_scoring_example_with_violet_at_zero_stays_at_zero():
+    rules = Rules(agents=AG5)
     g = at_move(P2, {"yellow": 2, "red": 10, "green": 0, "blue": 5, "violet": -3}, {"Ann": "red", "Bob": "blue"},
                 2, scores={"yellow": 0, "red": 0, "green": 4, "blue": 0, "violet": 0}, rules=rules)
     g.apply("move blue+2")
-    assert g.scores == {"yellow": 2, "red": 10, "green": 4, "blue": 7, "violet": 0}
-    score = [e for e in g.events if e[0] == "score"][-1][2]
-    assert score["gains"] == {"yellow": 2, "red": 10, "green": 0, "blue": 7, "violet": 0}
-    assert score["triggers"] == ["blue"]
-    assert g.phase == "safe" and g.current_player == "Ann"     # the player whose turn it is moves the safe
+    assert g.scores["violet"] == 0
+    assert [e for e in g.events if e[0] == "score"][-1][2]["gains"]["violet"] == 0   # the marker cannot go below 0
 
 
 def test_ruins_lose_three_but_never_below_zero():
