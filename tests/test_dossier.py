@@ -86,6 +86,80 @@ def test_notes_from_any_source_agree():
     assert card_notes, "Top Secret cards move agents to and from the ruins"
 
 
+def _ts_game(positions, hands):
+    """A manual-chance Top Secret game: Ann active and to move 2 points, the safe on 7 (RULES.md)."""
+    rules = Rules(top_secret=True)
+    start = Position(positions={c: 0 for c in rules.agents_for(3)} | positions,
+                     owners={"Ann": "red", "Bob": "blue", "Cy": "green"}, safe=7, active="Ann", decision="move",
+                     die="2", hands={p: [] for p in P3} | hands)
+    return Game(P3, rules=rules, chance="manual", start=start)
+
+
+def _announce(g, yes):
+    while g.phase == "announce":
+        p = g.current_player
+        g.apply("announce yes" if p in yes else "announce no", player=p)
+
+
+def _scorings(g, observer, **kw):
+    return [(n.player, n.data["triggers"], n.text) for n in dossier_notes(g, observer, **kw).of_kind("scoring")]
+
+
+def test_top_secret_a_card_of_a_non_active_player_creates_the_scoring():
+    """Ann moves grey (no trigger); Bob, not active, plays "to the safe" on red: Bob created the scoring."""
+    g = _ts_game({"red": 3}, {"Bob": ["tosafe"]})
+    g.apply("move grey+2")
+    _announce(g, yes={"Bob"})
+    g.apply("play tosafe red")
+    g.apply("done")
+    assert g.phase == "safe" and g.scores["red"] == 7
+    want = [("Bob", ["red"], "Turn 1: Bob created a scoring (red at the safe); profited: red +7, grey +2")]
+    for source, observer in ((g, None), (g, "Cy"), (g.record.as_player("Ann"), "Ann"), (g.record.public(), None)):
+        assert _scorings(source, observer) == want
+    assert _scorings(g, "Bob") == []                                  # one's own notes are left out
+    assert _scorings(g, "Bob", include_own=True) == want
+
+
+def test_top_secret_triggers_of_the_mover_and_of_a_card_are_credited_apart():
+    g = _ts_game({"red": 5, "blue": 3}, {"Bob": ["tosafe"]})
+    g.apply("move red+2")                                            # Ann: red on the safe
+    _announce(g, yes={"Bob"})
+    g.apply("play tosafe blue")                                      # Bob: blue on the safe
+    g.apply("done")
+    assert g.scores["red"] == 7 and g.scores["blue"] == 7
+    assert [(who, trig) for who, trig, _ in _scorings(g, "Cy")] == [("Ann", ["red"]), ("Bob", ["blue"])]
+
+
+def test_top_secret_a_cancelled_trigger_creates_no_scoring():
+    g = _ts_game({"red": 5}, {"Bob": ["step1"]})
+    g.apply("move red+2")                                            # Ann: red on the safe, a trigger
+    _announce(g, yes={"Bob"})
+    g.apply("play step1 red+1")                                      # Bob moves red off: cancelled
+    g.apply("done")
+    assert g.phase == "roll" and g.triggers == [] and not any(g.scores.values())
+    for observer in (None, "Bob", "Cy"):
+        assert _scorings(g, observer, include_own=True) == []
+        assert not any("created a scoring" in n.text for n in dossier_notes(g, observer, include_own=True))
+
+
+def test_top_secret_a_cancelled_trigger_is_not_credited_when_another_card_scores():
+    """Ann's trigger is cancelled by Bob's card; Cy's card then puts blue on the safe: only Cy created it."""
+    g = _ts_game({"red": 5, "blue": 3}, {"Bob": ["step1"], "Cy": ["tosafe"]})
+    g.apply("move red+2")
+    _announce(g, yes={"Bob", "Cy"})
+    g.apply("play step1 red+1")
+    g.apply("done")
+    g.apply("play tosafe blue")
+    g.apply("done")
+    while g.phase == "round":
+        g.apply("pass")
+    assert g.phase == "safe" and g.scores["blue"] == 7
+    for observer in (None, "Ann", "Bob"):
+        got = _scorings(g, observer)
+        assert [(who, trig) for who, trig, _ in got] == [("Cy", ["blue"])]
+        assert not any("Ann created" in n.text for n in dossier_notes(g, observer, include_own=True))
+
+
 # --------------------------------------------------------------------------- the sheet
 
 
