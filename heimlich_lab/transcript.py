@@ -83,8 +83,9 @@ def describe(e: Event) -> str:
     if k == "round_end":
         return "Everyone passed: the Top Secret round ends."
     if k == "score":
-        gains = ", ".join(f"{c} {g:+d}" for c, g in d["gains"].items() if g)
-        return f"Scoring ({', '.join(d['triggers'])} at the safe): {gains or 'nobody moves'}."
+        # every marker, zero gains too (the issue: each marker's gain at a scoring)
+        gains = ", ".join(f"{c} {g:+d}" for c, g in d["gains"].items())
+        return f"Scoring ({', '.join(d['triggers'])} at the safe): {gains}."
     if k == "dossier_mark":
         return "A marker reached 29: every player secretly fills in the Secret Dossier."
     if k == "dossier":

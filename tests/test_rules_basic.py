@@ -240,6 +240,9 @@ def test_rulebook_scoring_example():
     assert score["gains"] == {"yellow": 2, "red": 10, "green": 0, "blue": 7, "violet": -3}
     assert score["triggers"] == ["blue"]
     assert g.phase == "safe" and g.current_player == "Ann"     # the player whose turn it is moves the safe
+    # the transcript lists every marker's gain, the zero of green in the Church too
+    from heimlich_lab.transcript import transcript
+    assert "Scoring (blue at the safe): yellow +2, red +10, green +0, blue +7, violet -3." in transcript(g)
 
 
 def test_rulebook_scoring_example_with_violet_at_zero_stays_at_zero():
