@@ -384,6 +384,27 @@ def test_save_and_load(tmp_path):
         GameRecord.load(tmp_path / "missing.json")
 
 
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_saved_records_get_normal_permissions(tmp_path, umask, mode):
+    g, _ = played(seed=2, stop=30)
+    old = os.umask(umask)
+    try:
+        path = g.record.save(tmp_path / "game.json")
+    finally:
+        os.umask(old)
+    assert os.stat(path).st_mode & 0o777 == mode
+
+
+def test_save_syncs_before_the_rename(tmp_path, monkeypatch):
+    g, _ = played(seed=2, stop=30)
+    calls = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: (calls.append("fsync"), real_fsync(fd))[1])
+    monkeypatch.setattr(os, "replace", lambda a, b: (calls.append("replace"), real_replace(a, b))[1])
+    g.record.save(tmp_path / "game.json")
+    assert calls == ["fsync", "replace"]
+
+
 def test_save_is_atomic(tmp_path, monkeypatch):
     old, _ = played(seed=2)
     path = old.record.save(tmp_path / "game.json")

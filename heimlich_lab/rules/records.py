@@ -178,8 +178,14 @@ class GameRecord:
         text = self.to_json(indent=1)
         fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=path.parent or ".")
         try:
+            # mkstemp makes the file 0600; a saved record gets the usual 0666 less the umask
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(fd, 0o666 & ~umask)
             with os.fdopen(fd, "w") as f:
                 f.write(text)
+                f.flush()
+                os.fsync(f.fileno())    # the data is on disk before the rename makes it the record
             os.replace(tmp, path)
         except BaseException:
             if os.path.exists(tmp):
