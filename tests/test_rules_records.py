@@ -308,6 +308,45 @@ def test_an_unforeseen_failure_during_replay_is_a_record_error(monkeypatch):
         load(d, source="game.json")
 
 
+def redacted_dict(player=None):
+    g, _ = finished_game_with_everything()
+    rec = g.record.as_player(player) if player else g.record.public()
+    return g, rec.to_dict()
+
+
+def test_a_public_record_that_holds_secrets_is_refused():
+    g, d = redacted_dict()
+    assert load(d).view == "public"                      # the untouched one loads
+    full = g.record.to_dict()
+    for change, words in [
+            (lambda d: d.update(seed=1), "has no seed"),
+            (lambda d: d.update(deal=full["deal"]), "holds only no deal"),
+            (lambda d: d["log"].__setitem__(index_of_kind(d, "draw"), full["log"][index_of_kind(d, "draw")]),
+             "is a secret a public record does not hold"),
+            (lambda d: d["log"].__setitem__(index_of_kind(d, "deal"), full["log"][index_of_kind(d, "deal")]),
+             "is a secret"),
+            (lambda d: d["log"].__setitem__(index_of_kind(d, "dossier"), full["log"][index_of_kind(d, "dossier")]),
+             "is a secret")]:
+        _, d = redacted_dict()
+        change(d)
+        with pytest.raises(RecordError, match=words):
+            load(d, source="pub.json")
+
+
+def test_a_player_record_may_hold_only_that_players_secrets():
+    g, d = redacted_dict("Bob")
+    assert load(d).view == "player:Bob"
+    full = g.record.to_dict()
+    i = next(i for i, e in enumerate(full["log"]) if e[1].startswith("draw") and e[2] != "Bob")
+    d["log"][i] = full["log"][i]
+    with pytest.raises(RecordError, match=f"log entry {i} .* is a secret a player:Bob record"):
+        load(d)
+    _, d = redacted_dict("Bob")
+    d["deal"] = full["deal"]
+    with pytest.raises(RecordError, match="holds only Bob's deal"):
+        load(d)
+
+
 def test_bad_log_entries_are_named_by_index():
     mutate(lambda d: d["log"].__setitem__(3, "roll 2"), "log entry 3 must be")
     mutate(lambda d: d["log"].__setitem__(4, ["Ann", "jump red+1"]), r"log entry 4 \('jump red\+1'\)")

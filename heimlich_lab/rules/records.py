@@ -271,6 +271,8 @@ class GameRecord:
             log.append(LogEntry(entry[0], act, entry[2] if len(entry) == 3 else None))
         rec = cls(players=players, rules=rules, seed=d.get("seed"), chance=d.get("chance", "auto"), log=log,
                   deal=d.get("deal"), start=start, result=d.get("result"), view=view)
+        if check and not rec.is_full:
+            rec._check_redacted(source)
         if check and rec.is_full:
             try:
                 rec.replay(source=source)
@@ -279,6 +281,30 @@ class GameRecord:
             except Exception as e:  # an unforeseen inconsistency: still a RecordError that says where
                 raise RecordError(f"{source}: the record does not replay: {type(e).__name__}: {e}") from None
         return rec
+
+    def _check_redacted(self, source: str) -> None:
+        """What can be checked in a public or player record without its secrets: that it holds none but
+        the viewer's. (Its actions are not replayed against the rules: see docs/record-format.md.)"""
+        keep = self.view[len("player:"):] if self.view.startswith("player:") else None
+        if self.seed is not None:
+            raise RecordError(f"{source}: a {self.view} record has no seed (it would give away every secret)")
+        if self.deal is not None and (keep is None or set(self.deal) != {keep}):
+            raise RecordError(f"{source}: a {self.view} record holds only "
+                              + (f"{keep}'s deal" if keep else "no deal") + f", not {self.deal}")
+        for i, e in enumerate(self.log):
+            a = e.action
+            secret = ((a.kind == "deal" and a.args != (HIDDEN,))
+                      or (a.kind in ("draw", "take") and a.args != (HIDDEN,) and e.to != keep)
+                      # "dossier red=?" (older records) hid only the name: read, not refused
+                    or (a.kind == "dossier" and a.args[1] != HIDDEN and e.actor != keep))
+            if secret:
+                raise RecordError(f"{source}: log entry {i} ({e.actor}: {a}) is a secret a {self.view} record "
+                                  "does not hold")
+        if self.start is not None:
+            for p, cols in _start_owners(self.start).items():
+                if p != keep and cols != [HIDDEN]:
+                    raise RecordError(f"{source}: the start position shows {p}'s agent(s), which a {self.view} "
+                                      "record does not hold")
 
     # ---------------------------------------------------------------- replay
     def replay(self, until: int | None = None, source: str = "record") -> Game:
