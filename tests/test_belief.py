@@ -20,6 +20,7 @@ import pytest
 
 from heimlich_lab import Action, Game, Position, Rules, play_game
 from heimlich_lab.bots import BluffBot, BoltzmannBot, RandomBot, make_bot
+from heimlich_lab.bots.bluff import bluff_cost
 from heimlich_lab.errors import ModelError, RecordError
 from heimlich_lab.inference.belief import (Belief, BeliefSet, IndependentBelief, InformationRuleError,
                                            PointsShareBelief, PushModel, _real_decisions, describe_action,
@@ -618,41 +619,33 @@ def test_seven_players_have_no_free_agent(model):
 # --------------------------------------------------------------------------- the bluffing bot
 
 
-def _exposure_and_points(subject, n_games, model):
-    """Mean over opponents of their exact belief that the subject controls its agent, at the dossier
-    mark; and the subject's agent's final marker minus the mean of the others'."""
-    exposure, points, wins = [], [], []
-    for s in range(n_games):
-        seat = s % 4
-        bots = {p: (subject(seed=1000 + s) if i == seat else BoltzmannBot(seed=s * 10 + i)) for i, p in enumerate(P4)}
-        g = play_game(Rules(), bots, seed=s)
-        bs = BeliefSet.from_record(g.record, model=model, until="dossier", keep_updates=False)
-        me = P4[seat]
-        agent = bs.truth[me][0]
-        exposure.append(np.mean([bs[o].marginals()[me][agent] for o in P4 if o != me]))
-        sc = g.scores
-        points.append(sc[agent] - np.mean([v for c, v in sc.items() if c != agent]))
-        wins.append(me in g.winners)
-    return np.array(exposure), np.array(points), np.array(wins)
-
-
 def test_bluff_bot_hides_its_agent_at_a_cost(model):
     """Same seeds, same seats, same BoltzmannBot opponents; the subject is a BoltzmannBot or a BluffBot
-    (same beta and epsilon). Paired differences of the opponents' belief in the subject's agent at the
-    dossier mark: the bluffer must be less exposed by more than 4 standard errors (one-sided p < 3e-5
-    under the normal approximation of the mean of 24 paired differences, each in [-1, 1])."""
+    (same beta and epsilon): :func:`bluff_cost`. Paired differences of the opponents' belief in the subject's
+    agent at the dossier mark: the bluffer must be less exposed by more than 4 standard errors (one-sided
+    p < 3e-5 under the normal approximation of the mean of 24 paired differences, each in [-1, 1])."""
     n = 24
-    e0, p0, w0 = _exposure_and_points(lambda seed: BoltzmannBot(seed=seed), n, model)
-    e1, p1, w1 = _exposure_and_points(lambda seed: BluffBot(seed=seed), n, model)
+    paired = bluff_cost(games=n, seed=0, model=model, per_game=True)
+    assert len(paired) == n and list(paired.seed) == list(range(n))
+    e0, e1 = paired.exposure_boltzmann.to_numpy(), paired.exposure_bluff.to_numpy()
     d = e0 - e1
     se = d.std(ddof=1) / math.sqrt(n)
-    print(f"\nBluffBot(secrecy={BluffBot().secrecy:g}) vs BoltzmannBot over {n} paired 4-player games: "
-          f"exposure at the dossier mark {e1.mean():.3f} vs {e0.mean():.3f} (difference {d.mean():.3f} +- {se:.3f}); "
-          f"final marker minus the others' mean {p1.mean():+.2f} vs {p0.mean():+.2f}; wins {w1.mean():.2f} vs "
-          f"{w0.mean():.2f}")
     assert d.mean() > 4 * se
-    # the cost in points is reported above (and in BENCHMARKS.md over more games), not asserted: over 24
-    # games its standard error (about 1.5 marker points) is as large as the cost itself
+    # the summary table is the same games' means and paired standard errors
+    table = bluff_cost(games=n, seed=0, model=model)
+    assert list(table.index) == ["boltzmann", "bluff", "bluff - boltzmann"]
+    diff = table.loc["bluff - boltzmann"]
+    assert diff.exposure == pytest.approx(-d.mean()) and diff.exposure_se == pytest.approx(se)
+    m = paired.margin_bluff - paired.margin_boltzmann
+    assert diff.margin == pytest.approx(m.mean()) and diff.margin_se == pytest.approx(m.std(ddof=1) / math.sqrt(n))
+    assert table.loc["bluff"].win == pytest.approx(paired.win_bluff.mean())
+    print(f"\nBluffBot(secrecy={BluffBot().secrecy:g}) vs BoltzmannBot over {n} paired 4-player games:\n{table}")
+    # the cost in points (-margin of the difference row) is reported (bluff_cost over more games), not
+    # asserted: over 24 games its standard error (about 1.5 marker points) is as large as the cost itself
+    with pytest.raises(ModelError, match="games"):
+        bluff_cost(games=1)
+    with pytest.raises(ModelError, match="secrecy"):
+        bluff_cost(games=2, secrecy=-1)
 
 
 def test_bluff_bot_is_registered_and_legal():

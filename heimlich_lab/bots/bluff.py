@@ -30,6 +30,8 @@ is then an approximation). Games started from a position (not described by the
 views) are played without the secrecy term. Dossier entries:
 :func:`~heimlich_lab.bots.dossier.choose_dossier_entry`.
 
+What the secrecy costs and buys, measured in paired games: :func:`bluff_cost`.
+
 >>> from heimlich_lab import Rules, play
 >>> from heimlich_lab.bots import BoltzmannBot
 >>> rec = play(Rules(), {"Ann": BluffBot(seed=1), "Bob": BoltzmannBot(seed=2), "Cy": BoltzmannBot(seed=3)}, seed=4)
@@ -49,7 +51,7 @@ from ..inference.model import BoltzmannModel, log_mixture
 from ..inference.utility import PublicState, UtilityWeights
 from .dossier import choose_dossier_entry
 
-__all__ = ["BluffBot", "DEFAULT_SECRECY"]
+__all__ = ["BluffBot", "DEFAULT_SECRECY", "bluff_cost"]
 
 #: Marker points a bluffing bot gives up per unit of probability the spectator puts on its agent.
 DEFAULT_SECRECY = 8.0
@@ -158,3 +160,78 @@ class BluffBot:
         i = _sample(p, self._rng)
         self.last = {"utility": u, "exposure": exp, "probability": p, "chosen": i}
         return legal[i]
+
+
+_BLUFF_PLAYERS = ("Ann", "Bob", "Cy", "Dee")
+
+
+def _bluff_game(subject, g: int, seed: int, model) -> dict:
+    """One 4-player basic game: ``subject`` (a bot) in seat ``g % 4``, BoltzmannBots elsewhere."""
+    from ..inference.belief import BeliefSet
+    from ..play import play_game
+    from ..rules.ruleset import Rules
+    from .model_bots import BoltzmannBot
+    seat = g % 4
+    gseed = seed + g
+    me = _BLUFF_PLAYERS[seat]
+    bots = {p: (subject if i == seat else BoltzmannBot(seed=gseed * 10 + i)) for i, p in enumerate(_BLUFF_PLAYERS)}
+    game = play_game(Rules(), bots, seed=gseed)
+    bs = BeliefSet.from_record(game.record, model=model, until="dossier", keep_updates=False)
+    agent = game.record.deal[me]  # the dealt agent (basic rules: no second agent)
+    sc = game.scores
+    return {"game": g, "seed": gseed, "player": me, "agent": agent,
+            "exposure": float(np.mean([bs[o].marginals()[me][agent] for o in _BLUFF_PLAYERS if o != me])),
+            "margin": float(sc[agent] - np.mean([v for c, v in sc.items() if c != agent])),
+            "win": float(me in game.winners)}
+
+
+def bluff_cost(games: int = 24, seed: int = 0, secrecy: float = DEFAULT_SECRECY, beta: float = 1.0,
+               epsilon: float = 0.05, model=None, per_game: bool = False):
+    """What a BluffBot's secrecy costs and buys, in paired 4-player basic games (rerunnable, seeded).
+
+    Game ``g`` (seed ``seed + g``) is played twice with the same seats, dice and
+    BoltzmannBot opponents: once with a ``BoltzmannBot(beta, epsilon)`` in seat
+    ``g % 4``, once with a ``BluffBot(beta, epsilon, secrecy)`` there (bot seed
+    ``1000 + seed + g``). Per game: ``exposure``, the opponents' mean exact
+    belief (``model``, default :class:`~heimlich_lab.inference.model.BoltzmannModel`)
+    at the dossier mark that the subject controls its agent; ``margin``, the
+    subject's agent's final marker minus the mean of the other agents'; ``win``.
+
+    Returns a table with rows ``boltzmann``, ``bluff`` and ``bluff - boltzmann``
+    (the paired difference) and columns ``exposure``, ``margin``, ``win`` (means)
+    with their standard errors (``*_se``), and ``games``. The cost in points is
+    ``-margin`` of the difference row. ``per_game=True`` returns the paired
+    per-game table instead (columns suffixed ``_boltzmann`` and ``_bluff``).
+    """
+    import pandas as pd
+    from ..inference.model import BoltzmannModel
+    from .model_bots import BoltzmannBot
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2:
+        raise ModelError(f"games must be an integer >= 2 (paired standard errors), not {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ModelError(f"seed must be an integer, not {seed!r}")
+    BluffBot(beta=beta, epsilon=epsilon, secrecy=secrecy)  # bad parameters fail before any game is played
+    model = BoltzmannModel() if model is None else model
+    rows = []
+    for g in range(games):
+        bot_seed = 1000 + seed + g
+        a = _bluff_game(BoltzmannBot(beta=beta, epsilon=epsilon, seed=bot_seed), g, seed, model)
+        b = _bluff_game(BluffBot(beta=beta, epsilon=epsilon, secrecy=secrecy, seed=bot_seed), g, seed, model)
+        rows.append({"game": g, "seed": a["seed"], "player": a["player"], "agent": a["agent"],
+                     **{f"{k}_boltzmann": a[k] for k in ("exposure", "margin", "win")},
+                     **{f"{k}_bluff": b[k] for k in ("exposure", "margin", "win")}})
+    paired = pd.DataFrame(rows)
+    if per_game:
+        return paired
+    out = {}
+    for name, f in (("boltzmann", lambda k: paired[f"{k}_boltzmann"]), ("bluff", lambda k: paired[f"{k}_bluff"]),
+                    ("bluff - boltzmann", lambda k: paired[f"{k}_bluff"] - paired[f"{k}_boltzmann"])):
+        r = {}
+        for k in ("exposure", "margin", "win"):
+            x = f(k).to_numpy(dtype=float)
+            r[k] = float(x.mean())
+            r[f"{k}_se"] = float(x.std(ddof=1) / math.sqrt(len(x)))
+        r["games"] = games
+        out[name] = r
+    return pd.DataFrame.from_dict(out, orient="index")[
+        ["exposure", "exposure_se", "margin", "margin_se", "win", "win_se", "games"]]
