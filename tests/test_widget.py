@@ -538,3 +538,125 @@ def test_a_second_agent_take_updates_each_belief_with_what_its_observer_saw():
     assert ctl.beliefs["Ann"].own_agents == tuple(ctl.game.owners["Ann"])
     assert ctl.beliefs["Ann"].history[-1].action.args == (taken,)
     assert ctl.beliefs["Bob"].history[-1].action.args == ("?",), "Bob cannot know which card Ann took"
+
+
+# ------------------------------------------------------------------ the information rule over a whole game
+class PublicBot:
+    """A bot whose every choice depends on public information only: it never plays a card, says no
+    at the announcement and passes, so two games that differ only in its hand look the same to others."""
+
+    def __init__(self, seed):
+        import random
+        self.rng = random.Random(seed)
+
+    def choose(self, view, legal):
+        ok = [a for a in legal if not str(a).startswith(("play", "announce yes"))]
+        return self.rng.choice(ok)
+
+
+def _ann_whole_top_secret_game(hands):
+    start = pos(rules=TS, hands=hands)
+    ctl = GameController(THREE, bots={"Bob": PublicBot(1), "Cy": PublicBot(2)}, rules=TS, seed=13, start=start)
+    out, secrets, played = [synced(ctl.widget)], set(), 0
+    for _ in range(3000):
+        if ctl.game.is_over:
+            break
+        s = ctl.widget.state
+        if s["is_human_turn"]:
+            with_targets = [x for x in s["legal"] if x.startswith("play ") and len(x.split()) > 2]
+            a = ("announce yes" if "announce yes" in s["legal"] else with_targets[0] if with_targets
+                 else human_policy(s))
+            played += a in with_targets
+            ctl.send_action(a)
+            assert ctl.widget.state["error"] == "", a
+        else:
+            assert ctl.step()
+        out.append(synced(ctl.widget))
+        secrets.add(json.dumps({p: sorted(ctl.game.hands[p]) for p in ("Bob", "Cy")}))
+    return out, ctl, secrets, played
+
+
+def test_a_whole_top_secret_game_other_hands_never_change_anns_synced_state():
+    # the same multiset of cards in Bob's and Cy's hands (so the same supply and the same draws),
+    # shared out differently: church and ruins included (also building names in the log)
+    a, ca, ha, played = _ann_whole_top_secret_game({"Ann": ["fwd123", "swap"], "Bob": ["church", "ruins"],
+                                                     "Cy": ["tosafe"]})
+    b, cb, hb, _ = _ann_whole_top_secret_game({"Ann": ["fwd123", "swap"], "Bob": ["tosafe", "ruins"],
+                                               "Cy": ["church"]})
+    assert ca.game.is_over and cb.game.is_over and len(a) > 80
+    assert played >= 2, "Ann played cards with targets"
+    assert ha != hb and ca.game.hands["Bob"] != cb.game.hands["Bob"], "the hidden hands did differ"
+    assert [e for e in ca.game.history if e[0] == "Ann"] == [e for e in cb.game.history if e[0] == "Ann"]
+    for i, (x, y) in enumerate(zip(a, b)):
+        assert x == y, f"Ann's synced state differs at step {i}"
+    assert len(a) == len(b)
+
+
+# ------------------------------------------------------------------ dossier notes throughout, and in replays
+def test_dossier_notes_in_the_belief_panel_throughout_the_game_and_in_replays():
+    pytest.importorskip("heimlich_lab.inference.dossier")
+    from heimlich_lab.inference.dossier import dossier_notes
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), seed=3)              # basic game: no dossier mark at all
+    seen = []
+    for _ in range(40):
+        ctl.run_bots()
+        s = ctl.widget.state
+        seen.append(list(s["belief"]["notes"]))
+        if max(ctl.game.scores.values()) >= 29 or ctl.game.is_over:
+            break
+        ctl.send_action(human_policy(s))
+    assert max(ctl.game.scores.values()) < 29 or len(seen) > 5
+    expected = [str(n) for n in dossier_notes(ctl.game, "Ann")]
+    assert expected and set(seen[-1]) <= set(expected) and seen[-1], "the viewer's notes, before any dossier mark"
+    assert any(line.startswith("Bob supports") for line in seen[-1])
+    assert len({tuple(x) for x in seen}) > 2, "the notes follow the game"
+    assert ctl._dossier_notes["Ann"][0] == len(ctl.game.history), "cached per history length"
+    # the replay shows, at each position, the notes up to it (and the same as the live game at the end)
+    r = ReplayController(ctl.record, viewer="Ann")
+    r.seek(len(r.views) - 1)
+    assert r.widget.state["belief"]["notes"] == seen[-1]
+    r.seek(0)
+    assert r.widget.state["belief"]["notes"] == [], "nothing to note before the first decision"
+    mid = len(r.views) // 2
+    r.seek(mid)
+    upto = [str(n) for n in dossier_notes(ctl.game, "Ann", until=r.applied[mid])]
+    assert set(r.widget.state["belief"]["notes"]) <= set(upto) and r.widget.state["belief"]["notes"]
+    assert r.widget.state["belief"]["notes"] != seen[-1]
+    assert r.widget.state["belief"]["version"] < r._panels[len(r.views) - 1]["version"]
+
+
+def test_dossier_replay_suggests_a_sheet_after_the_mark():
+    pytest.importorskip("heimlich_lab.inference.belief")
+    rules = Rules(dossier=True)
+    ctl = GameController(THREE, bots=bots("Ann", "Bob", "Cy"), rules=rules, seed=4, viewer="Ann", autoplay=False)
+    ctl.run_bots()
+    assert ctl.game.is_over
+    r = ReplayController(ctl.record, viewer="Ann")
+    done = [i for i, v in enumerate(r.views) if v.dossier_done]
+    assert done and done[0] > 0
+    r.seek(done[0] - 1)
+    assert r.widget.state["belief"]["sheet"] is None
+    r.seek(done[0])
+    sheet = r.widget.state["belief"]["sheet"]
+    own = set(ctl.game.owners["Ann"])
+    assert sheet and set(sheet) == set(r.views[done[0]].agents) - own
+    assert set(sheet.values()) <= {"Bob", "Cy", "free"}
+
+
+# ------------------------------------------------------------------ one speed range, no dead messages
+def test_the_speed_range_is_the_sliders_and_clamped():
+    from heimlich_lab.widget import board
+    logic = (static_dir() / "logic.js").read_text() if (static_dir() / "logic.js").exists() else \
+        (static_dir() / "board.bundle.js").read_text()
+    m = re.search(r"SPEED_RANGE = Object\.freeze\(\{ min: (\d+), max: (\d+), step: (\d+) \}\)", logic)
+    assert m and tuple(map(int, m.groups())) == (board.SPEED_MIN_MS, board.SPEED_MAX_MS, board.SPEED_STEP_MS)
+    ctl = GameController(THREE, bots=bots("Ann", "Bob", "Cy"), seed=1, beliefs=False, speed_ms=99999)
+    assert ctl.widget.speed_ms == board.SPEED_MAX_MS
+    for sent, got in ((120, 120), (5000, board.SPEED_MAX_MS), (-3, board.SPEED_MIN_MS), (2000, 2000)):
+        ctl.handle_message({"type": "control", "command": "speed", "value": sent})
+        assert ctl.widget.speed_ms == got and ctl.widget.state["autoplay"]["speed_ms"] == got
+    ctl.handle_message({"type": "control", "command": "speed", "value": "fast"})
+    assert ctl.widget.speed_ms == 2000
+    n = len(ctl.timings)
+    ctl.handle_message({"type": "timing", "what": "front-end", "ms": 5})      # no such message: ignored
+    assert len(ctl.timings) == n

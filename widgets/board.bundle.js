@@ -19,6 +19,15 @@ const RUINS = -3;
 const FINISH = 42;
 const DOSSIER_MARK = 29;
 const DEFAULT_SPEED_MS = 300;
+/** The autoplay pace (ms per bot step): the speed slider's range, the same as the kernel's
+ * (heimlich_lab/widget/board.py SPEED_MIN_MS, SPEED_MAX_MS, SPEED_STEP_MS; a test checks they agree). */
+const SPEED_RANGE = Object.freeze({ min: 0, max: 2000, step: 50 });
+
+/** A speed in ms clamped to SPEED_RANGE (NaN for anything that is not a number). */
+function clampSpeed(v) {
+  const n = Math.round(Number(v));
+  return Number.isFinite(n) ? Math.max(SPEED_RANGE.min, Math.min(SPEED_RANGE.max, n)) : NaN;
+}
 
 /** The seven agents: name, letter (drawn on the piece), fill and ink colours. */
 const AGENT_INFO = Object.freeze({
@@ -378,11 +387,11 @@ function ownersByAgent(owners) {
   return out;
 }
 
-/** Animation duration: state.autoplay.speed_ms, else the model's speed_ms, else 300; clamped to 0..3000. */
+/** Animation duration: state.autoplay.speed_ms, else the model's speed_ms, else 300; clamped to SPEED_RANGE. */
 function animationMs(state, modelSpeed) {
   const cands = [state && state.autoplay && state.autoplay.speed_ms, modelSpeed];
   for (const c of cands) {
-    if (typeof c === "number" && Number.isFinite(c)) return Math.max(0, Math.min(3000, Math.round(c)));
+    if (typeof c === "number" && Number.isFinite(c)) return clampSpeed(c);
   }
   return DEFAULT_SPEED_MS;
 }
@@ -848,7 +857,7 @@ function applyCommand(ui, cmd, ctx) {
     case "control":
       return { ui, message: cmd.value === undefined ? { type: "control", command: cmd.command } : { type: "control", command: cmd.command, value: cmd.value } };
     case "speed": {
-      const v = Math.max(0, Math.min(5000, Math.round(Number(cmd.value))));
+      const v = clampSpeed(cmd.value);
       return Number.isFinite(v) ? { ui, message: { type: "control", command: "speed", value: v } } : { ui, message: null };
     }
     case "curtain":
@@ -872,7 +881,7 @@ function applyCommand(ui, cmd, ctx) {
   }
 }
 
-return Object.freeze({ BUILDING_VALUES, N_BUILDINGS, CHURCH, RUINS, FINISH, DOSSIER_MARK, DEFAULT_SPEED_MS, AGENT_INFO, COLOUR_ORDER, BOARD, indexOfValue, valueOfIndex, isBuilding, buildingName, buildingLabel, parseBuilding, landingValue, ringGeometry, geometryByValue, slotOffsets, agentLayout, trackGeometry, trackSpace, markerLayout, diePips, agentStyle, normaliseState, agentOrder, ownersByAgent, animationMs, allocationTotal, addStep, removeStep, setSteps, isLegalAllocation, allocationNotation, parseMove, previewLandings, scoringAgents, createsScoring, legalMoves, movePoints, allocationAllowed, parseAction, actionLabel, groupLegalActions, buildingActions, heatFill, heatInk, formatProb, sparklinePoints, initialUi, decisionKey, uiMode, uiContext, keyCommand, clickCommand, replayLast, applyCommand });
+return Object.freeze({ BUILDING_VALUES, N_BUILDINGS, CHURCH, RUINS, FINISH, DOSSIER_MARK, DEFAULT_SPEED_MS, SPEED_RANGE, clampSpeed, AGENT_INFO, COLOUR_ORDER, BOARD, indexOfValue, valueOfIndex, isBuilding, buildingName, buildingLabel, parseBuilding, landingValue, ringGeometry, geometryByValue, slotOffsets, agentLayout, trackGeometry, trackSpace, markerLayout, diePips, agentStyle, normaliseState, agentOrder, ownersByAgent, animationMs, allocationTotal, addStep, removeStep, setSteps, isLegalAllocation, allocationNotation, parseMove, previewLandings, scoringAgents, createsScoring, legalMoves, movePoints, allocationAllowed, parseAction, actionLabel, groupLegalActions, buildingActions, heatFill, heatInk, formatProb, sparklinePoints, initialUi, decisionKey, uiMode, uiContext, keyCommand, clickCommand, replayLast, applyCommand });
 })();
 // ---- render.js ----
 const __mod_render = (() => {
@@ -1271,7 +1280,7 @@ function renderPlayback(vm) {
       + `<button type="button" data-control="step"${avail && !a.playing ? "" : " disabled"} title="one bot decision">Step</button>`
       + `<button type="button" data-control="play"${avail && !a.playing ? "" : " disabled"}>Play</button>`
       + `<button type="button" data-control="pause"${a.playing ? "" : " disabled"}>Pause</button>`
-      + `<label>Speed <input type="range" data-control="speed" min="50" max="2000" step="50" value="${esc(speed)}" aria-label="milliseconds per step"/>`
+      + `<label>Speed <input type="range" data-control="speed" min="${L.SPEED_RANGE.min}" max="${L.SPEED_RANGE.max}" step="${L.SPEED_RANGE.step}" value="${esc(speed)}" aria-label="milliseconds per step"/>`
       + ` <span data-bind="speed">${esc(speed)} ms</span></label></div>`;
   }
   const r = s.replay;
@@ -1337,7 +1346,8 @@ function renderBelief(vm) {
     }).join(" ") + `</p>`;
   }
   const who = b.observer ? `Beliefs of ${b.observer}` : "Beliefs";
-  return `<section class="hb-belief" data-testid="belief" data-belief="shown"><h4>${esc(who)}</h4>${table}${spark}${expl}${notes}${sheet}</section>`;
+  const version = Number.isFinite(Number(b.version)) && b.version !== null && b.version !== "" ? ` data-belief-version="${esc(Math.trunc(Number(b.version)))}"` : "";
+  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc(who)}</h4>${table}${spark}${expl}${notes}${sheet}</section>`;
 }
 
 /** Key help line. */

@@ -16,6 +16,15 @@ export const RUINS = -3;
 export const FINISH = 42;
 export const DOSSIER_MARK = 29;
 export const DEFAULT_SPEED_MS = 300;
+/** The autoplay pace (ms per bot step): the speed slider's range, the same as the kernel's
+ * (heimlich_lab/widget/board.py SPEED_MIN_MS, SPEED_MAX_MS, SPEED_STEP_MS; a test checks they agree). */
+export const SPEED_RANGE = Object.freeze({ min: 0, max: 2000, step: 50 });
+
+/** A speed in ms clamped to SPEED_RANGE (NaN for anything that is not a number). */
+export function clampSpeed(v) {
+  const n = Math.round(Number(v));
+  return Number.isFinite(n) ? Math.max(SPEED_RANGE.min, Math.min(SPEED_RANGE.max, n)) : NaN;
+}
 
 /** The seven agents: name, letter (drawn on the piece), fill and ink colours. */
 export const AGENT_INFO = Object.freeze({
@@ -375,11 +384,11 @@ export function ownersByAgent(owners) {
   return out;
 }
 
-/** Animation duration: state.autoplay.speed_ms, else the model's speed_ms, else 300; clamped to 0..3000. */
+/** Animation duration: state.autoplay.speed_ms, else the model's speed_ms, else 300; clamped to SPEED_RANGE. */
 export function animationMs(state, modelSpeed) {
   const cands = [state && state.autoplay && state.autoplay.speed_ms, modelSpeed];
   for (const c of cands) {
-    if (typeof c === "number" && Number.isFinite(c)) return Math.max(0, Math.min(3000, Math.round(c)));
+    if (typeof c === "number" && Number.isFinite(c)) return clampSpeed(c);
   }
   return DEFAULT_SPEED_MS;
 }
@@ -845,7 +854,7 @@ export function applyCommand(ui, cmd, ctx) {
     case "control":
       return { ui, message: cmd.value === undefined ? { type: "control", command: cmd.command } : { type: "control", command: cmd.command, value: cmd.value } };
     case "speed": {
-      const v = Math.max(0, Math.min(5000, Math.round(Number(cmd.value))));
+      const v = clampSpeed(cmd.value);
       return Number.isFinite(v) ? { ui, message: { type: "control", command: "speed", value: v } } : { ui, message: null };
     }
     case "curtain":

@@ -393,7 +393,7 @@ export function renderPlayback(vm) {
       + `<button type="button" data-control="step"${avail && !a.playing ? "" : " disabled"} title="one bot decision">Step</button>`
       + `<button type="button" data-control="play"${avail && !a.playing ? "" : " disabled"}>Play</button>`
       + `<button type="button" data-control="pause"${a.playing ? "" : " disabled"}>Pause</button>`
-      + `<label>Speed <input type="range" data-control="speed" min="50" max="2000" step="50" value="${esc(speed)}" aria-label="milliseconds per step"/>`
+      + `<label>Speed <input type="range" data-control="speed" min="${L.SPEED_RANGE.min}" max="${L.SPEED_RANGE.max}" step="${L.SPEED_RANGE.step}" value="${esc(speed)}" aria-label="milliseconds per step"/>`
       + ` <span data-bind="speed">${esc(speed)} ms</span></label></div>`;
   }
   const r = s.replay;
@@ -459,7 +459,8 @@ export function renderBelief(vm) {
     }).join(" ") + `</p>`;
   }
   const who = b.observer ? `Beliefs of ${b.observer}` : "Beliefs";
-  return `<section class="hb-belief" data-testid="belief" data-belief="shown"><h4>${esc(who)}</h4>${table}${spark}${expl}${notes}${sheet}</section>`;
+  const version = Number.isFinite(Number(b.version)) && b.version !== null && b.version !== "" ? ` data-belief-version="${esc(Math.trunc(Number(b.version)))}"` : "";
+  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc(who)}</h4>${table}${spark}${expl}${notes}${sheet}</section>`;
 }
 
 /** Key help line. */

@@ -41,6 +41,10 @@ from ..rules.records import GameRecord
 from ..rules.ruleset import Rules
 from .state import ROLL, belief_panel, board_state, last_move_of
 
+#: The autoplay pace (ms per bot step): one range for the kernel (``set_speed``) and the front end's
+#: slider (``SPEED_RANGE`` in ``widgets/logic.js``; a test checks they agree).
+SPEED_MIN_MS, SPEED_MAX_MS, SPEED_STEP_MS = 0, 2000, 50
+
 
 def static_dir() -> Path:
     """Where the front end lives: inside the installed package (wheel), else the checkout's ``widgets/``."""
@@ -125,9 +129,10 @@ class GameController:
         self.timings: list[dict] = []
         self._pending = None         # the scheduled autoplay step (an asyncio TimerHandle)
         self._last_panel: dict = {}  # observer -> (history length, panel)
-        self._dossier_notes: dict = {}  # observer -> the notes at the dossier mark
+        self._dossier_notes: dict = {}  # observer -> (history length, the notes so far)
         self.belief_errors: dict = {}
         self.beliefs: dict = {}
+        speed_ms = clamp_speed(speed_ms)
         self._resolve_chance()       # the deal (and a bot's first roll, the first cards)
         if beliefs:
             factory = belief_factory or _default_belief_factory()
@@ -198,19 +203,27 @@ class GameController:
                         "notes": [f"The belief stopped: {self.belief_errors[observer]}"], "sheet": None}
             return None
         b = self.beliefs[observer]
-        key = (len(getattr(b, "history", ())), view.dossier_done, len(view.dossier_sheet))
+        n_seen = len(getattr(b, "history", ()))
+        key = (n_seen, len(self.game.history), view.dossier_done, len(view.dossier_sheet))
         cached = self._last_panel.get(observer)
         if cached is not None and cached[0] == key:
             return cached[1]
         sheet, notes = None, []
         if view.rules.dossier and view.dossier_done:
             sheet, notes = dossier_suggestion(b, view)
-            if observer not in self._dossier_notes:       # notes up to the mark: they do not change after it
-                self._dossier_notes[observer] = dossier_note_lines(self.game, observer)
-            notes = notes + self._dossier_notes[observer]
-        panel = belief_panel(b, sheet=sheet, notes=notes)
+        notes = notes + self._notes_for(observer)
+        panel = belief_panel(b, sheet=sheet, notes=notes, version=n_seen)
         self._last_panel[observer] = (key, panel)
         return panel
+
+    def _notes_for(self, observer) -> list[str]:
+        """The observer's dossier notes so far (the rulebook's deductions), cached per history length."""
+        n = len(self.game.history)
+        cached = self._dossier_notes.get(observer)
+        if cached is None or cached[0] != n:
+            cached = (n, dossier_note_lines(self.game, observer))
+            self._dossier_notes[observer] = cached
+        return cached[1]
 
     # ------------------------------------------------------------ actions
     def _apply(self, action, actor: str) -> None:
@@ -378,7 +391,8 @@ class GameController:
         self.refresh()
 
     def set_speed(self, ms: int) -> None:
-        self.widget.speed_ms = max(0, min(5000, int(ms)))
+        """The autoplay pace in ms per bot step, clamped to ``SPEED_MIN_MS..SPEED_MAX_MS`` (the slider's range)."""
+        self.widget.speed_ms = clamp_speed(ms)
         if self._pending is not None:     # the new pace applies to the step already waiting
             self._cancel()
             self._schedule()
@@ -405,11 +419,6 @@ class GameController:
                     self.set_speed(int(msg.get("value", self.widget.speed_ms)))
                 except (TypeError, ValueError):
                     pass
-        elif kind == "timing":
-            try:
-                self.timings.append({"what": str(msg.get("what", "front-end")), "seconds": float(msg.get("ms", 0)) / 1000})
-            except (TypeError, ValueError):
-                pass
 
     @property
     def record(self) -> GameRecord:
@@ -419,6 +428,11 @@ class GameController:
     def replay(self, viewer: str | None = None) -> "BoardWidget":
         """This game's record on a replay board."""
         return replay_in_notebook(self.record, viewer=viewer)
+
+
+def clamp_speed(ms) -> int:
+    """``ms`` clamped to the autoplay range shared with the front end's slider."""
+    return max(SPEED_MIN_MS, min(SPEED_MAX_MS, int(ms)))
 
 
 def dossier_suggestion(belief, view) -> tuple[dict, list[str]]:
@@ -442,14 +456,16 @@ def dossier_suggestion(belief, view) -> tuple[dict, list[str]]:
     return sheet, ["Suggested sheet: the most probable owner of each agent (or 'free')."]
 
 
-def dossier_note_lines(game, observer: str | None, max_notes: int = 8) -> list[str]:
-    """The rulebook's dossier notes up to the dossier mark, from ``observer``'s information
-    (:func:`heimlich_lab.inference.dossier.dossier_notes`): each player's support, then the latest notes."""
-    try:
-        from ..inference.dossier import dossier_notes
-        found = list(dossier_notes(game, observer, until="dossier"))
-    except (ImportError, HeimlichError, TypeError, AttributeError):
-        return []
+def dossier_note_lines(game, observer: str | None, max_notes: int = 8, found=None) -> list[str]:
+    """The rulebook's dossier notes so far, from ``observer``'s information
+    (:func:`heimlich_lab.inference.dossier.dossier_notes`): each player's support, then the latest notes.
+    ``found``: the notes already computed (a replay filters them by log index)."""
+    if found is None:
+        try:
+            from ..inference.dossier import dossier_notes
+            found = list(dossier_notes(game, observer))
+        except (ImportError, HeimlichError, TypeError, AttributeError):
+            return []
     support = [str(n) for n in found if getattr(n, "kind", "") == "support"]
     other = [str(n) for n in found if getattr(n, "kind", "") != "support"]
     return support + (other[-(max_notes - len(support)):] if max_notes > len(support) else [])
@@ -521,6 +537,7 @@ class ReplayController:
             self.belief = _replay_belief(record, viewer, model)
         self._panels: dict[int, dict] = {}
         self._hist = None
+        self._notes = None       # the record as the viewer may read it (for the dossier notes)
         self.widget = BoardWidget(controller=self, speed_ms=speed_ms)
         self.refresh()
 
@@ -546,8 +563,27 @@ class ReplayController:
             expl = ""
             if steps and steps[-1].update is not None:
                 expl = "\n".join(b.explain_step(steps[-1]))
-            self._panels[index] = belief_panel(b, marginals=m, entropy=ent, explanation=expl)
+            v = self.views[index]
+            sheet, notes = None, []
+            if v.rules.dossier and v.dossier_done:
+                own = set(v.own_agents)
+                opp = [r for r in rows if r != self.viewer]
+                sheet = {c: max(opp, key=lambda r: m[r][c]) for c in v.agents if c not in own}
+                notes = ["Suggested sheet: the most probable owner of each agent (or 'free') at this point."]
+            notes = notes + dossier_note_lines(None, self.viewer, found=self._notes_until(self.applied[index]))
+            self._panels[index] = belief_panel(b, marginals=m, entropy=ent, explanation=expl, sheet=sheet,
+                                               notes=notes, version=k)
         return self._panels[index]
+
+    def _notes_until(self, n: int) -> list:
+        """The viewer's dossier notes from the first ``n`` log entries (the record as the viewer may read it)."""
+        try:
+            from ..inference.dossier import dossier_notes
+            if self._notes is None:
+                self._notes = self.record.as_player(self.viewer) if self.viewer is not None else self.record.public()
+            return list(dossier_notes(self._notes, self.viewer, until=n))
+        except (ImportError, HeimlichError, TypeError, AttributeError):
+            return []
 
     def refresh(self):
         v = self.views[self.index]

@@ -141,12 +141,14 @@ def last_move_of(view) -> dict:
 
 
 def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = None,
-                 marginals: Mapping | None = None, entropy=None, explanation: str | None = None) -> dict:
+                 marginals: Mapping | None = None, entropy=None, explanation: str | None = None,
+                 version: int | None = None) -> dict:
     """The belief panel's JSON from a :class:`~heimlich_lab.inference.belief.Belief`-like object.
 
     Needs ``marginals()`` (player/free -> agent -> p) and optionally ``entropy_history()`` and
     ``last_explanation()``; ``marginals``, ``entropy`` and ``explanation`` override them (a replay
-    shows a belief at an earlier step).
+    shows a belief at an earlier step). ``version``: the number of decisions the belief has seen
+    (the front end shows it as ``data-belief-version``, so a page can tell when the panel is updated).
     """
     m = marginals if marginals is not None else belief.marginals()
     rows = list(m)
@@ -164,4 +166,5 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
         "explanation": explanation or "",
         "notes": list(notes or []),
         "sheet": dict(sheet) if sheet else None,
+        "version": int(version) if version is not None else len(ent),
     }

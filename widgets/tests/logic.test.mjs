@@ -311,7 +311,8 @@ describe("state helpers", () => {
     assert.equal(L.animationMs({ autoplay: { speed_ms: 400 } }, 100), 400);
     assert.equal(L.animationMs({ autoplay: null }, 120), 120);
     assert.equal(L.animationMs({}, undefined), 300);
-    assert.equal(L.animationMs({}, 99999), 3000);
+    assert.equal(L.animationMs({}, 99999), L.SPEED_RANGE.max);
+    assert.equal(L.animationMs({}, -5), L.SPEED_RANGE.min);
   });
 
   test("ui modes", () => {
@@ -443,6 +444,9 @@ describe("keyboard and clicks", () => {
     assert.equal(L.applyCommand(ui, { type: "send", action: "safe 4" }, spec).message, null, "not the viewer's turn");
     assert.deepEqual(L.applyCommand(ui, { type: "control", command: "step" }, spec).message, { type: "control", command: "step" });
     assert.deepEqual(L.applyCommand(ui, { type: "speed", value: "250" }, spec).message, { type: "control", command: "speed", value: 250 });
+    assert.deepEqual(L.applyCommand(ui, { type: "speed", value: 9000 }, spec).message, { type: "control", command: "speed", value: 2000 });
+    assert.deepEqual(L.applyCommand(ui, { type: "speed", value: -1 }, spec).message, { type: "control", command: "speed", value: 0 });
+    assert.equal(L.applyCommand(ui, { type: "speed", value: "fast" }, spec).message, null);
     assert.deepEqual(L.applyCommand(ui, { type: "curtain" }, spec).message, { type: "curtain", command: "reveal" });
     assert.deepEqual(L.applyCommand(ui, { type: "replay", index: 30 }, spec).message, { type: "replay", index: 30 });
     assert.deepEqual(L.applyCommand(ui, { type: "replay", index: 500 }, spec).message, { type: "replay", index: 79 }, "clamped to length - 1");

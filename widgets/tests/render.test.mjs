@@ -228,6 +228,13 @@ describe("side panels", () => {
     assert.deepEqual(attrValues(html, "data-sheet"), ["grey", "orange"]);
   });
 
+  test("belief version: shown as data-belief-version (a page waits for it to change), absent if not given", () => {
+    const withV = R.renderWidget(moveState({ belief: { ...moveState().belief, version: 7 } }));
+    assert.match(tagWith(withV, "data-testid", "belief"), /data-belief="shown" data-belief-version="7"/);
+    const without = R.renderWidget(moveState({ belief: { ...moveState().belief, version: undefined } }));
+    assert.doesNotMatch(tagWith(without, "data-testid", "belief"), /data-belief-version/);
+  });
+
   test("no belief: 'Beliefs: not available', the log still shown", () => {
     const html = R.renderWidget(moveState({ belief: null }));
     assert.match(html, /data-testid="belief" data-belief="none"><p>Beliefs: not available<\/p>/);
@@ -249,6 +256,9 @@ describe("side panels", () => {
     assert.match(tagWith(end, "data-replay-step", "last"), / disabled/);
     assert.doesNotMatch(tagWith(end, "data-replay-step", "-1"), / disabled/);
     assert.match(tagWith(html, "data-control", "speed"), /value="400"/);
+    // the slider's range is the kernel's (SPEED_RANGE; tests/test_widget.py checks board.py agrees)
+    assert.match(tagWith(html, "data-control", "speed"), new RegExp(`min="${L.SPEED_RANGE.min}" max="${L.SPEED_RANGE.max}" step="${L.SPEED_RANGE.step}"`));
+    assert.deepEqual({ ...L.SPEED_RANGE }, { min: 0, max: 2000, step: 50 });
     const playing = R.renderWidget(spectatorState({ autoplay: { available: true, playing: true, speed_ms: 200 } }));
     assert.match(tagWith(playing, "data-control", "play"), / disabled/);
     assert.doesNotMatch(tagWith(playing, "data-control", "pause"), / disabled/);
