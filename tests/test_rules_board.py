@@ -301,3 +301,35 @@ def test_every_rule_key_the_code_raises_is_documented():
     assert {"turn-spend-all-points", "safe-moves", "option-safe-destination", "card-no-target",
             "top-secret-round", "dossier-sheet", "second-agent", "setup-deal", "phase", "turn-order", "chance",
             "card-in-hand", "card-supply", "agents-in-play", "game-end", "die-1-3"} <= keys
+
+
+# ----------------------------------------------------------------------------- the graph is the truth
+def _walk(g, v, n, forward=True):
+    for _ in range(n):
+        (v,) = g.successors(v) if forward else g.predecessors(v)
+    return v
+
+
+@pytest.mark.parametrize("building", BUILDING_VALUES)
+def test_the_engine_moves_agents_along_the_board_graph(building):
+    """The engine's moves (die steps forward, cards back) agree with board_graph() from every building."""
+    from heimlich_lab import Game, Position
+    graph = board_graph()
+    agents = COLOURS[:5]
+    for n in range(1, 7):
+        start = Position(positions={c: (building if c == "red" else 0) for c in agents},
+                         owners={"Ann": "red", "Bob": "grey"}, decision="move",
+                         die=str(n) if n >= 2 else "1-3", points=n, safe=SAFE_START)
+        game = Game(["Ann", "Bob"], chance="manual", start=start)
+        game.apply(f"move red+{n}")
+        assert game.positions["red"] == _walk(graph, building, n), (building, n)
+    # backwards: the twoback card moves two agents one building back (anticlockwise)
+    start = Position(positions={c: (building if c in ("red", "green") else 0) for c in agents},
+                     owners={"Ann": "red", "Bob": "grey"}, decision="move", die="2", points=2,
+                     hands={"Ann": ["twoback"]}, safe=SAFE_START)
+    game = Game(["Ann", "Bob"], rules=Rules(top_secret=True), chance="manual", start=start)
+    game.apply("move grey+2")           # church -> 2: no scoring; then the Top Secret round
+    game.apply("announce yes")
+    game.apply("play twoback red green")
+    back = _walk(graph, building, 1, forward=False)
+    assert game.positions["red"] == game.positions["green"] == back
