@@ -65,7 +65,8 @@ def pooled_events(records, model):
         bs = BeliefSet.from_record(rec, model=model, until="dossier", keep_updates=False)
         assert bs.at_mark
         for o, b in bs.beliefs.items():
-            t = truth_table(PLAYERS, b.agents, bs.truth)
+            # the belief is about who holds what at the stop, so score it against that (not the final owners)
+            t = truth_table(PLAYERS, b.agents, bs.truth_at_stop)
             rows = [i for i, p in enumerate(PLAYERS) if p != o] + [len(PLAYERS)]
             mask = [a not in b.own_agents for a in b.agents]
             p, y = binary_events(b.marginals_array(), t, rows=rows, agents_mask=mask)

@@ -75,7 +75,8 @@ class BeliefEvaluator:
         out: dict = {f"{self.prefix}{k}": {} for k in
                      ("log_loss", "brier", "accuracy", "expected_correct", "actual_correct")}
         for p in players:
-            s = _score(bs[p].marginals_array(), t, players, agents, p, owners[p])
+            # mask what the observer holds at the stop (bs.truth is the final owners: a dropped second agent is free)
+            s = _score(bs[p].marginals_array(), t, players, agents, p, bs[p].own_agents)
             for k, v in s.items():
                 out[f"{self.prefix}{k}"][p] = v
         out[f"{self.prefix}at_mark"] = bool(bs.at_mark)

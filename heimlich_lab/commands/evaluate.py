@@ -102,7 +102,7 @@ def evaluate(games: int, n_players: int, bots: list[str], seed: int = 0, rules: 
         agents = list(bs.agents)
         for p, bot in zip(players, names):
             exact = bs[p]
-            own = list(owners[p])
+            own = list(exact.own_agents)   # what the observer holds at the stop (truth is the final owners)
             tables = {
                 "exact": exact.marginals_array(),
                 "independent": bs.independent[p].marginals_array(normalize=True),
