@@ -540,7 +540,13 @@ class Game:
             cols = [c for _, c in act.args]
             return ([p for p, _ in act.args] == list(self.players) and len(set(cols)) == len(cols)
                     and all(c in self._aidx for c in cols))
-        return act in self.legal_actions()
+        legal = self.legal_actions()
+        try:
+            ref = legal[legal.index(act)]
+        except ValueError:
+            return False
+        # == lets True stand for 1 and 0.0 for 0: a hand-built action must have the legal one's exact types
+        return ref is act or all(type(x) is type(y) for x, y in zip(act.args, ref.args))
 
     def _explain_illegal(self, act: Action, actor) -> IllegalAction:
         ph = self.phase
