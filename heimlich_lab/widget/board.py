@@ -212,7 +212,7 @@ class GameController:
         if view.rules.dossier and view.dossier_done:
             sheet, notes = dossier_suggestion(b, view)
         notes = notes + self._notes_for(observer)
-        panel = belief_panel(b, sheet=sheet, notes=notes, version=n_seen)
+        panel = belief_panel(b, sheet=sheet, notes=notes, version=len(self.game.history))
         self._last_panel[observer] = (key, panel)
         return panel
 
@@ -572,7 +572,7 @@ class ReplayController:
                 notes = ["Suggested sheet: the most probable owner of each agent (or 'free') at this point."]
             notes = notes + dossier_note_lines(None, self.viewer, found=self._notes_until(self.applied[index]))
             self._panels[index] = belief_panel(b, marginals=m, entropy=ent, explanation=expl, sheet=sheet,
-                                               notes=notes, version=k)
+                                               notes=notes, version=self.applied[index])
         return self._panels[index]
 
     def _notes_until(self, n: int) -> list:

@@ -147,7 +147,7 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
 
     Needs ``marginals()`` (player/free -> agent -> p) and optionally ``entropy_history()`` and
     ``last_explanation()``; ``marginals``, ``entropy`` and ``explanation`` override them (a replay
-    shows a belief at an earlier step). ``version``: the number of decisions the belief has seen
+    shows a belief at an earlier step). ``version``: the log length of the position the panel was made for
     (the front end shows it as ``data-belief-version``, so a page can tell when the panel is updated).
     """
     m = marginals if marginals is not None else belief.marginals()

@@ -198,6 +198,44 @@ def notebooks(lab_root, make_notebook):
         "w",
         REPORT + "report(ctl)",
     ])
+    write_notebook(lab_root / "keys.ipynb", [
+        "from heimlich_lab import Position, Rules\n"
+        "from heimlich_lab.bots import RandomBot\n"
+        "from heimlich_lab.widget import GameController\n"
+        "rules = Rules(top_secret=True)\n"
+        "start = Position(positions={c: 0 for c in rules.agents_for(3)}, owners={'Ann': 'red', 'Bob': 'blue', 'Cy': 'green'},\n"
+        "                 safe=7, active='Ann', decision='move', die='3', hands={'Ann': ['fwd123'], 'Bob': [], 'Cy': []})\n"
+        "ctl = GameController(['Ann', 'Bob', 'Cy'], bots={'Bob': RandomBot(1), 'Cy': RandomBot(2)}, rules=rules, seed=5,\n"
+        "                     start=start, speed_ms=100)\n"
+        "ctl.widget",
+        REPORT + "report(ctl)",
+    ])
+    write_notebook(lab_root / "dossier.ipynb", [
+        "from heimlich_lab import Position, Rules\n"
+        "from heimlich_lab.bots import RandomBot\n"
+        "from heimlich_lab.widget import GameController, replay_in_notebook\n"
+        "rules = Rules(dossier=True)\n"
+        "agents = rules.agents_for(3)\n"
+        "start = Position(positions={c: 0 for c in agents} | {'grey': 6}, owners={'Ann': 'red', 'Bob': 'blue', 'Cy': 'green'},\n"
+        "                 scores={c: 0 for c in agents} | {'grey': 25}, safe=7, active='Ann', decision='move', die='1-3',\n"
+        "                 points=1)\n"
+        "ctl = GameController(['Ann', 'Bob', 'Cy'], bots={'Bob': RandomBot(1), 'Cy': RandomBot(2)}, rules=rules, seed=5,\n"
+        "                     start=start, autoplay=False)\n"
+        "ctl.widget",
+        REPORT + "report(ctl)",
+    ])
+    write_notebook(lab_root / "replay.ipynb", [
+        "from heimlich_lab.bots import RandomBot\n"
+        "from heimlich_lab.widget import GameController, ReplayController\n"
+        "g = GameController(['Ann', 'Bob', 'Cy'], bots={p: RandomBot(i) for i, p in enumerate(['Ann', 'Bob', 'Cy'])},\n"
+        "                   seed=3, viewer='Ann', autoplay=False, beliefs=False)\n"
+        "g.run_bots()\n"
+        "r = ReplayController(g.record, viewer='Ann')\n"
+        "r.seek(0)\n"
+        "r.widget",
+        "import json\nprint('REPORT ' + json.dumps({'index': r.index, 'length': len(r.views), "
+        "'positions': r.views[r.index].positions, 'notes': r.widget.state['belief']['notes']}))",
+    ])
     players7 = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
     write_notebook(lab_root / "speed.ipynb", [
         "from heimlich_lab import Position, Rules\n"
@@ -353,9 +391,15 @@ def test_speed_of_a_seven_player_top_secret_game(page, lab, notebooks, artifacts
     assert b.locator("[data-cell]").count() == 8 * 7
     for _ in range(6):
         click_wait(page, "[data-step='+1'][data-target='grey']")
+    # done = the board shows grey moved AND the belief panel shows the belief after the move (its version,
+    # the number of decisions the belief has seen, changes; the notes and heatmap come with it)
+    version = b.locator("[data-testid='belief']").get_attribute("data-belief-version")
+    assert version is not None
     human, _ = timed_click(page, "[data-testid='confirm']",
                         "(r) => (r.querySelector('[data-agent=\"grey\"]').getAttribute('aria-label') || '').includes(' in 6')"
-                        " && r.querySelector('[data-testid=\"belief\"]').getAttribute('data-belief') !== null")
+                        " && r.querySelector('[data-testid=\"belief\"]').getAttribute('data-belief-version') !== "
+                        + json.dumps(version))
+    assert int(b.locator("[data-testid='belief']").get_attribute("data-belief-version")) > int(version)
     screenshot(page, artifacts, "speed-02-after-confirm")
     # the human announces whether to play a card (hand: fwd123, swap): say no, then time the bots' decisions
     if b.locator("[data-action='announce no']").count():
@@ -365,13 +409,13 @@ def test_speed_of_a_seven_player_top_secret_game(page, lab, notebooks, artifacts
         if not b.locator("[data-control='step']").is_enabled():
             break
         last = b.locator("[data-testid='log'] li").last.text_content()
-        belief = b.locator("[data-testid='belief']").inner_html()
+        belief = b.locator("[data-testid='belief']").get_attribute("data-belief-version")
         ms, shown_at = timed_click(page, "[data-control='step']",
                                    "(r) => { const l = r.querySelector('[data-testid=\"log\"]'); return l"
                                    f" && l.lastElementChild && l.lastElementChild.textContent !== {json.dumps(last)}; }}")
         bot_ms.append(ms)
         shown.append(shown_at)
-        if b.locator("[data-testid='belief']").inner_html() != belief:
+        if b.locator("[data-testid='belief']").get_attribute("data-belief-version") != belief:
             belief_ms.append(ms)
         if b.locator("[data-testid='curtain']").count() or b.locator("[data-action]").count():
             break
@@ -383,28 +427,36 @@ def test_speed_of_a_seven_player_top_secret_game(page, lab, notebooks, artifacts
     to_display = [s - t["end"] * 1000 for s, t in zip(shown, bots_done[-len(shown):])]
     kernel_human = [t["seconds"] * 1000 for t in rep["timings"] if t["what"] == "human"]
     assert bot_ms, "no bot decision was timed"
-    print("\n7 players, Top Secret, belief panel on (Chromium headless, JupyterLab, loopback):")
-    print(f"  human confirm -> board + belief panel drawn: {human:.1f} ms (kernel {kernel_human[0]:.1f} ms)")
-    print(f"  bot step click -> its move drawn: median {statistics.median(bot_ms):.1f} ms, "
-          f"max {max(bot_ms):.1f} ms over {len(bot_ms)} (kernel median {statistics.median(kernel_bot):.1f} ms)")
-    print(f"  bot move made in the kernel -> drawn in the page: median {statistics.median(to_display):.1f} ms, "
-          f"max {max(to_display):.1f} ms")
+    lines = ["7 players, Top Secret, belief panel on (Chromium headless, JupyterLab, loopback):",
+             f"  human confirm -> board + belief panel drawn: {human:.1f} ms (kernel {kernel_human[0]:.1f} ms)",
+             f"  bot step click -> its move drawn: median {statistics.median(bot_ms):.1f} ms, "
+             f"max {max(bot_ms):.1f} ms over {len(bot_ms)} (kernel median {statistics.median(kernel_bot):.1f} ms)",
+             f"  bot move made in the kernel -> drawn in the page: median {statistics.median(to_display):.1f} ms, "
+             f"max {max(to_display):.1f} ms"]
     if belief_ms:
-        print(f"  of which the belief panel changed: median {statistics.median(belief_ms):.1f} ms over {len(belief_ms)}")
+        lines.append(f"  of which the belief panel changed: median {statistics.median(belief_ms):.1f} ms "
+                     f"over {len(belief_ms)}")
+    print("\n" + "\n".join(lines))
+    (artifacts / "speed-figures.txt").write_text("\n".join(lines) + "\n")
+    (artifacts / "speed-figures.json").write_text(json.dumps({
+        "human_confirm_to_board_and_belief_ms": human, "kernel_human_ms": kernel_human[0],
+        "bot_step_click_to_drawn_ms": bot_ms, "kernel_bot_ms": kernel_bot,
+        "bot_kernel_to_drawn_ms": to_display, "bot_with_belief_change_ms": belief_ms}, indent=1))
 
 
 
 def test_the_play_notebook_as_a_voila_app(page, voila, artifacts):
     """notebooks/play.ipynb served by Voila, as a class opens it: every board shows and a human can roll.
 
-    Voila's own "lab" template links Font Awesome from a CDN (ipywidgets' icons; the board uses none).
-    Offline that request fails harmlessly; it is the only request allowed to leave 127.0.0.1.
+    Served with heimlich_lab.widget.voila_app's template (Voila's lab template without its CDN links):
+    no request leaves 127.0.0.1 (the page fixture fails the test otherwise), and the page names no CDN.
     """
-    page.allowed_outside = ("https://cdn.jsdelivr.net/npm/@fortawesome/",)
     page.goto(voila, timeout=120_000)
     page.wait_for_selector(BOARD, timeout=120_000)
     page.wait_for_function(f"() => document.querySelectorAll('{BOARD}').length === 4", timeout=60_000)
     boards = page.locator(BOARD)
+    head = dom(page, "() => document.head.outerHTML")
+    assert "fontawesome" not in head and "cdn.jsdelivr" not in head and "cdnjs" not in page.content()
     first = boards.nth(0)
     assert first.locator("[data-testid='decision']").text_content() == "Ann: roll the die"
     assert first.locator("[data-testid='belief']").get_attribute("data-belief") == "shown"
@@ -422,3 +474,79 @@ def test_the_play_notebook_as_a_voila_app(page, voila, artifacts):
                            ".querySelector('[data-bind=\"replay\"]').textContent.startsWith('0 /')", timeout=15_000)
     boards.nth(2).scroll_into_view_if_needed()
     boards.nth(2).screenshot(path=str(artifacts / "voila-03-replay-start.png"))
+
+
+def test_keyboard_allocation_and_a_top_secret_card_with_targets(page, lab, notebooks, artifacts):
+    open_and_run(page, lab, "keys.ipynb", artifacts, "keys-01-start")
+    b = page.locator(BOARD)
+    assert sorted(cards_shown(page)) == ["fwd123"]
+    b.focus()                                           # keyboard only from here to Enter
+    before = sig(page)
+    for key in ("s", "+", "+", "+", "-", "j", "+"):     # Schulz (grey) +3 -1, Jaques (red) +1
+        page.keyboard.press(key)
+    page.wait_for_function(f"(b) => ({SIG})() !== b", arg=before, timeout=10_000)
+    page.wait_for_function(f"() => document.querySelector('{BOARD} .hb-alloc-status').textContent.includes('Allocated 3 of 3')",
+                           timeout=10_000)
+    assert b.locator("[data-step='-1'][data-target='grey']").is_enabled()
+    screenshot(page, artifacts, "keys-02-allocated")
+    before = sig(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"(b) => ({SIG})() !== b", arg=before, timeout=15_000)
+    page.wait_for_selector(f"{BOARD} [data-action='announce yes']", timeout=15_000)
+    rep = run_report(page)
+    assert ["Ann", "move grey+2 red+1"] in rep["history"] or ["Ann", "move red+1 grey+2"] in rep["history"]
+    assert rep["positions"]["grey"] == 2 and rep["positions"]["red"] == 1 and rep["phase"] == "announce"
+    # the Top Secret round: announce (key Y), then play fwd123 on grey (+3) by clicking its button
+    page.locator(f"{BOARD} [data-action='announce yes']").focus()
+    b.focus()
+    page.keyboard.press("y")
+    page.wait_for_selector(f"{BOARD} [data-action='play fwd123 grey+3']", timeout=30_000)
+    screenshot(page, artifacts, "keys-03-round")
+    click_wait(page, "[data-action='play fwd123 grey+3']")
+    page.wait_for_function(f"() => !document.querySelector('{BOARD} [data-card]')", timeout=15_000)
+    assert agent_building(page, "grey") == "5"
+    rep = run_report(page)
+    assert ["Ann", "announce yes"] in rep["history"] and ["Ann", "play fwd123 grey+3"] in rep["history"]
+    assert rep["positions"]["grey"] == 5 and rep["hands"]["Ann"] == []
+    screenshot(page, artifacts, "keys-04-card-played")
+
+
+def test_dossier_entry_by_clicking(page, lab, notebooks, artifacts):
+    open_and_run(page, lab, "dossier.ipynb", artifacts, "dossier-01-start")
+    b = page.locator(BOARD)
+    notes_before = b.locator("[data-testid='belief'] .hb-notes li").count()
+    click_wait(page, "[data-step='+1'][data-target='grey']")
+    click_wait(page, "[data-testid='confirm']")
+    page.wait_for_selector(f"{BOARD} [data-action^='dossier ']", timeout=15_000)
+    assert "Secret Dossier" in b.locator("[data-testid='decision']").text_content()
+    assert b.locator("[data-testid='sheet'] [data-sheet]").count() == 5          # every agent but Ann's own
+    assert b.locator("[data-testid='belief'] .hb-notes li").count() >= max(1, notes_before)
+    first = b.locator("[data-action^='dossier ']").first.get_attribute("data-action")
+    screenshot(page, artifacts, "dossier-02-sheet")
+    click_wait(page, f"[data-action='{first}']")
+    rep = run_report(page)
+    assert ["Ann", first] in rep["history"]
+    screenshot(page, artifacts, "dossier-03-entered")
+
+
+def test_replay_slider_drag_seeks_in_the_kernel(page, lab, notebooks, artifacts):
+    open_and_run(page, lab, "replay.ipynb", artifacts, "replay-01-start")
+    b = page.locator(BOARD)
+    slider = b.locator("[data-control='replay']")
+    last = int(slider.get_attribute("max"))
+    assert last > 20 and b.locator("[data-bind='replay']").text_content() == f"0 / {last}"
+    target = last // 2
+    box = slider.bounding_box()
+    x = box["x"] + box["width"] * target / last
+    page.mouse.move(box["x"] + 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(x, box["y"] + box["height"] / 2, steps=8)
+    page.mouse.up()
+    page.wait_for_function(f"() => !document.querySelector('{BOARD} [data-bind=\"replay\"]').textContent.startsWith('0 /')",
+                           timeout=15_000)
+    shown = int(b.locator("[data-bind='replay']").text_content().split(" /")[0])
+    assert abs(shown - target) <= max(2, last // 20), (shown, target)
+    rep = run_report(page)
+    assert rep["index"] == shown and rep["length"] == last + 1
+    assert rep["notes"] and len(b.locator("[data-testid='belief'] .hb-notes li").all()) == len(rep["notes"])
+    screenshot(page, artifacts, "replay-02-seeked")
