@@ -455,8 +455,9 @@ def test_the_play_notebook_as_a_voila_app(page, voila, artifacts):
     page.wait_for_selector(BOARD, timeout=120_000)
     page.wait_for_function(f"() => document.querySelectorAll('{BOARD}').length === 4", timeout=60_000)
     boards = page.locator(BOARD)
-    head = dom(page, "() => document.head.outerHTML")
-    assert "fontawesome" not in head and "cdn.jsdelivr" not in head and "cdnjs" not in page.content()
+    linked = dom(page, "() => [...document.querySelectorAll('link[href], script[src]')]"
+                       ".map((e) => e.href || e.src).filter((u) => /^https?:/.test(u) && !u.startsWith(location.origin))")
+    assert linked == [] and "cdn.jsdelivr" not in page.content() and "cdnjs" not in page.content()
     first = boards.nth(0)
     assert first.locator("[data-testid='decision']").text_content() == "Ann: roll the die"
     assert first.locator("[data-testid='belief']").get_attribute("data-belief") == "shown"
