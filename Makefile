@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(PY) -m pip
 
-.PHONY: lab test setup setup-test browser test-js test-py test-notebooks bench student-copies clean
+.PHONY: lab app test setup setup-test browser test-js test-py test-notebooks bench student-copies clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,10 @@ setup: $(VENV)/.installed
 
 lab: setup
 	$(VENV)/bin/jupyter lab notebooks/
+
+# The board as an app: Voila with a template that has no CDN links (heimlich_lab/widget/voila_app.py).
+app: setup
+	$(PY) -m heimlich_lab.widget.voila_app notebooks/play.ipynb
 
 # Debian's Chromium for the real-browser tests (Playwright uses its executable; nothing is downloaded).
 browser:
