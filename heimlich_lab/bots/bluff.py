@@ -49,7 +49,7 @@ from ..errors import HeimlichError, ModelError
 from ..inference.belief import Belief
 from ..inference.model import BoltzmannModel, log_mixture
 from ..inference.utility import PublicState, UtilityWeights
-from .dossier import choose_dossier_entry
+from .model_bots import TemperedBot, kept_agent, own_agents, sample_index
 
 __all__ = ["BluffBot", "DEFAULT_SECRECY", "bluff_cost"]
 
@@ -57,12 +57,7 @@ __all__ = ["BluffBot", "DEFAULT_SECRECY", "bluff_cost"]
 DEFAULT_SECRECY = 8.0
 
 
-def _sample(p: np.ndarray, rng: np.random.Generator) -> int:
-    c = np.cumsum(p)
-    return min(int(np.searchsorted(c, rng.random() * c[-1], side="right")), len(p) - 1)
-
-
-class BluffBot:
+class BluffBot(TemperedBot):
     """Plays for its agent, trading utility for secrecy (see the module doc). Seeded."""
 
     name = "bluff"
@@ -80,14 +75,6 @@ class BluffBot:
         self._watch_off = False
         #: Diagnostics of the last decision: utility, exposure and probability of each legal action.
         self.last: dict = {}
-
-    @property
-    def beta(self) -> float:
-        return self.model.beta
-
-    @property
-    def epsilon(self) -> float:
-        return self.model.epsilon
 
     def __repr__(self):
         return f"BluffBot(beta={self.beta:g}, epsilon={self.epsilon:g}, secrecy={self.secrecy:g}, seed={self.seed})"
@@ -138,18 +125,11 @@ class BluffBot:
         return np.exp(logsumexp(w[:, own_ix], axis=1) - logsumexp(w, axis=1)) * scale
 
     # ---------------------------------------------------------------- choose
-    def choose(self, view, legal_actions):
-        legal = tuple(legal_actions)
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase == "dossier":
-            return choose_dossier_entry(view, legal, self.model, self._rng)
-        own = view.own_agents
-        if not own:
-            raise ModelError(f"{view.label} has no agent: a bot needs its player's own view")
+    def _decide(self, view, legal):
+        legal = tuple(legal)
+        own = own_agents(view)
         st = PublicState.from_view(view)
-        s = view.scores
-        agent = own[0] if len(own) == 1 else max(own, key=lambda c: (s[c], -own.index(c)))
+        agent = kept_agent(view)
         U = self.model.utility.matrix(view, legal, st)
         u = U[:, st.agents.index(agent)]
         exp = self.exposures(view, legal, U, [st.agents.index(c) for c in own]) if self.secrecy else np.zeros(len(u))
@@ -157,7 +137,7 @@ class BluffBot:
         z = self.model.beta * score
         p = np.exp(z - z.max())
         p = (1 - self.model.epsilon) * p / p.sum() + self.model.epsilon / len(p)
-        i = _sample(p, self._rng)
+        i = sample_index(p, self._rng)
         self.last = {"utility": u, "exposure": exp, "probability": p, "chosen": i}
         return legal[i]
 

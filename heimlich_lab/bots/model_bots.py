@@ -25,6 +25,8 @@ True
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import numpy as np
 
 from ..errors import ModelError
@@ -37,12 +39,63 @@ __all__ = ["GreedyBot", "BoltzmannBot"]
 _TIE = 1e-9
 
 
-def _sample(p: np.ndarray, rng: np.random.Generator) -> int:
+def sample_index(p: np.ndarray, rng: np.random.Generator) -> int:
+    """An index drawn with probabilities ``p`` (one uniform draw from ``rng``)."""
     c = np.cumsum(p)
     return min(int(np.searchsorted(c, rng.random() * c[-1], side="right")), len(p) - 1)
 
 
-class GreedyBot:
+def own_agents(view) -> tuple[str, ...]:
+    """The agents of the view's player; a view with none (a spectator's) cannot drive a bot."""
+    own = view.own_agents
+    if not own:
+        raise ModelError(f"{view.label} has no agent: a bot needs its player's own view")
+    return own
+
+
+def kept_agent(view) -> str:
+    """The agent a player plays for: their only one, or of two the one farther along (the one kept at the end)."""
+    own = own_agents(view)
+    if len(own) == 1:
+        return own[0]
+    s = view.scores
+    return max(own, key=lambda c: (s[c], -own.index(c)))
+
+
+class ModelBot(ABC):
+    """What the bots built on the model of play share: a forced decision is taken at once, the dossier
+    sheet comes from the bot's own belief (:func:`~heimlich_lab.bots.dossier.choose_dossier_entry`),
+    and every other decision goes to ``_decide(view, legal)``. Subclasses set ``model`` and ``_rng``."""
+
+    model: BoltzmannModel
+    _rng: np.random.Generator
+
+    def choose(self, view, legal_actions):
+        legal = legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == "dossier":
+            return choose_dossier_entry(view, legal, self.model, self._rng)
+        return self._decide(view, legal)
+
+    @abstractmethod
+    def _decide(self, view, legal):
+        """One of ``legal`` (at least two actions, not a dossier entry) for the player of ``view``."""
+
+
+class TemperedBot(ModelBot):
+    """A :class:`ModelBot` whose choices are soft: ``beta`` and ``epsilon`` are its model's."""
+
+    @property
+    def beta(self) -> float:
+        return self.model.beta
+
+    @property
+    def epsilon(self) -> float:
+        return self.model.epsilon
+
+
+class GreedyBot(ModelBot):
     """Plays the action of highest one-step value for its own agent; random tie-break. Seeded.
 
     The one-step value is ``U(action; agent)`` of the state right after the
@@ -71,27 +124,13 @@ class GreedyBot:
     def __repr__(self):
         return f"GreedyBot(seed={self.seed})"
 
-    def _agent(self, view) -> str:
-        own = view.own_agents
-        if not own:
-            raise ModelError(f"{view.label} has no agent: a bot needs its player's own view")
-        if len(own) == 1:
-            return own[0]
-        s = view.scores
-        return max(own, key=lambda c: (s[c], -own.index(c)))
-
     def _argmax(self, u: np.ndarray) -> int:
         best = np.flatnonzero(u >= u.max() - _TIE)
         return int(best[0]) if len(best) == 1 else int(best[self._rng.integers(len(best))])
 
-    def choose(self, view, legal_actions):
-        legal = legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase == "dossier":
-            return choose_dossier_entry(view, legal, self.model, self._rng)
+    def _decide(self, view, legal):
         st = PublicState.from_view(view)
-        a = st.agents.index(self._agent(view))
+        a = st.agents.index(kept_agent(view))
         kind = legal[0].kind
         if kind == "points":
             u = self.utility.points(st, [x.args[0] for x in legal], softness=0)[:, a]
@@ -106,7 +145,7 @@ class GreedyBot:
         return legal[self._argmax(u)]
 
 
-class BoltzmannBot:
+class BoltzmannBot(TemperedBot):
     """Samples every decision from :class:`~heimlich_lab.inference.model.BoltzmannModel` for its agent.
 
     ``P(action) = (1 - epsilon) * softmax(beta * U(.; agent)) + epsilon / |legal|``
@@ -132,34 +171,17 @@ class BoltzmannBot:
         self.seed = seed
         self._rng = np.random.default_rng(seed)
 
-    @property
-    def beta(self) -> float:
-        return self.model.beta
-
-    @property
-    def epsilon(self) -> float:
-        return self.model.epsilon
-
     def __repr__(self):
         return f"BoltzmannBot(beta={self.beta:g}, epsilon={self.epsilon:g}, seed={self.seed})"
 
     def probabilities(self, view, legal_actions) -> np.ndarray:
         """The distribution the bot samples from (for one agent; averaged over two agents)."""
-        own = view.own_agents
-        if not own:
-            raise ModelError(f"{view.label} has no agent: a bot needs its player's own view")
+        own = own_agents(view)
         return np.mean([self.model.action_probabilities(view, a, legal_actions) for a in own], axis=0)
 
-    def choose(self, view, legal_actions):
-        legal = legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase == "dossier":
-            return choose_dossier_entry(view, legal, self.model, self._rng)
-        own = view.own_agents
-        if not own:
-            raise ModelError(f"{view.label} has no agent: a bot needs its player's own view")
+    def _decide(self, view, legal):
+        own = own_agents(view)
         rng = self._rng
         a = own[0] if len(own) == 1 else own[int(rng.integers(len(own)))]
         p = self.model.action_probabilities(view, a, legal)   # the same agent for the card and its targets
-        return legal[_sample(p, rng)]
+        return legal[sample_index(p, rng)]
