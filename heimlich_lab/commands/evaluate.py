@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 import pandas as pd
 
 from ..bots.registry import make_bot

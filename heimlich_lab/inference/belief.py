@@ -1427,6 +1427,15 @@ def plot_marginals(marginals: np.ndarray, players, agents, ax=None, title: str |
 # =========================================================================== baselines
 
 
+def _baseline_seat(players, agents, observer, own_agents) -> tuple[tuple, tuple, tuple]:
+    """The teaching baselines' arguments, checked: players and agents as tuples, the observer's own agents."""
+    players, agents = tuple(players), tuple(agents)
+    own = (own_agents,) if isinstance(own_agents, str) else tuple(own_agents or ())
+    if observer is not None and observer not in players:
+        raise ModelError(f"unknown observer {observer!r}: players are {', '.join(players)}")
+    return players, agents, own
+
+
 class IndependentBelief:
     """Baseline: :class:`~heimlich_lab.inference.core.IndependentPosterior` fed with the same model
     likelihoods. Each player's "which agent is mine?" is updated on its own, ignoring that two
@@ -1437,12 +1446,7 @@ class IndependentBelief:
     """
 
     def __init__(self, players, agents, observer: str | None = None, model=None, own_agents=None):
-        players, agents = tuple(players), tuple(agents)
-        if isinstance(own_agents, str):
-            own_agents = (own_agents,)
-        own = tuple(own_agents or ())
-        if observer is not None and observer not in players:
-            raise ModelError(f"unknown observer {observer!r}: players are {', '.join(players)}")
+        players, agents, own = _baseline_seat(players, agents, observer, own_agents)
         if observer is not None and len(own) != 1:
             raise ModelError(f"{observer}'s own agent card is needed: pass own_agents=")
         self.players, self.agents, self.observer, self.own_agents = players, agents, observer, own
@@ -1501,12 +1505,7 @@ class PointsShareBelief:
     """
 
     def __init__(self, players, agents, observer: str | None = None, own_agents=None, alpha: float = 1.0):
-        players, agents = tuple(players), tuple(agents)
-        if isinstance(own_agents, str):
-            own_agents = (own_agents,)
-        own = tuple(own_agents or ())
-        if observer is not None and observer not in players:
-            raise ModelError(f"unknown observer {observer!r}: players are {', '.join(players)}")
+        players, agents, own = _baseline_seat(players, agents, observer, own_agents)
         if alpha < 0:
             raise ModelError("alpha must be >= 0")
         self.players, self.agents, self.observer, self.own_agents = players, agents, observer, own

@@ -268,13 +268,8 @@ def secret_dossier(belief) -> dict[str, str]:
 def expected_correct(belief, sheet: Mapping[str, str]) -> float:
     """Expected number of correct entries of ``sheet`` (agent -> player or "free") under ``belief``.
 
-    The sheet is scored at the end against the *final* owners: a player who
-    then holds two agents keeps only the farther one, the other counts as
-    "free" (RULES.md). At the dossier mark that future is unknown, so this
-    uses the belief's marginals of control *at the mark* as an approximation:
-    an agent the belief gives to a two-agent player is scored as that
-    player's, though it may end up "free" if it is the nearer one. With one
-    agent per player (no second-agent take) the two coincide.
+    Uses the belief's marginals at the mark, with the same approximation for a
+    second agent as :func:`secret_dossier`.
     """
     m, players, agents, observer, own = sheet_marginals(belief)
     names = [*players, FREE_LABEL]

@@ -190,7 +190,6 @@ def expected_calibration_error(predicted, outcomes, bins: int = 10) -> float:
     """``sum_b (n_b / N) * |mean predicted_b - frequency_b|`` over equal-width bins."""
     p, y = _check_pairs(predicted, outcomes)
     b = _bin_index(p, bins)
-    n = np.bincount(b, minlength=bins)
     gap = np.abs(np.bincount(b, weights=p - y, minlength=bins))
     return float(gap.sum() / p.size)
 

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..rules.actions import Action
-from ..rules.board import N_BUILDINGS, index_of, value_of
+from ..rules.board import safe_destinations, value_of
 from ..rules.cards import CARD_CODES
 from .utility import PublicState, Utility, UtilityWeights, _kinds, card_plays, move_row_index, soft_max
 
@@ -409,13 +409,7 @@ class BoltzmannModel:
 def safe_options(view, st: PublicState | None = None) -> tuple[int, ...]:
     """Buildings (values) the safe may move to, from the public state (``Rules.safe_destination``)."""
     st = PublicState.from_view(view) if st is None else st
-    options = [b for b in range(N_BUILDINGS) if b != st.safe]
-    if view.rules.safe_destination == "unoccupied":
-        occupied = set(st.pos)
-        empty = [b for b in options if b not in occupied]
-        if empty:
-            options = empty
-    return tuple(value_of(b) for b in options)
+    return tuple(value_of(b) for b in safe_destinations(st.safe, st.pos, view.rules.safe_destination))
 
 
 def round_stay_option(view) -> str | None:

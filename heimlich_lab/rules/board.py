@@ -106,6 +106,26 @@ def parse_building(text: str) -> int:
     return v
 
 
+def safe_destinations(safe: int, positions, rule: str = "other") -> tuple[int, ...]:
+    """Building indices the safe may move to from index ``safe`` after a scoring (``Rules.safe_destination``).
+
+    ``"other"``: any other building; ``"unoccupied"``: another building with no agent (``positions``: the
+    agents' building indices), or any other if there is none.
+
+    >>> safe_destinations(7, [0, 0, 1], "other") == tuple(b for b in range(12) if b != 7)
+    True
+    >>> 0 in safe_destinations(7, [0, 0, 1], "unoccupied"), 2 in safe_destinations(7, [0, 0, 1], "unoccupied")
+    (False, True)
+    """
+    options = [b for b in range(N_BUILDINGS) if b != safe]
+    if rule == "unoccupied":
+        occupied = set(positions)
+        empty = [b for b in options if b not in occupied]
+        if empty:
+            options = empty
+    return tuple(options)
+
+
 def board_graph() -> nx.DiGraph:
     """The ring as a networkx directed cycle; nodes are building values, edges clockwise.
 

@@ -24,16 +24,16 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations, permutations
 from math import perm
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from ..errors import IllegalAction, NotationError, PositionError, WrongPlayer
 from .actions import FACES, HIDDEN, Action, check_player_name
 from .allocations import allocation_table
 from .board import (BONUS_CAP, BUILDING_VALUES, CHURCH, DOSSIER_MARK, FINISH, N_BUILDINGS, RUINS, SAFE_START,
-                    index_of, value_of)
+                    index_of, safe_destinations, value_of)
 from .cards import CARD_CODES
 from .ruleset import Rules
 
@@ -427,13 +427,7 @@ class Game:
         raise AssertionError(ph)
 
     def _safe_actions(self) -> tuple[Action, ...]:
-        options = [b for b in range(N_BUILDINGS) if b != self._safe]
-        if self.rules.safe_destination == "unoccupied":
-            occupied = set(self._pos)
-            empty = [b for b in options if b not in occupied]
-            if empty:
-                options = empty
-        return tuple(_SAFE_ACTIONS[b] for b in options)
+        return tuple(_SAFE_ACTIONS[b] for b in safe_destinations(self._safe, self._pos, self.rules.safe_destination))
 
     def _playable_cards(self, p: int) -> tuple[Action, ...]:
         """Every card play (with targets) player p could make now; a card with no legal target is not listed."""
