@@ -13,6 +13,9 @@ from scipy.stats import binomtest
 from heimlich_lab import Rules
 from heimlich_lab.analysis import (Lineup, free_agent_win_rate, game_seeds, load_results, parse_variant,
                                    plot_win_rates, tournament, wilson_interval, win_rates)
+from heimlich_lab.analysis.grid import game_tasks
+from heimlich_lab.analysis.running import play_task
+from heimlich_lab.analysis.storage import ResultSink
 from heimlich_lab.bots.registry import BOTS, make_bot
 from heimlich_lab.cli import main
 from heimlich_lab.errors import HeimlichError
@@ -393,7 +396,7 @@ def test_missing_dask_is_a_clear_error(monkeypatch):
 
 # ------------------------------------------------------------------------------------------ benchmark (smoke)
 def test_bench_tournament_runs_and_skips_missing_bots(monkeypatch, capsys):
-    bench = importlib.import_module("heimlich_lab.analysis.bench_tournament")
+    bench = importlib.import_module("heimlich_lab.benchmarks.tournament")
     monkeypatch.setattr(bench, "BOT_NAMES", ("random", "no-such-bot"))
     monkeypatch.setattr(bench, "PLAYER_COUNTS", (3,))
     figures = bench.bench_tournament(quick=True)
@@ -411,8 +414,8 @@ def test_ctrl_c_during_a_write_waits_for_the_write(tmp_path):
     import os
     import signal
     path = tmp_path / "r.csv"
-    sink = T._Sink(path, flush_every=3600)
-    sink.add(T._play_one(T._grid(3, "basic", "random", 1, 0)[0], None))
+    sink = ResultSink(path, flush_every=3600)
+    sink.add(play_task(game_tasks(3, "basic", "random", 1, 0)[0], None))
     real_write = sink._write
 
     def write_with_interrupt():
@@ -489,7 +492,7 @@ def test_cli_tournament_evaluate_beliefs(capsys):
 
 
 def test_bench_target_prints_its_figures():
-    bt = importlib.import_module("heimlich_lab.analysis.bench_tournament")
+    bt = importlib.import_module("heimlich_lab.benchmarks.tournament")
     figures = {label: value for label, value, _ in bt.bench_target(games=6)}
     wall2 = figures["target: 2 processes, wall time for 6 games"]
     assert figures["target: 10,000 games on 2 processes, extrapolated (goal < 60 s)"] == pytest.approx(wall2 * 10_000 / 6)

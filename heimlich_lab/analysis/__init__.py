@@ -6,12 +6,17 @@
 [['random', 6]]
 
 (``heimlich_lab.analysis.tournament`` is the function; the module is
-``sys.modules["heimlich_lab.analysis.tournament"]``.)
+``sys.modules["heimlich_lab.analysis.tournament"]``.) The modules, one idea each: ``grid``
+(which games), ``running`` (playing them), ``storage`` (the table and its files),
+``statistics`` (win rates), ``plots``, ``tournament`` (all of them together) and ``beliefs``
+(scoring every player's belief per game).
 """
 from .beliefs import BeliefEvaluator
-from .tournament import (Lineup, free_agent_win_rate, game_seeds, interrupted_results, load_results, parse_variant,
-                         plot_win_rates,
-                         tournament, wilson_interval, win_rates)
+from .grid import Lineup, game_seeds, parse_variant
+from .plots import plot_win_rates
+from .statistics import free_agent_win_rate, wilson_interval, win_rates
+from .storage import load_results
+from .tournament import interrupted_results, tournament
 
 __all__ = ["tournament", "load_results", "win_rates", "free_agent_win_rate", "plot_win_rates", "wilson_interval",
            "game_seeds", "parse_variant", "Lineup", "BeliefEvaluator", "interrupted_results"]

@@ -67,7 +67,7 @@ def parse_lineups(values: list[str] | None) -> list[str]:
 def run(args) -> int:
     import pandas as pd
 
-    from ..analysis.tournament import free_agent_win_rate, tournament, win_rates
+    from ..analysis import free_agent_win_rate, tournament, win_rates
 
     df = tournament(player_counts=parse_counts(args.players), variants=split_names(args.variants, "variant"),
                     bots=parse_lineups(args.bots), games=args.games, seed=args.seed, n_jobs=args.jobs,

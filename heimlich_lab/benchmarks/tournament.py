@@ -1,4 +1,4 @@
-"""Tournament benchmarks for ``heimlich-lab bench`` (figures are printed, never asserted).
+"""Tournament benchmarks (``heimlich-lab bench --only tournament,target``; figures are printed, never asserted).
 
 * complete games per second of CPU time (one core, so the figure does not depend on what else
   the machine is doing) for the random, greedy and boltzmann bots at 3, 5 and 7 players, basic
@@ -12,7 +12,14 @@
 """
 from __future__ import annotations
 
+import os
 import time
+
+from ..analysis import BeliefEvaluator, tournament
+from ..analysis.grid import game_tasks
+from ..analysis.running import play_task
+from ..bots.registry import make_bot
+from ..errors import HeimlichError
 
 BOT_NAMES = ("random", "greedy", "boltzmann")
 PLAYER_COUNTS = (3, 5, 7)
@@ -20,12 +27,11 @@ VARIANTS = ("basic", "top_secret")
 
 
 def _games_per_second(bot: str, n: int, variant: str, budget: float, min_games: int) -> float:
-    from .tournament import _grid, _play_one
-    tasks = _grid((n,), (variant,), (bot,), games=100_000, seed=0)
+    tasks = game_tasks((n,), (variant,), (bot,), games=100_000, seed=0)
     played = 0
     t0 = time.process_time()
     for task in tasks:
-        _play_one(task, None)
+        play_task(task, None)
         played += 1
         if played >= min_games and time.process_time() - t0 >= budget:
             break
@@ -33,8 +39,6 @@ def _games_per_second(bot: str, n: int, variant: str, budget: float, min_games: 
 
 
 def _registered(name: str) -> bool:
-    from ..bots.registry import make_bot
-    from ..errors import HeimlichError
     try:
         make_bot(name, seed=0)
     except HeimlichError:
@@ -60,11 +64,8 @@ def _cpu_seconds() -> float | None:
 
 def bench_tournament(quick: bool = False) -> list[tuple[str, float, str]]:
     """The figures, as ``(label, value, unit)``."""
-    import os
     import resource
     import tracemalloc
-
-    from .tournament import tournament
 
     out: list[tuple[str, float, str]] = [("load average (1 min) when the benchmark started", os.getloadavg()[0],
                                           f"on {os.cpu_count()} cores")]
@@ -124,11 +125,6 @@ def bench_target(quick: bool = False, games: int | None = None) -> list[tuple[st
     time 10,000 games would take on 2 processes, extrapolated from the measured wall rate.
     ``quick`` plays 200 games per run instead of 1000.
     """
-    import os
-
-    from .beliefs import BeliefEvaluator
-    from .tournament import tournament
-
     n = games or (200 if quick else 1000)
     ev = BeliefEvaluator(until=None)
     grid = dict(player_counts=5, variants="basic", bots="boltzmann", progress=False, evaluate=ev)

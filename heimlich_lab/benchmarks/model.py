@@ -1,13 +1,13 @@
-"""Speed of the model-based bots and of the Boltzmann model's likelihood (``heimlich-lab bench``)."""
+"""Speed of the model-based bots and of the Boltzmann model's likelihood (``heimlich-lab bench --only model``)."""
 from __future__ import annotations
 
 import time
 
 from ..bots.model_bots import BoltzmannBot, GreedyBot
+from ..inference.model import BoltzmannModel
 from ..play import play_game
 from ..rules.game import CHANCE
 from ..rules.ruleset import Rules
-from .model import BoltzmannModel
 
 PLAYERS = ("P1", "P2", "P3", "P4", "P5")
 

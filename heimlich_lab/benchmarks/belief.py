@@ -17,22 +17,22 @@ import time
 
 import numpy as np
 
+from ..bots.model_bots import BoltzmannBot
+from ..inference.belief import DECISION_KINDS, BeliefSet, _real_decisions
+from ..inference.model import BoltzmannModel
 from ..play import play_game
 from ..rules.ruleset import Rules
-from .belief import DECISION_KINDS, BeliefSet, _real_decisions
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
 
 
 def _record(seed: int):
-    from ..bots.model_bots import BoltzmannBot
     bots = {p: BoltzmannBot(seed=seed * 10 + i) for i, p in enumerate(PLAYERS)}
     return play_game(Rules(top_secret=True), bots, seed=seed).record
 
 
 def bench_belief(quick: bool = False) -> list[tuple[str, float, str]]:
     """Per-decision update cost for all seven observers, model cost, and whole games."""
-    from .model import BoltzmannModel
     model = BoltzmannModel()
     n_games = 2 if quick else 6
     records = [_record(s) for s in range(n_games)]

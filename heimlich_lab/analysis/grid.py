@@ -1,0 +1,245 @@
+"""Which games a tournament plays: the grid of player counts, variants and line-ups, and their seeds.
+
+:func:`game_tasks` lists one :class:`GameTask` per game of the grid, in grid order:
+
+>>> tasks = game_tasks((3, 4), "basic", "random", games=2, seed=0)
+>>> [t.game_id for t in tasks]
+['0/3p/basic/random/0', '0/3p/basic/random/1', '0/4p/basic/random/0', '0/4p/basic/random/1']
+
+Reproducibility. Game ``k`` of every cell of the grid gets the seed sequence
+``numpy.random.SeedSequence(seed).spawn(games)[k]`` (so the cells share their
+random numbers: a classic variance reduction when comparing bots). The game's
+seed and each seat's bot seed are drawn from that sequence, so a result never
+depends on how the work was split, on the order in which games finished, or on
+how many games were asked for (game 7 is the same game whether you ask for 10
+or 10 000):
+
+>>> ss = _game_seed_sequence(0, 7)
+>>> ss.spawn_key == np.random.SeedSequence(0).spawn(10)[7].spawn_key
+True
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from ..bots.registry import make_bot
+from ..errors import HeimlichError
+from ..rules.ruleset import Rules
+
+#: Named variants: name -> Rules options.
+VARIANTS = {
+    "basic": {},
+    "top_secret": {"top_secret": True},
+    "dossier": {"dossier": True},
+    "both": {"top_secret": True, "dossier": True},
+}
+_VARIANT_ALIASES = {"top-secret": "top_secret", "topsecret": "top_secret", "ts": "top_secret",
+                    "top_secret+dossier": "both"}
+#: Options that may follow a variant name after ``+``: option -> Rules options.
+VARIANT_OPTIONS = {"unoccupied": {"safe_destination": "unoccupied"}, "other": {"safe_destination": "other"}}
+
+
+
+def rules_label(rules: Rules) -> str:
+    """A short, unique name for a rule set (used in the ``variant`` column).
+
+    >>> rules_label(Rules()), rules_label(Rules(top_secret=True, dossier=True))
+    ('basic', 'both')
+    >>> rules_label(Rules(dossier=True, safe_destination="unoccupied"))
+    'dossier+unoccupied'
+    """
+    name = {(False, False): "basic", (True, False): "top_secret", (False, True): "dossier",
+            (True, True): "both"}[(rules.top_secret, rules.dossier)]
+    if rules.safe_destination != "other":
+        name += f"+{rules.safe_destination}"
+    if rules.agents is not None:
+        name += "+agents=" + ".".join(rules.agents)
+    if rules.deck is not None:
+        name += "+deck=" + ".".join(f"{c}{n}" for c, n in rules.deck)
+    return name
+
+
+def parse_variant(spec: "str | Rules | Mapping") -> tuple[str, Rules]:
+    """``(label, Rules)`` from a variant name, a :class:`Rules`, or a dict of Rules options.
+
+    Names are ``basic``, ``top_secret``, ``dossier`` (basic + Secret Dossier) and ``both``
+    (Top Secret + Secret Dossier), optionally followed by ``+unoccupied`` (the safe moves to
+    an empty building).
+
+    >>> label, rules = parse_variant("top_secret+unoccupied")
+    >>> label, rules.top_secret, rules.dossier, rules.safe_destination
+    ('top_secret+unoccupied', True, False, 'unoccupied')
+    >>> parse_variant({"dossier": True})[0]
+    'dossier'
+    """
+    if isinstance(spec, Rules):
+        return rules_label(spec), spec
+    if isinstance(spec, Mapping):
+        try:
+            rules = Rules(**spec)
+        except TypeError as e:
+            raise HeimlichError(f"variant {dict(spec)!r}: {e}") from None
+        return rules_label(rules), rules
+    if not isinstance(spec, str) or not spec.strip():
+        raise HeimlichError(f"a variant is a name ({', '.join(VARIANTS)}), a Rules or a dict, not {spec!r}")
+    text = spec.strip().lower()
+    text = _VARIANT_ALIASES.get(text, text)
+    name, *options = text.split("+")
+    name = _VARIANT_ALIASES.get(name, name)
+    if name not in VARIANTS:
+        raise HeimlichError(f"unknown variant {spec!r}; variants are {', '.join(VARIANTS)} "
+                            f"(optionally +{', +'.join(VARIANT_OPTIONS)})")
+    kw = dict(VARIANTS[name])
+    for o in options:
+        if o not in VARIANT_OPTIONS:
+            raise HeimlichError(f"unknown variant option {o!r} in {spec!r}; options are {', '.join(VARIANT_OPTIONS)}")
+        kw.update(VARIANT_OPTIONS[o])
+    rules = Rules(**kw)
+    return rules_label(rules), rules
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """Who sits where: bot names per seat, or (``rotate=True``) a bot mix rotated over the seats.
+
+    A fixed line-up of one name seats that bot everywhere; otherwise it must name one bot
+    per seat (cells of the grid with another player count are left out). A rotated mix is
+    repeated to fill the table, and game ``k`` turns it by ``k`` seats, so that over ``n``
+    games every bot has sat in every seat equally often.
+
+    >>> Lineup.parse("rotate:random,greedy").seats(3, 0), Lineup.parse("rotate:random,greedy").seats(3, 1)
+    (('random', 'greedy', 'random'), ('random', 'random', 'greedy'))
+    >>> Lineup.parse("random").seats(3, 0), Lineup.parse(["random", "greedy"]).label
+    (('random', 'random', 'random'), 'random,greedy')
+    """
+
+    names: tuple[str, ...]
+    rotate: bool = False
+
+    @classmethod
+    def parse(cls, spec: "str | Sequence[str] | Lineup") -> "Lineup":
+        if isinstance(spec, Lineup):
+            return spec
+        rotate = False
+        if isinstance(spec, str):
+            text = spec.strip()
+            if text.lower().startswith("rotate:"):
+                rotate, text = True, text[len("rotate:"):]
+            names = tuple(x.strip() for x in text.split(",") if x.strip())
+        else:
+            names = tuple(spec)
+            if names and names[0] == "rotate":
+                rotate, names = True, names[1:]
+        if not names or not all(isinstance(x, str) and x for x in names):
+            raise HeimlichError(f"a line-up names at least one bot, like 'random,random,greedy' or "
+                                f"'rotate:random,greedy'; got {spec!r}")
+        return cls(names, rotate)
+
+    @property
+    def label(self) -> str:
+        return ("rotate:" if self.rotate else "") + ",".join(self.names)
+
+    def fits(self, n_players: int) -> bool:
+        """Whether this line-up can seat ``n_players`` players."""
+        return self.rotate or len(self.names) in (1, n_players)
+
+    def seats(self, n_players: int, game_index: int) -> tuple[str, ...]:
+        """The bot in each seat for game ``game_index``."""
+        if not self.fits(n_players):
+            raise HeimlichError(f"line-up {self.label} names {len(self.names)} bots for {n_players} seats")
+        fill = [self.names[i % len(self.names)] for i in range(n_players)]
+        if not self.rotate:
+            return tuple(fill)
+        r = game_index % n_players
+        return tuple(fill[(s - r) % n_players] for s in range(n_players))
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game of a tournament: where it sits in the grid and who plays it (its seeds follow from
+    ``root_seed`` and ``game_index``, see :func:`game_seeds`)."""
+
+    game_id: str
+    root_seed: int
+    game_index: int
+    n_players: int
+    variant: str
+    rules: Rules
+    lineup: str
+    seat_bots: tuple[str, ...]
+
+
+def _as_list(x, what: str) -> list:
+    if isinstance(x, (str, Rules, Lineup)) or isinstance(x, Mapping):
+        return [x]
+    try:
+        out = list(x)
+    except TypeError:
+        return [x]
+    if not out:
+        raise HeimlichError(f"give at least one {what}")
+    return out
+
+
+def game_tasks(player_counts, variants, bots, games: int, seed: int) -> list[GameTask]:
+    """Every game of the grid, in grid order (player count, variant, line-up, game index).
+
+    Bad input (a player count out of 2..7, an unknown variant or bot, a line-up that fits no
+    table) raises :class:`~heimlich_lab.errors.HeimlichError` here, before any game is played.
+    """
+    counts = [int(n) for n in _as_list(player_counts, "player count")]
+    for n in counts:
+        if not 2 <= n <= 7:
+            raise HeimlichError(f"Heimlich & Co. is for 2 to 7 players, not {n}")
+    if isinstance(variants, Mapping) and not set(variants) <= set(Rules.__dataclass_fields__):
+        vlist = [(str(k), parse_variant(v)[1]) for k, v in variants.items()]  # {label: spec}
+    else:
+        vlist = [parse_variant(v) for v in _as_list(variants, "variant")]
+    labels = [v for v, _ in vlist]
+    if len(set(labels)) != len(labels):
+        raise HeimlichError(f"variants repeat: {labels}")
+    lineups = [Lineup.parse(b) for b in _as_list(bots, "bot line-up")]
+    if len({lu.label for lu in lineups}) != len(lineups):
+        raise HeimlichError(f"line-ups repeat: {[lu.label for lu in lineups]}")
+    for n in counts:
+        if not any(lu.fits(n) for lu in lineups):
+            raise HeimlichError(f"no line-up seats {n} players: give one bot name per seat, one name for "
+                                f"all seats, or a 'rotate:' mix")
+    names = sorted({b for lu in lineups for b in lu.names})
+    for b in names:  # fail now, in this process, on a misspelt bot
+        make_bot(b, seed=0)
+    tasks = []
+    for n in counts:
+        for vlabel, rules in vlist:
+            rules.agents_for(n)  # a custom agent list that does not fit fails here
+            for lu in lineups:
+                if not lu.fits(n):
+                    continue
+                for k in range(games):
+                    gid = f"{seed}/{n}p/{vlabel}/{lu.label}/{k}"
+                    tasks.append(GameTask(gid, seed, k, n, vlabel, rules, lu.label, lu.seats(n, k)))
+    return tasks
+
+
+def _game_seed_sequence(root_seed: int, game_index: int) -> np.random.SeedSequence:
+    """The seed sequence of game ``game_index``: the same as ``SeedSequence(root_seed).spawn(N)[game_index]``."""
+    return np.random.SeedSequence(root_seed, spawn_key=(game_index,))
+
+
+def _int63(ss: np.random.SeedSequence) -> int:
+    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+
+def game_seeds(root_seed: int, game_index: int, n_players: int) -> tuple[int, list[int]]:
+    """The game seed and the seats' bot seeds of game ``game_index`` of a tournament.
+
+    >>> s, bots = game_seeds(0, 3, 4)
+    >>> len(bots), game_seeds(0, 3, 4) == (s, bots), s != game_seeds(0, 4, 4)[0]
+    (4, True, True)
+    """
+    ss = _game_seed_sequence(root_seed, game_index)
+    return _int63(ss), [_int63(c) for c in ss.spawn(n_players)]
+

@@ -1,0 +1,149 @@
+"""Running a tournament's games: one game to table rows, and the executors (this process, joblib
+worker processes, a Dask cluster).
+
+Every executor yields the rows of finished games as they come in; the games, and so the rows, are
+the same whichever executor played them (each game's seeds come from its place in the grid).
+"""
+from __future__ import annotations
+
+import math
+import os
+from typing import Callable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from ..bots.registry import make_bot
+from ..errors import HeimlichError
+from ..play import play_game
+from .grid import GameTask, game_seeds
+from .storage import COLUMNS
+
+#: Environment variable naming a Dask scheduler address (used when ``scheduler`` is not given).
+SCHEDULER_ENV = "HEIMLICH_DASK_SCHEDULER"
+
+
+def play_task(task: GameTask, evaluate: Callable | None) -> list[dict]:
+    """Play one game of the grid and return its table rows, one per player (columns: ``COLUMNS``,
+    then the metrics of ``evaluate(record)``, if given)."""
+    n = task.n_players
+    game_seed, bot_seeds = game_seeds(task.root_seed, task.game_index, n)
+    players = [f"P{s + 1}" for s in range(n)]
+    lineup = {p: make_bot(b, seed=bs) for p, b, bs in zip(players, task.seat_bots, bot_seeds)}
+    before = getattr(evaluate, "before_game", None)
+    if before is not None:  # e.g. BeliefEvaluator: bots share the model's utility cache (same games)
+        before(lineup)
+    g = play_game(task.rules, lineup, seed=game_seed)
+    deal = next(dict(a.args) for actor, a in g.history if a.kind == "deal")
+    winners = set(g.winners)
+    final = g.final_owners
+    scores = g.scores
+    bonus = g.dossier_bonus
+    owners = g.owners
+    metrics: Mapping = {}
+    if evaluate is not None:
+        metrics = evaluate(g.record)
+        if not isinstance(metrics, Mapping):
+            raise HeimlichError(f"evaluate(record) must return a dict of metrics, not {type(metrics).__name__}")
+        clash = set(metrics) & set(COLUMNS)
+        if clash:
+            raise HeimlichError(f"evaluate returned metric(s) named like table columns: {sorted(clash)}")
+    rows = []
+    for s, p in enumerate(players):
+        final_agent = next(c for c, o in final.items() if o == p)
+        row = {
+            "game_id": task.game_id, "root_seed": task.root_seed, "game_index": task.game_index,
+            "seed": game_seed, "n_players": n, "variant": task.variant, "top_secret": task.rules.top_secret,
+            "dossier": task.rules.dossier, "safe_destination": task.rules.safe_destination,
+            "lineup": task.lineup, "seat": s + 1, "player": p, "bot": task.seat_bots[s], "bot_seed": bot_seeds[s],
+            "agent": deal[p], "agents": ",".join(owners[p]), "final_agent": final_agent,
+            "score": scores[final_agent], "dossier_bonus": bonus.get(p, 0), "won": p in winners,
+            "shared_win": p in winners and len(winners) > 1, "free_agent_won": not winners,
+            "n_winners": len(winners), "n_turns": g.turn, "n_actions": len(g.history),
+        }
+        for k, v in metrics.items():
+            row[str(k)] = v.get(p, np.nan) if isinstance(v, Mapping) else v
+        rows.append(row)
+    return rows
+
+
+def _play_chunk(tasks: Sequence[GameTask], evaluate: Callable | None) -> list[dict]:
+    """Play a few games (one unit of work for a worker process or a Dask worker)."""
+    rows = []
+    for t in tasks:
+        rows.extend(play_task(t, evaluate))
+    return rows
+
+
+def _dask_client(scheduler):
+    """(client, created_here) for a scheduler address or an existing ``distributed.Client``."""
+    if not isinstance(scheduler, str):
+        return scheduler, False
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise HeimlichError("running on a Dask cluster needs Dask: pip install 'heimlich-lab[dask]' "
+                            "(or leave out scheduler= and HEIMLICH_DASK_SCHEDULER to use local processes)") from None
+    try:
+        return Client(scheduler, timeout="20s"), True
+    except OSError as e:
+        raise HeimlichError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+
+
+def _run_dask(chunks, evaluate, scheduler) -> Iterator[list[dict]]:
+    client, created = _dask_client(scheduler)
+    from dask.distributed import as_completed
+    futures = [client.submit(_play_chunk, c, evaluate, pure=False) for c in chunks]
+    try:
+        for fut in as_completed(futures):
+            yield fut.result()
+    finally:
+        client.cancel([f for f in futures if not f.done()])
+        if created:
+            client.close()
+
+
+def _run_joblib(chunks, evaluate, n_jobs) -> Iterator[list[dict]]:
+    from joblib import Parallel, delayed
+    jobs = (delayed(_play_chunk)(c, evaluate) for c in chunks)
+    try:
+        gen = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs)
+    except ValueError:  # joblib < 1.4
+        gen = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
+    try:
+        yield from gen
+    finally:
+        gen.close()
+
+
+def _n_workers(n_jobs: int) -> int:
+    if n_jobs is None:
+        return 1
+    if n_jobs < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+    return max(1, n_jobs)
+
+
+def run_games(tasks: Sequence[GameTask], evaluate: Callable | None, n_jobs: int = 1, scheduler=None,
+              chunk_size: int | None = None) -> Iterator[list[dict]]:
+    """The rows of the games ``tasks``, one list per finished unit of work, in the order they finish.
+
+    ``scheduler`` (a Dask address or client; ``None``: ``$HEIMLICH_DASK_SCHEDULER`` if set; ``False``:
+    local) runs them on a Dask cluster; otherwise ``n_jobs == 1`` plays them here one game at a time
+    (an interruption loses at most one game) and ``n_jobs > 1`` in joblib worker processes. Close
+    the iterator to stop early.
+    """
+    if scheduler is None:
+        scheduler = os.environ.get(SCHEDULER_ENV) or None
+    if scheduler is False or scheduler == "":
+        scheduler = None
+    workers = _n_workers(n_jobs) if scheduler is None else 8
+    if chunk_size is None:
+        chunk_size = max(1, min(50, math.ceil(len(tasks) / (workers * 8)))) if workers > 1 else 10
+    chunks = [tasks[i:i + chunk_size] for i in range(0, len(tasks), chunk_size)]
+    if not chunks:
+        return iter(())
+    if scheduler is not None:
+        return _run_dask(chunks, evaluate, scheduler)
+    if workers == 1:
+        return (play_task(t, evaluate) for t in tasks)
+    return _run_joblib(chunks, evaluate, n_jobs)

@@ -1,0 +1,177 @@
+"""Saving and resuming a tournament: the table's columns, Parquet/CSV files, and the sink that
+writes finished games as they come in.
+
+With ``tournament(..., out="results.parquet")`` (or ``.csv``) finished games are written every
+``flush_every`` seconds and always when the run stops (also on Ctrl-C, which waits for a write
+in progress); running the same call again skips the games already in the file.
+:func:`load_results` reads a file back.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterable
+
+import pandas as pd
+
+from ..errors import HeimlichError
+
+#: The columns of a tournament table, in order (evaluation metrics follow, sorted by name).
+COLUMNS = (
+    "game_id", "root_seed", "game_index", "seed", "n_players", "variant", "top_secret", "dossier",
+    "safe_destination", "lineup", "seat", "player", "bot", "bot_seed", "agent", "agents", "final_agent",
+    "score", "dossier_bonus", "won", "shared_win", "free_agent_won", "n_winners", "n_turns", "n_actions",
+)
+_INT_COLUMNS = ("root_seed", "game_index", "seed", "n_players", "seat", "bot_seed", "score", "dossier_bonus",
+                "n_winners", "n_turns", "n_actions")
+_BOOL_COLUMNS = ("top_secret", "dossier", "won", "shared_win", "free_agent_won")
+_STR_COLUMNS = ("game_id", "variant", "safe_destination", "lineup", "player", "bot", "agent", "agents",
+                "final_agent")
+
+
+def _normalize(df: pd.DataFrame) -> pd.DataFrame:
+    """Column order and dtypes of a tournament table (the same whatever file it came from)."""
+    df = df.copy()
+    for c in _INT_COLUMNS:
+        if c in df:
+            df[c] = df[c].astype("int64")
+    for c in _BOOL_COLUMNS:
+        if c in df:
+            df[c] = df[c].astype(bool)
+    for c in _STR_COLUMNS:
+        if c in df:
+            df[c] = df[c].astype(str)
+    extra = sorted(c for c in df.columns if c not in COLUMNS)
+    return df[[c for c in COLUMNS if c in df.columns] + extra]
+
+
+def _empty() -> pd.DataFrame:
+    return _normalize(pd.DataFrame({c: pd.Series(dtype="int64" if c in _INT_COLUMNS else bool if c in _BOOL_COLUMNS
+                                                 else object) for c in COLUMNS}))
+
+
+def _format(path: Path) -> str:
+    suffix = "".join(path.suffixes[-2:]).lower() if path.suffix.lower() == ".gz" else path.suffix.lower()
+    if suffix in (".parquet", ".pq"):
+        return "parquet"
+    if suffix in (".csv", ".csv.gz"):
+        return "csv"
+    raise HeimlichError(f"{path}: results are saved as .parquet or .csv (by the file name's extension)")
+
+
+def load_results(path: "str | os.PathLike") -> pd.DataFrame:
+    """Read a tournament table saved by :func:`tournament` (Parquet or CSV, by extension).
+
+    A file that does not exist yet gives an empty table with the tournament columns.
+
+    >>> load_results("no-such-file.parquet").shape[0]
+    0
+    """
+    path = Path(path)
+    fmt = _format(path)
+    if not path.exists():
+        return _empty()
+    try:
+        df = pd.read_parquet(path) if fmt == "parquet" else pd.read_csv(path)
+    except Exception as e:  # noqa: BLE001 - a clear message instead of a pyarrow/pandas traceback
+        raise HeimlichError(f"cannot read tournament results {path}: {e}") from None
+    missing = [c for c in COLUMNS if c not in df.columns]
+    if missing:
+        raise HeimlichError(f"{path} is not a tournament table: missing column(s) {missing}")
+    df = _normalize(df)
+    return df.sort_values(["root_seed", "n_players", "variant", "lineup", "game_index", "seat"],
+                          kind="stable").reset_index(drop=True)
+
+
+def _atomic_write(df: pd.DataFrame, path: Path, fmt: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=".tournament-", suffix=path.suffix, dir=path.parent)
+    os.close(fd)
+    try:
+        if fmt == "parquet":
+            df.to_parquet(tmp, index=False)
+        else:
+            df.to_csv(tmp, index=False)
+        os.replace(tmp, path)
+    except ImportError as e:
+        os.unlink(tmp)
+        raise HeimlichError(f"saving {path.name} needs a Parquet engine: pip install pyarrow "
+                            f"(or save to a .csv file) [{e}]") from None
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+@contextmanager
+def _interrupts_deferred():
+    """Hold a Ctrl-C (SIGINT) until the block is done, then raise KeyboardInterrupt."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+    if caught:
+        raise KeyboardInterrupt
+
+
+class ResultSink:
+    """Collects finished games and writes them to ``out`` now and then (and at the end).
+
+    Without ``out`` it only collects; :meth:`table` gives the games in the order asked for."""
+
+    def __init__(self, out: "str | os.PathLike | None", flush_every: float):
+        self.path = Path(out) if out is not None else None
+        self.fmt = _format(self.path) if self.path is not None else None
+        self.flush_every = flush_every
+        self.saved = load_results(self.path) if self.path is not None else _empty()
+        self.pending: list[dict] = []
+        self.rows: list[dict] = []
+        self._last = time.monotonic()
+
+    def add(self, rows: list[dict]) -> None:
+        self.rows.extend(rows)
+        self.pending.extend(rows)
+        if self.path is not None and time.monotonic() - self._last >= self.flush_every:
+            self.flush()
+
+    def flush(self) -> None:
+        self._last = time.monotonic()
+        if self.path is None or not self.pending:
+            return
+        with _interrupts_deferred():  # Ctrl-C during a write would leave half a CSV line
+            self._write()
+
+    def _write(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        new = _normalize(pd.DataFrame(self.pending))
+        append = (self.fmt == "csv" and self.path.exists()
+                  and list(pd.read_csv(self.path, nrows=0).columns) == list(new.columns))
+        if append:  # a CSV file with these columns: add the new rows at its end
+            new.to_csv(self.path, mode="a", header=False, index=False)
+            self.saved = pd.concat([self.saved, new], ignore_index=True)
+        else:
+            both = _normalize(pd.concat([self.saved, new], ignore_index=True)) if len(self.saved) else new
+            _atomic_write(both, self.path, self.fmt)
+            self.saved = both
+        self.pending = []
+
+    def table(self, game_ids: Iterable[str]) -> pd.DataFrame:
+        """The rows of the games ``game_ids`` that are in the sink (saved or played), in that order."""
+        order = {gid: i for i, gid in enumerate(game_ids)}
+        parts = [self.saved[self.saved["game_id"].isin(order)]] if len(self.saved) else []
+        if self.path is None and self.rows:
+            parts.append(pd.DataFrame(self.rows))
+        if not parts or sum(len(p) for p in parts) == 0:
+            return _empty()
+        df = _normalize(pd.concat(parts, ignore_index=True)) if len(parts) > 1 else _normalize(parts[0])
+        df = df.assign(_order=df["game_id"].map(order)).sort_values(["_order", "seat"], kind="stable")
+        return df.drop(columns="_order").reset_index(drop=True)
