@@ -1,0 +1,158 @@
+"""The package's layers, checked by reading every import statement (also those inside functions).
+
+    rules  <-  inference  <-  bots  <-  analysis, widget, commands, adapters, benchmarks
+
+Each layer imports only the layers below it, so a layer can be read, tested and reused without
+the ones above: the rules know nothing of beliefs, the beliefs nothing of bots, and the
+game-agnostic core (``inference/core.py`` and its independent foil) nothing of Heimlich at all.
+(Which private fields of ``Game`` may be read is tests/test_architecture.py's business; that the
+core imports alone at run time is tests/test_inference_core.py's.)
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "heimlich_lab"
+
+#: The game-agnostic core: modules of inference that must not know the game.
+CORE = ("heimlich_lab.inference.core", "heimlich_lab.inference.independent")
+
+_BELOW_APPS = {"errors", "rules", "play", "inference", "core", "bots", "transcript", "secrets"}
+#: area -> the other areas it may import. An area is a subpackage or a top-level module of heimlich_lab;
+#: "core" is CORE, "package" is heimlich_lab/__init__.py (the public names, gathered from every layer).
+ALLOWED = {
+    "errors": set(),
+    "core": {"errors"},
+    "rules": {"errors"},
+    "play": {"errors", "rules"},                    # plays a game between any objects with choose()
+    "inference": {"errors", "rules", "core"},
+    "transcript": {"errors", "rules", "inference", "core"},
+    "bots": {"errors", "rules", "play", "inference", "core", "secrets"},   # the registry names every game's bots
+    "secrets": {"errors", "rules", "play", "inference", "core", "bots"},   # the second game, beside the first
+    "analysis": _BELOW_APPS,
+    "adapters": _BELOW_APPS,
+    "widget": _BELOW_APPS,
+    "benchmarks": _BELOW_APPS | {"analysis", "widget", "adapters"},
+    "commands": _BELOW_APPS | {"analysis", "widget", "adapters", "benchmarks"},
+    "cli": _BELOW_APPS | {"commands"},
+    "package": _BELOW_APPS | {"widget", "analysis", "adapters"},
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_module(name: str) -> bool:
+    rel = Path(*name.split("."))
+    return (PACKAGE.parent / rel).with_suffix(".py").is_file() or (PACKAGE.parent / rel / "__init__.py").is_file()
+
+
+def imports_of(source: str, module: str, is_package: bool = False) -> list[tuple[int, str]]:
+    """``(line, module)`` for every heimlich_lab module that ``source`` imports (relative imports resolved;
+    ``from X import name`` counts as importing ``X.name`` when that is a module).
+
+    >>> imports_of("from ..bots.registry import make_bot", "heimlich_lab.inference.x")
+    [(1, 'heimlich_lab.bots.registry')]
+    """
+    package = module if is_package else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([node.module] if node.module else []))
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                found.append((node.lineno, sub if _is_module(sub) else base))
+    return sorted({(line, name) for line, name in found if name.split(".")[0] == "heimlich_lab"})
+
+
+def area(module: str) -> str:
+    """The layer area a module belongs to.
+
+    >>> area("heimlich_lab.inference.core"), area("heimlich_lab.inference.belief"), area("heimlich_lab")
+    ('core', 'inference', 'package')
+    """
+    if module in CORE:
+        return "core"
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "package"
+
+
+def layer_violations(files: dict[str, tuple[str, bool]]) -> list[str]:
+    """One message per import that runs against the layers; ``files``: module -> (source, is_package)."""
+    out = []
+    for module, (source, is_package) in sorted(files.items()):
+        mine = area(module)
+        if mine not in ALLOWED:
+            out.append(f"{module}: {mine!r} is not a known layer area: add it to ALLOWED in {Path(__file__).name}")
+            continue
+        for line, target in imports_of(source, module, is_package):
+            theirs = area(target)
+            if theirs != mine and theirs not in ALLOWED[mine]:
+                may = ", ".join(sorted(ALLOWED[mine])) or "nothing of heimlich_lab"
+                out.append(f"{module} line {line} imports {target}: {mine} may import only {may}")
+    return out
+
+
+def package_sources() -> dict[str, tuple[str, bool]]:
+    return {module_name(p): (p.read_text(encoding="utf-8"), p.name == "__init__.py")
+            for p in sorted(PACKAGE.rglob("*.py")) if "static" not in p.relative_to(PACKAGE).parts}
+
+
+def test_every_import_follows_the_layers():
+    files = package_sources()
+    assert "heimlich_lab.inference.core" in files and "heimlich_lab.rules.game" in files
+    assert layer_violations(files) == []
+
+
+def test_the_benchmarks_live_above_what_they_measure():
+    files = package_sources()
+    # the only other "bench" is the command that runs them
+    assert [m for m in files if m.rpartition(".")[2].startswith("bench") and area(m) != "benchmarks"] == [
+        "heimlich_lab.commands.bench"]
+    assert {"heimlich_lab.benchmarks.engine", "heimlich_lab.benchmarks.belief"} <= set(files)
+
+
+@pytest.mark.parametrize("module, source, expected", [
+    ("heimlich_lab.inference.belief", "def f():\n    from ..bots.model_bots import BoltzmannBot\n",
+     "heimlich_lab.inference.belief line 2 imports heimlich_lab.bots.model_bots: inference may import only "
+     "core, errors, rules"),
+    ("heimlich_lab.rules.game", "import heimlich_lab.inference.core\n",
+     "heimlich_lab.rules.game line 1 imports heimlich_lab.inference.core: rules may import only errors"),
+    ("heimlich_lab.inference.core", "from . import belief\n",
+     "heimlich_lab.inference.core line 1 imports heimlich_lab.inference.belief: core may import only errors"),
+    ("heimlich_lab.inference.core", "from heimlich_lab.rules.board import AGENTS\n",
+     "heimlich_lab.inference.core line 1 imports heimlich_lab.rules.board: core may import only errors"),
+    ("heimlich_lab.bots.greedy", "from ..analysis import tournament\n",
+     "heimlich_lab.bots.greedy line 1 imports heimlich_lab.analysis.tournament: bots may import only core, errors, "
+     "inference, play, rules, secrets"),
+    ("heimlich_lab.analysis.x", "from ..commands import bench\n",
+     "heimlich_lab.analysis.x line 1 imports heimlich_lab.commands.bench: analysis may import only bots, core, "
+     "errors, inference, play, rules, secrets, transcript"),
+])
+def test_an_upward_import_is_reported(module, source, expected):
+    assert layer_violations({module: (source, False)}) == [expected]
+
+
+def test_imports_within_a_layer_and_downward_pass():
+    files = {"heimlich_lab.bots.x": ("from ..rules.game import Game\nfrom ..inference import belief\n"
+                                     "from .registry import make_bot\nimport numpy\n", False),
+             "heimlich_lab.inference": ("from .core import Posterior\nfrom .belief import Belief\n", True)}
+    assert layer_violations(files) == []
+    assert [t for _, t in imports_of(files["heimlich_lab.inference"][0], "heimlich_lab.inference", True)] == [
+        "heimlich_lab.inference.core", "heimlich_lab.inference.belief"]
+
+
+def test_an_unknown_area_must_be_placed():
+    assert layer_violations({"heimlich_lab.newthing.x": ("", False)}) == [
+        "heimlich_lab.newthing.x: 'newthing' is not a known layer area: add it to ALLOWED in "
+        "test_architecture_layers.py"]
