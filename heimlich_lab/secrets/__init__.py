@@ -1,0 +1,20 @@
+"""The kit's second game: Secrets (Bruno Faidutti and Eric M. Lang, 2017), where identities move.
+
+CIA, KGB and Hippies; the identity markers are swapped during play, so beliefs must follow them (filtering).
+The rules as implemented, with every reading of the OCR'd German rulebook, are in ``docs/secrets.md``.
+
+>>> from heimlich_lab import secrets
+>>> rec = secrets.play([secrets.RandomBot(i) for i in range(5)], seed=7)
+>>> rec.replay().is_over, sorted(rec.final_identities) == sorted(rec.players + ("middle",))
+(True, True)
+"""
+from ..bots.random_bot import RandomBot
+from .actions import Action
+from .game import CHANCE, Game
+from .play import play, play_game
+from .records import SecretsRecord
+from .rules import BULLETS, CARD_COUNTS, CARDS, MIDDLE, TEAMS, SecretsRules, card_value
+from .views import Event, View
+
+__all__ = ["Action", "BULLETS", "CARD_COUNTS", "CARDS", "CHANCE", "Event", "Game", "MIDDLE", "RandomBot",
+           "SecretsRecord", "SecretsRules", "TEAMS", "View", "card_value", "play", "play_game"]
