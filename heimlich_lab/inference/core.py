@@ -10,8 +10,9 @@ suitcases, ...):
   Every change is recorded as an :class:`Update`, which can say how strongly an
   observation favoured "owner o holds slot s" (:meth:`Update.likelihood_ratios`).
 * :func:`explain` turns an :class:`Update` into plain sentences.
-* :class:`IndependentPosterior` is a teaching foil: one independent categorical
-  belief per owner, which ignores that two owners cannot hold the same slot.
+* :class:`~heimlich_lab.inference.independent.IndependentPosterior` (in its own
+  module, also importable from here) is a teaching foil: one independent
+  categorical belief per owner, which ignores that two owners cannot hold the same slot.
 
 Example: Bob is seen doing something that is 8 times more likely if he holds
 ``red`` than any other slot.
@@ -40,6 +41,7 @@ Conventions
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -70,7 +72,10 @@ FREE = -1
 FREE_LABEL = "free"
 """Name used for :data:`FREE` in tables, dicts and :class:`Change` records."""
 
-_LOG2 = np.log(2.0)
+_LOG2 = math.log(2.0)
+
+#: Above this many cells (hypotheses x table rows x slots) event sums use a bincount, not a dense one-hot matrix.
+_DENSE_EVENT_CELLS = 1 << 23
 
 
 # --------------------------------------------------------------------------- helpers
@@ -106,6 +111,8 @@ def _check_vector(values: Any, length: int, what: str, meaning: str) -> np.ndarr
         raise ModelError(f"{what} must be numbers: {exc}") from None
     if arr.shape != (length,):
         raise ModelError(f"{what} has shape {arr.shape}, expected ({length},): {meaning}")
+    if arr.max() < math.inf:  # one pass for the common case: the maximum is nan if any entry is
+        return arr
     bad = np.flatnonzero(np.isnan(arr))
     if bad.size:
         raise ModelError(f"{what} contains NaN at {bad.size} position(s) (first: index {bad[0]})")
@@ -127,8 +134,8 @@ def _group_logsumexp(groups: np.ndarray, values: np.ndarray, n_groups: int) -> n
         return np.log(np.bincount(groups, weights=np.exp(values - shift[groups]), minlength=n_groups)) + shift
 
 
-def _entropy_bits(logw: np.ndarray) -> float:
-    p = np.exp(logw)
+def _entropy_bits(p: np.ndarray, logw: np.ndarray) -> float:
+    """Shannon entropy in bits of probabilities ``p`` whose logs are ``logw``."""
     pos = p > 0
     return float(-(p[pos] * logw[pos]).sum() / _LOG2)
 
@@ -173,7 +180,7 @@ class HypothesisSpace:
     (array([0, 1]), array([-0., -0.]))
     """
 
-    __slots__ = ("owners", "slots", "table", "_owner_ix", "_slot_ix", "_flat", "_holdings")
+    __slots__ = ("owners", "slots", "table", "_owner_ix", "_slot_ix", "_flat", "_holdings", "_events", "_single")
 
     def __init__(self, owners: Iterable[str], slots: Iterable[str], table: Any):
         self.owners = _names(owners, "owners")
@@ -207,6 +214,8 @@ class HypothesisSpace:
         self._slot_ix = {n: i for i, n in enumerate(self.slots)}
         self._flat = None
         self._holdings = None
+        self._events = None  # one-hot event matrix, see event_sums
+        self._single: dict[int, np.ndarray | None] = {}  # owner -> single_slot()
 
     # ---------------------------------------------------------------- construction
 
@@ -400,6 +409,19 @@ class HypothesisSpace:
             self._holdings = _frozen(counts.reshape(len(self), self.n_owners + 1)[:, : self.n_owners])
         return self._holdings
 
+    def single_slot(self, owner: Any) -> np.ndarray | None:
+        """The slot ``owner`` holds in each hypothesis, when it holds exactly one in every
+        hypothesis; else ``None``. Cached: the fast path of :func:`likelihood_from_owner_values`.
+
+        >>> HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue", "green"]).single_slot("Bob")
+        array([1, 2, 0, 2, 0, 1])
+        """
+        o = self.owner_index(owner)
+        if o not in self._single:
+            held = self.table == o
+            self._single[o] = _frozen(held.argmax(axis=1)) if (held.sum(axis=1) == 1).all() else None
+        return self._single[o]
+
     def _flat_index(self) -> np.ndarray:
         """Flattened index into a (n_owners+1, n_slots) table for every (hypothesis, slot) cell."""
         if self._flat is None:
@@ -408,10 +430,21 @@ class HypothesisSpace:
         return self._flat
 
     def event_sums(self, weights: np.ndarray) -> np.ndarray:
-        """``out[o, s] = sum(weights[h] for h where o holds s)``; last row: slot free. Shape (n_owners+1, n_slots)."""
-        w = np.broadcast_to(np.asarray(weights, dtype=float)[:, None], self.table.shape).ravel()
+        """``out[o, s] = sum(weights[h] for h where o holds s)``; last row: slot free. Shape (n_owners+1, n_slots).
+
+        A product with a cached one-hot matrix (hypotheses x cells), the fast path of every
+        marginal table; spaces too large for that matrix (see ``_DENSE_EVENT_CELLS``) use a bincount.
+        """
+        w = np.asarray(weights, dtype=float)
         k = (self.n_owners + 1) * self.n_slots
-        return np.bincount(self._flat_index(), weights=w, minlength=k).reshape(self.n_owners + 1, self.n_slots)
+        if len(self) * k > _DENSE_EVENT_CELLS:
+            flat_w = np.broadcast_to(w[:, None], self.table.shape).ravel()
+            return np.bincount(self._flat_index(), weights=flat_w, minlength=k).reshape(self.n_owners + 1, self.n_slots)
+        if self._events is None:
+            onehot = np.zeros((len(self), k))
+            onehot[np.arange(len(self))[:, None], self._flat_index().reshape(self.table.shape)] = 1.0
+            self._events = _frozen(onehot)
+        return (w @ self._events).reshape(self.n_owners + 1, self.n_slots)
 
     def event_logsumexp(self, log_weights: np.ndarray) -> np.ndarray:
         """Like :meth:`event_sums` for log weights, in log space (no underflow)."""
@@ -516,6 +549,9 @@ def likelihood_from_owner_values(
     """
     o = space.owner_index(actor)
     v = _check_vector(values, space.n_slots, "values", "one log-likelihood per slot")
+    single = space.single_slot(o)
+    if single is not None:  # the common case: one slot in every hypothesis, just look the value up
+        return v[single]
     held = space.slots_of(o)  # (H, S)
     n_held = held.sum(axis=1)
     if n_held.max() <= 1:  # common case: at most one slot, just look the value up
@@ -669,8 +705,9 @@ class Posterior:
 
     ``log_prior`` (length H, unnormalized allowed, ``-inf`` = impossible)
     defaults to uniform. Every change appends an :class:`Update` to
-    :attr:`history`. Invalid input raises :class:`ModelError` and leaves the
-    posterior unchanged.
+    :attr:`history`; with ``keep_updates=False`` no records are made (updates
+    return ``None``, and there are no histories): lighter for long runs.
+    Invalid input raises :class:`ModelError` and leaves the posterior unchanged.
 
     >>> space = HypothesisSpace.assignments(["Ann", "Bob", "Cy"], ["red", "blue", "green"])
     >>> post = Posterior(space)
@@ -692,22 +729,25 @@ class Posterior:
     heimlich_lab.errors.ModelError: loglik has shape (5,), expected (6,): one log-likelihood per hypothesis
     """
 
-    def __init__(self, space: HypothesisSpace, log_prior: Any = None):
+    def __init__(self, space: HypothesisSpace, log_prior: Any = None, *, keep_updates: bool = True):
         if not isinstance(space, HypothesisSpace):
             raise ModelError(f"Posterior needs a HypothesisSpace, got {type(space).__name__}")
         n = len(space)
         if log_prior is None:
-            lw = np.full(n, -np.log(n))
+            lw, p, entropy = np.full(n, -math.log(n)), np.full(n, 1.0 / n), math.log2(n)
         else:
             lp = _check_vector(log_prior, n, "log_prior", "one log weight per hypothesis")
             z = logsumexp(lp)
             if not np.isfinite(z):
                 raise ModelError("log_prior is -inf for every hypothesis")
             lw = lp - z
+            p = np.exp(lw)
+            entropy = _entropy_bits(p, lw)
+        self.keep_updates = bool(keep_updates)
         self._space = space
         self._logw = _frozen(lw)
-        self._marg = _frozen(space.event_sums(np.exp(lw)))
-        self._entropy = _entropy_bits(lw)
+        self._marg = _frozen(space.event_sums(p))
+        self._entropy = entropy
         self._initial_marg = self._marg
         self._initial_entropy = self._entropy
         self._log_evidence = 0.0
@@ -758,7 +798,7 @@ class Posterior:
         """:func:`likelihood_from_owner_values` on this posterior's space."""
         return likelihood_from_owner_values(self._space, actor, values, no_slot=no_slot)
 
-    def update(self, loglik: Any, label: str | None = None, actor: Any = None, info: Any = None) -> Update:
+    def update(self, loglik: Any, label: str | None = None, actor: Any = None, info: Any = None) -> Update | None:
         """Bayes' rule with ``loglik[h] = log P(observation | hypothesis h)``.
 
         ``-inf`` marks hypotheses under which the observation is impossible.
@@ -767,15 +807,16 @@ class Posterior:
         still possible.
         """
         ll = _check_vector(loglik, len(self._space), "loglik", "one log-likelihood per hypothesis")
-        return self._apply(ll, label, actor, info, "observation")
+        return self._bayes(ll, label, actor, info, "observation")
 
     def update_actor(self, actor: Any, values: Any, *, no_slot: float | None = None,
-                     label: str | None = None, info: Any = None) -> Update:
+                     label: str | None = None, info: Any = None) -> Update | None:
         """``update(likelihood_from_owner_values(space, actor, values, no_slot=...), actor=actor)``."""
         ll = likelihood_from_owner_values(self._space, actor, values, no_slot=no_slot)
-        return self._apply(ll, label, actor, info, "observation")
+        return self._bayes(ll, label, actor, info, "observation")
 
-    def condition(self, event: Any, label: str | None = "condition", actor: Any = None, info: Any = None) -> Update:
+    def condition(self, event: Any, label: str | None = "condition", actor: Any = None,
+                  info: Any = None) -> Update | None:
         """Keep only hypotheses in ``event`` (boolean mask, or dict slot -> owner/None/"free").
 
         Recorded as an update with likelihood 1 inside the event and 0
@@ -784,14 +825,14 @@ class Posterior:
         """
         m = self._event_mask(event)
         ll = np.where(m, 0.0, -np.inf)
-        return self._apply(ll, label, actor, info, "condition")
+        return self._bayes(ll, label, actor, info, "condition")
 
-    def _apply(self, ll: np.ndarray, label, actor, info, kind: str) -> Update:
+    def _bayes(self, ll: np.ndarray, label, actor, info, kind: str) -> Update | None:
+        """Bayes' rule with a checked log-likelihood vector (no NaN, no +inf); commits last."""
         prior = self._logw
-        with np.errstate(invalid="ignore"):
-            joint = prior + ll
-        log_ev = float(logsumexp(joint))
-        if not np.isfinite(log_ev):
+        joint = prior + ll  # never nan: neither holds +inf
+        top = joint.max()
+        if top == -np.inf:
             if np.isneginf(ll).all():
                 raise ModelError(f"{kind} ({label!r}): loglik is -inf for every hypothesis: "
                                  "the observation is impossible under the model")
@@ -799,25 +840,31 @@ class Posterior:
                 f"{kind} ({label!r}): the observation is impossible under every hypothesis still possible "
                 f"({int(np.isfinite(prior).sum())} of {prior.size} have positive probability)"
             )
+        e = np.exp(joint - top)
+        z = e.sum()
+        log_ev = float(top + math.log(z))
         post = _frozen(joint - log_ev)
-        marg = _frozen(self._space.event_sums(np.exp(post)))
-        ent = _entropy_bits(post)
-        space = self._space
-        rec = Update(
-            label=label, actor=actor, log_evidence=log_ev,
-            marginals_before=self._marg, marginals_after=marg,
-            entropy_before=self._entropy, entropy_after=ent,
-            owners=space.owners, slots=space.slots, info=info, kind=kind,
-            _ratios=_ExactRatios(space, prior, _frozen(ll)),
-        )
+        p = e / z
+        marg = _frozen(self._space.event_sums(p))
+        ent = _entropy_bits(p, post)
+        rec = None
+        if self.keep_updates:
+            space = self._space
+            rec = Update(
+                label=label, actor=actor, log_evidence=log_ev,
+                marginals_before=self._marg, marginals_after=marg,
+                entropy_before=self._entropy, entropy_after=ent,
+                owners=space.owners, slots=space.slots, info=info, kind=kind,
+                _ratios=_ExactRatios(space, prior, _frozen(ll)),
+            )
+            self.history.append(rec)
         # commit (nothing above changed self)
         self._logw, self._marg, self._entropy = post, marg, ent
         self._log_evidence += log_ev
-        self.history.append(rec)
         return rec
 
     def refine(self, owner: Any, candidates: Iterable[Any] | None = None, *, merge: bool = True,
-               label: str | None = "refine", info: Any = None) -> Update:
+               label: str | None = "refine", info: Any = None) -> Update | None:
         """Move to ``space.refine(owner, candidates)``: ``owner`` takes a random free slot.
 
         Each child gets its parent's weight divided by the number of children.
@@ -840,20 +887,24 @@ class Posterior:
             space, inverse = space.unique()
             lw = _group_logsumexp(inverse, lw, len(space))
         lw = _frozen(lw)
-        marg = _frozen(space.event_sums(np.exp(lw)))
-        ent = _entropy_bits(lw)
-        rec = Update(
-            label=label, actor=owner, log_evidence=kept,
-            marginals_before=self._marg, marginals_after=marg,
-            entropy_before=self._entropy, entropy_after=ent,
-            owners=space.owners, slots=space.slots, info=info, kind="refine",
-        )
+        p = np.exp(lw)
+        marg = _frozen(space.event_sums(p))
+        ent = _entropy_bits(p, lw)
+        rec = None
+        if self.keep_updates:
+            rec = Update(
+                label=label, actor=owner, log_evidence=kept,
+                marginals_before=self._marg, marginals_after=marg,
+                entropy_before=self._entropy, entropy_after=ent,
+                owners=space.owners, slots=space.slots, info=info, kind="refine",
+            )
+            self.history.append(rec)
         self._space, self._logw, self._marg, self._entropy = space, lw, marg, ent
         self._log_evidence += kept
-        self.history.append(rec)
         return rec
 
-    def restrict(self, event: Any, label: str | None = "restrict", actor: Any = None, info: Any = None) -> Update:
+    def restrict(self, event: Any, label: str | None = "restrict", actor: Any = None,
+                 info: Any = None) -> Update | None:
         """:meth:`condition` on ``event``, then :meth:`prune`: the space shrinks to the event."""
         rec = self.condition(event, label=label, actor=actor, info=info)
         self.prune()
@@ -911,11 +962,17 @@ class Posterior:
 
     def marginals_history(self) -> np.ndarray:
         """Array (T+1, n_owners+1, n_slots): marginals at the start and after each update."""
+        self._check_keeps_updates()
         return np.stack([self._initial_marg, *(u.marginals_after for u in self.history)])
 
     def entropy_history(self) -> np.ndarray:
         """Entropy in bits at the start and after each update (length T+1)."""
+        self._check_keeps_updates()
         return np.array([self._initial_entropy, *(u.entropy_after for u in self.history)])
+
+    def _check_keeps_updates(self) -> None:
+        if not self.keep_updates:
+            raise ModelError("this posterior keeps no update records (keep_updates=False), so no history")
 
 
 # --------------------------------------------------------------------------- explanations
@@ -984,214 +1041,9 @@ def explain(
     return out
 
 
-# --------------------------------------------------------------------------- teaching foil
-
-
-@dataclass(frozen=True)
-class _FoilRatios:
-    """Log likelihood ratios of an :class:`IndependentPosterior` update of ``actor``'s row."""
-
-    log_prior: np.ndarray  # (n_owners, n_slots), before the update
-    actor: int
-    values: np.ndarray
-
-    def __call__(self) -> np.ndarray:
-        n_o, n_s = self.log_prior.shape
-        r = np.full((n_o + 1, n_s), np.nan)
-        possible = np.isfinite(self.log_prior)
-        uncertain = possible & (possible.sum(axis=1, keepdims=True) > 1)  # 0 < p < 1
-        r[:n_o][uncertain] = 0.0  # log 1: other owners' beliefs do not depend on the observation
-        row = self.log_prior[self.actor]
-        with np.errstate(invalid="ignore"):
-            joint = row + self.values
-        others = np.eye(n_s, dtype=bool)
-        rest = logsumexp(np.where(others, -np.inf, joint[None, :]), axis=1)  # log P(obs, not s)
-        rest_prior = logsumexp(np.where(others, -np.inf, row[None, :]), axis=1)  # log P(not s)
-        with np.errstate(invalid="ignore"):
-            r[self.actor] = np.where(uncertain[self.actor], self.values - (rest - rest_prior), np.nan)
-        return r
-
-
-class IndependentPosterior:
-    """Teaching foil: one independent categorical belief per owner, "which slot is mine?".
-
-    Every owner holds exactly one slot, and each owner's belief is updated on
-    its own, ignoring that two owners cannot hold the same slot. Known facts
-    (``known``, ``known_owned``, ``excluded``) are applied once, at the start,
-    to every row they concern (an owner known to hold ``red`` is certain of
-    it, and everyone else is certain not to hold ``red``); after that, no
-    exclusivity is propagated.
-
-    :meth:`marginals` has the same shape as :meth:`Posterior.marginals`:
-    owner row ``o`` is that owner's categorical ``p_o`` (sums to 1); the free
-    row is ``prod_o (1 - p_o(s))``, the chance that nobody holds ``s`` *if*
-    owners were independent. Columns therefore need not sum to 1 -- exactly
-    the incoherence the foil is meant to show (two owners each 90 % sure of
-    the same slot). ``marginals(normalize=True)`` rescales each column to sum to 1.
-
-    >>> foil = IndependentPosterior(["Ann", "Bob"], ["red", "blue", "green"])
-    >>> upd = foil.update("Bob", np.log([0.8, 0.1, 0.1]), label="Bob moved red")
-    >>> foil.marginals_table().round(3)
-            red   blue  green
-    Ann   0.333  0.333  0.333
-    Bob   0.800  0.100  0.100
-    free  0.133  0.600  0.600
-    """
-
-    def __init__(
-        self,
-        owners: Iterable[str],
-        slots: Iterable[str],
-        *,
-        known: Mapping[str, str | None] | None = None,
-        known_owned: Mapping[str, Any] | None = None,
-        excluded: Mapping[str, Any] | None = None,
-    ):
-        owners, slots = _names(owners, "owners"), _names(slots, "slots")
-        if FREE_LABEL in owners:
-            raise ModelError(f"{FREE_LABEL!r} is reserved for slots nobody holds; rename that owner")
-        proto = HypothesisSpace._trusted(owners, slots, np.full((1, len(slots)), FREE, dtype=np.int8))
-        self.owners, self.slots = proto.owners, proto.slots
-        self._proto = proto
-        if len(self.owners) > len(self.slots):
-            raise ModelError(f"{len(self.owners)} owners cannot each hold one of only {len(self.slots)} slots")
-        allowed = np.ones((len(self.owners), len(self.slots)), dtype=bool)
-        facts = dict(known or {})
-        for who, held in (known_owned or {}).items():
-            for s in _slot_list(held):
-                facts[s] = who
-        self._apply_facts(allowed, facts)
-        for who, out in (excluded or {}).items():
-            o = proto.owner_index(who)
-            allowed[o, [proto.slot_index(s) for s in _slot_list(out)]] = False
-        self._check_rows(allowed)
-        with np.errstate(divide="ignore"):
-            self._logp = _frozen(np.log(allowed / allowed.sum(axis=1, keepdims=True)))
-        self._marg = _frozen(self._compute_marginals(self._logp))
-        self._entropy = self._compute_entropy(self._logp)
-        self._initial_marg, self._initial_entropy = self._marg, self._entropy
-        self._log_evidence = 0.0
-        self.history: list[Update] = []
-
-    def _apply_facts(self, allowed: np.ndarray, facts: Mapping[Any, Any]) -> None:
-        proto = self._proto
-        pinned: dict[int, int] = {}
-        for slot, who in facts.items():
-            s, o = proto.slot_index(slot), proto.owner_index(who, allow_free=True)
-            if o != FREE:
-                if pinned.get(o, s) != s:
-                    raise ModelError(f"{self.owners[o]} holds one slot, but is said to hold "
-                                     f"{self.slots[pinned[o]]} and {self.slots[s]}")
-                pinned[o] = s
-                allowed[o, :s] = False
-                allowed[o, s + 1:] = False
-            others = np.arange(len(self.owners)) != o
-            allowed[others, s] = False
-
-    def _check_rows(self, allowed: np.ndarray) -> None:
-        empty = np.flatnonzero(~allowed.any(axis=1))
-        if empty.size:
-            raise ModelError(f"no slot is possible for {self.owners[empty[0]]} (contradictory constraints)")
-
-    @staticmethod
-    def _compute_marginals(logp: np.ndarray) -> np.ndarray:
-        p = np.exp(logp)
-        return np.vstack([p, np.prod(1.0 - p, axis=0)])
-
-    @staticmethod
-    def _compute_entropy(logp: np.ndarray) -> float:
-        p = np.exp(logp)
-        pos = p > 0
-        return float(-(p[pos] * logp[pos]).sum() / _LOG2)
-
-    def __repr__(self) -> str:
-        return f"IndependentPosterior({len(self.owners)} owners x {len(self.slots)} slots, {len(self.history)} updates)"
-
-    @property
-    def log_evidence(self) -> float:
-        return self._log_evidence
-
-    def copy(self) -> IndependentPosterior:
-        new = object.__new__(IndependentPosterior)
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        return new
-
-    def update(self, actor: Any, values: Any, label: str | None = None, info: Any = None) -> Update:
-        """Update only ``actor``'s categorical: ``p(s) *= exp(values[s])``, renormalized.
-
-        ``values`` are the same per-slot log-likelihoods as for
-        :func:`likelihood_from_owner_values`. Likelihood ratios of the record
-        are exact for the actor's row, 1 for other owners (their beliefs do
-        not move) and nan for the free row.
-        """
-        o = self._proto.owner_index(actor)
-        v = _check_vector(values, len(self.slots), "values", "one log-likelihood per slot")
-        row = self._logp[o]
-        with np.errstate(invalid="ignore"):
-            joint = row + v
-        log_ev = float(logsumexp(joint))
-        if not np.isfinite(log_ev):
-            raise ModelError(f"observation ({label!r}) is impossible for every slot {self.owners[o]} may still hold")
-        logp = self._logp.copy()
-        logp[o] = joint - log_ev
-        logp = _frozen(logp)
-        marg = _frozen(self._compute_marginals(logp))
-        ent = self._compute_entropy(logp)
-        rec = Update(
-            label=label, actor=actor, log_evidence=log_ev,
-            marginals_before=self._marg, marginals_after=marg,
-            entropy_before=self._entropy, entropy_after=ent,
-            owners=self.owners, slots=self.slots, info=info, kind="observation",
-            _ratios=_FoilRatios(self._logp, o, _frozen(v)),
-        )
-        self._logp, self._marg, self._entropy = logp, marg, ent
-        self._log_evidence += log_ev
-        self.history.append(rec)
-        return rec
-
-    def condition(self, facts: Mapping[Any, Any], label: str | None = "condition", info: Any = None) -> Update:
-        """Apply known facts (slot -> owner/None/"free"), like the constructor's ``known``."""
-        allowed = np.isfinite(self._logp)
-        self._apply_facts(allowed, facts)
-        self._check_rows(allowed)
-        with np.errstate(divide="ignore"):
-            logp = np.where(allowed, self._logp, -np.inf)
-            z = logsumexp(logp, axis=1, keepdims=True)
-        logp = _frozen(logp - z)
-        marg = _frozen(self._compute_marginals(logp))
-        ent = self._compute_entropy(logp)
-        rec = Update(
-            label=label, actor=None, log_evidence=float(z.sum()),
-            marginals_before=self._marg, marginals_after=marg,
-            entropy_before=self._entropy, entropy_after=ent,
-            owners=self.owners, slots=self.slots, info=info, kind="condition",
-        )
-        self._logp, self._marg, self._entropy = logp, marg, ent
-        self._log_evidence += rec.log_evidence
-        self.history.append(rec)
-        return rec
-
-    def owner_distributions(self) -> np.ndarray:
-        """Array (n_owners, n_slots): each owner's categorical over slots."""
-        return np.exp(self._logp)
-
-    def marginals(self, normalize: bool = False) -> np.ndarray:
-        """Array (n_owners+1, n_slots), see the class docstring for the free row."""
-        m = self._marg.copy()
-        if normalize:
-            m /= m.sum(axis=0, keepdims=True)
-        return m
-
-    def marginals_table(self, normalize: bool = False) -> pd.DataFrame:
-        return _frame(self.marginals(normalize), self.owners, self.slots)
-
-    def entropy(self) -> float:
-        """Sum of the owners' entropies in bits (entropy of the product distribution)."""
-        return self._entropy
-
-    def marginals_history(self) -> np.ndarray:
-        return np.stack([self._initial_marg, *(u.marginals_after for u in self.history)])
-
-    def entropy_history(self) -> np.ndarray:
-        return np.array([self._initial_entropy, *(u.entropy_after for u in self.history)])
+def __getattr__(name: str):
+    # IndependentPosterior lives in its own module (it builds on this one); re-exported here by name
+    if name == "IndependentPosterior":
+        from .independent import IndependentPosterior
+        return IndependentPosterior
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
