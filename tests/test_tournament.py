@@ -394,6 +394,21 @@ def test_missing_dask_is_a_clear_error(monkeypatch):
     assert len(tournament(2, "basic", "random", games=1, progress=False, scheduler=False)) == 2
 
 
+def test_a_broken_dask_is_not_reported_as_missing(monkeypatch):
+    """Only Dask's own absence means "install the extra"; a module Dask needs that fails is shown as it is."""
+    class BrokenDask:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if name == "dask.distributed":
+                raise ModuleNotFoundError("No module named 'tornado'", name="tornado")
+            return None
+
+    monkeypatch.delitem(sys.modules, "dask.distributed", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [BrokenDask, *sys.meta_path])
+    with pytest.raises(ModuleNotFoundError, match="tornado"):
+        tournament(2, "basic", "random", games=1, progress=False, scheduler="tcp://127.0.0.1:1")
+
+
 # ------------------------------------------------------------------------------------------ benchmark (smoke)
 def test_bench_tournament_runs_and_skips_missing_bots(monkeypatch, capsys):
     bench = importlib.import_module("heimlich_lab.benchmarks.tournament")

@@ -40,7 +40,9 @@ from functools import lru_cache
 
 try:
     import pyspiel
-except ImportError as e:  # pragma: no cover - depends on the installed extras
+except ModuleNotFoundError as e:  # pragma: no cover - depends on the installed extras
+    if e.name != "pyspiel":  # OpenSpiel is there, but broken: show why
+        raise
     raise ImportError("the OpenSpiel adapter needs OpenSpiel: pip install 'heimlich-lab[openspiel]'") from e
 
 import numpy as np

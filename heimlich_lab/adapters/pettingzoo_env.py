@@ -26,7 +26,9 @@ import numpy as np
 try:
     from gymnasium import spaces
     from pettingzoo import AECEnv
-except ImportError as e:  # pragma: no cover - depends on the installed extras
+except ModuleNotFoundError as e:  # pragma: no cover - depends on the installed extras
+    if e.name not in ("gymnasium", "pettingzoo"):  # installed, but broken: show why
+        raise
     raise ImportError("the PettingZoo adapter needs PettingZoo: pip install 'heimlich-lab[pettingzoo]'") from e
 
 from ..rules.game import Game

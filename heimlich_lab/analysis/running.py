@@ -80,7 +80,9 @@ def _dask_client(scheduler):
         return scheduler, False
     try:
         from dask.distributed import Client
-    except ImportError:
+    except ModuleNotFoundError as e:
+        if e.name not in ("dask", "distributed", "dask.distributed"):  # Dask is there, but broken: show why
+            raise
         raise HeimlichError("running on a Dask cluster needs Dask: pip install 'heimlich-lab[dask]' "
                             "(or leave out scheduler= and HEIMLICH_DASK_SCHEDULER to use local processes)") from None
     try:

@@ -50,7 +50,9 @@ def _cpu_seconds() -> float | None:
     """CPU time of this process and its children (the worker processes), or None without psutil."""
     try:
         import psutil
-    except ImportError:
+    except ModuleNotFoundError as e:
+        if e.name != "psutil":
+            raise
         return None
     me = psutil.Process()
     total = sum(me.cpu_times()[:2])
