@@ -104,10 +104,7 @@ class InformationRuleError(ModelError):
 
 def default_model():
     """``BoltzmannModel()`` from :mod:`heimlich_lab.inference.model` (the kit's default player model)."""
-    try:
-        from .model import BoltzmannModel
-    except ImportError as e:  # pragma: no cover - the model module ships with the kit
-        raise ModelError(f"the default player model is not available ({e}); pass model=...") from None
+    from .model import BoltzmannModel
     return BoltzmannModel()
 
 
