@@ -44,3 +44,8 @@ class RecordError(HeimlichError):
 
 class ModelError(HeimlichError):
     """A player model returned invalid likelihoods, or a belief was asked something impossible."""
+
+
+class InformationRuleError(ModelError):
+    """Code acting for an observer was handed information that observer may not have (``docs/rules.md``,
+    the information rule)."""

@@ -23,7 +23,7 @@ from heimlich_lab.bots import BluffBot, BoltzmannBot, RandomBot, make_bot
 from heimlich_lab.bots.bluff import bluff_cost
 from heimlich_lab.errors import ModelError, RecordError
 from heimlich_lab.inference.belief import (Belief, BeliefSet, IndependentBelief, InformationRuleError,
-                                           PointsShareBelief, PushModel, _real_decisions, describe_action,
+                                           PointsShareBelief, PushModel, describe_action,
                                            public_decisions)
 from heimlich_lab.inference.core import HypothesisSpace, Posterior
 from heimlich_lab.inference.model import BoltzmannModel
@@ -660,14 +660,15 @@ def test_bluff_bot_is_registered_and_legal():
 
 
 def _state(b):
-    return (b.marginals_array().copy(), b.entropy(), list(b.history), b._count, b._consumed, set(b._took),
-            b.own_agents, b.at_mark)
+    return (b.marginals_array().copy(), b.entropy(), list(b.history), b._count,
+            b._reader and b._reader.consumed, set(b._took), b.own_agents, b.at_mark)
 
 
 def _shadow_state(b):
-    v = b._shadow.view()
+    shadow = b._reader._shadow
+    v = shadow.game.view(shadow.viewer)
     return (v.turn, v.phase, v.current_player, dict(v.positions), dict(v.scores), v.safe, v.die, v.points,
-            [(e.kind, e.data) for e in v.log], b._shadow.h)
+            [(e.kind, e.data) for e in v.log], shadow.history_key)
 
 
 def _assert_same_state(s1, s2):
@@ -730,7 +731,7 @@ def test_failing_observer_update_in_a_belief_set_changes_no_one():
     agents = list(g.agents)
     only_blue = np.where(np.array(agents) == "blue", 0.0, -np.inf)
     bs = BeliefSet(P3, agents, {"Cy": "green", "Bob": "blue", None: ()}, BadModel(only_blue), baselines=True)
-    item = next(it for it, _ in _real_decisions(rec, None, None) if it.action.kind == "move")
+    item = next(it for it in public_decisions(rec, None) if it.action.kind == "move")
     before = {o: _state(b) for o, b in bs.beliefs.items()}
     ind = {o: ib.marginals_array().copy() for o, ib in bs.independent.items()}
     n_ind = {o: len(ib._foil.history) for o, ib in bs.independent.items()}

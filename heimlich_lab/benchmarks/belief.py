@@ -18,9 +18,11 @@ import time
 import numpy as np
 
 from ..bots.model_bots import BoltzmannBot
-from ..inference.belief import DECISION_KINDS, BeliefSet, _real_decisions
+from ..inference.belief import BeliefSet
 from ..inference.model import BoltzmannModel
 from ..play import play_game
+from ..rules.actions import DECISION_KINDS
+from ..rules.replay import public_decisions
 from ..rules.ruleset import Rules
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
@@ -39,7 +41,7 @@ def bench_belief(quick: bool = False) -> list[tuple[str, float, str]]:
     # the decisions with their (shared) likelihoods, computed once
     work = []
     for rec in records:
-        for item, _ in _real_decisions(rec, None, None):
+        for item in public_decisions(rec, None):
             if item.action.kind in DECISION_KINDS:
                 v = model.agent_log_likelihoods(item.view, item.actor, item.action)
                 if v is not None:

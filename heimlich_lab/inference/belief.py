@@ -67,11 +67,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import HeimlichError, ModelError, RecordError
-from ..rules.actions import HIDDEN, Action
+from ..errors import HeimlichError, InformationRuleError, ModelError, RecordError
+from ..rules.actions import DECISION_KINDS, HIDDEN, Action
 from ..rules.board import CHURCH, DOSSIER_MARK, N_BUILDINGS, RUINS, building_name, index_of, value_of
 from ..rules.game import CHANCE, Game, Position
 from ..rules.records import GameRecord
+from ..rules.replay import Decision, ViewReader, check_reader, public_decisions
 from ..rules.views import View
 from .core import (FREE_LABEL, HypothesisSpace, IndependentPosterior, Posterior, Update, explain,
                    likelihood_from_owner_values)
@@ -91,12 +92,6 @@ __all__ = [
 ]
 
 _LOG2 = math.log(2.0)
-#: Player decisions handed to the model. ``dossier`` entries are private to their writer: never used.
-DECISION_KINDS = frozenset(("points", "move", "safe", "announce", "play", "pass", "done"))
-
-
-class InformationRuleError(ModelError):
-    """A belief was handed information its observer may not have (RULES.md, the information rule)."""
 
 
 # =========================================================================== models
@@ -343,430 +338,6 @@ def describe_action(view, actor: str, action: Action) -> str:
     return f"{actor}: {action}"
 
 
-# =========================================================================== public replay
-
-
-def _reached_mark(game: Game) -> bool:
-    return max(game._score) >= DOSSIER_MARK
-
-
-@dataclass
-class _Item:
-    """One logged action as a viewer saw it (see :func:`public_decisions`)."""
-
-    index: int  # log entry index
-    actor: str  # a player, or "chance"
-    action: Action  # with the viewer's secrets only (others' draws/takes/dossier entries hidden)
-    to: str | None  # recipient of a draw or take
-    view: View | None  # the viewer's view just before (player decisions only)
-    turn: int
-    key: Any = None  # hash of the public history up to this decision (for the likelihood cache)
-    game: Any = None  # the (real or shadow) game the entry was applied to
-    span: tuple = (0, 0)  # the game's events the entry produced: events[span[0]:span[1]]
-
-    def events(self, viewer: str | None):
-        """The events this entry produced, as ``viewer`` saw them (event lists only grow: safe later on)."""
-        a, b = self.span
-        return self.game.view(viewer).log[a:b] if b > a else []
-
-
-def _public_str(actor: str, action: Action) -> str:
-    k = action.kind
-    if k in ("draw", "take", "deal"):
-        return f"{k} ?"
-    if k == "dossier":
-        return "dossier"
-    return str(action)
-
-
-def _redact(entry_action: Action, actor: str, to: str | None, viewer: str | None) -> Action:
-    """The action as ``viewer`` may see it."""
-    k = entry_action.kind
-    if k == "deal":
-        return Action("deal", (HIDDEN,))
-    if k in ("draw", "take") and (viewer is None or to != viewer):
-        return Action(k, (HIDDEN,))
-    if k == "dossier" and actor != viewer:
-        return Action("dossier", (HIDDEN, HIDDEN))
-    return entry_action
-
-
-def _real_decisions(record: GameRecord, viewer: str | None, until):
-    """Replay a full record with the engine; yield an :class:`_Item` per log entry (events filled later)."""
-    log = record.log
-    n_stop = len(log) if not isinstance(until, int) or isinstance(until, bool) else min(until, len(log))
-    h = hash((record.players, record.rules, "start" if record.start else ""))
-    prev: _Item | None = None
-    prev_n = 0
-    for k, g in record.games():
-        if prev is not None:
-            prev.game, prev.span = g, (prev_n, len(g.events))
-            yield prev, g
-            prev = None
-        if until == "dossier" and _reached_mark(g):
-            return
-        if k >= n_stop:
-            return
-        e = log[k]
-        h = hash((h, e.actor, _public_str(e.actor, e.action), e.to))
-        view = g.view(viewer) if e.actor != CHANCE and e.action.kind in DECISION_KINDS else None
-        prev = _Item(k, e.actor, _redact(e.action, e.actor, e.to, viewer), e.to, view, g.turn, key=h)
-        prev_n = len(g.events)
-    if prev is not None:  # pragma: no cover - games() always yields after the last entry
-        yield prev, g
-
-
-class _Shadow:
-    """A manual-chance game that re-enacts the public history with made-up secrets.
-
-    Other players' cards, hands and the supply order are invented and, when a
-    public action needs it (a card played, a free agent taken, a card the
-    viewer draws), rearranged among the places the viewer cannot see. Every
-    public field of its views equals the real game's; the viewer's own agent
-    card(s) and hand are real.
-    """
-
-    def __init__(self, players, rules, viewer: str | None, own_agents=(), start: Position | None = None):
-        self.viewer = viewer
-        self.own = tuple(own_agents)
-        self.players = tuple(players)
-        self.rules = rules
-        self.game = Game(self.players, rules=rules, chance="manual",
-                         start=self._fake_start(start) if start is not None else None)
-        self.vi = None if viewer is None else self.game._pidx[viewer]
-        self.h = hash((self.players, rules, "start" if start is not None else ""))
-
-    # ---------------------------------------------------------------- secrets made up
-    def _fake_start(self, s: Position) -> Position:
-        from ..rules.cards import CARD_CODES
-        d = s.to_dict()
-        agents = self.rules.agents_for(len(self.players))
-        owners = {}
-        taken = set(self.own)
-        free = [c for c in agents if c not in taken]
-        for p in self.players:
-            if p == self.viewer:
-                owners[p] = list(self.own)
-            else:
-                cols = d["owners"][p]
-                cols = [cols] if isinstance(cols, str) else list(cols)
-                owners[p] = [free.pop(0) for _ in cols]
-        d["owners"] = owners
-        if self.rules.top_secret and d.get("hands") is not None:
-            deck = self.rules.deck_for(len(self.players))
-            pool = [c for c in CARD_CODES for _ in range(deck[c])]
-            known = list(d.get("discards") or [])
-            if self.viewer is not None:
-                known += list(d["hands"].get(self.viewer, []))
-            for c in known:
-                if c != HIDDEN:
-                    pool.remove(c)
-            hands = {}
-            for p in self.players:
-                h = d["hands"].get(p, [])
-                hands[p] = list(h) if p == self.viewer else [pool.pop(0) for _ in h]
-            d["hands"] = hands
-            d["supply"], d["supply_ordered"] = None, False  # the shadow waits for the logged draws
-        if d.get("dossier_sheets") is not None:
-            sheets = {}
-            for p in self.players:
-                mine = set(owners[p])
-                sheets[p] = d["dossier_sheets"].get(p) or {c: "free" for c in agents if c not in mine}
-            d["dossier_sheets"] = sheets
-        return Position.from_dict(d)
-
-    def _hidden_holders(self, exclude: int | None = None) -> list[int]:
-        return [q for q in range(len(self.players)) if q != self.vi and q != exclude]
-
-    def _give(self, p: int, code: str) -> None:
-        """Make sure player p's (made-up) hand holds ``code``: swap it in from a hidden place."""
-        g = self.game
-        hand = g._hands[p]
-        if code in hand:
-            return
-        if p == self.vi:
-            raise RecordError(f"{self.players[p]} plays {code}, which is not in their hand")
-        if not hand:
-            raise RecordError(f"{self.players[p]} plays {code} with an empty hand")
-        give = hand[-1]
-        if code in g._supply:
-            g._supply[g._supply.index(code)] = give
-            hand[-1] = code
-        else:
-            for q in self._hidden_holders(exclude=p):
-                if code in g._hands[q]:
-                    g._hands[q][g._hands[q].index(code)] = give
-                    hand[-1] = code
-                    break
-            else:
-                raise RecordError(f"{self.players[p]} plays {code}, but no copy of it is unseen")
-        g._legal_cache = None
-
-    def _to_supply(self, code: str) -> None:
-        """Make sure the supply holds ``code`` (the viewer is about to draw it)."""
-        g = self.game
-        if code in g._supply:
-            return
-        for q in self._hidden_holders():
-            if code in g._hands[q]:
-                i = g._hands[q].index(code)
-                g._hands[q][i], g._supply[0] = g._supply[0], code
-                g._legal_cache = None
-                return
-        raise RecordError(f"the record has the viewer draw {code}, but no copy of it is unseen")
-
-    def _make_playable(self, p: int) -> None:
-        """Player p announces 'yes': make sure their made-up hand holds a card playable now."""
-        g = self.game
-        if g._playable_cards(p):
-            return
-        pool = list(g._supply) + [c for q in self._hidden_holders(exclude=p) for c in g._hands[q]]
-        hand = g._hands[p]
-        for code in dict.fromkeys(pool):
-            saved = list(hand)
-            hand[:] = [code]
-            ok = bool(g._playable_cards(p))
-            hand[:] = saved
-            if ok:
-                self._give(p, code)
-                return
-        raise RecordError(f"{self.players[p]} wants to play a card, but no unseen card could be played now")
-
-    def _free_agent(self, colour: str) -> None:
-        """The viewer takes ``colour``: make sure it is free in the shadow."""
-        g = self.game
-        a = g._aidx[colour]
-        q = g._owner[a]
-        if q < 0:
-            return
-        if q == self.vi:
-            raise RecordError(f"the viewer takes {colour}, which they already control")
-        free = [b for b, o in enumerate(g._owner) if o < 0]
-        if not free:
-            raise RecordError(f"the viewer takes {colour}, but no agent is free")
-        b = free[0]
-        g._own[q][g._own[q].index(a)] = b
-        g._owner[b], g._owner[a] = q, -1
-        g._legal_cache = None
-
-    # ---------------------------------------------------------------- one entry
-    def view(self) -> View:
-        return self.game.view(self.viewer)
-
-    def apply(self, index: int, actor: str, action: Action, to: str | None) -> _Item:
-        g = self.game
-        k = action.kind
-        self.h = hash((self.h, actor, _public_str(actor, action), to if isinstance(to, str) else None))
-        item = _Item(index, actor, action, to, None, g.turn, key=self.h)
-        n0 = len(g.events)
-        try:
-            if k == "deal":
-                agents = list(g.agents)
-                others = [c for c in agents if c not in self.own]
-                cols = []
-                for p in self.players:
-                    cols.append(self.own[0] if p == self.viewer else others.pop(0))
-                g.apply(Action("deal", tuple(zip(self.players, cols))), player=CHANCE)
-            elif k == "roll":
-                g.apply(action, player=CHANCE)
-            elif k == "draw":
-                if to is not None and g._draws and self.players[g._draws[0]] != to:
-                    raise RecordError(f"the draw goes to {self.players[g._draws[0]]}, not {to}")
-                code = action.args[0]
-                if code == HIDDEN:
-                    code = g._supply[0]
-                else:
-                    self._to_supply(code)
-                g.apply(Action("draw", (code,)), player=CHANCE)
-            elif k == "take":
-                colour = action.args[0]
-                if colour == HIDDEN:
-                    colour = g.agents[next(a for a, o in enumerate(g._owner) if o < 0)]
-                else:
-                    self._free_agent(colour)
-                g.apply(Action("take", (colour,)), player=CHANCE)
-            elif k == "dossier":
-                legal = g.legal_actions()
-                if action.args[1] != HIDDEN and action in legal:
-                    g.apply(action, player=actor)
-                else:
-                    g.apply(legal[-1], player=actor)
-            else:
-                p = g._pidx.get(actor)
-                if p is None:
-                    raise RecordError(f"{actor!r} is not a player")
-                if k == "play":
-                    self._give(p, action.args[0])
-                elif k == "announce" and action.args[0]:
-                    self._make_playable(p)
-                if k in DECISION_KINDS:
-                    item.view = g.view(self.viewer)
-                g.apply(action, player=actor)
-        except HeimlichError as e:
-            raise RecordError(f"cannot follow the public history at entry {index} ({actor}: {action}): {e}") from None
-        item.game, item.span = g, (n0, len(g.events))
-        return item
-
-
-def _entries_from_log(events, start: int = 0):
-    """(actor, action, to) entries from a view's event log (from event ``start`` on).
-
-    Returns ``(entries, consumed)``: ``consumed`` events were turned into entries.
-    """
-    out = []
-    i = start
-    n = len(events)
-    while i < n:
-        e = events[i]
-        k, d = e.kind, e.data
-        if k == "deal":
-            j = i
-            own = []
-            while j < n and events[j].kind == "deal":
-                own.append((events[j].data["player"], events[j].data.get("agent")))
-                j += 1
-            out.append((CHANCE, Action("deal", (HIDDEN,)), own))
-            i = j
-            continue
-        if k == "roll":
-            out.append((CHANCE, Action("roll", (d["face"],)), None))
-        elif k == "points":
-            out.append((d["player"], Action("points", (d["points"],)), None))
-        elif k == "move":
-            steps = tuple((c, (index_of(b) - index_of(a)) % N_BUILDINGS) for c, (a, b) in d["moves"].items())
-            out.append((d["player"], Action("move", steps), None))
-        elif k == "draw":
-            out.append((CHANCE, Action("draw", (d["card"] if d.get("card") else HIDDEN,)), d["player"]))
-        elif k == "take":
-            out.append((CHANCE, Action("take", (d["agent"] if d.get("agent") else HIDDEN,)), d["player"]))
-        elif k == "announce":
-            out.append((d["player"], Action("announce", (d["want"],)), None))
-        elif k == "play":
-            out.append((d["player"], Action("play", (d["card"], *d["targets"])), None))
-        elif k in ("pass", "done"):
-            out.append((d["player"], Action(k), None))
-        elif k == "dossier":
-            agent, entry = d.get("agent"), d.get("entry")
-            out.append((d["player"], Action("dossier", (agent, entry) if agent and entry else (HIDDEN, HIDDEN)), None))
-        elif k == "safe":
-            out.append((d["player"], Action("safe", (d["building"],)), None))
-        i += 1
-    return out, n - start
-
-
-def _own_from_deal(pairs, viewer) -> tuple[str, ...]:
-    for p, c in pairs:
-        if p == viewer:
-            if c is None:
-                raise InformationRuleError(f"the log does not show {viewer}'s own agent card")
-            return (c,)
-    return ()
-
-
-def _shadow_decisions(players, rules, viewer, entries, own=(), start=None, until=None, shadow=None):
-    """Yield ``(_Item, game)`` for entries re-enacted on a shadow game."""
-    sh = shadow
-    for index, (actor, action, to) in enumerate(entries):
-        if isinstance(until, int) and not isinstance(until, bool) and index >= until:
-            return
-        if sh is None:
-            sh = _Shadow(players, rules, viewer, own, start)
-            if until == "dossier" and _reached_mark(sh.game):
-                return
-        item = sh.apply(index, actor, action, to)
-        yield item, sh.game
-        if until == "dossier" and _reached_mark(sh.game):
-            return
-
-
-def public_decisions(source, viewer: str | None = None, until=None):
-    """Every logged action of a game or record as ``viewer`` saw it, with the view before each decision.
-
-    ``source`` is a full record (replayed with the engine), a ``public`` or
-    ``player:NAME`` record (re-enacted on a shadow game; ``viewer`` must be
-    ``None`` or NAME), a :class:`View` (its event log) or a :class:`Game`
-    (``game.view(viewer)``). Yields ``(index, actor, action, to, view, events)``
-    where ``view`` is the viewer's view just before a player decision (else
-    ``None``) and ``events`` the events the entry produced, as the viewer saw them. ``until``:
-    ``None`` (everything), ``"dossier"`` (stop once a marker reaches 29) or a
-    number of log entries.
-
-    >>> from heimlich_lab import Rules, play
-    >>> from heimlich_lab.bots import RandomBot
-    >>> rec = play(Rules(), {"Ann": RandomBot(1), "Bob": RandomBot(2)}, seed=3)
-    >>> items = list(public_decisions(rec.public(), None, until=10))
-    >>> [(i, a, str(act)) for i, a, act, to, v, ev in items[:3]]
-    [(0, 'chance', 'deal ?'), (1, 'chance', 'roll 3'), (2, 'Ann', 'move grey+2 green+1')]
-    """
-    for item, _ in _decisions(source, viewer, until):
-        yield item.index, item.actor, item.action, item.to, item.view, item.events(viewer)
-
-
-def _check_reader(rec: GameRecord, viewer: str | None) -> str | None:
-    """Raise unless ``viewer`` may read ``rec``; returns the player whose secrets a player record holds."""
-    if rec.is_full:
-        return None
-    holder = rec.view.split(":", 1)[1] if rec.view.startswith("player:") else None
-    if viewer is not None and viewer != holder:
-        raise InformationRuleError(
-            f"this {rec.view} record holds {'no secrets' if holder is None else holder + chr(39) + 's secrets'}; "
-            f"a belief for {viewer} needs the full record or record.as_player({viewer!r})")
-    return holder
-
-
-def _decisions(source, viewer, until):
-    if until not in (None, "dossier") and not (isinstance(until, int) and not isinstance(until, bool)):
-        raise ModelError(f"until must be None, 'dossier' or a number of log entries, not {until!r}")
-    if isinstance(source, Game):
-        if source.start is not None:
-            rec = source.record
-            rec = rec.as_player(viewer) if viewer is not None else rec.public()
-            yield from _decisions(rec, viewer, until)
-            return
-        source = source.view(viewer)
-    if isinstance(source, View):
-        if source.kind == "omniscient":
-            raise InformationRuleError("an omniscient view holds every secret; use a player's or the spectator's view")
-        if source.viewer != viewer:
-            raise InformationRuleError(
-                f"this is {source.label}; a belief for {viewer or 'a spectator'} may use only "
-                f"{(viewer + chr(39) + 's') if viewer else 'the spectator'} view")
-        log = source.log
-        if len(log) and log[0].kind == "start":
-            raise ModelError("this game started from a position, which its views do not describe; "
-                             "use Belief.for_game(game, ...) or Belief.from_record(record, ...)")
-        entries, _ = _entries_from_log(log)
-        own = ()
-        flat = []
-        for actor, action, to in entries:
-            if action.kind == "deal":
-                own = _own_from_deal(to, viewer) if viewer is not None else ()
-                to = None
-            flat.append((actor, action, to))
-        yield from _shadow_decisions(source.players, source.rules, viewer, flat, own, None, until)
-        return
-    if not isinstance(source, GameRecord):
-        raise ModelError(f"expected a Game, View or GameRecord, not {type(source).__name__}")
-    rec = source
-    if viewer is not None and viewer not in rec.players:
-        raise ModelError(f"unknown observer {viewer!r}: players of this record are {', '.join(rec.players)}")
-    if rec.is_full:
-        yield from _real_decisions(rec, viewer, until)
-        return
-    holder = _check_reader(rec, viewer)
-    if viewer is None and holder is not None:
-        rec = rec.public()
-    own = ()
-    if viewer is not None:
-        if rec.start is not None:
-            c = rec.start.owners[viewer]
-            own = (c,) if isinstance(c, str) else tuple(c)
-        elif rec.deal and viewer in rec.deal:
-            own = (rec.deal[viewer],)
-    entries = [(e.actor, _redact(e.action, e.actor, e.to, viewer), e.to) for e in rec.log]
-    yield from _shadow_decisions(rec.players, rec.rules, viewer, entries, own, rec.start, until)
-
-
 # =========================================================================== spaces
 
 
@@ -921,12 +492,8 @@ class Belief:
         self._took: set[str] = set()
         self.at_mark = False  # True once a marker reached 29 (beliefs built from a game or record)
         # following a game through sync()
-        self._shadow: _Shadow | None = None
-        self._consumed = 0
-        self._seen: dict[int, tuple] = {}
+        self._reader: ViewReader | None = None
         self._manual = False
-        self._shadow_args: tuple | None = None
-        self._shadow_entries: list[tuple] = []  # (index, actor, action, to) the shadow followed, to rebuild it
 
     # ---------------------------------------------------------------- construction from games and records
     @classmethod
@@ -980,7 +547,7 @@ class Belief:
             raise ModelError(f"from_record() takes a GameRecord, not {type(record).__name__}")
         if observer is not None and observer not in record.players:
             raise ModelError(f"unknown observer {observer!r}: players of this record are {', '.join(record.players)}")
-        _check_reader(record, observer)
+        check_reader(record, observer)
         own = ()
         if observer is not None:
             if record.start is not None:
@@ -994,25 +561,22 @@ class Belief:
             raise InformationRuleError(f"this record does not show {observer}'s agent card")
         agents = record.rules.agents_for(len(record.players))
         b = cls(record.players, agents, observer, model, own, **kw)
-        b._consume_all(_decisions(record, observer, until))
+        for d in public_decisions(record, observer, until):
+            b._consume(d)
         return b
 
-    def _consume_all(self, items) -> None:
-        for item, game in items:
-            self._consume(item)
-            if _reached_mark(game):
-                self.at_mark = True
-
-    def _consume(self, item: _Item, cache: _LikelihoodCache | None = None) -> None:
+    def _consume(self, item: Decision, cache: _LikelihoodCache | None = None) -> None:
         k = item.action.kind
         if k == "take":
             agent = item.action.args[0]
             self._take(item.to, None if agent == HIDDEN else agent, index=item.index, turn=item.turn)
         elif k in DECISION_KINDS and item.actor != self.observer:
-            values = self._values(item.view, item.actor, item.action, cache, item.key)
+            values = self._values(item.view, item.actor, item.action, cache, item.history_key)
             if values is not None:
                 self._apply(item.actor, item.action, values, describe_action(item.view, item.actor, item.action),
                             item.index, item.turn)
+        if item.at_mark:
+            self.at_mark = True
 
     def _values(self, view, actor, action, cache=None, key=None):
         mkey = _model_key(self.model) if (cache is not None and key is not None) else None
@@ -1030,8 +594,9 @@ class Belief:
     def sync(self, view: View) -> Belief:
         """Catch up with a live game from ``view`` (the observer's own view): every new decision in its log.
 
-        The public history is re-enacted on a shadow game (see the module
-        doc), so the model sees the public state before each decision. A
+        The public history is re-enacted on a shadow game (see
+        :mod:`heimlich_lab.rules.replay`), so the model sees the public state
+        before each decision. A
         spectator's belief (``observer=None``) may follow any player's view:
         it takes only the public part (others' secrets are not in the view,
         the viewer's own are dropped). Use either :meth:`sync` or
@@ -1045,71 +610,32 @@ class Belief:
         if self._manual:
             raise ModelError("this belief is fed by observe(); sync() would count decisions twice")
         self._check_view(view, public_part=self.observer is None)
-        public = view.viewer != self.observer
-        log = view.log
-        n = len(log)
-        if n < self._consumed:
-            raise ModelError(f"this view's log has {n} events, but the belief already followed {self._consumed}: "
-                             "a view of another (or an earlier) game")
-        for i, ev in self._seen.items():
-            if i < n and (log[i].kind, log[i].data) != ev:
-                raise ModelError("this view's log differs from the game this belief follows (another game?)")
-        if self._consumed == 0 and n and log[0].kind == "start":
-            raise ModelError("this game started from a position, which its views do not describe; "
-                             "use Belief.for_game(game, ...) or Belief.from_record(record, ...)")
-        entries, used = _entries_from_log(log, self._consumed)
+        if self._reader is None:
+            self._reader = ViewReader(self.players, self.observer, self.own_agents[:1])
         snap = self._snapshot()
         try:
-            self._sync_entries(entries, view.rules, public)
+            for d in self._reader.read(view, public=view.viewer != self.observer):
+                self._consume(d, LIKELIHOOD_CACHE)
+                self._count += 1
         except BaseException:
             self._restore(snap)
             raise
-        self._consumed += used
-        self._seen = {i: (log[i].kind, log[i].data) for i in {0, 1, 2, self._consumed - 1} if 0 <= i < self._consumed}
         return self
-
-    def _sync_entries(self, entries, rules, public: bool) -> None:
-        for actor, action, to in entries:
-            if public and action.kind != "deal":
-                action = _redact(action, actor, to, None)
-            if self._shadow is None:
-                if action.kind != "deal":
-                    raise ModelError("the view's log does not begin with the deal")
-                own = _own_from_deal(to, self.observer) if self.observer is not None else ()
-                if own and own[:1] != self.own_agents[:1]:
-                    raise ModelError(f"the log deals {self.observer} {own[0]}, but this belief holds "
-                                     f"{', '.join(self.own_agents)}")
-                self._shadow_args = (self.players, rules, self.observer, self.own_agents[:1])
-                self._shadow = _Shadow(*self._shadow_args)
-                to = None
-            item = self._shadow.apply(self._count, actor, action, to)
-            self._shadow_entries.append((self._count, actor, action, to))
-            self._count += 1
-            self._consume(item, LIKELIHOOD_CACHE)
-            if _reached_mark(self._shadow.game):
-                self.at_mark = True
 
     def _snapshot(self) -> tuple:
         """The belief's state, for :meth:`_restore` after a failed update (arrays are frozen, never changed
-        in place; the shadow game is rebuilt from its entries, as re-enacting them is deterministic)."""
+        in place; the reader rewinds by re-enacting its entries, which is deterministic)."""
         return (self._sc, self._logw, self._marg, self._entropy, len(self.history), self._count,
-                frozenset(self._took), self.own_agents, self.at_mark, self._consumed, dict(self._seen),
-                self._manual, self._shadow, len(self._shadow_entries))
+                frozenset(self._took), self.own_agents, self.at_mark, self._manual, self._reader,
+                self._reader.mark() if self._reader is not None else None)
 
     def _restore(self, snap: tuple) -> None:
         (self._sc, self._logw, self._marg, self._entropy, n_hist, self._count, took, self.own_agents,
-         self.at_mark, self._consumed, self._seen, self._manual, shadow, n_entries) = snap
+         self.at_mark, self._manual, self._reader, mark) = snap
         del self.history[n_hist:]
         self._took = set(took)
-        if len(self._shadow_entries) != n_entries:
-            del self._shadow_entries[n_entries:]
-            if shadow is not None:  # it followed entries since: re-enact those it had followed before
-                shadow = _Shadow(*self._shadow_args)
-                for entry in self._shadow_entries:
-                    shadow.apply(*entry)
-        self._shadow = shadow
-        if shadow is None:
-            self._shadow_args = None
+        if self._reader is not None:
+            self._reader.rewind(mark)
 
     # ---------------------------------------------------------------- observing one decision
     def _check_view(self, view, public_part: bool = False) -> None:
@@ -1456,7 +982,7 @@ class IndependentBelief:
         """Like :meth:`Belief.from_record`."""
         own = (record.deal[observer],) if observer is not None and record.deal else None
         b = cls(record.players, record.rules.agents_for(len(record.players)), observer, model, own)
-        for item, _ in _decisions(record, observer, until):
+        for item in public_decisions(record, observer, until):
             if item.action.kind in DECISION_KINDS and item.actor != observer:
                 raw = b.model.agent_log_likelihoods(item.view, item.actor, item.action)
                 if raw is not None:
@@ -1514,7 +1040,7 @@ class PointsShareBelief:
     def from_record(cls, record: GameRecord, observer: str | None = None, until=None, alpha: float = 1.0):
         own = (record.deal[observer],) if observer is not None and record.deal else None
         b = cls(record.players, record.rules.agents_for(len(record.players)), observer, own, alpha)
-        for item, _ in _decisions(record, observer, until):
+        for item in public_decisions(record, observer, until):
             b._push(item.actor, item.action)
         return b
 
@@ -1645,13 +1171,15 @@ class BeliefSet:
         agents = record.rules.agents_for(len(record.players))
         bs = cls(record.players, agents, {o: (own_of[o] if o is not None else ()) for o in obs}, model,
                  baselines=baselines, keep_updates=keep_updates, alpha=alpha)
-        game = None
-        for item, game in _real_decisions(record, None, until):
+        stop = None
+        for item in public_decisions(record, None, until):
             bs._consume(item, record)
             bs.index = item.index + 1
-            if _reached_mark(game):
+            if item.at_mark:
                 bs.at_mark = True
-        if game is not None:
+            stop = item
+        if stop is not None:
+            game = record.replay(until=stop.index + 1)
             bs.truth_at_stop = game.owners
             final = (record.result or {}).get("final_owners")
             if final is not None:
@@ -1661,7 +1189,7 @@ class BeliefSet:
                 bs.truth = game.owners
         return bs
 
-    def _consume(self, item: _Item, record: GameRecord) -> None:
+    def _consume(self, item: Decision, record: GameRecord) -> None:
         """One log entry for every observer, all or nothing: the model's answer is validated before any
         belief changes, and if one observer's update fails (an impossible observation, a second take)
         every belief and baseline is restored to its state before the entry."""

@@ -39,12 +39,13 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from ..errors import ModelError
-from ..rules.board import RUINS, building_name, index_of, N_BUILDINGS
-from .belief import DECISION_KINDS, _decisions
+from ..rules.board import RUINS, building_after, building_name, clockwise_distance
+from ..rules.actions import DECISION_KINDS
+from ..rules.replay import Decision, public_decisions
 from .core import FREE_LABEL
 
-__all__ = ["NOTE_KINDS", "DossierNote", "DossierNotes", "dossier_notes", "secret_dossier", "expected_correct",
-           "best_matching_sheet", "sheet_marginals"]
+__all__ = ["NOTE_KINDS", "DossierNote", "DossierNoteWriter", "DossierNotes", "dossier_notes", "secret_dossier",
+           "expected_correct", "best_matching_sheet", "sheet_marginals"]
 
 #: Kinds of notes, in the rulebook's order.
 NOTE_KINDS = ("from_ruins", "to_ruins", "ruins_declined", "support", "scoring", "scoring_declined")
@@ -96,11 +97,6 @@ def _b(v) -> str:
     return building_name(v)
 
 
-def _dist(frm: int, to: int) -> int:
-    """Steps clockwise from building value ``frm`` to ``to``."""
-    return (index_of(to) - index_of(frm)) % N_BUILDINGS
-
-
 def _join(xs) -> str:
     xs = list(xs)
     return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1]
@@ -116,28 +112,73 @@ def dossier_notes(source, observer: str | None, until=None, *, include_own: bool
     decisions are left out unless ``include_own``. Support notes (points
     given per agent) come last, one per player.
     """
-    notes = DossierNotes()
-    support: dict[str, dict[str, int]] = {}
-    creator: dict[str, str] = {}  # agent at the safe with a pending trigger -> who put it there
-    for item, _ in _decisions(source, observer, until):
+    writer = DossierNoteWriter(observer, include_own=include_own)
+    for decision in public_decisions(source, observer, until):
+        writer.add(decision)
+    return writer.notes()
+
+
+class DossierNoteWriter:
+    """Writes :func:`dossier_notes` one decision at a time, so a live game's notes grow without a replay.
+
+    Feed it the decisions of :func:`~heimlich_lab.rules.replay.public_decisions`
+    or of a :class:`~heimlich_lab.rules.replay.DecisionStream` for the same
+    ``observer``; :meth:`notes` gives the notes so far.
+
+    >>> from heimlich_lab import Game
+    >>> from heimlich_lab.bots import RandomBot
+    >>> from heimlich_lab.rules.replay import DecisionStream
+    >>> g = Game(["Ann", "Bob", "Cy"], seed=3)
+    >>> stream, writer = DecisionStream(g, "Ann"), DossierNoteWriter("Ann")
+    >>> bots = {p: RandomBot(i) for i, p in enumerate(g.players)}
+    >>> while not g.is_over:
+    ...     p = g.current_player
+    ...     g.apply(bots[p].choose(g.view(p), g.legal_actions()))
+    ...     for d in stream.new():
+    ...         writer.add(d)
+    >>> writer.notes() == dossier_notes(g, "Ann")
+    True
+    """
+
+    def __init__(self, observer: str | None, include_own: bool = False):
+        self.observer, self.include_own = observer, include_own
+        self._notes = DossierNotes()
+        self._support: dict[str, dict[str, int]] = {}
+        self._creator: dict[str, str] = {}  # agent at the safe with a pending trigger -> who put it there
+
+    def notes(self) -> DossierNotes:
+        """The notes so far; the support notes (points given per agent) last, one per player."""
+        notes = DossierNotes(self._notes)
+        for who, given in self._support.items():
+            total = sum(given.values())
+            ranked = sorted(given.items(), key=lambda kv: -kv[1])
+            text = f"{who} supports " + ", ".join(f"{a} ({n} of {total} points)" for a, n in ranked)
+            notes.append(DossierNote("support", who, tuple(a for a, _ in ranked), text, None, None,
+                                     {"points": dict(ranked), "total": total}))
+        return notes
+
+    def add(self, item: Decision) -> None:
+        """Note what one decision (as the observer saw it) shows."""
+        observer, include_own = self.observer, self.include_own
+        notes, support, creator = self._notes, self._support, self._creator
         actor, act, view = item.actor, item.action, item.view
         mine = actor == observer and not include_own
-        events = item.events(observer) if (act.kind in DECISION_KINDS) else []
+        events = item.events if (act.kind in DECISION_KINDS) else []
         if not mine and view is not None and act.kind == "move":
             pos, safe, pts = view.positions, view.safe, view.points
             steps = dict(act.args)
-            moves = {c: (pos[c], _after(pos[c], n)) for c, n in steps.items()}
+            moves = {c: (pos[c], building_after(pos[c], n)) for c, n in steps.items()}
             given = support.setdefault(actor, {})
             for c, n in steps.items():
                 given[c] = given.get(c, 0) + n
             _ruins_notes(notes, item, actor, moves)
-            reach_ruins = [c for c in view.agents if pos[c] != RUINS and 1 <= _dist(pos[c], RUINS) <= pts]
+            reach_ruins = [c for c in view.agents if pos[c] != RUINS and 1 <= clockwise_distance(pos[c], RUINS) <= pts]
             if reach_ruins and not any(to == RUINS for _, to in moves.values()):
                 notes.append(DossierNote(
                     "ruins_declined", actor, tuple(reach_ruins),
                     f"Turn {item.turn}: {actor} could have moved {_join(reach_ruins)} to the ruins "
                     f"({pts} point(s)) and did not", item.turn, item.index, {"points": pts}))
-            reach_safe = [c for c in view.agents if 1 <= _dist(pos[c], safe) <= pts]
+            reach_safe = [c for c in view.agents if 1 <= clockwise_distance(pos[c], safe) <= pts]
             made = [c for c, (_, to) in moves.items() if to == safe]
             if reach_safe and not made:
                 notes.append(DossierNote(
@@ -179,18 +220,6 @@ def dossier_notes(source, observer: str | None, until=None, *, include_own: bool
                     notes.append(DossierNote("scoring", who, tuple(won), text, item.turn, item.index,
                                              {"triggers": list(trig), "gains": dict(gains)}))
                 creator.clear()
-    for who, given in support.items():
-        total = sum(given.values())
-        ranked = sorted(given.items(), key=lambda kv: -kv[1])
-        text = f"{who} supports " + ", ".join(f"{a} ({n} of {total} points)" for a, n in ranked)
-        notes.append(DossierNote("support", who, tuple(a for a, _ in ranked), text, None, None,
-                                 {"points": dict(ranked), "total": total}))
-    return notes
-
-
-def _after(frm: int, n: int) -> int:
-    from ..rules.board import value_of
-    return value_of((index_of(frm) + n) % N_BUILDINGS)
 
 
 def _ruins_notes(notes, item, actor, moves, card: str | None = None) -> None:

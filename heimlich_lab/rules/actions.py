@@ -27,6 +27,10 @@ from .cards import CARD_CODES
 FACES = ("1-3", "2", "3", "4", "5", "6")
 _COLOUR_ORDER = {c: i for i, c in enumerate(COLOURS)}
 HIDDEN = "?"
+#: Kinds of chance outcomes: the deal, a die roll, a card drawn, a free agent card taken.
+CHANCE_KINDS = frozenset(("deal", "roll", "draw", "take"))
+#: Kinds of a player's public decisions. (A ``dossier`` entry is a player's too, but private to its writer.)
+DECISION_KINDS = frozenset(("points", "move", "safe", "announce", "play", "pass", "done"))
 
 # Card targets by shape.
 _STEP_CARDS = {"back12": (-1, -2), "step1": (1, -1), "safestep": (1, -1), "fwd123": (1, 2, 3)}
@@ -138,7 +142,7 @@ class Action:
     @property
     def is_chance(self) -> bool:
         """True for chance outcomes: the deal, die rolls, card draws, taking a free agent."""
-        return self.kind in ("deal", "roll", "draw", "take")
+        return self.kind in CHANCE_KINDS
 
     @property
     def steps(self) -> dict[str, int]:

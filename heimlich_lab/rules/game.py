@@ -30,7 +30,7 @@ from math import perm
 from typing import Mapping, Sequence
 
 from ..errors import IllegalAction, NotationError, PositionError, WrongPlayer
-from .actions import FACES, HIDDEN, Action, check_player_name
+from .actions import CHANCE_KINDS, FACES, HIDDEN, Action, check_player_name
 from .allocations import allocation_table
 from .board import (BONUS_CAP, BUILDING_VALUES, CHURCH, DOSSIER_MARK, FINISH, N_BUILDINGS, RUINS, SAFE_START,
                     index_of, safe_destinations, value_of)
@@ -491,7 +491,7 @@ class Game:
             if player != want:
                 who = "chance" if actor == CHANCE else f"{want}"
                 raise WrongPlayer(f"it is {who}'s decision ({self.phase}), not {player}'s", rule="turn-order")
-        is_chance = act.kind in _CHANCE_KINDS
+        is_chance = act.kind in CHANCE_KINDS
         if actor == CHANCE and not is_chance:
             _check_form(act)
             raise IllegalAction(f"{act} is a player's action, but chance acts now ({self.phase})", rule="chance")
@@ -1222,7 +1222,6 @@ def _check_form(act: Action) -> None:
 
 # cached action objects for the hot path
 _ROLLS = tuple(Action("roll", (f,)) for f in FACES)
-_CHANCE_KINDS = frozenset(("deal", "roll", "draw", "take"))
 _POINTS_BASIC = tuple(Action("points", (n,)) for n in (1, 2, 3))
 _POINTS_TS = (Action("points", (0,)),) + _POINTS_BASIC
 _ANNOUNCE_YES = Action("announce", (True,))

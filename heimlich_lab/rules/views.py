@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .actions import HIDDEN, Action
 from .board import value_of
 
 # Event fields only the event's owner sees. For a dossier entry the agent is secret too: the agents a player
@@ -62,6 +63,31 @@ def visible_event(raw: tuple, viewer_index: int | None, omniscient: bool = False
     for f in _PRIVATE_FIELDS.get(kind, ()):
         redacted[f] = None
     return Event(kind, redacted, hidden=True)
+
+
+def visible_action(action: Action, actor: str, to: str | None, viewer: str | None) -> Action:
+    """The logged ``action`` of ``actor`` as ``viewer`` (a player, or ``None`` for a spectator) may see it.
+
+    The one place that says which actions hold secrets: the deal (each player
+    sees only their own card, which records keep apart), a drawn card or a
+    taken agent card (seen only by ``to``, who received it) and a dossier
+    entry (seen only by its writer; its agent too, as it would reveal the
+    writer's own).
+
+    >>> draw = Action.parse("draw ruins")
+    >>> str(visible_action(draw, "chance", "Bob", "Ann")), str(visible_action(draw, "chance", "Bob", "Bob"))
+    ('draw ?', 'draw ruins')
+    >>> str(visible_action(Action.parse("dossier red=Ann"), "Bob", None, None))
+    'dossier ?'
+    """
+    k = action.kind
+    if k == "deal":
+        return Action("deal", (HIDDEN,))
+    if k in ("draw", "take") and (viewer is None or to != viewer):
+        return Action(k, (HIDDEN,))
+    if k == "dossier" and actor != viewer:
+        return Action("dossier", (HIDDEN, HIDDEN))
+    return action
 
 
 def _seen(public: tuple, own: dict, i: int) -> Event:
