@@ -10,11 +10,12 @@ The rules as implemented, with every reading of the OCR'd German rulebook, are i
 """
 from ..bots.random_bot import RandomBot
 from .actions import Action
+from .belief import Belief
 from .game import CHANCE, Game
 from .play import play, play_game
 from .records import SecretsRecord
 from .rules import BULLETS, CARD_COUNTS, CARDS, MIDDLE, TEAMS, SecretsRules, card_value
 from .views import Event, View
 
-__all__ = ["Action", "BULLETS", "CARD_COUNTS", "CARDS", "CHANCE", "Event", "Game", "MIDDLE", "RandomBot",
+__all__ = ["Action", "Belief", "BULLETS", "CARD_COUNTS", "CARDS", "CHANCE", "Event", "Game", "MIDDLE", "RandomBot",
            "SecretsRecord", "SecretsRules", "TEAMS", "View", "card_value", "play", "play_game"]

@@ -1,0 +1,142 @@
+"""Transitions of a posterior: the hidden state *moves* (the predict step of a hidden Markov model's forward
+algorithm), beside the update step of :class:`~heimlich_lab.inference.core.Posterior`.
+
+Game-agnostic, like the core. A *permutation* of slots moves the content of slot ``s`` to slot ``perm[s]``
+(two owners' holdings are swapped, a marker changes places); a *mixture* of permutations with weights models a
+move the observer did not see (one of several, with known probabilities). Weights move with the rows: each
+hypothesis goes to the hypothesis it becomes, found by hashing rows once per space and permutation (cached).
+
+>>> from heimlich_lab.inference.core import HypothesisSpace, Posterior
+>>> space = HypothesisSpace(["A", "B"], ["x", "y", "z"], [[0, 1, 1], [1, 0, 1], [1, 1, 0]])
+>>> post = Posterior(space)
+>>> _ = post.condition({"x": "A"}, label="x is A")
+>>> upd = transition(post, swap(space, "x", "y"), label="x and y swap")
+>>> post.probability({"y": "A"}), upd.kind
+(1.0, 'transition')
+>>> _ = transition(post, [swap(space, "y", "z"), identity(space)], weights=[0.25, 0.75], label="maybe y-z")
+>>> round(post.probability({"z": "A"}), 2), round(post.probability({"y": "A"}), 2)
+(0.25, 0.75)
+"""
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..errors import ModelError
+from .core import HypothesisSpace, Posterior, Update, _group_logsumexp
+
+__all__ = ["identity", "permutation_index", "swap", "transition"]
+
+_CACHE: "OrderedDict[int, tuple[HypothesisSpace, dict]]" = OrderedDict()
+_CACHE_SPACES = 64
+
+
+def identity(space: HypothesisSpace) -> tuple[int, ...]:
+    """The permutation that moves nothing."""
+    return tuple(range(space.n_slots))
+
+
+def swap(space: HypothesisSpace, a: Any, b: Any) -> tuple[int, ...]:
+    """The permutation exchanging the contents of slots ``a`` and ``b`` (names or indices)."""
+    i, j = space.slot_index(a), space.slot_index(b)
+    perm = list(range(space.n_slots))
+    perm[i], perm[j] = j, i
+    return tuple(perm)
+
+
+def _check_perm(space: HypothesisSpace, perm: Any) -> tuple[int, ...]:
+    try:
+        p = tuple(int(x) for x in perm)
+    except (TypeError, ValueError):
+        raise ModelError(f"a permutation is a sequence of slot indices, not {perm!r}") from None
+    if sorted(p) != list(range(space.n_slots)):
+        raise ModelError(f"{p} is not a permutation of the {space.n_slots} slots 0..{space.n_slots - 1}")
+    return p
+
+
+def permutation_index(space: HypothesisSpace, perm: Sequence[int]) -> np.ndarray | None:
+    """``out[h]``: the row of ``space`` that hypothesis ``h`` becomes when slot ``s``'s content moves to
+    ``perm[s]``; ``None`` if some moved row is not in the space. Cached per space and permutation.
+
+    >>> space = HypothesisSpace.assignments(["A"], ["x", "y", "z"])
+    >>> permutation_index(space, swap(space, "x", "z"))
+    array([2, 1, 0])
+    """
+    p = _check_perm(space, perm)
+    entry = _CACHE.get(id(space))
+    if entry is None or entry[0] is not space:
+        entry = (space, {})
+        _CACHE[id(space)] = entry
+        while len(_CACHE) > _CACHE_SPACES:
+            _CACHE.popitem(last=False)
+    _CACHE.move_to_end(id(space))
+    cache = entry[1]
+    if p not in cache:
+        table = space.table
+        moved = np.empty_like(table)
+        moved[:, list(p)] = table
+        # one id per distinct row over both tables: row ids, then where each moved row sits in the space
+        _, ids = np.unique(np.concatenate([table, moved]), axis=0, return_inverse=True)
+        ids = ids.reshape(-1)
+        h = len(table)
+        where = np.full(ids.max() + 1, -1)
+        where[ids[:h][::-1]] = np.arange(h)[::-1]        # the first row of each id
+        target = where[ids[h:]]
+        target.setflags(write=False)
+        cache[p] = None if (target < 0).any() else target
+    return cache[p]
+
+
+def transition(post: Posterior, moves: Any, weights: Sequence[float] | None = None, *,
+               label: str | None = "transition", actor: Any = None, info: Any = None) -> Update | None:
+    """Move ``post`` through one permutation of slots, or a mixture of them with ``weights`` (probabilities
+    summing to 1). Recorded as an :class:`Update` of kind ``"transition"`` (no observation: log evidence 0,
+    no likelihood ratios). A moved row outside the space extends the space. Bad input raises
+    :class:`ModelError` and leaves ``post`` unchanged."""
+    space = post.space
+    single = weights is None
+    perms = [_check_perm(space, moves)] if single else [_check_perm(space, m) for m in moves]
+    if single:
+        w = np.ones(1)
+    else:
+        w = np.asarray(weights, dtype=float)
+        if w.shape != (len(perms),) or not np.isfinite(w).all() or (w < 0).any() or abs(w.sum() - 1) > 1e-9:
+            raise ModelError(f"weights must be {len(perms)} probabilities summing to 1, not {list(weights)!r}")
+    logw = post.log_weights
+    keep = w > 0
+    perms, w = [p for p, k in zip(perms, keep) if k], w[keep]
+    targets = [permutation_index(space, p) for p in perms]
+    h = len(space)
+    if all(t is not None for t in targets):
+        new_space = space
+        if len(perms) == 1:
+            lw = np.empty(h)
+            lw[targets[0]] = logw
+        else:
+            lw = _group_logsumexp(np.concatenate(targets), np.concatenate([logw + math.log(x) for x in w]), h)
+    else:   # the space is not closed under these moves: the new space holds every moved row
+        tables = []
+        for p in perms:
+            moved = np.empty_like(space.table)
+            moved[:, list(p)] = space.table
+            tables.append(moved)
+        grown = HypothesisSpace._trusted(space.owners, space.slots, np.concatenate(tables))
+        new_space, inverse = grown.unique()
+        lw = _group_logsumexp(inverse, np.concatenate([logw + math.log(x) for x in w]), len(new_space))
+    lw.setflags(write=False)
+    p = np.exp(lw)
+    marg = new_space.event_sums(p)
+    marg.setflags(write=False)
+    pos = p > 0
+    entropy = float(-(p[pos] * lw[pos]).sum() / math.log(2.0))
+    rec = None
+    if getattr(post, "keep_updates", True):
+        rec = Update(label=label, actor=actor, log_evidence=0.0, marginals_before=post._marg,
+                     marginals_after=marg, entropy_before=post._entropy, entropy_after=entropy,
+                     owners=space.owners, slots=space.slots, info=info, kind="transition")
+        post.history.append(rec)
+    post._space, post._logw, post._marg, post._entropy = new_space, lw, marg, entropy
+    return rec
