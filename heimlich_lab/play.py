@@ -1,12 +1,14 @@
 """Play a whole game between bots."""
 from __future__ import annotations
 
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from .errors import HeimlichError, IllegalAction
-from .rules.game import Game
-from .rules.records import GameRecord
-from .rules.ruleset import Rules
+
+if TYPE_CHECKING:  # the engine is imported when a game is played: `import heimlich_lab` stays light
+    from .rules.game import Game
+    from .rules.records import GameRecord
+    from .rules.ruleset import Rules
 
 MAX_ACTIONS = 100_000
 
@@ -17,6 +19,7 @@ def play_game(rules: Rules | None, players_to_bots: Mapping[str, object], seed: 
 
     Each bot sees only ``game.view(player)`` and the legal actions.
     """
+    from .rules.game import Game
     if not players_to_bots:
         raise HeimlichError("players_to_bots is empty: name the players and their bots")
     for p, b in players_to_bots.items():
@@ -26,7 +29,7 @@ def play_game(rules: Rules | None, players_to_bots: Mapping[str, object], seed: 
     bots = dict(players_to_bots)
     n = 0
     view, legal_actions, apply = g.view, g.legal_actions, g.apply
-    while g._phase != "over":
+    while not g.is_over:
         p = g.current_player
         a = bots[p].choose(view(p), legal_actions())
         try:

@@ -765,6 +765,97 @@ def test_update_record_type(space):
     np.testing.assert_allclose(upd.changes(), 0.0)
 
 
+# --------------------------------------------------------------------------- fast path and lean posteriors
+
+
+def brute_marginals(space, p):
+    """Marginal table by a loop over hypotheses and slots."""
+    out = np.zeros((space.n_owners + 1, space.n_slots))
+    for h, row in enumerate(space.table):
+        for s, o in enumerate(row):
+            out[o if o != FREE else space.n_owners, s] += p[h]
+    return out
+
+
+def test_event_sums_dense_and_bincount_agree_with_a_loop(monkeypatch):
+    import heimlich_lab.inference.core as core
+
+    space = HypothesisSpace.assignments(OWNERS, SLOTS, {"Ann": 2, "Bob": 1, "Cy": 0})
+    p = np.random.default_rng(5).random(len(space))
+    dense = space.event_sums(p)
+    np.testing.assert_allclose(dense, brute_marginals(space, p), rtol=1e-13)
+    monkeypatch.setattr(core, "_DENSE_EVENT_CELLS", 0)  # too large for the one-hot matrix: the bincount
+    np.testing.assert_allclose(HypothesisSpace(OWNERS, SLOTS, space.table).event_sums(p), dense, rtol=1e-13)
+
+
+def test_single_slot_lookup():
+    space = HypothesisSpace.assignments(OWNERS, SLOTS, {"Ann": 2, "Bob": 1, "Cy": 0})
+    bob = space.single_slot("Bob")
+    assert bob.tolist() == [int(np.flatnonzero(row == 1)[0]) for row in space.table]
+    assert space.single_slot("Ann") is None and space.single_slot("Cy") is None  # two slots; none
+    assert space.single_slot(1) is bob  # cached
+    values = np.log([0.1, 0.2, 0.3, 0.4])
+    np.testing.assert_array_equal(likelihood_from_owner_values(space, "Bob", values), values[bob])
+
+
+def test_keep_updates_false_gives_the_same_numbers_without_records(space):
+    lean, full = Posterior(space, keep_updates=False), Posterior(space)
+    rng = np.random.default_rng(8)
+    for owner in ["Ann", "Bob", "Cy", "Ann"]:
+        values = np.log(rng.random(len(SLOTS)))
+        assert lean.update_actor(owner, values) is None
+        assert isinstance(full.update_actor(owner, values), Update)
+    assert lean.condition({"red": "Ann"}) is None and full.condition({"red": "Ann"}) is not None
+    np.testing.assert_array_equal(lean.log_weights, full.log_weights)
+    np.testing.assert_array_equal(lean.marginals(), full.marginals())
+    assert (lean.entropy(), lean.log_evidence) == (full.entropy(), full.log_evidence)
+    assert lean.history == [] and len(full.history) == 5
+    with pytest.raises(ModelError, match="keep_updates=False"):
+        lean.marginals_history()
+    with pytest.raises(ModelError, match="keep_updates=False"):
+        lean.entropy_history()
+
+
+def test_the_core_imports_and_works_without_any_heimlich_module():
+    """The game-agnostic core in a fresh interpreter: no rules, bots, widget or Heimlich inference."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+import numpy as np
+from heimlich_lab.inference.core import HypothesisSpace, Posterior
+post = Posterior(HypothesisSpace.assignments(["A", "B"], ["x", "y", "z"]))
+post.update_actor("B", np.log([0.8, 0.1, 0.1]))
+assert abs(post.marginals()[1, 0] - 0.8) < 1e-12, post.marginals()
+print(" ".join(sorted(m for m in sys.modules if m.startswith("heimlich_lab"))))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    loaded = out.stdout.split()
+    assert "heimlich_lab.inference.core" in loaded
+    heimlich = [m for m in loaded if m.startswith(("heimlich_lab.rules", "heimlich_lab.bots", "heimlich_lab.widget",
+                                                   "heimlich_lab.secrets", "heimlich_lab.inference.belief",
+                                                   "heimlich_lab.inference.model"))]
+    assert heimlich == [], f"the core pulled in {heimlich}"
+
+
+def test_the_package_names_are_still_exported():
+    import heimlich_lab
+    import heimlich_lab.inference as inference
+    from heimlich_lab.inference.independent import IndependentPosterior as moved
+
+    assert IndependentPosterior is moved
+    for name in heimlich_lab.__all__:
+        if name not in ("play_in_notebook", "replay_in_notebook"):  # the board's extras may be missing
+            assert getattr(heimlich_lab, name) is not None, name
+    for name in inference.__all__:
+        assert getattr(inference, name) is not None, name
+    assert callable(heimlich_lab.play) and heimlich_lab.rules.Game is heimlich_lab.Game
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        heimlich_lab.nothing  # noqa: B018
+
+
 # --------------------------------------------------------------------------- benchmark
 
 

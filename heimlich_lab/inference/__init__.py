@@ -13,10 +13,18 @@ the Secret Dossier notes and sheets, fitting and metrics.
 >>> sorted(secret_dossier(b)) == sorted(c for c in b.agents if c not in rec.owners["Ann"])
 True
 """
-from .belief import Belief, BeliefSet, IndependentBelief, PointsShareBelief
-from .dossier import best_matching_sheet, dossier_notes, expected_correct, secret_dossier
-from .fit import fit_boltzmann
-from .model import BoltzmannModel, PlayerModel
+from .._lazy import lazy_exports
+
+#: public name -> the module of this package that defines it (imported on first use, PEP 562, so that
+#: ``heimlich_lab.inference.core`` can be imported without the Heimlich part)
+_LAZY = {
+    **dict.fromkeys(["Belief", "BeliefSet", "IndependentBelief", "PointsShareBelief"], "belief"),
+    **dict.fromkeys(["best_matching_sheet", "dossier_notes", "expected_correct", "secret_dossier"], "dossier"),
+    "fit_boltzmann": "fit",
+    **dict.fromkeys(["BoltzmannModel", "PlayerModel"], "model"),
+}
 
 __all__ = ["Belief", "BeliefSet", "BoltzmannModel", "IndependentBelief", "PlayerModel", "PointsShareBelief",
            "best_matching_sheet", "dossier_notes", "expected_correct", "fit_boltzmann", "secret_dossier"]
+
+__getattr__, __dir__ = lazy_exports(globals(), _LAZY)
