@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(PY) -m pip
 
-.PHONY: lab app test setup setup-test browser test-js test-py test-notebooks bench student-copies clean
+.PHONY: lab app test setup setup-test browser bundle test-js test-py test-notebooks bench student-copies clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,15 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-test-js:
+# The widget's front end: esbuild (pinned in widgets/package-lock.json, for development only) bundles it
+# into widgets/board.bundle.js, which is committed and shipped; users never need Node.
+widgets/node_modules/.package-lock.json: widgets/package.json widgets/package-lock.json
+	npm ci --prefix widgets --no-audit --no-fund
+
+bundle: widgets/node_modules/.package-lock.json
+	node widgets/build.mjs
+
+test-js: widgets/node_modules/.package-lock.json
 	node --test widgets/tests/
 
 test-py: setup browser
@@ -51,4 +59,4 @@ student-copies: setup
 	$(PY) scripts/make_student_copies.py
 
 clean:
-	rm -rf $(VENV) dist build .pytest_cache .benchmarks
+	rm -rf $(VENV) dist build .pytest_cache .benchmarks widgets/node_modules

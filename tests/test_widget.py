@@ -10,6 +10,7 @@ import pytest
 
 from heimlich_lab import GameRecord, Position, Rules
 from heimlich_lab.bots import RandomBot
+from heimlich_lab.rules.actions import Action
 from heimlich_lab.rules.cards import CARDS
 from heimlich_lab.widget import BoardWidget, GameController, ReplayController, board_state, play_in_notebook
 from heimlich_lab.widget.board import replay_in_notebook, static_dir
@@ -35,8 +36,13 @@ def bots(*names, seed=1):
 
 
 def synced(w: BoardWidget) -> str:
-    """The state exactly as it goes to the browser (the serialized traitlet), as JSON text."""
-    return json.dumps(w.get_state("state")["state"], sort_keys=True)
+    """What goes to the browser (the serialized ``setup`` and ``state`` traitlets), as JSON text."""
+    return json.dumps(w.get_state(["setup", "state"]), sort_keys=True)
+
+
+def notations(state) -> list[str]:
+    """The notations of the decisions offered (moves are built from ``state["move"]``)."""
+    return [d["notation"] for d in state["decisions"]]
 
 
 def frozen(ctl: GameController) -> str:
@@ -44,14 +50,14 @@ def frozen(ctl: GameController) -> str:
 
 
 def first_allocation(state) -> str:
-    return f"move {state['agents'][0]['colour']}+{state['move_points']}"
+    return f"move {next(iter(state['move']['agents']))}+{state['move']['points']}"
 
 
 def human_policy(state) -> str:
     """A fixed human: the first legal action, or everything on the first agent."""
     if state["phase"] == "move":
         return first_allocation(state)
-    return state["legal"][0]
+    return notations(state)[0]
 
 
 # ------------------------------------------------------------------ the front end is found
@@ -66,7 +72,7 @@ def test_the_widget_loads_the_bundle_and_the_css():
 def test_roll_is_a_human_decision_and_the_controller_samples_the_face():
     ctl = GameController(THREE, bots=bots("Bob", "Cy"), seed=3)
     s = ctl.widget.state
-    assert (s["phase"], s["current_player"], s["is_human_turn"], s["legal"]) == ("roll", "Ann", True, ["roll"])
+    assert (s["phase"], s["current_player"], s["is_human_turn"], notations(s)) == ("roll", "Ann", True, ["roll"])
     assert s["decision_text"] == "Ann: roll the die" and s["die"] is None
     assert ctl.game.is_chance_node and ctl.game.chance == "manual"
     n = len(ctl.game.history)
@@ -80,27 +86,27 @@ def test_roll_is_a_human_decision_and_the_controller_samples_the_face():
 def test_points_after_a_1_3_roll_basic_and_top_secret():
     ctl = GameController(THREE, bots=bots("Bob", "Cy"), start=pos(decision="points", die="1-3"), beliefs=False)
     s = ctl.widget.state
-    assert s["phase"] == "points" and s["legal"] == ["points 1", "points 2", "points 3"]
+    assert s["phase"] == "points" and notations(s) == ["points 1", "points 2", "points 3"]
     assert s["decision_text"] == "Ann: choose 1, 2 or 3 points"
     ctl.send_action("points 2")
-    assert ctl.widget.state["phase"] == "move" and ctl.widget.state["move_points"] == 2
+    assert ctl.widget.state["phase"] == "move" and ctl.widget.state["move"]["points"] == 2
     ts = GameController(THREE, bots=bots("Bob", "Cy"), rules=TS, start=pos(decision="points", die="1-3", rules=TS),
                         beliefs=False)
-    assert ts.widget.state["legal"] == ["points 0", "points 1", "points 2", "points 3"]
+    assert notations(ts.widget.state) == ["points 0", "points 1", "points 2", "points 3"]
     assert "or 0 to draw a card" in ts.widget.state["decision_text"]
 
 
-def test_move_gives_move_points_and_no_list_then_safe_after_a_scoring():
+def test_move_gives_the_move_table_and_no_list_then_safe_after_a_scoring():
     ctl = GameController(THREE, bots=bots("Bob", "Cy"), start=pos({"grey": 4}, decision="move", die="3"),
                          beliefs=False)
     s = ctl.widget.state
-    assert (s["phase"], s["move_points"], s["legal"], s["is_human_turn"]) == ("move", 3, [], True)
+    assert (s["phase"], s["move"]["points"], notations(s), s["is_human_turn"]) == ("move", 3, [], True)
     assert s["decision_text"] == "Ann: allocate 3 point(s)"
     ctl.send_action("move grey+3")                       # grey reaches the safe in 7: a scoring
     s = ctl.widget.state
     assert s["phase"] == "safe" and s["current_player"] == "Ann" and s["is_human_turn"]
     assert s["scores"]["grey"] == 7 and s["triggers"] == []
-    assert sorted(s["legal"]) == sorted(f"safe {b}" for b in ["church", 1, 2, 3, 4, 5, 6, 8, 9, 10, "ruins"])
+    assert sorted(notations(s)) == sorted(f"safe {b}" for b in ["church", 1, 2, 3, 4, 5, 6, 8, 9, 10, "ruins"])
     assert s["last_move"] == {"grey": [4, 7]}
     ctl.send_action("safe 4")
     assert ctl.game.safe == 4 and ctl.game.active_player == "Bob"
@@ -111,17 +117,17 @@ def test_announce_round_cards_with_targets_pass_and_done():
     ctl = GameController(THREE, bots=bots("Bob", "Cy"), rules=TS, start=start, beliefs=False)
     ctl.send_action("move grey+2")
     s = ctl.widget.state
-    assert s["phase"] == "announce" and s["legal"] == ["announce no", "announce yes"]
+    assert s["phase"] == "announce" and notations(s) == ["announce yes", "announce no"]   # screen order
     assert s["hand"] == ["fwd123"] and s["hand_sizes"] == {"Ann": 1, "Bob": 1, "Cy": 0}
     ctl.send_action("announce yes")
     ctl.run_bots()                                        # Bob answers
     s = ctl.widget.state
     assert s["phase"] == "round" and s["current_player"] == "Ann"
-    assert "pass" not in s["legal"], "who announced and acts first must play"
-    assert "play fwd123 grey+1" in s["legal"] and all(a.startswith("play fwd123 ") for a in s["legal"])
+    assert "pass" not in notations(s), "who announced and acts first must play"
+    assert "play fwd123 grey+1" in notations(s) and all(a.startswith("play fwd123 ") for a in notations(s))
     ctl.send_action("play fwd123 red+3")
     s = ctl.widget.state
-    assert s["legal"] == ["done"] and ctl.game.positions["red"] == 3 and s["hand"] == []
+    assert notations(s) == ["done"] and ctl.game.positions["red"] == 3 and s["hand"] == []
     ctl.send_action("done")
     assert ctl.widget.state["current_player"] != "Ann" or ctl.widget.state["phase"] != "round"
 
@@ -140,7 +146,7 @@ def test_a_card_refused_for_its_targets_is_an_error_and_pass_when_allowed():
     ctl.send_action("announce no")
     ctl.run_bots()                                       # Bob wants to play, plays his card, is done
     s = ctl.widget.state
-    assert (s["phase"], s["current_player"]) == ("round", "Ann") and "pass" in s["legal"]
+    assert (s["phase"], s["current_player"]) == ("round", "Ann") and "pass" in notations(s)
     assert any("Bob plays ruins" in line for line in s["log"])
     before = frozen(ctl)
     ctl.send_action("play fwd123 red+4")
@@ -159,8 +165,8 @@ def test_dossier_decision_and_the_suggested_sheet():
     s = ctl.widget.state
     assert s["phase"] == "dossier" and s["current_player"] == "Ann" and s["is_human_turn"]
     assert "fill in the Secret Dossier" in s["decision_text"]
-    agent = s["legal"][0].split()[1].split("=")[0]
-    assert sorted(s["legal"]) == sorted(f"dossier {agent}={n}" for n in ("Bob", "Cy", "free"))
+    agent = notations(s)[0].split()[1].split("=")[0]
+    assert sorted(notations(s)) == sorted(f"dossier {agent}={n}" for n in ("Bob", "Cy", "free"))
     if s["belief"] is not None:                          # the belief module is installed
         sheet = s["belief"]["sheet"]
         assert set(sheet) == set(AG6) - {"red"} and set(sheet.values()) <= {"Bob", "Cy", "free"}
@@ -206,7 +212,7 @@ def test_wrong_player_and_a_bots_decision_are_refused():
 # ------------------------------------------------------------------ hot seat and the curtain
 def _private_fields_empty(s):
     return (s["hand"] is None and s["own_agents"] == [] and s["belief"] is None and s["dossier_sheet"] is None
-            and s["legal"] == [] and s["viewer"] is None and not s["is_human_turn"])
+            and notations(s) == [] and s["viewer"] is None and not s["is_human_turn"])
 
 
 def test_curtain_flow_between_two_humans():
@@ -218,7 +224,7 @@ def test_curtain_flow_between_two_humans():
     ctl.handle_message({"type": "curtain", "command": "reveal"})
     s = ctl.widget.state
     assert s["curtain"] is None and s["viewer"] == "Ann" and s["hand"] == ctl.game.hands["Ann"]
-    assert s["own_agents"] == ctl.game.owners["Ann"] and s["legal"] == ["roll"]
+    assert s["own_agents"] == ctl.game.owners["Ann"] and notations(s) == ["roll"]
     seen_bob = False
     for _ in range(200):                                  # play until the screen must go to Bob
         s = ctl.widget.state
@@ -310,8 +316,7 @@ def test_top_secret_no_other_hand_card_appears_except_played_ones():
             break
         ctl.run_bots()
         s = ctl.widget.state
-        public = {k: v for k, v in s.items() if k != "card_names"}     # the card table is public, fixed text
-        text = json.dumps(public)
+        text = json.dumps(s)     # the card table (public, fixed text) is in the setup, not the state
         played = {e[1].args[0] for e in ctl.game.history if e[1].kind == "play"}
         allowed = set(ctl.game.hands["Ann"]) | played
         for p in ("Bob", "Cy"):
@@ -430,7 +435,7 @@ def test_replay_seek_slider_messages_and_labels(tmp_path):
     assert s["replay"]["index"] == 0 and set(s["positions"].values()) == {0} and s["own_agents"] == []
     r.handle_message({"type": "replay", "index": 5})
     s = r.widget.state
-    assert s["own_agents"] == rec.owners["Bob"] and s["owners"] is None and s["legal"] == []
+    assert s["own_agents"] == rec.owners["Bob"] and s["owners"] is None and notations(s) == []
     r.handle_message({"type": "replay", "index": 10 ** 6})
     assert r.widget.state["replay"]["index"] == len(rec.log)
     r.handle_message({"type": "replay", "index": "x"})
@@ -514,7 +519,7 @@ def test_a_custom_belief_factory_is_used():
 
 def test_play_in_notebook_returns_the_widget_with_its_controller():
     w = play_in_notebook(THREE, bots=bots("Bob", "Cy"), seed=1, beliefs=False, start=pos())
-    assert isinstance(w, BoardWidget) and w.controller.widget is w and w.state["legal"] == ["roll"]
+    assert isinstance(w, BoardWidget) and w.controller.widget is w and notations(w.state) == ["roll"]
     with pytest.raises(ValueError):
         play_in_notebook(THREE, bots={"Zed": RandomBot()})
     with pytest.raises(ValueError):
@@ -563,8 +568,8 @@ def _ann_whole_top_secret_game(hands):
             break
         s = ctl.widget.state
         if s["is_human_turn"]:
-            with_targets = [x for x in s["legal"] if x.startswith("play ") and len(x.split()) > 2]
-            a = ("announce yes" if "announce yes" in s["legal"] else with_targets[0] if with_targets
+            with_targets = [x for x in notations(s) if x.startswith("play ") and len(x.split()) > 2]
+            a = ("announce yes" if "announce yes" in notations(s) else with_targets[0] if with_targets
                  else human_policy(s))
             played += a in with_targets
             ctl.send_action(a)
@@ -610,7 +615,7 @@ def test_dossier_notes_in_the_belief_panel_throughout_the_game_and_in_replays():
     assert expected and set(seen[-1]) <= set(expected) and seen[-1], "the viewer's notes, before any dossier mark"
     assert any(line.startswith("Bob supports") for line in seen[-1])
     assert len({tuple(x) for x in seen}) > 2, "the notes follow the game"
-    assert ctl._dossier_notes["Ann"][0] == len(ctl.game.history), "cached per history length"
+    assert ctl.panels._notes["Ann"][0] == len(ctl.game.history), "cached per history length"
     # the replay shows, at each position, the notes up to it (and the same as the live game at the end)
     r = ReplayController(ctl.record, viewer="Ann")
     r.seek(len(r.views) - 1)
@@ -660,3 +665,85 @@ def test_the_speed_range_is_the_sliders_and_clamped():
     n = len(ctl.timings)
     ctl.handle_message({"type": "timing", "what": "front-end", "ms": 5})      # no such message: ignored
     assert len(ctl.timings) == n
+
+
+# ------------------------------------------------------------------ the structured decisions (the thin contract)
+def _events_after(game, action):
+    g = game.copy()
+    n = len(g.omniscient_view().log)
+    g.apply(action)
+    return g, list(g.omniscient_view().log)[n:]
+
+
+class Quiet:
+    """A bot that never plays a card (so its hidden hand never changes the public history)."""
+
+    def choose(self, view, legal):
+        return next((a for a in legal if str(a) in ("announce no", "pass", "done")), legal[0])
+
+
+def _to_anns_cards(ctl, move):
+    """Ann moves, moves the safe if she scored, announces, and (the bots do not announce) is to play a card."""
+    ctl.send_action(move)
+    for _ in range(8):
+        s = ctl.widget.state
+        if s["phase"] == "round" and s["is_human_turn"]:
+            return
+        if not s["is_human_turn"]:
+            ctl.run_bots()
+        else:
+            ctl.send_action(next(a for a in notations(s) if a.startswith("safe ") or a == "announce yes"))
+    raise AssertionError(f"Ann does not get to play a card: {ctl.widget.state['decision_text']}")
+
+
+def test_the_move_table_is_where_the_engine_moves_each_agent_and_when_it_scores():
+    g = GameController(THREE, bots=bots("Bob", "Cy"), seed=4, start=pos(
+        {"grey": 5, "yellow": 10, "orange": 6, "red": -3, "green": 7, "blue": 4}, decision="move", die="3"),
+        beliefs=False).game
+    table = board_state(g, "Ann", human_players=["Ann"])["move"]
+    assert table["points"] == 3 and set(table["agents"]) == set(AG6)
+    scorings = 0
+    for c, row in table["agents"].items():
+        assert row["from"] == g.positions[c] and row["to"][0] == g.positions[c]
+        for n in range(1, 4) if c != "red" else (3,):   # the rest to red, in the Ruins: it never reaches the safe
+            after, events = _events_after(g, Action.move({c: n} if n == 3 else {c: n, "red": 3 - n}))
+            assert row["to"][n] == after.positions[c], (c, n)
+            assert row["scores"][n] == any(e.kind == "score" for e in events), (c, n)
+            scorings += row["scores"][n]
+    assert scorings >= 2, "the position has scorings to find (grey and orange reach the safe on 7)"
+
+
+def test_each_card_decision_says_what_the_engine_would_do():
+    hand = ["fwd123", "placesafe", "swap", "bonus"]
+    ctl = GameController(THREE, bots={"Bob": Quiet(), "Cy": Quiet()}, rules=TS, beliefs=False, start=pos(
+        {"grey": 5, "orange": 6, "red": -3, "blue": 4}, decision="move", die="2", rules=TS,
+        scores={"red": 12, "blue": 39}, hands={"Ann": hand}))
+    _to_anns_cards(ctl, "move grey+2")
+    s = ctl.widget.state
+    cards = [d for d in s["decisions"] if d["kind"] == "play"]
+    assert {d["group"] for d in cards} == {f"play:{c}" for c in hand}
+    for d in cards:
+        g = ctl.game
+        after, _ = _events_after(g, d["notation"])
+        moved = {c: [g.positions[c], after.positions[c]] for c in g.positions if after.positions[c] != g.positions[c]}
+        assert d["effect"]["moves"] == moved, d
+        assert d["effect"].get("safe") == ([g.safe, after.safe] if after.safe != g.safe else None), d
+        gains = {c: after.scores[c] - g.scores[c] for c in g.scores if after.scores[c] != g.scores[c]}
+        assert d["effect"].get("gains", {}) == gains, d
+        if d["group"] == "play:placesafe":
+            assert d["building"] == after.safe and d["label"] == {0: "Church", -3: "Ruins"}.get(after.safe, str(after.safe))
+    assert any(d["effect"].get("gains") == {"blue": 1, "red": 3} for d in cards), "bonus: +3, not past 40"
+
+
+def test_the_decisions_never_depend_on_other_players_secrets():
+    def ann_decisions(owners, bob_hand):
+        ctl = GameController(THREE, bots={"Bob": Quiet(), "Cy": Quiet()}, rules=TS, beliefs=False, start=pos(
+            {"grey": 5, "orange": 6, "blue": 4}, owners=owners, decision="move", die="2", rules=TS,
+            hands={"Ann": ["fwd123", "swap", "join"], "Bob": bob_hand, "Cy": ["second"]}))
+        _to_anns_cards(ctl, "move grey+2")
+        return json.dumps([ctl.widget.state["decisions"], ctl.widget.get_state("setup")], sort_keys=True)
+    a = ann_decisions({"Ann": "red", "Bob": "blue", "Cy": "green"}, ["ruins", "church"])
+    b = ann_decisions({"Ann": "red", "Bob": "grey", "Cy": "yellow"}, ["bonus", "tosafe"])
+    assert a == b and '"play:join"' in a
+    for secret in ("ruins", "church", "bonus", "tosafe", "second"):
+        assert f'"play:{secret}"' not in a and f"play {secret}" not in a

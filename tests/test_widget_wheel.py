@@ -71,4 +71,4 @@ def test_an_installed_wheel_loads_its_own_bundle(wheel, tmp_path):
     assert Path(got["static"]).resolve() == packaged.resolve(), "the installed package must use its own static/"
     assert got["esm"] == (packaged / "board.bundle.js").read_text()
     assert got["css"] == (packaged / "board.css").read_text()
-    assert "export default" in got["esm"] and "heimlich-board" in got["css"]
+    assert re.search(r"export \{\s*\w+ as default\s*\};\s*$", got["esm"]) and "heimlich-board" in got["css"]

@@ -1,8 +1,10 @@
 // heimlich-lab board widget: the anywidget module (render + event wiring).
 // The markup comes from render.js (pure), the rules of interaction from logic.js (pure).
 // anywidget loads ESM from a blob: URL, where relative imports do not resolve, so the
-// Python side loads board.bundle.js (this file with logic.js and render.js inlined,
-// made by `node widgets/build.mjs`).
+// Python side loads board.bundle.js (this file with logic.js and render.js bundled by
+// esbuild: `npm ci --prefix widgets && node widgets/build.mjs`).
+// Two traitlets: `setup` (fixed for the game: players, agents, ring, card names; sent once)
+// and `state` (the position and the decisions now).
 import * as L from "./logic.js";
 import * as R from "./render.js";
 
@@ -151,7 +153,7 @@ function render({ model, el }) {
 
   function update() {
     if (destroyed) return;
-    const state = { ...L.normaliseState(model.get("state")), __normalised: true };
+    const state = { ...L.normaliseState(model.get("state"), model.get("setup")), __normalised: true };
     const key = L.decisionKey(state);
     if (key !== lastKey) {
       ui = { ...ui, alloc: {}, selected: ui.selected };
@@ -290,6 +292,7 @@ function render({ model, el }) {
   root.addEventListener("change", onInput);
   model.on("change:state", onState);
   model.on("change:speed_ms", update);
+  model.on("change:setup", update);
   update();
 
   return () => {
@@ -298,6 +301,7 @@ function render({ model, el }) {
     clearTimeout(replayTimer);
     model.off("change:state", onState);
     model.off("change:speed_ms", update);
+    model.off("change:setup", update);
     root.removeEventListener("click", onClick);
     root.removeEventListener("keydown", onKeyDown);
     root.removeEventListener("input", onInput);

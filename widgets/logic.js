@@ -1,18 +1,14 @@
 // heimlich-lab board widget: pure logic (no DOM). Used by render.js and board.js,
 // unit-tested by widgets/tests/*.test.mjs.
 //
-// Bundling convention (see build.mjs): only `export function|const|let|class NAME`,
-// no `export {...}`, no `export default`, imports on one line from "./x.js".
+// The front end knows no rules: Python (heimlich_lab/widget/state.py) sends the ring, the decisions
+// (notation, kind, group, label, key, building, a card's effect) and, for a move, where each agent
+// would land after 0..points steps. This module lays out, groups and validates against those.
 
 // ---------------------------------------------------------------------------
 // Board constants
 // ---------------------------------------------------------------------------
 
-/** Building values clockwise from the Church (ring index 0..11). */
-export const BUILDING_VALUES = Object.freeze([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -3]);
-export const N_BUILDINGS = 12;
-export const CHURCH = 0;
-export const RUINS = -3;
 export const FINISH = 42;
 export const DOSSIER_MARK = 29;
 export const DEFAULT_SPEED_MS = 300;
@@ -62,75 +58,25 @@ function round2(x) {
 }
 
 // ---------------------------------------------------------------------------
-// Buildings: value <-> index, names
-// ---------------------------------------------------------------------------
-
-/** Ring index (0..11) of a building value (0 church, 1..10, -3 ruins). Throws on other values. */
-export function indexOfValue(value) {
-  const v = typeof value === "string" ? Number(value) : value;
-  const i = BUILDING_VALUES.indexOf(v);
-  if (i < 0) throw new RangeError(`no building has value ${JSON.stringify(value)}; buildings are 0 (church), 1..10 and -3 (ruins)`);
-  return i;
-}
-
-/** Building value at a ring index (taken modulo 12). */
-export function valueOfIndex(index) {
-  if (!Number.isInteger(index)) throw new RangeError(`ring index must be an integer, not ${JSON.stringify(index)}`);
-  return BUILDING_VALUES[mod(index, N_BUILDINGS)];
-}
-
-/** True if `value` is a building value. */
-export function isBuilding(value) {
-  return typeof value === "number" && BUILDING_VALUES.includes(value);
-}
-
-/** Notation name of a building: "church", "ruins" or the number. */
-export function buildingName(value) {
-  if (value === CHURCH) return "church";
-  if (value === RUINS) return "ruins";
-  return String(value);
-}
-
-/** Display label of a building. */
-export function buildingLabel(value) {
-  if (value === CHURCH) return "Church";
-  if (value === RUINS) return "Ruins";
-  return String(value);
-}
-
-/** Parse "church" | "ruins" | "0".."10" | "-3" to a building value; null if not a building. */
-export function parseBuilding(text) {
-  const t = String(text).trim().toLowerCase();
-  if (t === "church") return CHURCH;
-  if (t === "ruins") return RUINS;
-  if (!/^-?\d+$/.test(t)) return null;
-  const v = Number(t);
-  return isBuilding(v) ? v : null;
-}
-
-/** Building value reached from `value` after `steps` steps clockwise. */
-export function landingValue(value, steps) {
-  return valueOfIndex(indexOfValue(value) + steps);
-}
-
-// ---------------------------------------------------------------------------
 // Geometry
 // ---------------------------------------------------------------------------
 
 /**
- * The 12 buildings on a circle, index 0 (Church) at the top, clockwise.
- * Returns [{index, value, name, label, x, y, angle}] (angle in degrees, 0 = east, y down).
+ * The ring's buildings (setup.ring: [{value, name, label}] clockwise from the Church) on a circle,
+ * the first at the top, clockwise. Returns [{index, value, name, label, x, y, angle}]
+ * (angle in degrees, 0 = east, y down).
  */
-export function ringGeometry(opts = {}) {
+export function ringGeometry(ring, opts = {}) {
   const { cx, cy, ringRadius } = { ...BOARD, ...opts };
-  return BUILDING_VALUES.map((value, index) => {
-    const angle = -90 + (360 / N_BUILDINGS) * index;
+  const n = ring.length;
+  return ring.map((b, index) => {
+    const angle = -90 + (360 / n) * index;
     const rad = (angle * Math.PI) / 180;
     return {
       index,
-      value,
-      name: buildingName(value),
-      label: buildingLabel(value),
+      value: b.value,
+      name: String(b.name),
+      label: String(b.label),
       x: round2(cx + ringRadius * Math.cos(rad)),
       y: round2(cy + ringRadius * Math.sin(rad)),
       angle,
@@ -139,10 +85,16 @@ export function ringGeometry(opts = {}) {
 }
 
 /** Map building value -> geometry entry. */
-export function geometryByValue(geometry = ringGeometry()) {
+export function geometryByValue(geometry) {
   const m = new Map();
   for (const g of geometry) m.set(g.value, g);
   return m;
+}
+
+/** A building's label on the ring ("Church", "4", ...); the value itself if the ring does not have it. */
+export function buildingLabel(ring, value) {
+  const b = ring.find((x) => x.value === value);
+  return b ? String(b.label) : String(value);
 }
 
 /** Rows of pieces for n pieces in one building. */
@@ -185,7 +137,7 @@ export function slotOffsets(n, opts = {}) {
  * Agents with no valid position are left out.
  * Returns {agents: {colour: {x, y, building}}, ghosts: {colour: {x, y, building}}}.
  */
-export function agentLayout(positions, order, ghosts = {}, geometry = ringGeometry()) {
+export function agentLayout(positions, order, ghosts, geometry) {
   const byValue = geometryByValue(geometry);
   const occupants = new Map();
   const push = (value, item) => {
@@ -309,12 +261,15 @@ function asObject(x) {
 }
 
 /**
- * A defensive copy of the state with every field the renderers read present
- * (arrays default to [], maps to {}). Does not invent information: missing
- * optional parts become null/empty.
+ * A defensive copy of the state, merged with the game's fixed setup (the `setup` traitlet:
+ * players, agents, ring, track, card names), with every field the renderers read present
+ * (arrays default to [], maps to {}). Does not invent information: missing optional parts
+ * become null/empty.
  */
-export function normaliseState(raw) {
-  const s = asObject(raw);
+export function normaliseState(raw, setup = {}) {
+  const s = { ...asObject(setup), ...asObject(raw) };
+  const ring = asArray(s.ring).filter((b) => b && Number.isInteger(b.value));
+  const move = asObject(s.move);
   let agents = asArray(s.agents).filter((a) => a && typeof a.colour === "string");
   if (!agents.length) {
     const cols = Object.keys(asObject(s.positions));
@@ -333,7 +288,8 @@ export function normaliseState(raw) {
     agents,
     positions: asObject(s.positions),
     scores: asObject(s.scores),
-    safe: isBuilding(s.safe) ? s.safe : null,
+    ring,
+    safe: ring.some((b) => b.value === s.safe) ? s.safe : null,
     dossier_mark: Number.isInteger(s.dossier_mark) ? s.dossier_mark : DOSSIER_MARK,
     finish: Number.isInteger(s.finish) && s.finish > 0 ? s.finish : FINISH,
     die: s.die == null ? null : String(s.die),
@@ -342,8 +298,8 @@ export function normaliseState(raw) {
     phase: s.phase == null ? "" : String(s.phase),
     decision_text: s.decision_text == null ? "" : String(s.decision_text),
     is_human_turn: s.is_human_turn === true,
-    legal: asArray(s.legal).filter((a) => typeof a === "string"),
-    move_points: Number.isInteger(s.move_points) ? s.move_points : null,
+    decisions: asArray(s.decisions).filter((d) => d && typeof d.notation === "string" && typeof d.group === "string"),
+    move: Number.isInteger(move.points) && move.agents && typeof move.agents === "object" ? move : null,
     own_agents: asArray(s.own_agents).map(String),
     owners: s.owners && typeof s.owners === "object" ? s.owners : null,
     hand: Array.isArray(s.hand) ? s.hand.map(String) : null,
@@ -431,13 +387,16 @@ export function setSteps(alloc, colour, n, points) {
   return next;
 }
 
-/** Legal allocation: whole steps >= 0, at least one step, total exactly `points`. */
-export function isLegalAllocation(alloc, points) {
-  if (!Number.isInteger(points) || points < 1) return false;
-  const vals = Object.values(alloc || {});
-  if (!vals.every((v) => Number.isInteger(v) && v >= 0)) return false;
+/**
+ * Confirmable: whole steps >= 0 for agents of the move table, at least one step, exactly
+ * `move.points` in all (Python says every such split is legal: see state.py allocation_table).
+ */
+export function isLegalAllocation(alloc, move) {
+  if (!move || !Number.isInteger(move.points) || move.points < 1) return false;
+  const entries = Object.entries(alloc || {});
+  if (!entries.every(([c, v]) => Number.isInteger(v) && v >= 0 && (v === 0 || c in move.agents))) return false;
   const total = allocationTotal(alloc);
-  return total >= 1 && total === points;
+  return total >= 1 && total === move.points;
 }
 
 /** Notation of an allocation: "move red+2 blue+3" (agents in `order`, only with steps); null if none. */
@@ -450,206 +409,69 @@ export function allocationNotation(alloc, order) {
   return parts.length ? `move ${parts.join(" ")}` : null;
 }
 
-/** Parse "move red+2 blue+3" -> {red: 2, blue: 3}; null if not a move. */
-export function parseMove(text) {
-  const words = String(text).trim().split(/\s+/);
-  if (words[0] !== "move" || words.length < 2) return null;
+/** Preview: colour -> landing building, for agents with steps > 0 (from the move table's `to`). */
+export function previewLandings(move, alloc) {
   const out = {};
-  for (const w of words.slice(1)) {
-    const m = /^([a-z]+)\+(\d+)$/.exec(w);
-    if (!m || out[m[1]] !== undefined) return null;
-    out[m[1]] = Number(m[2]);
-  }
-  return out;
-}
-
-/** Preview: colour -> landing building value, for agents with steps > 0. */
-export function previewLandings(positions, alloc) {
-  const out = {};
+  if (!move) return out;
   for (const [c, n] of Object.entries(alloc || {})) {
-    if (!(n > 0) || !isBuilding(positions && positions[c])) continue;
-    out[c] = landingValue(positions[c], n);
+    const to = move.agents[c] && move.agents[c].to;
+    if (n > 0 && Array.isArray(to) && n < to.length) out[c] = to[n];
   }
   return out;
 }
 
-/** Agents (in `order`, or allocation order) whose previewed move lands on the safe's building. */
-export function scoringAgents(positions, alloc, safe, order = null) {
-  if (!isBuilding(safe)) return [];
-  const land = previewLandings(positions, alloc);
-  const cols = order ? order.filter((c) => c in land) : Object.keys(land);
-  return cols.filter((c) => land[c] === safe);
-}
-
-/** Does the previewed allocation create a scoring situation (an agent that moves lands on the safe)? */
-export function createsScoring(positions, alloc, safe) {
-  return scoringAgents(positions, alloc, safe).length > 0;
-}
-
-/** The move notations in a legal list, normalised to `order`. */
-export function legalMoves(legal, order) {
-  const out = new Set();
-  for (const a of legal || []) {
-    const m = parseMove(a);
-    if (m) out.add(allocationNotation(m, order) || a);
-  }
-  return out;
-}
-
-/** Points to allocate now: state.move_points, else the size of the legal moves; null if no move decision. */
-export function movePoints(state) {
-  if (Number.isInteger(state.move_points) && state.move_points > 0) return state.move_points;
-  for (const a of state.legal || []) {
-    const m = parseMove(a);
-    if (m) return allocationTotal(m);
-  }
-  return null;
-}
-
-/** Confirmable: a legal allocation, and (when the legal list names moves) one of them. */
-export function allocationAllowed(alloc, points, order, legal) {
-  if (!isLegalAllocation(alloc, points)) return false;
-  const note = allocationNotation(alloc, order);
-  if (!note) return false;
-  // every allocated agent must be one of the agents in play
-  if (Object.keys(alloc).some((c) => alloc[c] > 0 && !order.includes(c))) return false;
-  const moves = legalMoves(legal, order);
-  return moves.size === 0 || moves.has(note);
-}
-
-// ---------------------------------------------------------------------------
-// Legal actions: parsing, labels, grouping
-// ---------------------------------------------------------------------------
-
-/** Parse one action notation into {kind, ...}; unknown forms give {kind: "other"}. */
-export function parseAction(text) {
-  const notation = String(text).trim();
-  const words = notation.split(/\s+/);
-  const k = words[0];
-  const rest = words.slice(1);
-  if (k === "roll" && rest.length === 0) return { kind: "roll", notation };
-  if (k === "points" && rest.length === 1 && /^\d+$/.test(rest[0])) return { kind: "points", notation, n: Number(rest[0]) };
-  if (k === "move") {
-    const steps = parseMove(notation);
-    if (steps) return { kind: "move", notation, steps };
-  }
-  if (k === "safe" && rest.length === 1) {
-    const b = parseBuilding(rest[0]);
-    if (b !== null) return { kind: "safe", notation, building: b };
-  }
-  if (k === "announce" && rest.length === 1 && (rest[0] === "yes" || rest[0] === "no")) {
-    return { kind: "announce", notation, yes: rest[0] === "yes" };
-  }
-  if (k === "play" && rest.length >= 1) return { kind: "play", notation, card: rest[0], targets: rest.slice(1) };
-  if ((k === "pass" || k === "done") && rest.length === 0) return { kind: k, notation };
-  if (k === "dossier" && rest.length === 1 && rest[0].split("=").length === 2) {
-    const [agent, name] = rest[0].split("=");
-    return { kind: "dossier", notation, agent, name };
-  }
-  return { kind: "other", notation };
-}
-
-function targetLabel(t) {
-  const m = /^([a-z]+)([+-]\d+)$/.exec(t);
-  if (m) return `${m[1]} ${m[2].replace("-", "\u2212")}`;
-  const b = parseBuilding(t);
-  if (b !== null && /^(church|ruins|-?\d+)$/.test(t)) return buildingLabel(b);
-  return t;
-}
-
-/** Short button label for an action. */
-export function actionLabel(text) {
-  const a = parseAction(text);
-  switch (a.kind) {
-    case "roll": return "Roll the die";
-    case "points": return String(a.n);
-    case "safe": return buildingLabel(a.building);
-    case "announce": return a.yes ? "Yes" : "No";
-    case "play": return a.targets.length ? a.targets.map(targetLabel).join(a.card === "swap" ? " \u2194 " : a.card === "join" ? " \u2192 " : ", ") : "Play";
-    case "pass": return "Pass";
-    case "done": return "Done";
-    case "dossier": return a.name;
-    case "move": return a.notation.slice(5);
-    default: return a.notation;
-  }
-}
-
-/**
- * Group legal actions for the UI. Move actions are left out (the allocation editor
- * handles them). Groups, in this order: points, safe, announce, one per card (in
- * order of first appearance), one per dossier agent (in agent order), then other
- * (pass, done, unknown). A "roll" (a human rolls the die by clicking) comes first. Each group: {key, kind, title, actions: [{notation, label}]}.
- */
-export function groupLegalActions(legal, opts = {}) {
-  const cardNames = opts.cardNames || {};
-  const order = opts.order || [];
-  const names = {};
-  for (const a of opts.agents || []) names[a.colour] = agentStyle(a).name;
-  const groups = new Map();
-  const add = (key, kind, title, item) => {
-    if (!groups.has(key)) groups.set(key, { key, kind, title, actions: [] });
-    const g = groups.get(key);
-    if (!g.actions.some((x) => x.notation === item.notation)) g.actions.push(item);
-  };
-  for (const text of legal || []) {
-    const a = parseAction(text);
-    const item = { notation: a.notation, label: actionLabel(a.notation) };
-    if (a.kind === "move") continue;
-    if (a.kind === "roll") add("roll", "roll", "Die", item);
-    else if (a.kind === "points") add("points", "points", "Points", item);
-    else if (a.kind === "safe") add("safe", "safe", "Move the safe to", item);
-    else if (a.kind === "announce") add("announce", "announce", "Announce?", item);
-    else if (a.kind === "play") {
-      const nm = cardNames[a.card];
-      add(`play:${a.card}`, "play", nm ? `${nm} (${a.card})` : a.card, item);
-    } else if (a.kind === "dossier") {
-      const nm = names[a.agent] || (AGENT_INFO[a.agent] && AGENT_INFO[a.agent].name);
-      add(`dossier:${a.agent}`, "dossier", `Dossier: ${nm ? `${nm} (${a.agent})` : a.agent}`, item);
-    } else add("other", "other", "Other", item);
-  }
-  const rank = (g) => {
-    if (g.kind === "roll") return [-1, 0];
-    if (g.kind === "points") return [0, 0];
-    if (g.kind === "safe") return [1, 0];
-    if (g.kind === "announce") return [2, 0];
-    if (g.kind === "play") return [3, 0];
-    if (g.kind === "dossier") {
-      const i = order.indexOf(g.key.slice(8));
-      return [4, i < 0 ? 99 : i];
-    }
-    return [5, 0];
-  };
-  const list = [...groups.values()];
-  const idx = new Map(list.map((g, i) => [g, i]));
-  list.sort((a, b) => {
-    const ra = rank(a);
-    const rb = rank(b);
-    return ra[0] - rb[0] || ra[1] - rb[1] || idx.get(a) - idx.get(b);
+/** Agents (in `order`) whose previewed move creates a scoring (the move table's `scores`). */
+export function scoringAgents(move, alloc, order) {
+  if (!move) return [];
+  return order.filter((c) => {
+    const n = alloc && alloc[c];
+    const sc = move.agents[c] && move.agents[c].scores;
+    return n > 0 && Array.isArray(sc) && sc[n] === true;
   });
-  for (const g of list) {
-    if (g.kind === "points") g.actions.sort((a, b) => Number(a.label) - Number(b.label));
-    if (g.kind === "safe") g.actions.sort((a, b) => indexOfValue(parseAction(a.notation).building) - indexOfValue(parseAction(b.notation).building));
-    if (g.kind === "announce") g.actions.sort((a, b) => (a.label === "Yes" ? 0 : 1) - (b.label === "Yes" ? 0 : 1));
+}
+
+/** Points to allocate now: the move table's points; null if no move decision. */
+export function movePoints(state) {
+  const m = state.move;
+  return m && Number.isInteger(m.points) && m.points > 0 ? m.points : null;
+}
+
+// ---------------------------------------------------------------------------
+// Decisions: grouping and building clicks (Python sends each one ready to show)
+// ---------------------------------------------------------------------------
+
+/**
+ * The decisions in their groups, in Python's order: [{key, kind, title, actions}] where kind is
+ * the part of the group key before ":" (points, safe, announce, play, dossier, roll, other).
+ */
+export function groupDecisions(decisions) {
+  const groups = new Map();
+  for (const d of decisions || []) {
+    if (!groups.has(d.group)) groups.set(d.group, { key: d.group, kind: String(d.group).split(":")[0], title: d.title, actions: [] });
+    groups.get(d.group).actions.push(d);
   }
-  return list;
+  return [...groups.values()];
 }
 
 /**
- * Buildings clickable on the board: value -> notation. "safe B" if any safe action
- * is legal, else "play placesafe B".
+ * Buildings clickable on the board: value -> notation. The safe's moves if any are offered,
+ * else the other decisions that name a building (the placesafe card).
  */
-export function buildingActions(legal) {
-  const safe = new Map();
-  const place = new Map();
-  for (const text of legal || []) {
-    const a = parseAction(text);
-    if (a.kind === "safe") safe.set(a.building, a.notation);
-    else if (a.kind === "play" && a.card === "placesafe" && a.targets.length === 1) {
-      const b = parseBuilding(a.targets[0]);
-      if (b !== null) place.set(b, a.notation);
-    }
-  }
-  return safe.size ? safe : place;
+export function buildingActions(decisions) {
+  const named = (decisions || []).filter((d) => d.building !== undefined && d.building !== null);
+  const safe = named.filter((d) => d.kind === "safe");
+  return new Map((safe.length ? safe : named).map((d) => [d.building, d.notation]));
+}
+
+/** What a card would do, in words: "Jaques 5 \u2192 6, safe 7 \u2192 4, Doyle +3" (names from `labels`). */
+export function effectText(effect, names = {}, ring = []) {
+  if (!effect) return "";
+  const nm = (c) => names[c] || c;
+  const b = (v) => buildingLabel(ring, v);
+  const parts = Object.entries(effect.moves || {}).map(([c, [f, t]]) => `${nm(c)} ${b(f)} \u2192 ${b(t)}`);
+  if (effect.safe) parts.push(`safe ${b(effect.safe[0])} \u2192 ${b(effect.safe[1])}`);
+  for (const [c, g] of Object.entries(effect.gains || {})) parts.push(`${nm(c)} +${g}`);
+  return parts.join(", ");
 }
 
 // ---------------------------------------------------------------------------
@@ -701,9 +523,9 @@ export function initialUi() {
  */
 export function decisionKey(state) {
   return JSON.stringify([
-    state.viewer, state.current_player, state.phase, state.die, state.points, state.move_points,
+    state.viewer, state.current_player, state.phase, state.die, state.points, movePoints(state),
     state.positions, state.safe, (state.log || []).length, state.replay && state.replay.index,
-    state.curtain, (state.legal || []).length,
+    state.curtain, (state.decisions || []).length,
   ]);
 }
 
@@ -715,7 +537,7 @@ export function uiMode(state) {
   if (state.curtain) return "curtain";
   if (!state.is_human_turn) return "none";
   if (movePoints(state)) return "move";
-  const kinds = new Set((state.legal || []).map((a) => parseAction(a).kind));
+  const kinds = new Set((state.decisions || []).map((d) => d.kind));
   if (kinds.has("roll")) return "roll";
   if (kinds.has("points")) return "points";
   if (kinds.has("announce")) return "announce";
@@ -729,38 +551,28 @@ export function uiContext(state) {
     order: agentOrder(state),
     agents: state.agents || [],
     points: movePoints(state),
-    legal: state.legal || [],
+    move: state.move || null,
+    decisions: state.decisions || [],
     replay: state.replay || null,
   };
 }
 
 /**
  * Keyboard: a key (KeyboardEvent.key) -> command, or null if the key does nothing now.
- * - roll mode: r, Enter or space -> "roll"
- * - points mode: digits 0-9 -> "points N" (if legal)
+ * - roll, points and announce modes: a decision's own key (Python's `key`: r, a digit, y / n);
+ *   in roll mode Enter and space roll too
  * - move mode: ArrowRight/ArrowDown next agent, ArrowLeft/ArrowUp previous, an agent's
  *   letter selects it, + or = adds a step, - removes one, digits set the selected
  *   agent's steps, Enter confirms, Escape resets, Backspace removes a step
- * - announce mode: y / n
  * - any mode with a replay: "[" and "]" step the replay back / forward
  */
 export function keyCommand(key, ctx) {
   if (typeof key !== "string") return null;
-  const legal = new Set(ctx.legal || []);
   if (ctx.replay && (key === "[" || key === "]")) return { type: "replay-step", delta: key === "[" ? -1 : 1 };
-  if (ctx.mode === "roll") {
-    if ((key === "r" || key === "R" || key === "Enter" || key === " ") && legal.has("roll")) return { type: "send", action: "roll" };
-    return null;
-  }
-  if (ctx.mode === "points") {
-    if (/^\d$/.test(key) && legal.has(`points ${key}`)) return { type: "send", action: `points ${key}` };
-    return null;
-  }
-  if (ctx.mode === "announce") {
-    const k = key.toLowerCase();
-    if (k === "y" && legal.has("announce yes")) return { type: "send", action: "announce yes" };
-    if (k === "n" && legal.has("announce no")) return { type: "send", action: "announce no" };
-    return null;
+  if (ctx.mode === "roll" || ctx.mode === "points" || ctx.mode === "announce") {
+    const k = ctx.mode === "roll" && (key === "Enter" || key === " ") ? "r" : key.toLowerCase();
+    const d = (ctx.decisions || []).find((x) => x.key === k);
+    return d ? { type: "send", action: d.notation } : null;
   }
   if (ctx.mode !== "move") return null;
   if (key === "ArrowRight" || key === "ArrowDown") return { type: "select", delta: 1 };
@@ -817,16 +629,15 @@ function clampIndex(i, replay) {
 export function applyCommand(ui, cmd, ctx) {
   if (!cmd) return { ui, message: null };
   const order = ctx.order || [];
-  const legal = ctx.legal || [];
   const busy = ui.pending;
   switch (cmd.type) {
     case "send": {
       if (busy || ctx.mode === "curtain" || ctx.mode === "none") return { ui, message: null };
-      if (!legal.includes(cmd.action)) return { ui, message: null };
+      if (!(ctx.decisions || []).some((d) => d.notation === cmd.action)) return { ui, message: null };
       return { ui: { ...ui, alloc: {}, pending: true }, message: { type: "action", action: cmd.action } };
     }
     case "confirm": {
-      if (busy || ctx.mode !== "move" || !allocationAllowed(ui.alloc, ctx.points, order, legal)) return { ui, message: null };
+      if (busy || ctx.mode !== "move" || !isLegalAllocation(ui.alloc, ctx.move)) return { ui, message: null };
       const action = allocationNotation(ui.alloc, order);
       return { ui: { ...ui, alloc: {}, pending: true }, message: { type: "action", action } };
     }

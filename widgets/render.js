@@ -51,20 +51,20 @@ export function viewModel(rawState, ui = L.initialUi()) {
   const mode = ctx.mode;
   const alloc = mode === "move" ? ui.alloc || {} : {};
   const points = ctx.points;
-  const landings = mode === "move" ? L.previewLandings(state.positions, alloc) : {};
-  const scoring = mode === "move" ? L.scoringAgents(state.positions, alloc, state.safe, order) : [];
-  const geometry = L.ringGeometry();
+  const landings = mode === "move" ? L.previewLandings(state.move, alloc) : {};
+  const scoring = mode === "move" ? L.scoringAgents(state.move, alloc, order) : [];
+  const geometry = L.ringGeometry(state.ring);
   const layout = L.agentLayout(state.positions, order, landings, geometry);
   const track = L.trackGeometry({ finish: state.finish, mark: state.dossier_mark });
   const markers = L.markerLayout(state.scores, order, track);
-  const buildingActs = mode === "curtain" || mode === "none" ? new Map() : L.buildingActions(state.legal);
+  const buildingActs = mode === "curtain" || mode === "none" ? new Map() : L.buildingActions(state.decisions);
   const own = curtain ? new Set() : new Set(state.own_agents);
   const owners = curtain ? null : L.ownersByAgent(state.owners);
   return {
     state, ui: { ...L.initialUi(), ...ui }, ctx, mode, order, alloc, points, landings, scoring,
     geometry, layout, track, markers, buildingActs, own, owners,
     styles: Object.fromEntries(state.agents.map((a) => [a.colour, L.agentStyle(a)])),
-    allowed: mode === "move" && L.allocationAllowed(alloc, points, order, state.legal),
+    allowed: mode === "move" && L.isLegalAllocation(alloc, state.move),
   };
 }
 
@@ -80,10 +80,12 @@ export function renderBuildings(vm) {
   for (const g of vm.geometry) {
     const act = vm.buildingActs.get(g.value);
     const isSafe = vm.state.safe === g.value;
+    const named = g.label !== String(g.value);  // the Church and the Ruins: a name besides the value
+    const value = String(g.value).replace("-", "\u2212");
     const c = cls("hb-building", isSafe && "hb-has-safe", act && "hb-clickable", landingSet.has(g.value) && "hb-landing",
-      landingSet.has(g.value) && isSafe && "hb-scoring-target", g.value === L.CHURCH && "hb-church", g.value === L.RUINS && "hb-ruins");
-    const label = g.value === L.CHURCH ? "0 Church" : g.value === L.RUINS ? "\u22123 Ruins" : String(g.value);
-    const title = g.value === L.CHURCH ? "Church (0)" : g.value === L.RUINS ? "Ruins (\u22123)" : `Building ${g.value}`;
+      landingSet.has(g.value) && isSafe && "hb-scoring-target", named && `hb-${g.name}`);
+    const label = named ? `${value} ${g.label}` : value;
+    const title = named ? `${g.label} (${value})` : `Building ${g.value}`;
     out += `<g${attrs({
       class: c, "data-building": g.value, "data-building-action": act, transform: `translate(${fmt(g.x)},${fmt(g.y)})`,
       role: act ? "button" : undefined, tabindex: act ? "0" : undefined,
@@ -105,8 +107,8 @@ export function renderSafe(vm) {
   const rad = (g.angle * Math.PI) / 180;
   const x = B.cx + r * Math.cos(rad);
   const y = B.cy + r * Math.sin(rad);
-  return `<g class="hb-safe" data-safe="${esc(L.buildingName(s))}" transform="translate(${fmt(x)},${fmt(y)})">`
-    + `<title>The safe is in ${esc(L.buildingLabel(s))}</title>`
+  return `<g class="hb-safe" data-safe="${esc(g.name)}" transform="translate(${fmt(x)},${fmt(y)})">`
+    + `<title>The safe is in ${esc(g.label)}</title>`
     + `<rect class="hb-safe-box" x="-15" y="-13" width="30" height="26" rx="4"/>`
     + `<circle class="hb-safe-dial" r="6"/><line class="hb-safe-dial" x1="0" y1="0" x2="4" y2="-4"/>`
     + `<rect class="hb-safe-handle" x="9" y="-5" width="3" height="10"/></g>`;
@@ -124,7 +126,7 @@ export function agentNodes(vm) {
     const own = vm.own.has(c);
     const owner = vm.owners ? vm.owners[c] : undefined;
     const steps = vm.alloc[c] || 0;
-    const label = `${st.name} (${c}) in ${L.buildingLabel(p.building)}${own ? ", your agent" : ""}${owner ? `, owner ${owner}` : ""}${steps ? `, +${steps} planned` : ""}`;
+    const label = `${st.name} (${c}) in ${L.buildingLabel(vm.state.ring, p.building)}${own ? ", your agent" : ""}${owner ? `, owner ${owner}` : ""}${steps ? `, +${steps} planned` : ""}`;
     const inner = `<title>${esc(label)}</title>`
       + (own ? `<circle class="hb-own-ring" r="${L.BOARD.agentRadius + 4}"/>` : "")
       + `<circle class="hb-agent-body" r="${L.BOARD.agentRadius}" fill="${esc(st.fill)}"/>`
@@ -153,7 +155,7 @@ export function renderGhosts(vm) {
     const st = vm.styles[c];
     const sc = scoring.has(c);
     out += `<g class="${cls("hb-ghost", sc && "hb-scores")}" data-ghost="${esc(c)}" transform="translate(${fmt(p.x)},${fmt(p.y)})">`
-      + `<title>${esc(`${st.name} would land in ${L.buildingLabel(p.building)}${sc ? " \u2014 scoring!" : ""}`)}</title>`
+      + `<title>${esc(`${st.name} would land in ${L.buildingLabel(vm.state.ring, p.building)}${sc ? " \u2014 scoring!" : ""}`)}</title>`
       + `<circle class="hb-ghost-body" r="${L.BOARD.agentRadius}" stroke="${esc(st.fill)}"/>`
       + `<text class="hb-agent-letter" text-anchor="middle" dy="0.35em">${esc(st.letter)}</text>`
       + (sc ? `<text class="hb-ghost-star" x="10" y="-8">\u2605</text>` : "") + `</g>`;
@@ -273,8 +275,9 @@ export function renderAllocation(vm) {
     const from = vm.state.positions[c];
     const to = vm.landings[c];
     const scores = vm.scoring.includes(c);
-    const where = L.isBuilding(from)
-      ? (to !== undefined ? `${L.buildingLabel(from)} \u2192 ${L.buildingLabel(to)}${scores ? " \u2605 scores" : ""}` : L.buildingLabel(from))
+    const label = (v) => L.buildingLabel(vm.state.ring, v);
+    const where = vm.layout.agents[c]
+      ? (to !== undefined ? `${label(from)} \u2192 ${label(to)}${scores ? " \u2605 scores" : ""}` : label(from))
       : "";
     rows += `<tr class="${cls("hb-alloc-row", vm.ui.selected === c && "hb-selected", scores && "hb-scores")}" data-row="${esc(c)}">`
       + `<td>${swatch(st)}</td><td class="hb-alloc-name">${esc(st.name)}</td>`
@@ -285,20 +288,20 @@ export function renderAllocation(vm) {
   }
   const notation = L.allocationNotation(vm.alloc, vm.order);
   const status = `Allocated ${total} of ${vm.points} point${vm.points === 1 ? "" : "s"}`
-    + (vm.scoring.length ? ` \u2014 \u2605 creates a scoring (safe in ${L.buildingLabel(vm.state.safe)})` : "");
-  const notAllowed = L.isLegalAllocation(vm.alloc, vm.points) && !vm.allowed ? `<div class="hb-note">This allocation is not in the legal list.</div>` : "";
+    + (vm.scoring.length ? ` \u2014 \u2605 creates a scoring (safe in ${L.buildingLabel(vm.state.ring, vm.state.safe)})` : "");
   return `<div class="hb-alloc" data-testid="allocation">`
     + `<div class="${cls("hb-alloc-status", vm.scoring.length && "hb-scores")}" aria-live="polite">${esc(status)}</div>`
-    + `<table class="hb-alloc-table"><tbody>${rows}</tbody></table>${notAllowed}`
+    + `<table class="hb-alloc-table"><tbody>${rows}</tbody></table>`
     + `<div class="hb-buttons"><button type="button" class="hb-confirm" data-testid="confirm" data-command="confirm"${vm.allowed && !pending ? "" : " disabled"}>`
     + `Confirm${notation ? `: ${esc(notation)}` : ""}</button>`
     + `<button type="button" data-testid="reset" data-command="reset"${total ? "" : " disabled"}>Reset</button></div></div>`;
 }
 
-/** Buttons for the legal actions, grouped (moves excluded: see renderAllocation). */
+/** Buttons for the decisions, grouped (moves excluded: see renderAllocation); a card's button tells its effect. */
 export function renderActionGroups(vm) {
-  const groups = L.groupLegalActions(vm.state.legal, { cardNames: vm.state.card_names, agents: vm.state.agents, order: vm.order });
+  const groups = L.groupDecisions(vm.state.decisions);
   if (!groups.length) return "";
+  const names = Object.fromEntries(vm.order.map((c) => [c, vm.styles[c].name]));
   const pending = vm.ui.pending;
   return `<div class="hb-actions">` + groups.map((g) => {
     let legend = esc(g.title);
@@ -307,7 +310,10 @@ export function renderActionGroups(vm) {
       if (vm.styles[colour]) legend = `${swatch(vm.styles[colour])} ${legend}`;
     }
     return `<fieldset class="hb-group hb-group-${esc(g.kind)}" data-group="${esc(g.key)}"><legend>${legend}</legend>`
-      + g.actions.map((a) => `<button type="button" class="hb-action" data-action="${esc(a.notation)}" title="${esc(a.notation)}"${pending ? " disabled" : ""}>${esc(a.label)}</button>`).join(" ")
+      + g.actions.map((a) => {
+        const effect = L.effectText(a.effect, names, vm.state.ring);
+        return `<button type="button" class="hb-action" data-action="${esc(a.notation)}" title="${esc(effect ? `${a.notation}: ${effect}` : a.notation)}"${pending ? " disabled" : ""}>${esc(a.label)}</button>`;
+      }).join(" ")
       + `</fieldset>`;
   }).join("") + `</div>`;
 }

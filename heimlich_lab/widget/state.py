@@ -1,33 +1,45 @@
-"""The board widget's synced state, built from a :class:`~heimlich_lab.View` only.
+"""The board widget's synced data, built from a :class:`~heimlich_lab.View` only.
 
 Whatever this module returns is sent to the browser, so it is made from the
 viewer's view (the information rule): another player's card, hand or dossier
 entries can never reach the widget state or the DOM.
+
+Two traitlets carry it. :func:`board_setup` is what stays fixed for a game (players,
+agents, the ring, the track, the card names), sent once; :func:`board_state` is the
+position and the decision now. The front end knows no rules: each decision comes as
+a :func:`decision_entry` (notation, kind, group, label, and what a card would do), and
+a move as an :func:`allocation_table` (the points to spend and, per agent, where it
+would land after 0..points steps and whether that creates a scoring).
 
 >>> from heimlich_lab import Game
 >>> g = Game(["Ann", "Bob", "Cy"], seed=2)
 >>> s = board_state(g, "Ann", human_players=["Ann"])
 >>> s["viewer"], s["own_agents"] == list(g.owners["Ann"]), s["owners"] is None
 ('Ann', True, True)
->>> s["move_points"], s["legal"]          # a move: the board builds the allocation itself
+>>> s["move"]["points"], s["decisions"]           # a move: the board builds the allocation itself
 (3, [])
+>>> [s["move"]["agents"]["grey"]["to"], s["move"]["agents"]["grey"]["scores"]]   # from the Church, safe on 7
+[[0, 1, 2, 3], [False, False, False, False]]
+>>> sorted(board_setup(g.view("Ann")))
+['agents', 'card_names', 'dossier', 'dossier_mark', 'finish', 'players', 'ring', 'top_secret']
 
 With ``chance="manual"`` a human's roll is a decision of its own (the widget's "Roll the die" button):
 
 >>> m = Game(["Ann", "Bob"], chance="manual"); m.apply("deal Ann=red Bob=green")
 >>> s = board_state(m, "Ann", human_players=["Ann"])
->>> s["phase"], s["current_player"], s["legal"], s["decision_text"]
-('roll', 'Ann', ['roll'], 'Ann: roll the die')
+>>> s["phase"], s["current_player"], s["decisions"], s["decision_text"]
+('roll', 'Ann', [{'notation': 'roll', 'kind': 'roll', 'group': 'roll', 'title': 'Die', 'label': 'Roll the die', \
+'key': 'r'}], 'Ann: roll the die')
 >>> c = board_state(m, None, human_players=["Ann"], curtain="Hand over to Ann")   # a curtain: the spectator's
->>> c["hand"], c["own_agents"], c["legal"], c["belief"]
+>>> c["hand"], c["own_agents"], c["decisions"], c["belief"]
 (None, [], [], None)
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from ..rules.board import AGENT_BY_COLOUR, DOSSIER_MARK, FINISH
-from ..rules.cards import CARDS
+from ..rules.actions import Action
+from ..rules.board import AGENT_BY_COLOUR, BUILDING_VALUES, CHURCH, DOSSIER_MARK, FINISH, RUINS, building_name, \
+    index_of, step, value_of
+from ..rules.cards import CARDS, PublicBoard
 from ..transcript import describe
 
 LOG_LINES = 60
@@ -40,6 +52,31 @@ _DECISION_TEXT = {
     "round": "{p}: play a Top Secret card, or pass", "dossier": "{p}: fill in the Secret Dossier ({a})",
     "draw": "A card is drawn", "take": "A free agent card is taken", "deal": "Agent cards are dealt",
 }
+
+
+def building_label(value: int) -> str:
+    """A building as the board labels it: ``Church``, ``Ruins`` or its number.
+
+    >>> [building_label(v) for v in (0, 4, -3)]
+    ['Church', '4', 'Ruins']
+    """
+    return "Church" if value == CHURCH else "Ruins" if value == RUINS else str(value)
+
+
+def board_setup(view) -> dict:
+    """What stays fixed for a game, sent once: players, agents, the ring (clockwise from the Church), the
+    track (finish, dossier mark), the Top Secret card names and which variants are played."""
+    return {
+        "players": list(view.players),
+        "agents": [{"colour": c, "name": AGENT_BY_COLOUR[c].name, "letter": AGENT_BY_COLOUR[c].letter}
+                   for c in view.agents],
+        "ring": [{"value": v, "name": building_name(v), "label": building_label(v)} for v in BUILDING_VALUES],
+        "finish": FINISH,
+        "dossier_mark": DOSSIER_MARK,
+        "card_names": {c: k.text for c, k in CARDS.items()},
+        "top_secret": view.rules.top_secret,
+        "dossier": view.rules.dossier,
+    }
 
 
 def decider_of(view) -> str | None:
@@ -59,10 +96,11 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
     """The JSON state the front end draws, seen as ``viewer`` (``None``: spectator).
 
     ``omniscient=True`` shows every secret and is labelled so (for replays and teachers).
-    ``belief`` is an optional dict for the belief panel (see :func:`belief_panel`).
+    ``belief`` is an optional dict for the belief panel (see :func:`~heimlich_lab.widget.panel.belief_panel`).
     ``view`` may be passed to draw a stored snapshot instead of the game's current state
     (then nothing is playable). Under a ``curtain`` no private field is filled in at all:
     pass a spectator (``viewer=None``) and the state is the spectator's plus the curtain text.
+    The fixed part of the game (players, agents, ring, card names) is :func:`board_setup`'s.
     """
     if curtain is not None and (viewer is not None or omniscient):
         raise ValueError("under a curtain the state is a spectator's: pass viewer=None")
@@ -72,17 +110,20 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
                   and curtain is None and view is None)
     private = viewer is not None and curtain is None
     log = v.log
-    state = {
+    decisions, move = [], None
+    if human_turn:
+        if v.phase == "roll":
+            decisions = [decision_entry(ROLL, v)]
+        elif v.phase == "move":
+            move = allocation_table(v)
+        else:
+            decisions = decision_entries(game.legal_actions(), v)
+    return {
         "viewer": viewer,
         "view_label": label or v.label,
-        "players": list(v.players),
-        "agents": [{"colour": c, "name": AGENT_BY_COLOUR[c].name, "letter": AGENT_BY_COLOUR[c].letter}
-                   for c in v.agents],
         "positions": v.positions,
         "scores": v.scores,
         "safe": v.safe,
-        "dossier_mark": DOSSIER_MARK,
-        "finish": FINISH,
         "die": v.die,
         "points": v.points,
         "current_player": current,
@@ -91,15 +132,11 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
         "phase": v.phase,
         "decision_text": _decision_text(v, current),
         "is_human_turn": bool(human_turn),
-        "move_points": v.points if v.phase == "move" else None,
         "own_agents": list(v.own_agents) if private else [],
         "owners": ({c: o for c, o in (v.final_owners or {}).items()} if v.is_over
                    else ({c: p for p, cols in v.owners.items() for c in cols} if v.owners else None)),
         "hand": list(v.hand) if private else None,
-        "card_names": {c: k.text for c, k in CARDS.items()},
         "hand_sizes": v.hand_sizes,
-        "top_secret": v.rules.top_secret,
-        "dossier": v.rules.dossier,
         "dossier_sheet": v.dossier_sheet if private else None,
         "triggers": list(v.triggers),
         "log": [describe(e) for e in log[max(0, len(log) - LOG_LINES):]],
@@ -110,14 +147,129 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
         "winners": list(v.winners) if v.winners is not None else None,
         "result_text": describe(log[-1]) if v.is_over and len(log) else "",
         "belief": belief if curtain is None else None,
-        "legal": [],
+        "decisions": decisions,
+        "move": move,
     }
-    if human_turn:
-        if v.phase == "roll":
-            state["legal"] = [ROLL]
-        elif v.phase != "move":   # a move: every allocation of exactly move_points is legal
-            state["legal"] = [str(a) for a in game.legal_actions()]
-    return state
+
+
+def allocation_table(view) -> dict:
+    """What the front end needs to build a move without knowing the ring: the points to spend (every split of
+    exactly that many steps is legal) and, per agent, the building it reaches after 0..points steps and whether
+    it would land on the safe (a scoring).
+
+    >>> from heimlich_lab import Game
+    >>> t = allocation_table(Game(["Ann", "Bob", "Cy"], seed=2).view("Ann"))
+    >>> t["points"], t["agents"]["red"]
+    (3, {'from': 0, 'to': [0, 1, 2, 3], 'scores': [False, False, False, False]})
+    """
+    points, safe = view.points, view.safe
+    agents = {}
+    for c in view.agents:
+        here = view.positions[c]
+        to = [value_of(step(index_of(here), n)) for n in range(points + 1)]
+        agents[c] = {"from": here, "to": to, "scores": [n > 0 and b == safe for n, b in enumerate(to)]}
+    return {"points": points, "agents": agents}
+
+
+# The order of the decision groups on the screen (cards in order of first appearance, dossier agents in
+# agent order); within a group, ties keep the engine's order.
+_GROUP_RANK = {"roll": -1, "points": 0, "safe": 1, "announce": 2, "play": 3, "dossier": 4}
+_TARGET_JOIN = {"swap": " \u2194 ", "join": " \u2192 "}
+
+
+def decision_entries(actions, view) -> list[dict]:
+    """The legal decisions as the front end shows them: one :func:`decision_entry` each (moves left out: the
+    allocation editor builds them from :func:`allocation_table`), in their groups' order."""
+    entries, seen = [], set()
+    for a in actions:
+        text = str(a)
+        if text in seen or Action.parse(a).kind == "move":
+            continue
+        seen.add(text)
+        entries.append(decision_entry(a, view))
+    groups = list(dict.fromkeys(e["group"] for e in entries))
+    agents = list(view.agents)
+
+    def order(i_e):
+        i, e = i_e
+        kind = e["kind"] if e["kind"] in _GROUP_RANK else "other"
+        rank = _GROUP_RANK.get(kind, 5)
+        sub = agents.index(e["group"][8:]) if kind == "dossier" else 0
+        within = (int(e["label"]) if kind == "points" else index_of(e["building"]) if kind == "safe"
+                  else e["label"] != "Yes" if kind == "announce" else 0)
+        return rank, sub, groups.index(e["group"]), within, i
+    return [e for _, e in sorted(enumerate(entries), key=order)]
+
+
+def decision_entry(action, view) -> dict:
+    """One decision for the front end: its ``notation`` (sent back when chosen), ``kind``, ``group`` and the
+    group's ``title``, the button ``label``, and where it applies: ``key`` (its keyboard key), ``building``
+    (a click on that building chooses it) and, for a card, its ``effect`` (:func:`card_effect`).
+
+    >>> from heimlich_lab import Game
+    >>> v = Game(["Ann", "Bob", "Cy"], seed=2).view("Ann")
+    >>> decision_entry("points 2", v)
+    {'notation': 'points 2', 'kind': 'points', 'group': 'points', 'title': 'Points', 'label': '2', 'key': '2'}
+    >>> e = decision_entry("play fwd123 red+2", v)
+    >>> e["group"], e["label"], e["effect"]
+    ('play:fwd123', 'red +2', {'moves': {'red': [0, 2]}})
+    """
+    if action == ROLL:
+        return {"notation": ROLL, "kind": "roll", "group": "roll", "title": "Die", "label": "Roll the die", "key": "r"}
+    act = Action.parse(action)
+    k, args = act.kind, act.args
+    entry = {"notation": str(act), "kind": k}
+    if k == "points":
+        entry |= {"group": "points", "title": "Points", "label": str(args[0]), "key": str(args[0])}
+    elif k == "safe":
+        entry |= {"group": "safe", "title": "Move the safe to", "label": building_label(args[0]),
+                  "building": args[0]}
+    elif k == "announce":
+        entry |= {"group": "announce", "title": "Announce?", "label": "Yes" if args[0] else "No",
+                  "key": "y" if args[0] else "n"}
+    elif k == "play":
+        code = args[0]
+        targets = str(act).split()[2:]
+        entry |= {"group": f"play:{code}", "title": f"{CARDS[code].text} ({code})",
+                  "label": _TARGET_JOIN.get(code, ", ").join(map(_target_label, targets)) or "Play",
+                  "effect": card_effect(view, act)}
+        if code == "placesafe":
+            entry["building"] = args[1]
+    elif k == "dossier":
+        agent, name = args
+        entry |= {"group": f"dossier:{agent}", "title": f"Dossier: {AGENT_BY_COLOUR[agent].name} ({agent})",
+                  "label": name}
+    else:
+        entry |= {"group": "other", "title": "Other", "label": k.capitalize() if k in ("pass", "done") else str(act)}
+    return entry
+
+
+def _target_label(word: str) -> str:
+    """A card target as a button shows it: ``red+1`` as ``red +1``, ``blue-2`` as ``blue \u22122``, buildings
+    by their labels."""
+    for sign in "+-":
+        colour, _, n = word.partition(sign)
+        if n.isdigit() and colour.isalpha():
+            return f"{colour} {sign.replace('-', chr(0x2212))}{n}"
+    if word in ("church", "ruins") or word.lstrip("-").isdigit():
+        value = CHURCH if word == "church" else RUINS if word == "ruins" else int(word)
+        if value in BUILDING_VALUES:
+            return building_label(value)
+    return word
+
+
+def card_effect(view, action) -> dict:
+    """What a card play would do in ``view``'s position: ``moves`` (agent -> [from, to] buildings), and when they
+    change, the ``safe`` ([from, to]) and markers' ``gains`` (agent -> points). Public facts only."""
+    board = PublicBoard.from_view(view)
+    played = CARDS[action.args[0]].effect(board, action.args[1:])
+    effect = {"moves": {board.agents[a]: [value_of(frm), value_of(to)] for a, frm, to in sorted(played.moves)}}
+    if played.safe is not None and played.safe != board.safe:
+        effect["safe"] = [value_of(board.safe), value_of(played.safe)]
+    gains = {board.agents[a]: g for a, g in sorted(played.gains) if g}
+    if gains:
+        effect["gains"] = gains
+    return effect
 
 
 def _decision_text(v, who) -> str:
@@ -138,33 +290,3 @@ def last_move_of(view) -> dict:
         if e.kind in ("move", "play") and e.data.get("moves"):
             return {c: list(ft) for c, ft in e.data["moves"].items()}
     return {}
-
-
-def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = None,
-                 marginals: Mapping | None = None, entropy=None, explanation: str | None = None,
-                 version: int | None = None) -> dict:
-    """The belief panel's JSON from a :class:`~heimlich_lab.inference.belief.Belief`-like object.
-
-    Needs ``marginals()`` (player/free -> agent -> p) and optionally ``entropy_history()`` and
-    ``last_explanation()``; ``marginals``, ``entropy`` and ``explanation`` override them (a replay
-    shows a belief at an earlier step). ``version``: the log length of the position the panel was made for
-    (the front end shows it as ``data-belief-version``, so a page can tell when the panel is updated).
-    """
-    m = marginals if marginals is not None else belief.marginals()
-    rows = list(m)
-    cols = list(next(iter(m.values())).keys()) if m else []
-    if entropy is None:
-        entropy = belief.entropy_history() if hasattr(belief, "entropy_history") else []
-    ent = [round(float(x), 4) for x in entropy]
-    if explanation is None and hasattr(belief, "last_explanation"):
-        explanation = belief.last_explanation()
-    return {
-        "observer": getattr(belief, "observer", None),
-        "rows": rows, "cols": cols,
-        "p": [[round(float(m[r][c]), 4) for c in cols] for r in rows],
-        "entropy": ent[-200:],
-        "explanation": explanation or "",
-        "notes": list(notes or []),
-        "sheet": dict(sheet) if sheet else None,
-        "version": int(version) if version is not None else len(ent),
-    }

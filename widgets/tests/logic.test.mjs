@@ -1,52 +1,22 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import * as L from "../logic.js";
-import { moveState, pointsState, safeState, cardState, spectatorState, AGENTS6, AGENTS7 } from "./fixtures.mjs";
+import { moveState, pointsState, safeState, cardState, spectatorState, AGENTS6, AGENTS7, RING, moveTable } from "./fixtures.mjs";
 
 const ORDER6 = AGENTS6.map((a) => a.colour);
 
 describe("buildings and geometry", () => {
-  test("value <-> index both ways: church 0 at index 0, 1..10, ruins -3 at index 11", () => {
-    assert.equal(L.indexOfValue(0), 0);
-    assert.equal(L.indexOfValue(1), 1);
-    assert.equal(L.indexOfValue(10), 10);
-    assert.equal(L.indexOfValue(-3), 11);
-    assert.equal(L.valueOfIndex(11), -3);
-    assert.equal(L.valueOfIndex(12), 0, "index wraps modulo 12");
-    assert.equal(L.valueOfIndex(-1), -3);
-    for (let i = 0; i < 12; i++) assert.equal(L.indexOfValue(L.valueOfIndex(i)), i);
-    for (const v of L.BUILDING_VALUES) assert.equal(L.valueOfIndex(L.indexOfValue(v)), v);
-  });
-
-  test("values that are not buildings are rejected", () => {
-    assert.throws(() => L.indexOfValue(11), RangeError);
-    assert.throws(() => L.indexOfValue(-1), RangeError);
-    assert.equal(L.isBuilding(-3), true);
-    assert.equal(L.isBuilding(11), false);
-    assert.equal(L.isBuilding("3"), false);
-  });
-
-  test("building names: church, ruins, numbers; parse is the inverse", () => {
-    assert.equal(L.buildingName(0), "church");
-    assert.equal(L.buildingName(-3), "ruins");
-    assert.equal(L.buildingName(7), "7");
-    for (const v of L.BUILDING_VALUES) assert.equal(L.parseBuilding(L.buildingName(v)), v);
-    assert.equal(L.parseBuilding("-3"), -3);
-    assert.equal(L.parseBuilding("0"), 0);
-    assert.equal(L.parseBuilding("11"), null);
-    assert.equal(L.parseBuilding("chapel"), null);
-  });
-
-  test("landing = (index + steps) mod 12, passing from 10 over ruins to church", () => {
-    assert.equal(L.landingValue(0, 3), 3);
-    assert.equal(L.landingValue(10, 1), -3);
-    assert.equal(L.landingValue(10, 2), 0);
-    assert.equal(L.landingValue(-3, 1), 0);
-    assert.equal(L.landingValue(9, 6), 3);
+  test("the ring is the setup's: buildings in its order, labels by value", () => {
+    const g = L.ringGeometry(RING);
+    assert.deepEqual(g.map((b) => b.value), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -3]);
+    assert.deepEqual([g[0].name, g[11].label], ["church", "Ruins"]);
+    assert.equal(L.buildingLabel(RING, 0), "Church");
+    assert.equal(L.buildingLabel(RING, 7), "7");
+    assert.equal(L.ringGeometry(RING.slice(0, 4)).length, 4, "as many buildings as the setup names");
   });
 
   test("ring: 12 distinct positions on a circle, church on top, clockwise", () => {
-    const g = L.ringGeometry();
+    const g = L.ringGeometry(RING);
     assert.equal(g.length, 12);
     assert.deepEqual(g.map((b) => b.value), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -3]);
     const keys = new Set(g.map((b) => `${b.x},${b.y}`));
@@ -80,8 +50,9 @@ describe("buildings and geometry", () => {
   test("agent layout: every agent placed at its building; ghosts after the agents already there", () => {
     const pos = { grey: 0, yellow: 0, red: 5 };
     const order = ["grey", "yellow", "red"];
-    const byV = L.geometryByValue();
-    const { agents, ghosts } = L.agentLayout(pos, order, { grey: 5 });
+    const geometry = L.ringGeometry(RING);
+    const byV = L.geometryByValue(geometry);
+    const { agents, ghosts } = L.agentLayout(pos, order, { grey: 5 }, geometry);
     assert.deepEqual(Object.keys(agents).sort(), ["grey", "red", "yellow"]);
     assert.equal(agents.red.building, 5);
     assert.equal(ghosts.grey.building, 5);
@@ -89,7 +60,7 @@ describe("buildings and geometry", () => {
     assert.ok(Math.hypot(agents.grey.x - byV.get(0).x, agents.grey.y - byV.get(0).y) < L.BOARD.buildingRadius);
     assert.notDeepEqual([agents.grey.x, agents.grey.y], [agents.yellow.x, agents.yellow.y]);
     // invalid position: left out rather than drawn somewhere wrong
-    assert.equal(L.agentLayout({ grey: 11 }, ["grey"]).agents.grey, undefined);
+    assert.equal(L.agentLayout({ grey: 11 }, ["grey"], {}, geometry).agents.grey, undefined);
   });
 
   test("scoring track: 0..42, distinct spaces on the board edge, mark at 29", () => {
@@ -163,13 +134,16 @@ describe("allocation", () => {
     assert.deepEqual(L.setSteps({}, "red", -2, 4), {});
   });
 
-  test("legal only at the exact total, with at least one step", () => {
-    assert.equal(L.isLegalAllocation({ red: 2, blue: 1 }, 4), false);
-    assert.equal(L.isLegalAllocation({ red: 2, blue: 2 }, 4), true);
-    assert.equal(L.isLegalAllocation({ red: 5 }, 4), false);
-    assert.equal(L.isLegalAllocation({}, 0), false);
-    assert.equal(L.isLegalAllocation({ red: -1, blue: 5 }, 4), false);
-    assert.equal(L.isLegalAllocation({ red: 1.5, blue: 2.5 }, 4), false);
+  test("legal only at the exact total, with at least one step, for agents of the move table", () => {
+    const move = moveTable({ red: 5, blue: -3, grey: 0 }, 4, 7);
+    assert.equal(L.isLegalAllocation({ red: 2, blue: 1 }, move), false);
+    assert.equal(L.isLegalAllocation({ red: 2, blue: 2 }, move), true);
+    assert.equal(L.isLegalAllocation({ red: 2, blue: 2, grey: 0 }, move), true);
+    assert.equal(L.isLegalAllocation({ red: 5 }, move), false);
+    assert.equal(L.isLegalAllocation({}, moveTable({ red: 5 }, 0, 7)), false);
+    assert.equal(L.isLegalAllocation({ red: -1, blue: 5 }, move), false);
+    assert.equal(L.isLegalAllocation({ red: 1.5, blue: 2.5 }, move), false);
+    assert.equal(L.isLegalAllocation({ violet: 4 }, move), false, "agent not in play");
     assert.equal(L.isLegalAllocation({ red: 4 }, null), false);
   });
 
@@ -181,107 +155,55 @@ describe("allocation", () => {
     assert.equal(L.allocationNotation({ red: 0 }, ORDER6), null);
   });
 
-  test("parseMove reads the notation back", () => {
-    assert.deepEqual(L.parseMove("move red+2 blue+3"), { red: 2, blue: 3 });
-    assert.equal(L.parseMove("move"), null);
-    assert.equal(L.parseMove("move red-2"), null);
-    assert.equal(L.parseMove("safe 4"), null);
-    assert.equal(L.parseMove("move red+1 red+1"), null);
+  test("preview: the move table's landing per moved agent only", () => {
+    const move = moveTable({ grey: 0, red: 5, blue: 10 }, 2, 7);
+    assert.deepEqual(L.previewLandings(move, { red: 2, blue: 2 }), { red: 7, blue: 0 });
+    assert.deepEqual(L.previewLandings(move, { grey: 0 }), {});
+    assert.deepEqual(L.previewLandings(null, { red: 1 }), {});
   });
 
-  test("preview: landing building per moved agent only", () => {
-    const pos = { grey: 0, red: 5, blue: 10 };
-    assert.deepEqual(L.previewLandings(pos, { red: 2, blue: 2 }), { red: 7, blue: 0 });
-    assert.deepEqual(L.previewLandings(pos, { grey: 0 }), {});
+  test("scoring preview: the move table's scores at the agent's steps; not moving does not score", () => {
+    const move = { points: 3, agents: { grey: { from: 7, to: [7, 8, 9, 10], scores: [false, false, false, false] },
+      red: { from: 5, to: [5, 6, 7, 8], scores: [false, false, true, false] }, blue: { from: 6, to: [6, 7, 8, 9], scores: [false, true, false, false] } } };
+    const order = ["grey", "red", "blue"];
+    assert.deepEqual(L.scoringAgents(move, { red: 2 }, order), ["red"]);
+    assert.deepEqual(L.scoringAgents(move, { red: 2, blue: 1 }, order), ["red", "blue"]);
+    assert.deepEqual(L.scoringAgents(move, { red: 3 }, order), [], "red passes 7 to 8");
+    assert.deepEqual(L.scoringAgents(move, { grey: 0, blue: 2 }, order), [], "grey sits on the safe but does not move");
+    assert.deepEqual(L.scoringAgents(move, {}, order), []);
   });
 
-  test("scoring preview: landing on the safe scores; passing through it or not moving does not", () => {
-    const pos = { grey: 7, red: 5, blue: 6 };
-    const safe = 7;
-    assert.equal(L.createsScoring(pos, { red: 2 }, safe), true, "red lands on 7");
-    assert.deepEqual(L.scoringAgents(pos, { red: 2, blue: 1 }, safe, ["grey", "red", "blue"]), ["red", "blue"]);
-    assert.equal(L.createsScoring(pos, { red: 3 }, safe), false, "red passes 7 to 8");
-    assert.equal(L.createsScoring(pos, { blue: 3 }, safe), false);
-    assert.equal(L.createsScoring(pos, { blue: 2, grey: 0 }, safe), false, "grey sits on the safe but does not move");
-    assert.equal(L.createsScoring(pos, {}, safe), false);
-    assert.equal(L.createsScoring({ red: 10 }, { red: 1 }, -3), true, "ruins");
-  });
-
-  test("movePoints: move_points, else the size of the legal moves, else null", () => {
-    assert.equal(L.movePoints({ move_points: 4, legal: [] }), 4);
-    assert.equal(L.movePoints({ move_points: null, legal: ["move red+2 blue+1", "move red+3"] }), 3);
-    assert.equal(L.movePoints({ move_points: null, legal: ["points 1"] }), null);
-  });
-
-  test("allowed: a legal allocation, and in the legal list when the list names moves", () => {
-    assert.equal(L.allocationAllowed({ red: 2, blue: 2 }, 4, ORDER6, []), true);
-    assert.equal(L.allocationAllowed({ red: 2, blue: 1 }, 4, ORDER6, []), false);
-    assert.equal(L.allocationAllowed({ red: 3 }, 3, ORDER6, ["move red+3", "move blue+3"]), true);
-    assert.equal(L.allocationAllowed({ red: 2, grey: 1 }, 3, ORDER6, ["move red+3", "move blue+3"]), false);
-    assert.equal(L.allocationAllowed({ violet: 3 }, 3, ORDER6, []), false, "agent not in play");
+  test("movePoints: the move table's points, else null", () => {
+    assert.equal(L.movePoints({ move: moveTable({ red: 0 }, 4, 7) }), 4);
+    assert.equal(L.movePoints({ move: null }), null);
+    assert.equal(L.movePoints({}), null);
   });
 });
 
-describe("legal actions", () => {
-  test("parseAction recognises every notation form", () => {
-    assert.deepEqual(L.parseAction("points 2"), { kind: "points", notation: "points 2", n: 2 });
-    assert.equal(L.parseAction("move red+2 blue+3").kind, "move");
-    assert.equal(L.parseAction("safe church").building, 0);
-    assert.equal(L.parseAction("safe ruins").building, -3);
-    assert.equal(L.parseAction("safe 10").building, 10);
-    assert.equal(L.parseAction("announce yes").yes, true);
-    assert.equal(L.parseAction("announce no").yes, false);
-    assert.deepEqual(L.parseAction("play swap red blue"), { kind: "play", notation: "play swap red blue", card: "swap", targets: ["red", "blue"] });
-    assert.deepEqual(L.parseAction("play church").targets, []);
-    assert.equal(L.parseAction("pass").kind, "pass");
-    assert.equal(L.parseAction("done").kind, "done");
-    assert.deepEqual(L.parseAction("dossier red=Bob"), { kind: "dossier", notation: "dossier red=Bob", agent: "red", name: "Bob" });
-    assert.equal(L.parseAction("frobnicate").kind, "other");
+describe("decisions (Python sends them ready: notation, kind, group, title, label)", () => {
+  test("grouped in Python's order, one group per key; the kind is the key before ':'", () => {
+    const groups = L.groupDecisions(L.normaliseState(cardState()).decisions);
+    assert.deepEqual(groups.map((g) => [g.key, g.kind]), [["play:fwd123", "play"], ["play:tosafe", "play"], ["play:placesafe", "play"], ["other", "other"]]);
+    assert.equal(groups[0].title, "One agent 1, 2 or 3 forward (fwd123)");
+    assert.deepEqual(groups[0].actions.map((a) => a.label), ["red +1", "red +2", "blue +3"]);
+    assert.deepEqual(L.groupDecisions([]), []);
   });
 
-  test("grouping: points, safe, announce, a group per card, a group per dossier agent, other; moves left out", () => {
-    const legal = [
-      "pass", "dossier blue=free", "play fwd123 red+2", "move red+3", "points 3", "safe 4", "points 1",
-      "play swap red blue", "dossier red=Bob", "play fwd123 red+1", "announce no", "announce yes", "dossier red=free", "safe church",
-    ];
-    const groups = L.groupLegalActions(legal, { cardNames: { fwd123: "One agent 1, 2 or 3 forward" }, agents: AGENTS6, order: ORDER6 });
-    assert.deepEqual(groups.map((g) => g.key), ["points", "safe", "announce", "play:fwd123", "play:swap", "dossier:red", "dossier:blue", "other"]);
-    assert.deepEqual(groups[0].actions.map((a) => a.notation), ["points 1", "points 3"], "sorted by number");
-    assert.deepEqual(groups[1].actions.map((a) => a.notation), ["safe church", "safe 4"], "ring order");
-    assert.deepEqual(groups[2].actions.map((a) => a.label), ["Yes", "No"]);
-    assert.equal(groups[3].title, "One agent 1, 2 or 3 forward (fwd123)");
-    assert.deepEqual(groups[3].actions.map((a) => a.notation), ["play fwd123 red+2", "play fwd123 red+1"]);
-    assert.equal(groups[4].title, "swap", "no card name: the code");
-    assert.deepEqual(groups[5].actions.map((a) => a.label), ["Bob", "free"]);
-    assert.match(groups[5].title, /Jaques/);
-    assert.deepEqual(groups[7].actions.map((a) => a.notation), ["pass"]);
-    const all = groups.flatMap((g) => g.actions.map((a) => a.notation));
-    assert.equal(all.length, legal.length - 1, "every non-move action exactly once");
-    assert.ok(!all.includes("move red+3"));
+  test("a card's effect in words: moves, the safe, gains", () => {
+    const names = { red: "Jaques", blue: "Doyle" };
+    assert.equal(L.effectText({ moves: { red: [5, 6] } }, names, RING), "Jaques 5 \u2192 6");
+    assert.equal(L.effectText({ moves: { blue: [-3, 0] } }, names, RING), "Doyle Ruins \u2192 Church");
+    assert.equal(L.effectText({ moves: {}, safe: [7, 4] }, names, RING), "safe 7 \u2192 4");
+    assert.equal(L.effectText({ moves: {}, gains: { red: 3 } }, names, RING), "Jaques +3");
+    assert.equal(L.effectText(undefined), "");
   });
 
-  test("duplicates in the legal list give one button", () => {
-    const g = L.groupLegalActions(["pass", "pass"]);
-    assert.equal(g[0].actions.length, 1);
-  });
-
-  test("labels", () => {
-    assert.equal(L.actionLabel("points 0"), "0");
-    assert.equal(L.actionLabel("safe church"), "Church");
-    assert.equal(L.actionLabel("safe ruins"), "Ruins");
-    assert.equal(L.actionLabel("play fwd123 red+2"), "red +2");
-    assert.equal(L.actionLabel("play swap red blue"), "red \u2194 blue");
-    assert.equal(L.actionLabel("play placesafe 4"), "4");
-    assert.equal(L.actionLabel("play church"), "Play");
-    assert.equal(L.actionLabel("pass"), "Pass");
-  });
-
-  test("clickable buildings: safe moves, else placesafe", () => {
-    const m = L.buildingActions(["safe church", "safe 4", "safe ruins", "pass"]);
-    assert.deepEqual([...m.entries()], [[0, "safe church"], [4, "safe 4"], [-3, "safe ruins"]]);
-    const p = L.buildingActions(["play placesafe 4", "play placesafe ruins", "pass"]);
-    assert.deepEqual([...p.entries()], [[4, "play placesafe 4"], [-3, "play placesafe ruins"]]);
-    assert.equal(L.buildingActions(["points 2"]).size, 0);
+  test("clickable buildings: safe moves, else the decisions naming a building (placesafe)", () => {
+    const m = L.buildingActions(L.normaliseState(safeState()).decisions);
+    assert.deepEqual([...m.entries()], [[0, "safe church"], [1, "safe 1"], [4, "safe 4"], [10, "safe 10"], [-3, "safe ruins"]]);
+    const p = L.buildingActions(L.normaliseState(cardState()).decisions);
+    assert.deepEqual([...p.entries()], [[4, "play placesafe 4"]]);
+    assert.equal(L.buildingActions(L.normaliseState(pointsState()).decisions).size, 0);
   });
 });
 
@@ -290,7 +212,9 @@ describe("state helpers", () => {
     const s = L.normaliseState({ positions: { red: 5, grey: 0 } });
     assert.deepEqual(s.agents.map((a) => a.colour), ["grey", "red"]);
     assert.equal(s.agents[1].letter, "J");
-    assert.deepEqual(s.legal, []);
+    assert.deepEqual(s.decisions, []);
+    assert.equal(s.move, null);
+    assert.deepEqual(s.ring, []);
     assert.equal(s.hand, null);
     assert.equal(s.owners, null);
     assert.equal(s.belief, null);
@@ -299,6 +223,16 @@ describe("state helpers", () => {
     assert.equal(s.finish, 42);
     assert.equal(s.dossier_mark, 29);
     assert.equal(L.normaliseState(null).agents.length, 0);
+  });
+
+  test("the setup (sent once) is merged under the state", () => {
+    const s = L.normaliseState({ safe: 4, players: ["Ann"] }, { ring: RING, players: ["Ann", "Bob"], agents: AGENTS6, finish: 30 });
+    assert.deepEqual(s.players, ["Ann"], "the state wins");
+    assert.equal(s.safe, 4);
+    assert.equal(s.ring.length, 12);
+    assert.equal(s.finish, 30);
+    assert.equal(s.agents.length, 6);
+    assert.equal(L.normaliseState({ safe: 4 }).safe, null, "no ring: no building to put the safe in");
   });
 
   test("owners: colour -> player, also from the engine's player -> [colours]", () => {
@@ -321,7 +255,7 @@ describe("state helpers", () => {
     assert.equal(L.uiMode(L.normaliseState(safeState())), "actions");
     assert.equal(L.uiMode(L.normaliseState(spectatorState())), "none");
     assert.equal(L.uiMode(L.normaliseState(moveState({ curtain: "Hand over" }))), "curtain");
-    assert.equal(L.uiMode(L.normaliseState(moveState({ move_points: null, legal: ["announce yes", "announce no"] }))), "announce");
+    assert.equal(L.uiMode(L.normaliseState(moveState({ move: null, decisions: [{ notation: "announce yes", kind: "announce", group: "announce", title: "Announce?", label: "Yes", key: "y" }, { notation: "announce no", kind: "announce", group: "announce", title: "Announce?", label: "No", key: "n" }] }))), "announce");
   });
 
   test("decision key changes with the decision, not with unrelated fields", () => {
@@ -356,7 +290,7 @@ describe("keyboard and clicks", () => {
   const ctxOf = (s) => L.uiContext(L.normaliseState(s));
 
   test("digits choose points (only legal ones)", () => {
-    const ctx = ctxOf(pointsState({ legal: ["points 1", "points 2", "points 3"] }));
+    const ctx = ctxOf(pointsState({ decisions: pointsState().decisions.slice(1) }));
     assert.deepEqual(L.keyCommand("2", ctx), { type: "send", action: "points 2" });
     assert.equal(L.keyCommand("0", ctx), null);
     assert.equal(L.keyCommand("5", ctx), null);
@@ -379,7 +313,7 @@ describe("keyboard and clicks", () => {
   });
 
   test("announce keys and no keys when it is not the viewer's decision", () => {
-    const ctx = ctxOf(moveState({ move_points: null, legal: ["announce yes", "announce no"] }));
+    const ctx = ctxOf(moveState({ move: null, decisions: [{ notation: "announce yes", kind: "announce", group: "announce", title: "Announce?", label: "Yes", key: "y" }, { notation: "announce no", kind: "announce", group: "announce", title: "Announce?", label: "No", key: "n" }] }));
     assert.deepEqual(L.keyCommand("y", ctx), { type: "send", action: "announce yes" });
     assert.deepEqual(L.keyCommand("N", ctx), { type: "send", action: "announce no" });
     const spec = ctxOf(spectatorState({ replay: null }));
@@ -464,7 +398,8 @@ describe("keyboard and clicks", () => {
     const ctx = ctxOf(cardState());
     const r = L.applyCommand(L.initialUi(), L.clickCommand({ action: "play fwd123 red+2" }, ctx), ctx);
     assert.deepEqual(r.message, { type: "action", action: "play fwd123 red+2" });
-    const d = ctxOf(moveState({ move_points: null, legal: ["dossier red=Bob", "dossier red=free"] }));
+    const dossier = (name) => ({ notation: `dossier red=${name}`, kind: "dossier", group: "dossier:red", title: "Dossier: Jaques (red)", label: name });
+    const d = ctxOf(moveState({ move: null, decisions: [dossier("Bob"), dossier("free")] }));
     assert.deepEqual(L.applyCommand(L.initialUi(), { type: "send", action: "dossier red=free" }, d).message, { type: "action", action: "dossier red=free" });
   });
 });

@@ -97,15 +97,17 @@ describe("controls", () => {
     assert.doesNotMatch(fresh.match(/<button[^>]*data-step="\+1" data-target="grey"[^>]*>/)[0], / disabled/);
   });
 
-  test("move decisions given as a legal list: no move buttons, the list restricts confirm", () => {
-    const s = moveState({ move_points: null, legal: ["move red+3", "move blue+3", "pass"] });
-    const bad = R.renderWidget(s, { alloc: { grey: 3 } });
-    assert.equal(count(bad, 'data-action="move'), 0);
-    assert.match(tagWith(bad, "data-testid", "confirm"), / disabled/);
-    assert.match(bad, /not in the legal list/);
-    const good = R.renderWidget(s, { alloc: { red: 3 } });
-    assert.doesNotMatch(tagWith(good, "data-testid", "confirm"), / disabled/);
-    assert.equal(count(good, 'data-action="pass"'), 1);
+  test("the move table decides: landings, the scoring star, and confirm only at the exact total", () => {
+    const s = moveState();
+    const html = R.renderWidget(s, { alloc: { red: 2 } });   // red 5 -> 7, the safe's building
+    assert.match(html, /Jaques \(red\) in 5/);
+    assert.match(html, /data-row="red"[^]*?5 \u2192 7 \u2605 scores/);
+    assert.match(html, /data-ghost="red"/);
+    assert.match(tagWith(html, "data-testid", "confirm"), / disabled/, "2 of 4 points");
+    const done = R.renderWidget(s, { alloc: { red: 2, blue: 2 } });
+    assert.doesNotMatch(tagWith(done, "data-testid", "confirm"), / disabled/);
+    assert.match(done, /Confirm: move red\+2 blue\+2/);
+    assert.equal(count(done, 'data-action="move'), 0, "no move buttons");
   });
 
   test("points buttons are data-action=\"points N\", one per legal action", () => {
@@ -122,18 +124,20 @@ describe("controls", () => {
     assert.doesNotMatch(tagWith(html, "data-building", "5"), /hb-clickable/);
   });
 
-  test("cards grouped by card with their names; every legal action has exactly one button", () => {
+  test("cards grouped by card with their names; every decision has exactly one button, its effect in the title", () => {
     const s = cardState();
     const html = R.renderWidget(s);
-    for (const a of s.legal) assert.equal(count(html, `data-action="${a}"`), 1, a);
-    assert.equal(count(html, "data-action="), s.legal.length);
+    for (const d of s.decisions) assert.equal(count(html, `data-action="${d.notation}"`), 1, d.notation);
+    assert.equal(count(html, "data-action="), s.decisions.length);
     assert.match(html, /data-group="play:fwd123"><legend>One agent 1, 2 or 3 forward \(fwd123\)/);
     assert.match(html, /data-group="play:tosafe"/);
     assert.deepEqual(attrValues(html, "data-building-action"), ["play placesafe 4"]);
+    assert.match(html, /data-action="play fwd123 blue\+3" title="play fwd123 blue\+3: Doyle Ruins \u2192 2"/);
+    assert.match(html, /data-action="pass" title="pass"/);
   });
 
   test("no controls when it is not the viewer's decision", () => {
-    const html = R.renderWidget(spectatorState({ legal: ["points 1"] }));
+    const html = R.renderWidget(spectatorState({ decisions: pointsState().decisions }));
     assert.equal(count(html, "data-action="), 0);
     assert.equal(count(html, 'data-testid="confirm"'), 0);
     assert.match(html, /data-testid="decision"[^>]*>Bob: allocate 4 points</);
@@ -202,11 +206,12 @@ describe("private information", () => {
   test("all state text is escaped", () => {
     const evil = '<img src=x onerror="alert(1)">';
     const html = R.renderWidget(cardState({
-      log: [evil], decision_text: evil, card_names: { fwd123: evil }, curtain: null, players: ["Ann", evil],
+      log: [evil], decision_text: evil, curtain: null, players: ["Ann", evil],
+      decisions: cardState().decisions.map((d) => ({ ...d, title: evil, label: evil })),
       belief: { ...moveState().belief, explanation: evil, notes: [evil] },
     }));
     assert.equal(count(html, "<img"), 0);
-    assert.ok(count(html, "&lt;img") >= 5);
+    assert.ok(count(html, "&lt;img") >= 7);
     assert.equal(R.esc(`a"b'c<>&`), "a&quot;b&#39;c&lt;&gt;&amp;");
     assert.equal(R.renderWidget(moveState({ log: ["cost $& and $1"] })).includes("cost $&amp; and $1"), true, "no $-pattern mangling");
   });

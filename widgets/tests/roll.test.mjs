@@ -8,12 +8,10 @@ import { rollState, moveState, spectatorState } from "./fixtures.mjs";
 const ctxOf = (s) => L.uiContext(L.normaliseState(s));
 
 describe("rolling the die by clicking", () => {
-  test("'roll' parses, is labelled and grouped first", () => {
-    assert.deepEqual(L.parseAction("roll"), { kind: "roll", notation: "roll" });
-    assert.equal(L.parseAction("roll 6").kind, "other", "a chance outcome is not a human's roll");
-    assert.equal(L.actionLabel("roll"), "Roll the die");
-    const groups = L.groupLegalActions(["pass", "roll"]);
-    assert.deepEqual(groups.map((g) => g.key), ["roll", "other"]);
+  test("'roll' is a decision of its own kind, in its own group, with the key r", () => {
+    const [roll] = L.normaliseState(rollState()).decisions;
+    assert.deepEqual([roll.notation, roll.kind, roll.label, roll.key], ["roll", "roll", "Roll the die", "r"]);
+    assert.deepEqual(L.groupDecisions([roll]).map((g) => g.key), ["roll"]);
   });
 
   test("the roll state shows one Roll button with data-action=\"roll\" and no allocation editor", () => {
@@ -30,7 +28,7 @@ describe("rolling the die by clicking", () => {
     assert.deepEqual(click.message, { type: "action", action: "roll" });
     for (const k of ["r", "R", "Enter", " "]) assert.deepEqual(L.keyCommand(k, ctx), { type: "send", action: "roll" }, k);
     assert.equal(L.keyCommand("3", ctx), null);
-    const spec = ctxOf(spectatorState({ phase: "roll", legal: [] }));
+    const spec = ctxOf(spectatorState({ phase: "roll", decisions: [] }));
     assert.equal(L.applyCommand(L.initialUi(), { type: "send", action: "roll" }, spec).message, null);
   });
 });

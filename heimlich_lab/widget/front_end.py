@@ -1,0 +1,69 @@
+"""The anywidget that shows the board, and where its front end lives.
+
+The front end is ``widgets/board.bundle.js`` (esbuild bundles ``widgets/board.js``,
+``logic.js`` and ``render.js``; the wheel ships it as ``heimlich_lab/widget/static``).
+It knows no rules: it draws two synced traitlets, ``setup`` (fixed for a game:
+:func:`~heimlich_lab.widget.state.board_setup`) and ``state`` (the position and
+the decisions now: :func:`~heimlich_lab.widget.state.board_state`), and sends the
+messages described in ``widgets/README.md`` to its controller.
+
+>>> clamp_speed(5000), clamp_speed(-1), clamp_speed("120")
+(2000, 0, 120)
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import anywidget
+import traitlets
+
+from ..errors import HeimlichError
+
+#: The autoplay pace (ms per bot step): one range for the kernel (``set_speed``) and the front end's
+#: slider (``SPEED_RANGE`` in ``widgets/logic.js``; a test checks they agree).
+SPEED_MIN_MS, SPEED_MAX_MS, SPEED_STEP_MS = 0, 2000, 50
+
+
+def clamp_speed(ms) -> int:
+    """``ms`` clamped to the autoplay range shared with the front end's slider."""
+    try:
+        x = float(ms) if not isinstance(ms, bool) else math.nan
+    except (TypeError, ValueError):
+        x = math.nan
+    if not math.isfinite(x):     # "fast", inf, None: refused, not a ValueError or OverflowError from int()
+        raise HeimlichError(f"speed_ms must be a number of milliseconds, not {ms!r}")
+    return max(SPEED_MIN_MS, min(SPEED_MAX_MS, int(x)))
+
+
+def static_dir() -> Path:
+    """Where the front end lives: inside the installed package (wheel), else the checkout's ``widgets/``."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "static"
+    if (packaged / "board.bundle.js").exists():
+        return packaged
+    checkout = here.parent.parent / "widgets"
+    if (checkout / "board.bundle.js").exists():
+        return checkout
+    raise FileNotFoundError("the board's front end (board.bundle.js) is missing from the package and the checkout; "
+                            "run: make bundle")
+
+
+class BoardWidget(anywidget.AnyWidget):
+    """The anywidget: ``setup`` (fixed for the game, sent once), ``state`` (what the viewer may see now) and
+    ``speed_ms`` (animation and autoplay pace). Messages from the front end go to ``controller``."""
+
+    _esm = static_dir() / "board.bundle.js"  # one module: anywidget loads it from a blob URL
+    _css = static_dir() / "board.css"
+    setup = traitlets.Dict().tag(sync=True)
+    state = traitlets.Dict().tag(sync=True)
+    speed_ms = traitlets.Int(400).tag(sync=True)
+
+    def __init__(self, controller=None, **kwargs):
+        super().__init__(**kwargs)
+        self.controller = controller
+        self.on_msg(self._on_front_end_message)
+
+    def _on_front_end_message(self, widget, content, buffers):
+        if self.controller is not None and isinstance(content, dict):
+            self.controller.handle_message(content)

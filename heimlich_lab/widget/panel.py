@@ -1,0 +1,168 @@
+"""The belief panel: the observer's belief as a heatmap, its entropy, the latest explanation, the rulebook's
+dossier notes and, after the dossier mark, a suggested sheet.
+
+:func:`belief_panel` turns a belief into the panel's JSON; :class:`LivePanels` keeps one
+belief per observer of a live game and follows every decision as that observer saw it;
+the replay controller asks :func:`replay_belief` for the belief of a whole record.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..errors import HeimlichError, ModelError
+from ..inference.belief import Belief
+from ..inference.dossier import dossier_notes, expected_correct, secret_dossier
+from ..inference.model import BoltzmannModel
+from ..rules.actions import HIDDEN, Action
+from ..rules.records import GameRecord
+
+#: How many dossier notes the panel lists: each player's support, then the latest others.
+MAX_NOTES = 8
+
+
+def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = None,
+                 marginals: Mapping | None = None, entropy=None, explanation: str | None = None,
+                 version: int | None = None) -> dict:
+    """The belief panel's JSON from a :class:`~heimlich_lab.inference.belief.Belief`-like object.
+
+    Needs ``marginals()`` (player/free -> agent -> p) and optionally ``entropy_history()`` and
+    ``last_explanation()``; ``marginals``, ``entropy`` and ``explanation`` override them (a replay
+    shows a belief at an earlier step). ``version``: the log length of the position the panel was made for
+    (the front end shows it as ``data-belief-version``, so a page can tell when the panel is updated).
+    """
+    m = marginals if marginals is not None else belief.marginals()
+    rows = list(m)
+    cols = list(next(iter(m.values())).keys()) if m else []
+    if entropy is None:
+        entropy = belief.entropy_history() if hasattr(belief, "entropy_history") else []
+    ent = [round(float(x), 4) for x in entropy]
+    if explanation is None and hasattr(belief, "last_explanation"):
+        explanation = belief.last_explanation()
+    return {
+        "observer": getattr(belief, "observer", None),
+        "rows": rows, "cols": cols,
+        "p": [[round(float(m[r][c]), 4) for c in cols] for r in rows],
+        "entropy": ent[-200:],
+        "explanation": explanation or "",
+        "notes": list(notes or []),
+        "sheet": dict(sheet) if sheet else None,
+        "version": int(version) if version is not None else len(ent),
+    }
+
+
+def stopped_panel(observer, reason: str) -> dict:
+    """The panel of a belief that could not follow the game (the game goes on)."""
+    return {"observer": observer, "rows": [], "cols": [], "p": [], "entropy": [], "explanation": "",
+            "notes": [f"The belief stopped: {reason}"], "sheet": None}
+
+
+def dossier_suggestion(belief, view) -> tuple[dict, list[str]]:
+    """The suggested Secret Dossier sheet (agent -> opponent or 'free') and a note on it, from a belief.
+
+    Uses :func:`heimlich_lab.inference.dossier.secret_dossier` (the sheet with the most expected correct
+    entries); a belief-like object without the marginals that needs (a custom ``belief_factory``'s) gets,
+    for each agent but the viewer's own, the most probable opponent or 'free' (the same rule).
+    """
+    try:
+        sheet = secret_dossier(belief)
+    except ModelError:
+        return most_probable_sheet(belief.marginals(), view), [
+            "Suggested sheet: the most probable owner of each agent (or 'free')."]
+    exp = expected_correct(belief, sheet)
+    return sheet, [f"Suggested sheet: expected correct entries {exp:.1f} of {len(sheet)} (5 spaces each)."]
+
+
+def most_probable_sheet(marginals: Mapping, view) -> dict:
+    """For each agent but the viewer's own, the opponent (or 'free') most probably holding it."""
+    rows = [r for r in marginals if r != view.viewer]
+    own = set(view.own_agents)
+    return {c: max(rows, key=lambda r: marginals[r][c]) for c in view.agents if c not in own}
+
+
+def dossier_note_lines(found, max_notes: int = MAX_NOTES) -> list[str]:
+    """The panel's lines for the dossier notes ``found`` (:class:`~heimlich_lab.inference.dossier.DossierNote`):
+    each player's support, then the latest other notes."""
+    support = [str(n) for n in found if n.kind == "support"]
+    other = [str(n) for n in found if n.kind != "support"]
+    return support + (other[-(max_notes - len(support)):] if max_notes > len(support) else [])
+
+
+def default_belief_factory(game, observer):
+    """The panel's belief: exact deduction with the Boltzmann player model."""
+    return Belief.for_game(game, observer, BoltzmannModel())
+
+
+def replay_belief(record: GameRecord, viewer, model=None):
+    """The viewer's belief over a whole record (from the record as the viewer may read it), or ``None`` if the
+    record cannot be followed."""
+    rec = record.as_player(viewer) if viewer is not None else record.public()
+    try:
+        return Belief.from_record(rec, observer=viewer, model=model or BoltzmannModel())
+    except HeimlichError:
+        return None
+
+
+class LivePanels:
+    """The belief panels of a live game: one belief per observer, told every decision as that observer saw it,
+    and the observer's dossier notes.
+
+    ``factory(game, observer)`` makes a belief; one that fails (or later cannot follow the game) stops with
+    its reason shown in its panel, and the game goes on.
+    """
+
+    def __init__(self, game, observers, factory=default_belief_factory):
+        self.game = game
+        self.beliefs: dict = {}
+        self.errors: dict = {}
+        self._panels: dict = {}  # observer -> (what the panel was made from, panel)
+        self._notes: dict = {}   # observer -> (history length, notes)
+        for o in observers:
+            try:
+                self.beliefs[o] = factory(game, o)
+            except HeimlichError as e:
+                self.errors[o] = str(e)
+
+    def before(self) -> dict:
+        """Each observer's view now: pass it to :meth:`observe` after the next action."""
+        return {o: self.game.view(o) for o in self.beliefs}
+
+    def observe(self, before: dict, index: int, actor: str, action: Action) -> None:
+        """Tell every belief the action at history ``index`` as its observer saw it (``before``: :meth:`before`)."""
+        if action.kind in ("deal", "roll", "draw"):
+            return                                   # chance events tell a belief nothing about owners
+        who = self.game.recipients.get(index) if action.kind == "take" else actor
+        for o, b in list(self.beliefs.items()):
+            seen = action
+            if action.kind == "take" and o != who:
+                seen = Action("take", (HIDDEN,))     # nobody else sees which free agent card was taken
+            try:
+                b.observe(before[o], who, seen)
+            except HeimlichError as e:               # a belief that cannot follow stops; the game goes on
+                del self.beliefs[o]
+                self.errors[o] = str(e)
+
+    def panel(self, observer, view) -> dict | None:
+        """``observer``'s panel for ``view`` (the observer's view now), or ``None`` without a belief."""
+        if observer not in self.beliefs:
+            return stopped_panel(observer, self.errors[observer]) if observer in self.errors else None
+        b = self.beliefs[observer]
+        n = len(self.game.history)
+        key = (len(getattr(b, "history", ())), n, view.dossier_done, len(view.dossier_sheet))
+        cached = self._panels.get(observer)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        sheet, notes = None, []
+        if view.rules.dossier and view.dossier_done:
+            sheet, notes = dossier_suggestion(b, view)
+        panel = belief_panel(b, sheet=sheet, notes=notes + self.note_lines(observer), version=n)
+        self._panels[observer] = (key, panel)
+        return panel
+
+    def note_lines(self, observer) -> list[str]:
+        """The observer's dossier notes so far (the rulebook's deductions)."""
+        n = len(self.game.history)
+        cached = self._notes.get(observer)
+        if cached is None or cached[0] != n:
+            cached = (n, dossier_note_lines(dossier_notes(self.game, observer)))
+            self._notes[observer] = cached
+        return cached[1]

@@ -1,0 +1,111 @@
+"""The replay controller: a saved record on the board with a slider.
+
+Each position is drawn from the view of one player, a spectator, or omniscient
+(labelled so), with that viewer's belief and dossier notes at that point.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import WrongPlayer
+from ..inference.dossier import dossier_notes
+from ..rules.records import GameRecord
+from .front_end import BoardWidget
+from .panel import belief_panel, dossier_note_lines, most_probable_sheet, replay_belief
+from .state import board_setup, board_state, last_move_of
+
+
+class ReplayController:
+    """A saved record on the board with a slider, seen as one player, a spectator, or omniscient (labelled).
+
+    ``beliefs=True`` shows the viewer's belief at each position (a spectator's for a
+    spectator; none for the omniscient view, which is not anyone's knowledge).
+    """
+
+    def __init__(self, record: GameRecord, viewer: str | None = None, speed_ms: int = 300, beliefs: bool = True,
+                 model=None):
+        if isinstance(record, (str, Path)):
+            record = GameRecord.load(record)
+        if viewer not in (None, "omniscient", *record.players):
+            raise WrongPlayer(f"viewer must be a player of the record, 'omniscient' or None, not {viewer!r}",
+                              rule="players")
+        self.record = record
+        self.viewer = viewer
+        self.views = []
+        self.applied: list[int] = []    # log entries applied at each position
+        self.game = None
+        for _, g in record.games():
+            self.game = g
+            if self.applied and len(g.history) == self.applied[-1]:
+                continue                # an entry already drawn from the seed (chance="auto"): same position
+            self.applied.append(len(g.history))
+            self.views.append(g.omniscient_view() if viewer == "omniscient" else g.view(viewer))
+        self.index = len(self.views) - 1
+        self.belief = None
+        self.belief_error = ""
+        if beliefs and viewer != "omniscient":
+            self.belief = replay_belief(record, viewer, model)
+        self._panels: dict[int, dict] = {}
+        self._hist = None
+        self._notes = None       # the record as the viewer may read it (for the dossier notes)
+        self.widget = BoardWidget(controller=self, speed_ms=speed_ms, setup=board_setup(self.views[0]))
+        self.refresh()
+
+    @property
+    def label(self) -> str:
+        who = {None: "a spectator (public information only)",
+               "omniscient": "omniscient: every secret shown"}.get(self.viewer, f"{self.viewer}'s view")
+        return f"Replay, {who}"
+
+    def _panel(self, index: int) -> dict | None:
+        b = self.belief
+        if b is None:
+            return None
+        if index not in self._panels:
+            steps = [s for s in b.history if s.index < self.applied[index]]   # the decisions made by then
+            if self._hist is None:
+                self._hist = b.marginals_history()
+            hist = self._hist
+            k = len(steps)
+            rows = [*b.players, "free"]
+            m = {r: {a: float(hist[k, i, j]) for j, a in enumerate(b.agents)} for i, r in enumerate(rows)}
+            ent = list(b.entropy_history()[:k + 1])
+            expl = ""
+            if steps and steps[-1].update is not None:
+                expl = "\n".join(b.explain_step(steps[-1]))
+            v = self.views[index]
+            sheet, notes = None, []
+            if v.rules.dossier and v.dossier_done:
+                sheet = most_probable_sheet(m, v)
+                notes = ["Suggested sheet: the most probable owner of each agent (or 'free') at this point."]
+            notes = notes + dossier_note_lines(self._notes_until(self.applied[index]))
+            self._panels[index] = belief_panel(b, marginals=m, entropy=ent, explanation=expl, sheet=sheet,
+                                               notes=notes, version=self.applied[index])
+        return self._panels[index]
+
+    def _notes_until(self, n: int) -> list:
+        """The viewer's dossier notes from the first ``n`` log entries (the record as the viewer may read it)."""
+        if self._notes is None:
+            self._notes = self.record.as_player(self.viewer) if self.viewer is not None else self.record.public()
+        return list(dossier_notes(self._notes, self.viewer, until=n))
+
+    def refresh(self):
+        v = self.views[self.index]
+        state = board_state(self.game, None if self.viewer == "omniscient" else self.viewer,
+                            omniscient=self.viewer == "omniscient", view=v,
+                            replay={"index": self.index, "length": len(self.views)}, last_move=last_move_of(v),
+                            belief=self._panel(self.index), label=self.label)
+        self.widget.state = state
+
+    def seek(self, index: int):
+        self.index = max(0, min(int(index), len(self.views) - 1))
+        self.refresh()
+
+    def handle_message(self, msg: dict):
+        if msg.get("type") == "replay":
+            try:
+                self.seek(int(msg.get("index", self.index)))
+            except (TypeError, ValueError):
+                pass
+        elif msg.get("type") == "control" and msg.get("command") == "step":
+            self.seek(self.index + 1)
