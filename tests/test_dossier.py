@@ -87,7 +87,7 @@ def test_notes_from_any_source_agree():
 
 
 def _ts_game(positions, hands):
-    """A manual-chance Top Secret game: Ann active and to move 2 points, the safe on 7 (RULES.md)."""
+    """A manual-chance Top Secret game: Ann active and to move 2 points, the safe on 7 (docs/rules.md#set-up)."""
     rules = Rules(top_secret=True)
     start = Position(positions={c: 0 for c in rules.agents_for(3)} | positions,
                      owners={"Ann": "red", "Bob": "blue", "Cy": "green"}, safe=7, active="Ann", decision="move",

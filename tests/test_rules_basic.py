@@ -1,5 +1,6 @@
 """The basic game: set-up, the die, allocations, scoring, the safe, turn order, the end and the winner,
-chance, and bad input (RULES.md, "Board, pieces, set-up" and "Turn (basic game)")."""
+chance, and bad input (docs/rules.md#board,
+docs/rules.md#set-up, docs/rules.md#turn, docs/rules.md#scoring, docs/rules.md#game-end)."""
 from __future__ import annotations
 
 import copy

@@ -1,6 +1,6 @@
 """The board, the agents, the card table, the rule set and the action notation.
 
-RULES.md, "Board, pieces, set-up"; docs/notation.md for the grammar.
+docs/rules.md#board and docs/rules.md#set-up; docs/notation.md for the grammar.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The Secret Dossier variant: the sheet at 29, its entries, +5 per correct entry before the winner is decided
-(RULES.md, "Secret Dossier variant")."""
+(docs/rules.md#secret-dossier-variant)."""
 from __future__ import annotations
 
 import copy

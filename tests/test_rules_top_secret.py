@@ -1,5 +1,5 @@
 """The Top Secret variant: the deck, drawing, the round, triggers, every card, the second agent, and the
-rulebook's whole Top Secret example (RULES.md, "Top Secret variant")."""
+rulebook's whole Top Secret example (docs/rules.md#top-secret-variant)."""
 from __future__ import annotations
 
 import copy

@@ -1,4 +1,4 @@
-"""Views and the information rule (RULES.md, "What every player may know").
+"""Views and the information rule (docs/rules.md#information-rule).
 
 The strongest check: two games that differ only in one player's secrets look *identical* to everybody
 else, at every moment, in every attribute and every event of the log."""

@@ -647,7 +647,7 @@ class Belief:
             who = f"{self.observer}'s belief" if self.observer else "a spectator's belief"
             whose = f"{self.observer}'s" if self.observer else "the spectator"
             raise InformationRuleError(f"this is {view.label}: {who} may use only {whose} view "
-                                       "(RULES.md, the information rule)")
+                                       "(the information rule, docs/rules.md#information-rule)")
         if tuple(view.players) != self.players or tuple(view.agents) != self.agents:
             raise ModelError(f"this view is of another game (players {', '.join(view.players)}, agents "
                              f"{', '.join(view.agents)}); the belief is about {', '.join(self.players)} and "

@@ -276,7 +276,7 @@ def secret_dossier(belief) -> dict[str, str]:
 
     The sheet is scored at the end against the *final* owners: a player who
     then holds two agents keeps only the farther one, the other counts as
-    "free" (RULES.md). At the dossier mark that future is unknown, so this
+    "free" (docs/rules.md#second-agent). At the dossier mark that future is unknown, so this
     uses the belief's marginals of control *at the mark* as an approximation:
     an agent the belief gives to a two-agent player is scored as that
     player's, though it may end up "free" if it is the nearer one. With one

@@ -1159,7 +1159,7 @@ class Game:
 
     # ------------------------------------------------------------------ views, records, copies
     def view(self, player: str | None):
-        """What ``player`` may know now (RULES.md, the information rule); ``None`` for a spectator.
+        """What ``player`` may know now (docs/rules.md#information-rule); ``None`` for a spectator.
 
         >>> g = Game(["Ann", "Bob"], seed=2)
         >>> v = g.view("Bob"); list(v.own_agents) == g.owners["Bob"], v.viewer

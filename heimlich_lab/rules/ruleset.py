@@ -23,7 +23,7 @@ SAFE_DESTINATIONS = ("other", "unoccupied")
 
 @dataclass(frozen=True)
 class Rules:
-    """Variants and options (RULES.md).
+    """Variants and options (docs/rules.md#sources: an option is a reading a player could prefer).
 
     - ``top_secret``: play with the Top Secret cards.
     - ``dossier``: the Secret Dossier variant (sheets at 29, +5 per correct entry).
