@@ -22,7 +22,7 @@ class NotationError(HeimlichError):
 class IllegalAction(HeimlichError):
     """A well-formed action that the rules do not allow now.
 
-    ``rule`` names the rule it breaks (a short key, see ``docs/rules.md``).
+    ``rule`` names the rule it breaks (a short key, see docs/rules.md#rule-keys-and-errors).
     """
 
     def __init__(self, message: str, rule: str = "legal-actions"):
@@ -47,5 +47,5 @@ class ModelError(HeimlichError):
 
 
 class InformationRuleError(ModelError):
-    """Code acting for an observer was handed information that observer may not have (``docs/rules.md``,
-    the information rule)."""
+    """Code acting for an observer was handed information that observer may not have
+    (docs/rules.md#information-rule)."""
