@@ -747,3 +747,12 @@ def test_the_decisions_never_depend_on_other_players_secrets():
     assert a == b and '"play:join"' in a
     for secret in ("ruins", "church", "bonus", "tosafe", "second"):
         assert f'"play:{secret}"' not in a and f"play {secret}" not in a
+
+
+# ------------------------------------------------------------------ the benchmark (figures, never timed assertions)
+def test_the_board_benchmark_times_every_bot_step_of_a_whole_game():
+    from heimlich_lab.benchmarks.board import step_times
+    from heimlich_lab.commands.bench import BENCHMARKS
+    times = step_times(0)
+    assert len(times) > 50 and all(t >= 0 for t in times)
+    assert "board" in BENCHMARKS

@@ -20,6 +20,7 @@ BENCHMARKS: dict = {
     "model": _lazy("model", "bench_model"),
     "target": _lazy("tournament", "bench_target"),
     "tournament": _lazy("tournament", "bench_tournament"),
+    "board": _lazy("board", "bench_board"),
 }
 
 
