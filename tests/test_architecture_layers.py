@@ -11,8 +11,10 @@ core imports alone at run time is tests/test_inference_core.py's.)
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "heimlich_lab"
@@ -55,17 +57,26 @@ def _is_module(name: str) -> bool:
     return (PACKAGE.parent / rel).with_suffix(".py").is_file() or (PACKAGE.parent / rel / "__init__.py").is_file()
 
 
+_MODULE_NAME = re.compile(r"heimlich_lab(\.[a-z_][a-z0-9_]*)+")
+
+
 def imports_of(source: str, module: str, is_package: bool = False) -> list[tuple[int, str]]:
     """``(line, module)`` for every heimlich_lab module that ``source`` imports (relative imports resolved;
-    ``from X import name`` counts as importing ``X.name`` when that is a module).
+    ``from X import name`` counts as importing ``X.name`` when that is a module; so does a string that is
+    the full name of a module, for ``importlib.import_module``).
 
     >>> imports_of("from ..bots.registry import make_bot", "heimlich_lab.inference.x")
     [(1, 'heimlich_lab.bots.registry')]
+    >>> imports_of("MODULES = ['heimlich_lab.commands.play', 'heimlich_lab.no_such_module']", "heimlich_lab.cli")
+    [(1, 'heimlich_lab.commands.play')]
     """
     package = module if is_package else module.rpartition(".")[0]
     found = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and _MODULE_NAME.fullmatch(node.value):
+            if _is_module(node.value):   # a module imported by name (importlib.import_module)
+                found.append((node.lineno, node.value))
+        elif isinstance(node, ast.Import):
             found += [(node.lineno, a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
@@ -109,6 +120,36 @@ def layer_violations(files: dict[str, tuple[str, bool]]) -> list[str]:
 def package_sources() -> dict[str, tuple[str, bool]]:
     return {module_name(p): (p.read_text(encoding="utf-8"), p.name == "__init__.py")
             for p in sorted(PACKAGE.rglob("*.py")) if "static" not in p.relative_to(PACKAGE).parts}
+
+
+#: How the picture in docs/architecture.md names the areas.
+LABELS = {"core": "inference/core (game-agnostic)", "play": "play.py",
+          "transcript": "transcript.py", "cli": "cli.py"}
+ARCHITECTURE_DOC = PACKAGE.parent / "docs" / "architecture.md"
+
+
+def layer_graph(files: dict[str, tuple[str, bool]]) -> nx.DiGraph:
+    """area -> area for every import between two areas (the helpers every layer uses left out)."""
+    graph = nx.DiGraph()
+    for module, (source, is_package) in files.items():
+        mine = area(module)
+        graph.add_node(mine)
+        graph.add_edges_from((mine, area(t)) for _, t in imports_of(source, module, is_package))
+    graph.remove_nodes_from(_BASE | {"package"})   # the package's public names come from every layer
+    graph.remove_edges_from(nx.selfloop_edges(graph))
+    return graph
+
+
+def mermaid(files: dict[str, tuple[str, bool]]) -> str:
+    """The layers as a Mermaid flowchart: an arrow for each import between areas that no chain of other
+    arrows already implies (the transitive reduction), lower layers at the bottom."""
+    graph = layer_graph(files)
+    if nx.is_directed_acyclic_graph(graph):
+        graph = nx.transitive_reduction(graph)
+    lines = ["flowchart BT"]
+    lines += [f'    {a}["{LABELS.get(a, a)}"]' for a in sorted(graph.nodes)]
+    lines += [f"    {a} --> {b}" for a, b in sorted(graph.edges)]
+    return "\n".join(lines) + "\n"
 
 
 def test_every_import_follows_the_layers():
@@ -159,3 +200,27 @@ def test_an_unknown_area_must_be_placed():
     assert layer_violations({"heimlich_lab.newthing.x": ("", False)}) == [
         "heimlich_lab.newthing.x: 'newthing' is not a known layer area: add it to ALLOWED in "
         "test_architecture_layers.py"]
+
+
+def test_the_picture_of_the_layers_is_the_code():
+    """docs/architecture.md's diagram is drawn from the imports; regenerate it with
+    ``python tests/test_architecture_layers.py`` when the layers change."""
+    files = package_sources()
+    graph = layer_graph(files)
+    assert nx.is_directed_acyclic_graph(graph), list(nx.simple_cycles(graph))
+    assert {("inference", "rules"), ("bots", "inference")} <= set(nx.transitive_closure(graph).edges)
+    block = re.search(r"```mermaid\n(.*?)```", ARCHITECTURE_DOC.read_text(encoding="utf-8"), re.S)
+    assert block, "docs/architecture.md has a mermaid diagram"
+    assert block.group(1) == mermaid(files)
+
+
+def test_the_picture_leaves_out_implied_arrows():
+    files = {"heimlich_lab.rules.game": ("from ..errors import IllegalAction\n", False),
+             "heimlich_lab.inference.belief": ("from ..rules.game import Game\n", False),
+             "heimlich_lab.bots.greedy": ("from ..rules.game import Game\nfrom ..inference import belief\n", False)}
+    assert mermaid(files) == ('flowchart BT\n    bots["bots"]\n    inference["inference"]\n    rules["rules"]\n'
+                              "    bots --> inference\n    inference --> rules\n")
+
+
+if __name__ == "__main__":   # print the diagram for docs/architecture.md
+    print(mermaid(package_sources()), end="")

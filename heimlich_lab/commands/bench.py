@@ -6,10 +6,14 @@ from importlib import import_module
 from ..errors import HeimlichError
 
 
+#: Where the benchmarks live.
+BENCHMARK_PACKAGE = "heimlich_lab.benchmarks"
+
+
 def _lazy(module: str, function: str):
     """``heimlich_lab.benchmarks.<module>.<function>``, imported only when that benchmark runs."""
     def run_benchmark(quick: bool = False):
-        return getattr(import_module(f"heimlich_lab.benchmarks.{module}"), function)(quick)
+        return getattr(import_module(f"{BENCHMARK_PACKAGE}.{module}"), function)(quick)
     return run_benchmark
 
 
