@@ -36,7 +36,8 @@ ALLOWED = {
     "inference": _BASE | {"rules", "core"},
     "transcript": _BASE | {"rules", "inference", "core"},
     "bots": _BASE | {"rules", "play", "inference", "core", "secrets"},   # the registry names every game's bots
-    "secrets": _BASE | {"rules", "play", "inference", "core", "bots"},   # the second game, beside the first
+    # the second game, beside the first, with its own belief, bots and board (which may reuse the first's widget)
+    "secrets": _BASE | {"rules", "play", "inference", "core", "bots", "transcript", "widget"},
     "analysis": _BELOW_APPS,
     "adapters": _BELOW_APPS,
     "widget": _BELOW_APPS,
