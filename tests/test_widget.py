@@ -468,7 +468,6 @@ def test_replay_of_an_auto_chance_record_has_no_repeated_positions():
 
 
 def test_replay_belief_follows_the_slider():
-    pytest.importorskip("heimlich_lab.inference.belief")
     rec = _finished()
     r = ReplayController(rec, viewer="Ann")
     r.seek(0)
@@ -482,7 +481,6 @@ def test_replay_belief_follows_the_slider():
 
 # ------------------------------------------------------------------ the belief panel
 def test_belief_panel_for_the_human_and_public_log_only_without_beliefs():
-    pytest.importorskip("heimlich_lab.inference.belief")
     ctl = GameController(THREE, bots=bots("Bob", "Cy"), seed=3)
     for _ in range(60):
         ctl.run_bots()
@@ -529,7 +527,6 @@ def test_play_in_notebook_returns_the_widget_with_its_controller():
 
 
 def test_a_second_agent_take_updates_each_belief_with_what_its_observer_saw():
-    pytest.importorskip("heimlich_lab.inference.belief")
     start = pos(decision="move", die="2", rules=TS, hands={"Ann": ["second"]})
     ctl = GameController(THREE, bots=bots("Cy"), rules=TS, start=start, seed=1)
     ctl.reveal()
@@ -599,14 +596,16 @@ def test_a_whole_top_secret_game_other_hands_never_change_anns_synced_state():
 
 # ------------------------------------------------------------------ dossier notes throughout, and in replays
 def test_dossier_notes_in_the_belief_panel_throughout_the_game_and_in_replays():
-    pytest.importorskip("heimlich_lab.inference.dossier")
     from heimlich_lab.inference.dossier import dossier_notes
+    from heimlich_lab.widget.panel import dossier_note_lines
     ctl = GameController(THREE, bots=bots("Bob", "Cy"), seed=3)              # basic game: no dossier mark at all
     seen = []
     for _ in range(40):
         ctl.run_bots()
         s = ctl.widget.state
         seen.append(list(s["belief"]["notes"]))
+        # written one decision at a time, they are the notes of the whole game so far
+        assert seen[-1] == dossier_note_lines(dossier_notes(ctl.game, "Ann"))
         if max(ctl.game.scores.values()) >= 29 or ctl.game.is_over:
             break
         ctl.send_action(human_policy(s))
@@ -615,7 +614,6 @@ def test_dossier_notes_in_the_belief_panel_throughout_the_game_and_in_replays():
     assert expected and set(seen[-1]) <= set(expected) and seen[-1], "the viewer's notes, before any dossier mark"
     assert any(line.startswith("Bob supports") for line in seen[-1])
     assert len({tuple(x) for x in seen}) > 2, "the notes follow the game"
-    assert ctl.panels._notes["Ann"][0] == len(ctl.game.history), "cached per history length"
     # the replay shows, at each position, the notes up to it (and the same as the live game at the end)
     r = ReplayController(ctl.record, viewer="Ann")
     r.seek(len(r.views) - 1)
@@ -624,14 +622,17 @@ def test_dossier_notes_in_the_belief_panel_throughout_the_game_and_in_replays():
     assert r.widget.state["belief"]["notes"] == [], "nothing to note before the first decision"
     mid = len(r.views) // 2
     r.seek(mid)
-    upto = [str(n) for n in dossier_notes(ctl.game, "Ann", until=r.applied[mid])]
-    assert set(r.widget.state["belief"]["notes"]) <= set(upto) and r.widget.state["belief"]["notes"]
+    upto = dossier_note_lines(dossier_notes(ctl.game, "Ann", until=r.applied[mid]))
+    assert r.widget.state["belief"]["notes"] == upto and upto
+    for k in range(0, len(r.views), 7):     # written in one pass, the notes by each position
+        r.seek(k)
+        assert r.widget.state["belief"]["notes"] == dossier_note_lines(dossier_notes(ctl.game, "Ann", r.applied[k]))
+    r.seek(mid)
     assert r.widget.state["belief"]["notes"] != seen[-1]
     assert r.widget.state["belief"]["version"] < r._panels[len(r.views) - 1]["version"]
 
 
 def test_dossier_replay_suggests_a_sheet_after_the_mark():
-    pytest.importorskip("heimlich_lab.inference.belief")
     rules = Rules(dossier=True)
     ctl = GameController(THREE, bots=bots("Ann", "Bob", "Cy"), rules=rules, seed=4, viewer="Ann", autoplay=False)
     ctl.run_bots()

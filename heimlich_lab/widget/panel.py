@@ -11,10 +11,13 @@ from collections.abc import Mapping
 
 from ..errors import HeimlichError, ModelError
 from ..inference.belief import Belief
-from ..inference.dossier import dossier_notes, expected_correct, secret_dossier
+from ..inference.dossier import DossierNoteWriter, expected_correct, secret_dossier
 from ..inference.model import BoltzmannModel
-from ..rules.actions import HIDDEN, Action
+from ..rules.actions import CHANCE_KINDS, Action
+from ..rules.game import CHANCE
 from ..rules.records import GameRecord
+from ..rules.replay import DecisionStream
+from ..rules.views import visible_action
 
 #: How many dossier notes the panel lists: each player's support, then the latest others.
 MAX_NOTES = 8
@@ -104,7 +107,8 @@ def replay_belief(record: GameRecord, viewer, model=None):
 
 class LivePanels:
     """The belief panels of a live game: one belief per observer, told every decision as that observer saw it,
-    and the observer's dossier notes.
+    and the observer's dossier notes, written as the game goes (each decision is read once, from the
+    observer's :class:`~heimlich_lab.rules.replay.DecisionStream`: a late step costs what an early one does).
 
     ``factory(game, observer)`` makes a belief; one that fails (or later cannot follow the game) stops with
     its reason shown in its panel, and the game goes on.
@@ -115,31 +119,39 @@ class LivePanels:
         self.beliefs: dict = {}
         self.errors: dict = {}
         self._panels: dict = {}  # observer -> (what the panel was made from, panel)
-        self._notes: dict = {}   # observer -> (history length, notes)
+        self._notes: dict = {}   # observer -> (its decision stream, its dossier note writer)
         for o in observers:
             try:
                 self.beliefs[o] = factory(game, o)
             except HeimlichError as e:
                 self.errors[o] = str(e)
+            self._notes[o] = (DecisionStream(game, o), DossierNoteWriter(o))
+        self.write_notes()
 
     def before(self) -> dict:
         """Each observer's view now: pass it to :meth:`observe` after the next action."""
         return {o: self.game.view(o) for o in self.beliefs}
 
     def observe(self, before: dict, index: int, actor: str, action: Action) -> None:
-        """Tell every belief the action at history ``index`` as its observer saw it (``before``: :meth:`before`)."""
-        if action.kind in ("deal", "roll", "draw"):
-            return                                   # chance events tell a belief nothing about owners
-        who = self.game.recipients.get(index) if action.kind == "take" else actor
+        """Tell every belief the action at history ``index`` as its observer saw it (``before``: :meth:`before`;
+        what an observer may see of it is the rules' :func:`~heimlich_lab.rules.views.visible_action`)."""
+        self.write_notes()
+        if action.kind in CHANCE_KINDS and action.kind != "take":
+            return                                   # the deal, rolls and draws tell a belief nothing about owners
+        to = self.game.recipients.get(index)         # who received a taken agent card
+        who = to if actor == CHANCE else actor
         for o, b in list(self.beliefs.items()):
-            seen = action
-            if action.kind == "take" and o != who:
-                seen = Action("take", (HIDDEN,))     # nobody else sees which free agent card was taken
             try:
-                b.observe(before[o], who, seen)
+                b.observe(before[o], who, visible_action(action, actor, to, o))
             except HeimlichError as e:               # a belief that cannot follow stops; the game goes on
                 del self.beliefs[o]
                 self.errors[o] = str(e)
+
+    def write_notes(self) -> None:
+        """Note the decisions made since the last call, for every observer."""
+        for stream, writer in self._notes.values():
+            for decision in stream.new():
+                writer.add(decision)
 
     def panel(self, observer, view) -> dict | None:
         """``observer``'s panel for ``view`` (the observer's view now), or ``None`` without a belief."""
@@ -160,9 +172,4 @@ class LivePanels:
 
     def note_lines(self, observer) -> list[str]:
         """The observer's dossier notes so far (the rulebook's deductions)."""
-        n = len(self.game.history)
-        cached = self._notes.get(observer)
-        if cached is None or cached[0] != n:
-            cached = (n, dossier_note_lines(dossier_notes(self.game, observer)))
-            self._notes[observer] = cached
-        return cached[1]
+        return dossier_note_lines(self._notes[observer][1].notes())

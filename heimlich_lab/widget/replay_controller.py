@@ -8,8 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import WrongPlayer
-from ..inference.dossier import dossier_notes
+from ..inference.dossier import DossierNoteWriter
 from ..rules.records import GameRecord
+from ..rules.replay import public_decisions
 from .front_end import BoardWidget
 from .panel import belief_panel, dossier_note_lines, most_probable_sheet, replay_belief
 from .state import board_setup, board_state, last_move_of
@@ -47,7 +48,7 @@ class ReplayController:
             self.belief = replay_belief(record, viewer, model)
         self._panels: dict[int, dict] = {}
         self._hist = None
-        self._notes = None       # the record as the viewer may read it (for the dossier notes)
+        self._notes = None       # position -> the viewer's dossier note lines by then
         self.widget = BoardWidget(controller=self, speed_ms=speed_ms, setup=board_setup(self.views[0]))
         self.refresh()
 
@@ -78,16 +79,25 @@ class ReplayController:
             if v.rules.dossier and v.dossier_done:
                 sheet = most_probable_sheet(m, v)
                 notes = ["Suggested sheet: the most probable owner of each agent (or 'free') at this point."]
-            notes = notes + dossier_note_lines(self._notes_until(self.applied[index]))
+            notes = notes + self._note_lines(index)
             self._panels[index] = belief_panel(b, marginals=m, entropy=ent, explanation=expl, sheet=sheet,
                                                notes=notes, version=self.applied[index])
         return self._panels[index]
 
-    def _notes_until(self, n: int) -> list:
-        """The viewer's dossier notes from the first ``n`` log entries (the record as the viewer may read it)."""
+    def _note_lines(self, index: int) -> list[str]:
+        """The viewer's dossier notes by position ``index``, from the record as the viewer may read it (written
+        in one pass over the record, the first time they are asked for)."""
         if self._notes is None:
-            self._notes = self.record.as_player(self.viewer) if self.viewer is not None else self.record.public()
-        return list(dossier_notes(self._notes, self.viewer, until=n))
+            rec = self.record.as_player(self.viewer) if self.viewer is not None else self.record.public()
+            writer, self._notes = DossierNoteWriter(self.viewer), []
+            decisions = iter(public_decisions(rec, self.viewer))
+            pending = next(decisions, None)
+            for n in self.applied:
+                while pending is not None and pending.index < n:
+                    writer.add(pending)
+                    pending = next(decisions, None)
+                self._notes.append(dossier_note_lines(writer.notes()))
+        return self._notes[index]
 
     def refresh(self):
         v = self.views[self.index]
