@@ -16,6 +16,11 @@ from .play import play, play_game
 from .records import SecretsRecord
 from .rules import BULLETS, CARD_COUNTS, CARDS, MIDDLE, TEAMS, SecretsRules, card_value
 from .views import Event, View
+from .._lazy import lazy_exports
+
+# the table in the notebook loads anywidget: imported when first used
+__getattr__, __dir__ = lazy_exports(globals(), {"play_in_notebook": "widget", "replay_in_notebook": "widget"})
 
 __all__ = ["Action", "Belief", "BULLETS", "CARD_COUNTS", "CARDS", "CHANCE", "Event", "Game", "MIDDLE", "RandomBot",
-           "SecretsRecord", "SecretsRules", "TEAMS", "View", "card_value", "play", "play_game"]
+           "SecretsRecord", "SecretsRules", "TEAMS", "View", "card_value", "play", "play_game",
+           "play_in_notebook", "replay_in_notebook"]
