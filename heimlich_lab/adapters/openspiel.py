@@ -249,7 +249,7 @@ class HeimlichObserver:
             self.dict = {"observation": self.tensor}
 
     def _view(self, state, player):
-        return state._engine.game.view(self.cfg.players[player] if self.private else None)
+        return state.engine.view(self.cfg.players[player] if self.private else None)
 
     def set_from(self, state, player):
         if self.tensor is not None:

@@ -35,15 +35,15 @@ from typing import Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from ..errors import ModelError
-from ..rules.actions import Action
+from ..rules.actions import CHANCE_KINDS, Action
 from ..rules.board import safe_destinations, value_of
 from ..rules.cards import CARD_CODES
 from .utility import PublicState, Utility, UtilityWeights, _kinds, card_plays, move_row_index, soft_max
 
 __all__ = ["PlayerModel", "BoltzmannModel", "log_mixture"]
 
-#: Decisions that never carry information about agents for an observer.
-UNINFORMATIVE = frozenset(("dossier", "deal", "roll", "draw", "take"))
+#: Kinds the model gives no likelihood: chance outcomes, and dossier entries (private to their writer).
+UNINFORMATIVE = CHANCE_KINDS | {"dossier"}
 #: Decisions whose options depend on the actor's (possibly hidden) hand.
 HAND_DECISIONS = frozenset(("announce", "play", "pass", "done"))
 

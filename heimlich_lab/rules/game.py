@@ -614,8 +614,7 @@ class Game:
             self._public_events.append(raw)
         else:
             self._own_events[private_to][len(self.events)] = raw
-            self._public_events.append((kind, private_to, {k: (None if k in _PRIVATE_FIELDS[kind] else v)
-                                                           for k, v in data.items()}))
+            self._public_events.append((kind, private_to, hide_private(kind, data)))
         self.events.append(raw)
 
     def _do(self, act: Action, actor) -> None:
@@ -1193,7 +1192,7 @@ class Game:
         return f"<Game {', '.join(self.players)}: {state}>"
 
 
-from .views import _PRIVATE_FIELDS, View as _View  # noqa: E402  (views imports nothing from here at import time)
+from .views import View as _View, hide_private  # noqa: E402  (views imports nothing from here at import time)
 
 def _check_form(act: Action) -> None:
     """Raise :class:`IllegalAction` (rule ``notation``) unless ``act`` is a well-formed Action: its notation

@@ -28,6 +28,7 @@ from ..errors import HeimlichError, RecordError
 from .actions import HIDDEN, Action
 from .game import CHANCE, Game, Position
 from .ruleset import Rules
+from .views import visible_action
 
 FORMAT = "heimlich-lab-record"
 VERSION = 1
@@ -132,16 +133,7 @@ class GameRecord:
         if not self.is_full and self.view != (f"player:{keep}" if keep else "public"):
             if not (keep is None and self.view.startswith("player:")):
                 raise RecordError(f"a {self.view} record cannot be turned into a {'player:' + keep if keep else 'public'} one")
-        log = []
-        for e in self.log:
-            a = e.action
-            if a.kind == "deal":
-                a = Action("deal", (HIDDEN,))
-            elif a.kind in ("draw", "take") and e.to != keep:
-                a = Action(a.kind, (HIDDEN,))
-            elif a.kind == "dossier" and e.actor != keep:
-                a = Action("dossier", (HIDDEN, HIDDEN))    # the agent too: it would reveal the writer's own
-            log.append(LogEntry(e.actor, a, e.to))
+        log = [LogEntry(e.actor, visible_action(e.action, e.actor, e.to, keep), e.to) for e in self.log]
         deal = {keep: self.deal[keep]} if (keep and self.deal) else None
         start = None
         if self.start is not None:
@@ -293,10 +285,9 @@ class GameRecord:
                               + (f"{keep}'s deal" if keep else "no deal") + f", not {self.deal}")
         for i, e in enumerate(self.log):
             a = e.action
-            secret = ((a.kind == "deal" and a.args != (HIDDEN,))
-                      or (a.kind in ("draw", "take") and a.args != (HIDDEN,) and e.to != keep)
-                      # "dossier red=?" (older records) hid only the name: read, not refused
-                    or (a.kind == "dossier" and a.args[1] != HIDDEN and e.actor != keep))
+            # "dossier red=?" (older records) hid only the name: read, not refused
+            secret = (visible_action(a, e.actor, e.to, keep) != a
+                      and not (a.kind == "dossier" and a.args[1] == HIDDEN))
             if secret:
                 raise RecordError(f"{source}: log entry {i} ({e.actor}: {a}) is a secret a {self.view} record "
                                   "does not hold")

@@ -81,22 +81,13 @@ class Decision:
         return f"<Decision {self.index}: {self.actor}: {self.action}{to}, turn {self.turn}>"
 
 
-def _public_text(action: Action) -> str:
-    """The part of an action every observer sees (for :attr:`Decision.history_key`)."""
-    k = action.kind
-    if k in ("draw", "take", "deal"):
-        return f"{k} ?"
-    if k == "dossier":
-        return "dossier"
-    return str(action)
-
-
 def _first_key(players, rules, start) -> int:
     return hash((tuple(players), rules, "start" if start else ""))
 
 
 def _next_key(key: int, actor: str, action: Action, to) -> int:
-    return hash((key, actor, _public_text(action), to))
+    """The history key after one more entry: only its public part counts, so every observer's key is equal."""
+    return hash((key, actor, str(visible_action(action, actor, to, None)), to))
 
 
 def _reached_mark(game: Game) -> bool:
@@ -104,32 +95,36 @@ def _reached_mark(game: Game) -> bool:
 
 
 def _is_count(until) -> bool:
-    return isinstance(until, int) and not isinstance(until, bool)
+    return isinstance(until, int) and not isinstance(until, bool) and until >= 0   # -1 is refused, not "none"
 
 
 # =========================================================================== full records
 
 
 def _real_decisions(record: GameRecord, viewer: str | None, until) -> Iterator[Decision]:
-    """Replay a full record with the engine, one :class:`Decision` per log entry."""
+    """Replay a full record with the engine, one :class:`Decision` per log entry.
+
+    The record's own replay checks each entry (against the rules and the seed) before it is read; the
+    decisions come from a manual-chance twin that applies every entry itself, so each entry's events are
+    exactly its own (an automatic-chance game rolls and draws inside the decision before).
+    """
     log = record.log
     n_stop = min(until, len(log)) if _is_count(until) else len(log)
     key = _first_key(record.players, record.rules, record.start)
     vi = None if viewer is None else record.players.index(viewer)
-    prev: tuple | None = None
-    for k, g in record.games():
-        if prev is not None:
-            yield Decision(*prev, raw=tuple(g.events[prev_n:]), viewer_index=vi, at_mark=_reached_mark(g))
-            prev = None
-        if until == "dossier" and _reached_mark(g):
+    checked = record.games()
+    next(checked)
+    game = Game(record.players, record.rules, chance="manual", start=record.start)
+    for k, e in enumerate(log):
+        if k >= n_stop or (until == "dossier" and _reached_mark(game)):
             return
-        if k >= n_stop:
-            return
-        e = log[k]
+        next(checked)  # a RecordError if entry k does not fit the game
         key = _next_key(key, e.actor, e.action, e.to)
-        view = g.view(viewer) if e.actor != CHANCE and e.action.kind in DECISION_KINDS else None
-        prev = (k, e.actor, visible_action(e.action, e.actor, e.to, viewer), e.to, view, g.turn, key)
-        prev_n = len(g.events)
+        view = game.view(viewer) if e.actor != CHANCE and e.action.kind in DECISION_KINDS else None
+        turn, n0 = game.turn, len(game.events)
+        game.apply(e.action, player=e.actor)
+        yield Decision(k, e.actor, visible_action(e.action, e.actor, e.to, viewer), e.to, view, turn, key,
+                       raw=tuple(game.events[n0:]), viewer_index=vi, at_mark=_reached_mark(game))
 
 
 # =========================================================================== the shadow game
@@ -154,6 +149,8 @@ class _Shadow:
                          start=self._made_up_start(start) if start is not None else None)
         self.viewer_index = None if viewer is None else self.players.index(viewer)
         self.history_key = _first_key(self.players, rules, start)
+        #: the real game-over event (it shows the owners, which the shadow made up), once known
+        self.real_over: tuple | None = None
 
     # ---------------------------------------------------------------- secrets made up
     def _made_up_start(self, s: Position) -> Position:
@@ -318,8 +315,11 @@ class _Shadow:
                 g.apply(action, player=actor)
         except HeimlichError as e:
             raise RecordError(f"cannot follow the public history at entry {index} ({actor}: {action}): {e}") from None
-        return Decision(index, actor, action, to, view, turn, key, raw=tuple(g.events[n0:]),
-                        viewer_index=self.viewer_index, at_mark=_reached_mark(g))
+        raw = tuple(g.events[n0:])
+        if raw and raw[-1][0] == "over" and self.real_over is not None:
+            raw = raw[:-1] + (self.real_over,)
+        return Decision(index, actor, action, to, view, turn, key, raw=raw, viewer_index=self.viewer_index,
+                        at_mark=_reached_mark(g))
 
 
 def _entries_from_log(events, start: int = 0):
@@ -378,7 +378,26 @@ def _own_from_deal(pairs, viewer) -> tuple[str, ...]:
     return ()
 
 
-def _shadow_decisions(players, rules, viewer, entries, own=(), start=None, until=None) -> Iterator[Decision]:
+def _over_from_log(log) -> tuple | None:
+    """The game-over event of a view's log, as a raw event (it is public)."""
+    return ("over", None, log[-1].data) if len(log) and log[-1].kind == "over" else None
+
+
+def _over_from_result(record: GameRecord) -> tuple | None:
+    """The game-over event a finished record's result describes (as the engine logs it)."""
+    r = record.result
+    if r is None:
+        return None
+    best = max(r["scores"].values())
+    return ("over", None, {"winners": list(r["winners"]), "scores": dict(r["scores"]),
+                           "owners": dict(r["final_owners"]),
+                           "farthest": [c for c, n in r["scores"].items() if n == best],
+                           "bonus": dict(r["dossier_bonus"]),
+                           "sheets": r["dossier_sheets"] if record.rules.dossier else None})
+
+
+def _shadow_decisions(players, rules, viewer, entries, own=(), start=None, until=None,
+                      real_over: tuple | None = None) -> Iterator[Decision]:
     """The entries re-enacted on a shadow game, one :class:`Decision` each."""
     shadow = None
     for index, (actor, action, to) in enumerate(entries):
@@ -386,6 +405,7 @@ def _shadow_decisions(players, rules, viewer, entries, own=(), start=None, until
             return
         if shadow is None:
             shadow = _Shadow(players, rules, viewer, own, start)
+            shadow.real_over = real_over
             if until == "dossier" and _reached_mark(shadow.game):
                 return
         d = shadow.apply(index, actor, action, to)
@@ -479,7 +499,7 @@ def public_decisions(source, viewer: str | None = None, until=None) -> Iterator[
                 own = _own_from_deal(to, viewer) if viewer is not None else ()
                 to = None
             flat.append((actor, action, to))
-        return _shadow_decisions(source.players, source.rules, viewer, flat, own, None, until)
+        return _shadow_decisions(source.players, source.rules, viewer, flat, own, None, until, _over_from_log(log))
     if not isinstance(source, GameRecord):
         raise ModelError(f"expected a Game, View or GameRecord, not {type(source).__name__}")
     rec = source
@@ -492,7 +512,7 @@ def public_decisions(source, viewer: str | None = None, until=None) -> Iterator[
         rec = rec.public()
     entries = [(e.actor, visible_action(e.action, e.actor, e.to, viewer), e.to) for e in rec.log]
     return _shadow_decisions(rec.players, rec.rules, viewer, entries, _record_own_agents(rec, viewer), rec.start,
-                             until)
+                             until, _over_from_result(rec))
 
 
 # =========================================================================== following a live game
@@ -535,12 +555,13 @@ class ViewReader:
                 raise ModelError("this game started from a position, which its views do not describe; "
                                  "use Belief.for_game(game, ...) or Belief.from_record(record, ...)")
             begin = 1
-        entries, used = _entries_from_log(log, begin)
+        entries, _ = _entries_from_log(log, begin)
         mark = self.mark()
         out = []
+        over = _over_from_log(log)
         try:
             for actor, action, to in entries:
-                out.append(self._apply(actor, action, to, view.rules, public))
+                out.append(self._apply(actor, action, to, view.rules, public, over))
         except BaseException:
             self.rewind(mark)
             raise
@@ -548,7 +569,7 @@ class ViewReader:
         self._seen = {i: (log[i].kind, log[i].data) for i in {0, 1, 2, n - 1} if 0 <= i < n}
         return out
 
-    def _apply(self, actor, action, to, rules, public: bool) -> Decision:
+    def _apply(self, actor, action, to, rules, public: bool, over: tuple | None) -> Decision:
         if public and action.kind != "deal":
             action = visible_action(action, actor, to, None)
         if self._shadow is None:
@@ -566,6 +587,7 @@ class ViewReader:
             self._shadow = _Shadow(*self._shadow_args)
         if action.kind == "deal":
             to = None
+        self._shadow.real_over = over
         d = self._shadow.apply(self.count, actor, action, to)
         self._entries.append((self.count, actor, action, to))
         self.count += 1

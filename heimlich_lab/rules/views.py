@@ -59,10 +59,17 @@ def visible_event(raw: tuple, viewer_index: int | None, omniscient: bool = False
     kind, private_to, data = raw
     if private_to is None or omniscient or private_to == viewer_index:
         return Event(kind, data)
-    redacted = dict(data)
-    for f in _PRIVATE_FIELDS.get(kind, ()):
-        redacted[f] = None
-    return Event(kind, redacted, hidden=True)
+    return Event(kind, hide_private(kind, data), hidden=True)
+
+
+def hide_private(kind: str, data: dict) -> dict:
+    """An event's data as everyone but its owner sees it: the owner's private fields are ``None``.
+
+    >>> hide_private("draw", {"player": "Bob", "card": "ruins"})
+    {'player': 'Bob', 'card': None}
+    """
+    private = _PRIVATE_FIELDS.get(kind, ())
+    return {k: (None if k in private else v) for k, v in data.items()}
 
 
 def visible_action(action: Action, actor: str, to: str | None, viewer: str | None) -> Action:
