@@ -52,6 +52,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from ..errors import HeimlichError
+from .beliefs import resolve_evaluator
 from .grid import game_tasks
 from .running import SCHEDULER_ENV, run_games
 from .storage import COLUMNS, ResultSink
@@ -125,7 +126,6 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     if not isinstance(seed, (int, np.integer)) or seed < 0:
         raise HeimlichError(f"seed must be a whole number >= 0, not {seed!r}")
     seed = int(seed)
-    from .beliefs import resolve_evaluator
     evaluate = resolve_evaluator(evaluate)
     if evaluate is not None and not callable(evaluate):
         raise HeimlichError("evaluate must be a function evaluate(record) -> dict of metrics, or \"beliefs\"")
