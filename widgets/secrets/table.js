@@ -38,7 +38,7 @@ function pct(p) {
 function seatBox(seat, i, n, end) {
   // seat 0 at the bottom, the others clockwise around the circle: left is the next seat (the deck passes left)
   const angle = Math.PI / 2 + (2 * Math.PI * i) / n;
-  const x = 50 + 40 * Math.cos(angle), y = 50 + 40 * Math.sin(angle);
+  const x = 50 + 37 * Math.cos(angle), y = 50 + 39 * Math.sin(angle);   // an ellipse inside the area
   const cards = seat.cards.map((c) => h("span", {
     class: `st-card${c.up ? "" : " st-down"}`, "data-card": c.card, title: `${CARD_NAME[c.card]}${c.up ? "" : " (face down, 0)"}`,
   }, CARD_SHORT[c.card]));
@@ -155,6 +155,8 @@ function draw(el, model) {
         : null));
   }
   el.replaceChildren(root);
+  const log = root.querySelector(".st-log");
+  log.scrollTop = log.scrollHeight;      // the latest events in sight
 }
 
 function render({ model, el }) {

@@ -1,0 +1,195 @@
+"""The Secrets table in a real browser: JupyterLab + headless Debian Chromium (Playwright, sync API).
+
+A human offers a card by clicking and a bot answers (checked on the table drawn AND in the kernel); the table and
+the belief panel fit one 1366x768 screen; the hot seat's curtain keeps a human's marker out of the DOM until Reveal;
+a replay opens at step 0. Screenshots: test-artifacts/secrets-*.png.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+TABLE = ".secrets-table"
+SCREEN = {"width": 1366, "height": 768}
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+REPORT = ("import json\n"
+          "g = w.controller.game if hasattr(w.controller, 'game') else None\n"
+          "print('REPORT ' + json.dumps({'history': [[a, str(x)] for a, x in g.history] if g else None,\n"
+          "                              'identities': g.identities if g else None,\n"
+          "                              'index': getattr(w.controller, 'index', None)}))")
+
+
+@pytest.fixture(scope="module")
+def secrets_notebooks(lab_root, make_notebook):
+    make_notebook(lab_root / "secrets-human.ipynb", [
+        "from heimlich_lab import secrets\n"
+        f"w = secrets.play_in_notebook({PLAYERS!r}, bots={{p: secrets.RandomBot(i) for i, p in "
+        f"enumerate({PLAYERS[1:]!r})}},\n"
+        "                             seed=3, speed_ms=150)\n"
+        "w",
+        REPORT,
+    ])
+    make_notebook(lab_root / "secrets-eight.ipynb", [
+        "from heimlich_lab import secrets\n"
+        f"w = secrets.play_in_notebook({EIGHT!r}, bots={{p: secrets.RandomBot(i) for i, p in "
+        f"enumerate({EIGHT[1:]!r})}},\n"
+        "                             seed=8, speed_ms=150)\n"
+        "w",
+        REPORT,
+    ])
+    make_notebook(lab_root / "secrets-hotseat.ipynb", [
+        "from heimlich_lab import secrets\n"
+        f"w = secrets.play_in_notebook({PLAYERS!r}, bots={{'Cy': secrets.RandomBot(1), 'Dee': secrets.RandomBot(2)}},\n"
+        "                             seed=5, speed_ms=100)\n"
+        "w",
+        REPORT,
+    ])
+    make_notebook(lab_root / "secrets-replay.ipynb", [
+        "from heimlich_lab import secrets\n"
+        "rec = secrets.play([secrets.RandomBot(i) for i in range(6)], seed=7)\n"
+        "w = secrets.replay_in_notebook(rec, viewer='Ann')\n"
+        "w",
+        REPORT,
+    ])
+    return lab_root
+
+
+def open_and_run(page, lab, name):
+    """Open a notebook in JupyterLab, run all its cells, wait for the table."""
+    page.goto(f"{lab}/lab/tree/{name}?reset")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=60_000)
+    page.evaluate("""async () => {
+        const w = window.jupyterapp.shell.currentWidget;
+        await w.context.ready; await w.sessionContext.ready;
+        for (let i = 0; i < 600; i++) {
+          const k = w.sessionContext.session && w.sessionContext.session.kernel;
+          if (k && k.connectionStatus === 'connected' && k.status === 'idle') break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await window.jupyterapp.commands.execute('notebook:run-all-cells');
+    }""")
+    page.wait_for_selector(f"{TABLE} [data-testid='table'] [data-seat]", timeout=60_000)
+
+
+def shoot(page, artifacts, name):
+    table = page.locator(TABLE).first
+    table.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / f"{name}.png"))
+
+
+def report(page):
+    """Run the notebook's last cell and read the JSON it prints."""
+    text = page.evaluate("""async () => {
+        const app = window.jupyterapp, nb = app.shell.currentWidget.content;
+        const i = nb.widgets.length - 1, cell = nb.widgets[i];
+        nb.activeCellIndex = i;
+        cell.model.outputs.clear();
+        await app.commands.execute('notebook:run-cell');
+        for (let k = 0; k < 400; k++) {
+          const t = cell.outputArea.node.innerText || '';
+          if (t.includes('REPORT ')) return t;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        return cell.outputArea.node.innerText;
+    }""")
+    m = re.search(r"REPORT (\{.*\})", text, re.S)
+    assert m, f"no report in the cell output: {text[:500]}"
+    return json.loads(m.group(1))
+
+
+def inside(box, screen=SCREEN):
+    return box and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= screen["width"] \
+        and box["y"] + box["height"] <= screen["height"]
+
+
+def test_a_human_offers_a_card_and_a_bot_answers(page, lab, secrets_notebooks, artifacts):
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, "secrets-human.ipynb")
+    t = page.locator(TABLE)
+    t.locator("[data-action^='offer '][data-action$=' Bob']").first.wait_for(timeout=30_000)
+    shoot(page, artifacts, "secrets-01-human-offers")
+    assert t.locator("[data-testid='view-label']").text_content() == "Ann's view"
+    mine = t.locator("[data-seat='Ann'] [data-marker]").get_attribute("data-marker")
+    assert mine in ("CIA", "KGB", "Hippie")
+    assert all(t.locator(f"[data-seat='{p}'] [data-marker]").get_attribute("data-marker") == "?" for p in PLAYERS[1:])
+    button = t.locator("[data-action^='offer '][data-action$=' Bob']").first
+    offer = button.get_attribute("data-action")
+    button.click()
+    seen = page.wait_for_function(f"""() => [...document.querySelectorAll('{TABLE} [data-testid="log"] li')]
+        .map((li) => li.textContent).find((text) => /^Bob (accepted|refused)\\./.test(text))""", timeout=30_000)
+    line = seen.json_value()
+    shoot(page, artifacts, "secrets-02-bot-answered")
+    rep = report(page)
+    hist = [tuple(e) for e in rep["history"]]
+    i = hist.index(("Ann", offer))
+    assert hist[i + 1][0] == "Bob" and hist[i + 1][1] in ("accept", "refuse")
+    assert line == {"accept": "Bob accepted.", "refuse": "Bob refused."}[hist[i + 1][1]]
+    deal = dict(w.split("=") for w in hist[0][1].split()[1:])
+    assert mine == deal["Ann"]          # the table drew Ann's own marker as dealt (before any swap)
+
+
+def test_the_table_and_the_belief_panel_fit_one_screen(page, lab, secrets_notebooks, artifacts):
+    """Eight players (the most seats, the longest belief panel) at 1366x768, JupyterLab's file browser open."""
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, "secrets-eight.ipynb")
+    t = page.locator(TABLE)
+    t.locator("[data-testid='belief'] [data-belief-slot='middle']").wait_for(timeout=30_000)
+    t.scroll_into_view_if_needed()
+    table_box = t.locator("[data-testid='table']").bounding_box()
+    belief_box = t.locator("[data-testid='belief']").bounding_box()
+    page.screenshot(path=str(artifacts / "secrets-03-one-screen-1366x768.png"))
+    assert inside(table_box), f"the table is not inside the 1366x768 screen: {table_box}"
+    assert inside(belief_box), f"the belief panel is not inside the 1366x768 screen: {belief_box}"
+    seats = [t.locator(f"[data-seat='{seat}']").bounding_box() for seat in EIGHT]
+    for seat, box in zip(EIGHT, seats):            # every seat inside the table's area, none on another
+        assert inside(box, {"width": table_box["x"] + table_box["width"],
+                            "height": table_box["y"] + table_box["height"]}) and box["x"] >= table_box["x"], seat
+    for i, a in enumerate(seats):
+        for b in seats[i + 1:]:
+            assert (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                    or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]), "two seats overlap"
+    assert table_box["x"] + table_box["width"] <= belief_box["x"], "the table runs into the belief panel"
+    rows = t.locator("[data-testid='belief'] [data-belief-slot]")
+    assert rows.count() == len(EIGHT) + 1
+    assert t.locator("[data-belief-slot='Ann'] th").text_content() == "Ann (you)"
+    assert t.locator("[data-testid='belief-explanation']").text_content()
+
+
+def test_hot_seat_curtain_hides_the_marker_until_reveal(page, lab, secrets_notebooks, artifacts):
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, "secrets-hotseat.ipynb")
+    t = page.locator(TABLE)
+    t.locator("[data-testid='curtain']").wait_for(timeout=30_000)
+    shoot(page, artifacts, "secrets-04-curtain")
+    assert "Hand the screen to Ann" in t.locator("[data-testid='curtain']").text_content()
+    assert t.locator("[data-marker='CIA'], [data-marker='KGB'], [data-marker='Hippie']").count() == 0
+    assert t.locator("[data-action]").count() == 0
+    t.locator("[data-control='reveal']").click()
+    t.locator("[data-action^='offer ']").first.wait_for(timeout=30_000)
+    rep = report(page)
+    assert t.locator("[data-seat='Ann'] [data-marker]").get_attribute("data-marker") == rep["identities"]["Ann"]
+    shoot(page, artifacts, "secrets-05-revealed")
+
+
+def test_a_replay_opens_at_step_0(page, lab, secrets_notebooks, artifacts):
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, "secrets-replay.ipynb")
+    t = page.locator(TABLE)
+    step = t.locator("[data-testid='replay-step']")
+    step.wait_for(timeout=30_000)
+    shoot(page, artifacts, "secrets-06-replay-step-0")
+    assert re.fullmatch(r"step 0 / \d+", step.text_content())
+    assert t.locator("[data-testid='replay-slider']").input_value() == "0"
+    assert t.locator("[data-testid='view-label']").text_content() == "Replay, Ann's view"
+    assert t.locator("[data-card]").count() == len(t.locator("[data-testid='candidates'] [data-card]").all())
+    t.locator("[data-control='forward']").click()
+    page.wait_for_function(f"() => document.querySelector(\"{TABLE} [data-testid='replay-step']\")"
+                           ".textContent.startsWith('step 1 ')", timeout=15_000)
+    assert report(page)["index"] == 1
