@@ -69,6 +69,7 @@ class Belief:
         self.diplomat_left = diplomat_left
         self.seen = 0          # events of the view consumed so far
         self._context: dict = {}
+        self._tableaux: dict[str, list[list]] = {p: [] for p in players}
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -130,17 +131,22 @@ class Belief:
                                     "(you did not see which)")
         if k == "turn":
             ctx.clear()
-            ctx["active"] = e.player
+            ctx["tableaux"] = self._tableaux
         elif k == "candidates":
             ctx["candidates"] = e.cards
         elif k == "offer":
             ctx["offer"] = (e.player, e.target)
-        if self.model is None:
-            return None
-        ll, label = self.model.evidence(self, e, ctx)
-        if ll is None:
-            return None
-        return post.update(ll, label=label, actor=e.player)
+        rec = None
+        if self.model is not None:
+            ll, label = self.model.evidence(self, e, ctx)
+            if ll is not None:
+                rec = post.update(ll, label=label, actor=e.player)
+        if k == "add":                     # the tableaux as they were before each choice, for the model
+            self._tableaux[e.player].append([e.card, True])
+        elif k == "flip":
+            for card in e.cards:
+                next(c for c in self._tableaux[e.player] if c[0] == card and c[1])[1] = False
+        return rec
 
     # ------------------------------------------------------------------ answers
     def identities(self) -> dict[str, dict[str, float]]:
