@@ -38,7 +38,8 @@ def make_bot(name: str, seed: int | None = None, game: str = "heimlich"):
     try:
         factory = bots[name]
     except KeyError:
-        raise HeimlichError(f"unknown {game} bot {name!r}; bots are {', '.join(sorted(bots))}") from None
+        where = "" if game == "heimlich" else f" for {game}"
+        raise HeimlichError(f"unknown bot {name!r}{where}; bots are {', '.join(sorted(bots))}") from None
     return factory(seed=seed)
 
 
