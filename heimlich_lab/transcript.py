@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .rules.board import AGENT_BY_COLOUR, building_name
 from .rules.cards import CARDS
-from .rules.views import Event, View
+from .rules.views import Event, view_label
 
 
 def _b(v) -> str:
@@ -112,12 +112,27 @@ def describe(e: Event) -> str:
 def transcript(source, viewer: str | None = None) -> list[str]:
     """Lines describing a game or record as ``viewer`` saw it.
 
-    ``viewer`` is a player name, ``None`` (spectator) or ``"omniscient"``.
+    ``viewer`` is a player name, ``None`` (spectator) or ``"omniscient"``
+    (a game or a full record only). ``source`` is a :class:`~heimlich_lab.Game`
+    or any record the viewer may read: the full one, ``record.public()``, or
+    ``record.as_player(viewer)``. The lines are read from the public record of
+    play (:func:`~heimlich_lab.rules.replay.public_decisions`).
+
+    >>> from heimlich_lab import Rules, play
+    >>> from heimlich_lab.bots import RandomBot
+    >>> rec = play(Rules(), {"Ann": RandomBot(1), "Bob": RandomBot(2)}, seed=3)
+    >>> transcript(rec.public()) == transcript(rec)
+    True
     """
     from .rules.game import Game
     from .rules.records import GameRecord
-    game = source.replay() if isinstance(source, GameRecord) else source
-    if not isinstance(game, Game):
+    from .rules.replay import public_decisions
+    if not isinstance(source, (Game, GameRecord)):
         raise TypeError("transcript() takes a Game or a GameRecord")
-    view: View = game.omniscient_view() if viewer == "omniscient" else game.view(viewer)
-    return [f"Transcript: {view.label}"] + [describe(e) for e in view.log]
+    if viewer == "omniscient":
+        game = source.replay() if isinstance(source, GameRecord) else source
+        return [f"Transcript: {view_label(None, omniscient=True)}"] + [describe(e) for e in game.omniscient_view().log]
+    lines = [f"Transcript: {view_label(viewer)}"]
+    if source.start is not None:  # the one event no decision produced
+        lines.append(describe(Event("start", {"position": True})))
+    return lines + [describe(e) for d in public_decisions(source, viewer) for e in d.events]

@@ -206,3 +206,17 @@ def test_records_hide_secrets_as_the_stream_does():
         log[leak] = LogEntry(rec.log[leak].actor, rec.log[leak].action, rec.log[leak].to)
         with pytest.raises(RecordError, match="secret"):
             GameRecord.from_dict({**red.to_dict(), "log": [e.to_list() for e in log]})
+
+
+@pytest.mark.parametrize("variant", sorted(RULES))
+def test_the_transcript_reads_the_stream_from_any_record_the_viewer_may_read(variant):
+    from heimlich_lab.transcript import describe, transcript
+    g, _ = _play_streaming(RULES[variant], 10, [])
+    rec = g.record
+    for viewer, redacted in (("Cy", rec.as_player("Cy")), (None, rec.public()), (None, rec.as_player("Cy"))):
+        want = transcript(rec, viewer)
+        # the engine's own log of what the viewer saw
+        assert want[1:] == [describe(e) for e in g.view(viewer).log]
+        assert transcript(redacted, viewer) == want == transcript(g, viewer)
+    with pytest.raises(InformationRuleError):
+        transcript(rec.public(), "Cy")

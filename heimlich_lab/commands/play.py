@@ -70,6 +70,9 @@ def run_play(args) -> int:
 def run_replay(args) -> int:
     rec = GameRecord.load(args.record)
     _check_viewer(args.viewer, rec.players)
+    if not rec.is_full:  # the command replays the game itself: it needs every secret
+        raise HeimlichError(f"{args.record}: a {rec.view} record hides secrets and cannot be replayed as a game; "
+                            "use the full record")
     print("\n".join(transcript(rec, viewer=args.viewer)))
     return 0
 

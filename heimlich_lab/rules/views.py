@@ -72,6 +72,19 @@ def hide_private(kind: str, data: dict) -> dict:
     return {k: (None if k in private else v) for k, v in data.items()}
 
 
+def view_label(viewer: str | None, omniscient: bool = False) -> str:
+    """Whose view it is, in words: a player's, the spectator's, or the omniscient one.
+
+    >>> view_label("Ann"), view_label(None)
+    ("Ann's view", 'Spectator (public information only)')
+    """
+    if omniscient:
+        return "Omniscient (all secrets shown)"
+    if viewer is None:
+        return "Spectator (public information only)"
+    return f"{viewer}'s view"
+
+
 def visible_action(action: Action, actor: str, to: str | None, viewer: str | None) -> Action:
     """The logged ``action`` of ``actor`` as ``viewer`` (a player, or ``None`` for a spectator) may see it.
 
@@ -242,11 +255,7 @@ class View:
     @property
     def label(self) -> str:
         """Whose view this is, in words."""
-        if self.kind == "omniscient":
-            return "Omniscient (all secrets shown)"
-        if self.kind == "spectator":
-            return "Spectator (public information only)"
-        return f"{self.viewer}'s view"
+        return view_label(self.viewer, omniscient=self.kind == "omniscient")
 
     @property
     def positions(self) -> dict[str, int]:
