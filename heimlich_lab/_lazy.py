@@ -12,28 +12,28 @@ from typing import Any
 
 def lazy_exports(namespace: dict, exports: Mapping[str, str],
                  subpackages: Iterable[str] = ()) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """The module ``__getattr__`` and ``__dir__`` of the package whose ``globals()`` is ``namespace``.
+    """The module ``__getattr__`` and ``__dir__`` of the module whose ``globals()`` is ``namespace``.
 
-    ``exports`` maps a public name to the submodule (relative to the package) that defines it;
+    ``exports`` maps a public name to the module (relative to the module's package) that defines it;
     ``subpackages`` are submodules reachable as attributes before anyone imported them.
 
-    >>> ns = {"__name__": "heimlich_lab"}
+    >>> ns = {"__name__": "heimlich_lab", "__package__": "heimlich_lab"}
     >>> getattr_, dir_ = lazy_exports(ns, {"Rules": "rules"})
     >>> getattr_("Rules").__name__, "Rules" in ns, dir_()
-    ('Rules', True, ['Rules', '__name__'])
+    ('Rules', True, ['Rules', '__name__', '__package__'])
     >>> getattr_("Nothing")
     Traceback (most recent call last):
     ...
     AttributeError: module 'heimlich_lab' has no attribute 'Nothing'
     """
-    package = namespace["__name__"]
+    module, package = namespace["__name__"], namespace["__package__"]
     subpackages = frozenset(subpackages)
 
     def __getattr__(name: str) -> Any:
         if name in subpackages:
             return import_module(f".{name}", package)
         if name not in exports:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
         value = getattr(import_module(f".{exports[name]}", package), name)
         namespace[name] = value  # found directly from now on
         return value

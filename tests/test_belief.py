@@ -796,3 +796,83 @@ def test_belief_set_scores_against_the_final_owners(seed):
         partial.apply(bots[p].choose(partial.view(p), partial.legal_actions()))
     bs = BeliefSet.from_record(partial.record, model=PushModel(0.5))
     assert bs.final_owners is None and sorted(bs.truth["Ann"]) == ["grey", "yellow"] == sorted(bs.truth_at_stop["Ann"])
+
+
+# --------------------------------------------------------------------------- one stream, one update step
+
+
+def _top_secret_game(seed, players=P4):
+    bots = {p: RandomBot(seed * 10 + i) for i, p in enumerate(players)}
+    return play_game(Rules(top_secret=True), bots, seed=seed).record
+
+
+@pytest.mark.parametrize("observer", ["Bob", None])
+def test_add_feeds_a_belief_from_the_stream_as_sync_does(observer):
+    from heimlich_lab.rules.replay import DecisionStream
+
+    model = PushModel(0.6)
+    game = Game(P4, rules=Rules(top_secret=True), seed=4)
+    bots = {p: RandomBot(40 + i) for i, p in enumerate(P4)}
+    own = game.view("Bob").own_agents if observer else None
+    added = Belief(P4, game.agents, observer, model, own)
+    stream = DecisionStream(game, observer)
+    synced = Belief.for_game(game, observer, model=PushModel(0.6))
+    while not game.is_over:
+        p = game.current_player
+        game.apply(bots[p].choose(game.view(p), game.legal_actions()))
+        for d in stream.new():
+            added.add(d)
+        synced.sync(game.view(observer))
+    assert len(added.history) == len(synced.history) > 20
+    np.testing.assert_array_equal(added.marginals_history(), synced.marginals_history())
+    assert added.explanations() == synced.explanations()
+    with pytest.raises(ModelError, match="fed by add"):
+        added.sync(game.view(observer))
+
+
+def test_add_keeps_the_information_rule_and_leaves_the_belief_as_it_was():
+    rec = _top_secret_game(3)
+    bob = Belief(P4, rec.rules.agents_for(4), "Bob", PushModel(0.5), rec.deal["Bob"])
+    anns = list(public_decisions(rec, "Ann"))
+    with pytest.raises(InformationRuleError):
+        bob.add(next(d for d in anns if d.view is not None))   # Ann's view, not Bob's
+    assert bob.history == [] and bob.entropy() == Belief(P4, bob.agents, "Bob", PushModel(0.5),
+                                                         rec.deal["Bob"]).entropy()
+    observed = Belief(P4, bob.agents, "Bob", PushModel(0.5), rec.deal["Bob"])
+    d = next(d for d in public_decisions(rec, "Bob") if d.view is not None and d.actor != "Bob")
+    observed.observe(d.view, d.actor, d.action)
+    with pytest.raises(ModelError, match="fed by observe"):
+        observed.add(d)
+
+
+def test_a_belief_is_its_posterior():
+    """Belief holds a core Posterior: the same numbers, bit for bit, as the core fed the same values."""
+    rec = push_game(P4, 11).record
+    model = PushModel(0.5)
+    b = Belief.from_record(rec, "Cy", model=model)
+    own = rec.deal["Cy"]
+    post = Posterior(HypothesisSpace.assignments(P4, b.agents, known_owned={"Cy": own}))
+    for d in public_decisions(rec, "Cy"):
+        if d.view is not None and d.actor != "Cy":
+            values = model.agent_log_likelihoods(d.view, d.actor, d.action)
+            if values is not None:
+                post.update_actor(d.actor, values)
+    np.testing.assert_array_equal(b.marginals_array(), post.marginals())
+    np.testing.assert_array_equal(b.log_weights, post.log_weights)
+    assert (b.entropy(), b.most_probable()) == (post.entropy(), post.most_probable())
+    np.testing.assert_array_equal(b.posterior().marginals(), post.marginals())
+
+
+def test_the_split_modules_keep_the_old_imports():
+    import heimlich_lab.inference.belief as belief
+    from heimlich_lab.inference import baselines, belief_set, likelihoods, plots, wording
+
+    assert belief.BeliefSet is belief_set.BeliefSet
+    assert belief.IndependentBelief is baselines.IndependentBelief
+    assert belief.PointsShareBelief is baselines.PointsShareBelief
+    assert belief.PushModel is likelihoods.PushModel and belief.default_model is likelihoods.default_model
+    assert belief.describe_action is wording.describe_action and belief.card_moves is wording.card_moves
+    assert belief.plot_marginals is plots.plot_marginals
+    from heimlich_lab.rules.replay import public_decisions as stream
+    assert belief.public_decisions is stream
+

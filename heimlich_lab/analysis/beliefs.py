@@ -65,7 +65,7 @@ class BeliefEvaluator:
                 m.utility = mine
 
     def __call__(self, record) -> dict:
-        from ..inference.belief import BeliefSet
+        from ..inference.belief_set import BeliefSet
         from ..inference.metrics import truth_table
         bs = BeliefSet.from_record(record, model=self.model, until=self.until, keep_updates=False)
         owners = bs.truth

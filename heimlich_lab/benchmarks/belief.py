@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from ..bots.model_bots import BoltzmannBot
-from ..inference.belief import BeliefSet
+from ..inference.belief_set import BeliefSet
 from ..inference.model import BoltzmannModel
 from ..play import play_game
 from ..rules.actions import DECISION_KINDS
@@ -58,7 +58,7 @@ def bench_belief(quick: bool = False) -> list[tuple[str, float, str]]:
         for item, v in work:
             for o, b in fb:
                 if o != item.actor:
-                    b._apply(item.actor, item.action, v, "", item.index, item.turn)
+                    b._update_with(item.actor, item.action, v, "", item.index, item.turn)
             n += 1
     dt = (time.process_time() - t0) / n
     # 2. the model's likelihood of one decision: a fresh model, whose per-instance cache (hands of the

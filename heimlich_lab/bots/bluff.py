@@ -147,7 +147,7 @@ _BLUFF_PLAYERS = ("Ann", "Bob", "Cy", "Dee")
 
 def _bluff_game(subject, g: int, seed: int, model) -> dict:
     """One 4-player basic game: ``subject`` (a bot) in seat ``g % 4``, BoltzmannBots elsewhere."""
-    from ..inference.belief import BeliefSet
+    from ..inference.belief_set import BeliefSet
     from ..play import play_game
     from ..rules.ruleset import Rules
     from .model_bots import BoltzmannBot

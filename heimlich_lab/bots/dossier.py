@@ -22,7 +22,8 @@ from collections import OrderedDict
 import numpy as np
 
 from ..errors import HeimlichError
-from ..inference.belief import Belief, _model_key, default_model
+from ..inference.belief import Belief
+from ..inference.likelihoods import default_model, model_cache_key
 from ..inference.dossier import sheet_marginals
 
 __all__ = ["choose_dossier_entry", "belief_for_view"]
@@ -43,7 +44,7 @@ def belief_for_view(view, model=None) -> Belief:
     """The exact belief of ``view.viewer`` after everything in ``view.log`` (cached, incremental)."""
     model = default_model() if model is None else model
     events = _game_key(view)
-    mkey = _model_key(model)
+    mkey = model_cache_key(model)
     key = None
     if events is not None:
         key = (id(events), view.viewer, mkey if mkey is not None else ("id", id(model)))

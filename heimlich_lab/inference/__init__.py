@@ -18,7 +18,9 @@ from .._lazy import lazy_exports
 #: public name -> the module of this package that defines it (imported on first use, PEP 562, so that
 #: ``heimlich_lab.inference.core`` can be imported without the Heimlich part)
 _LAZY = {
-    **dict.fromkeys(["Belief", "BeliefSet", "IndependentBelief", "PointsShareBelief"], "belief"),
+    "Belief": "belief",
+    "BeliefSet": "belief_set",
+    **dict.fromkeys(["IndependentBelief", "PointsShareBelief"], "baselines"),
     **dict.fromkeys(["best_matching_sheet", "dossier_notes", "expected_correct", "secret_dossier"], "dossier"),
     "fit_boltzmann": "fit",
     **dict.fromkeys(["BoltzmannModel", "PlayerModel"], "model"),

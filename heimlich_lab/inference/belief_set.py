@@ -1,0 +1,171 @@
+"""The beliefs of several observers of one game, updated together from one replay of a full record."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from contextlib import contextmanager
+
+from ..errors import InformationRuleError, ModelError, RecordError
+from ..rules.actions import DECISION_KINDS
+from ..rules.records import GameRecord
+from ..rules.replay import Decision, public_decisions
+from .baselines import IndependentBelief, PointsShareBelief
+from .belief import Belief
+from .likelihoods import checked_likelihoods, default_model
+from .wording import describe_action
+
+__all__ = ["BeliefSet"]
+
+
+class BeliefSet:
+    """The beliefs of several observers of one game, sharing each decision's likelihood.
+
+    The model is asked once per decision, with the spectator view (public
+    information only), and every observer's exact posterior is updated with
+    the same per-agent values; each observer's private knowledge (own card,
+    the agent they took) goes only into their own belief. ``baselines=True``
+    also keeps an :class:`IndependentBelief` and a :class:`PointsShareBelief`
+    per observer (:attr:`independent`, :attr:`points_share`).
+
+    >>> import numpy as np
+    >>> from heimlich_lab import Rules, play
+    >>> from heimlich_lab.bots import RandomBot
+    >>> from heimlich_lab.inference.likelihoods import PushModel
+    >>> rec = play(Rules(), {"Ann": RandomBot(1), "Bob": RandomBot(2), "Cy": RandomBot(3)}, seed=3)
+    >>> bs = BeliefSet.from_record(rec, model=PushModel(0.5), until="dossier")
+    >>> sorted(bs.beliefs), bs.at_mark
+    (['Ann', 'Bob', 'Cy'], True)
+    >>> b = Belief.from_record(rec, "Bob", model=PushModel(0.5), until="dossier")
+    >>> bool(np.allclose(bs["Bob"].marginals_array(), b.marginals_array()))
+    True
+    """
+
+    def __init__(self, players, agents, observers: Mapping[str | None, Iterable[str]], model=None, *,
+                 baselines: bool = False, keep_updates: bool = True, alpha: float = 1.0):
+        self.players, self.agents = tuple(players), tuple(agents)
+        self.model = default_model() if model is None else model
+        self.beliefs: dict[str | None, Belief] = {}
+        self.independent: dict[str | None, IndependentBelief] = {}
+        self.points_share: dict[str | None, PointsShareBelief] = {}
+        for obs, own in observers.items():
+            own = tuple([own] if isinstance(own, str) else (own or ()))
+            self.beliefs[obs] = Belief(self.players, self.agents, obs, self.model, own, keep_updates=keep_updates)
+            if baselines:
+                self.independent[obs] = IndependentBelief(self.players, self.agents, obs, self.model, own or None)
+                self.points_share[obs] = PointsShareBelief(self.players, self.agents, obs, own or None, alpha)
+        self.at_mark = False
+        #: player -> agents to score against: the final owners of a finished game, else the owners at the stop
+        self.truth: dict[str, list[str]] | None = None
+        self.truth_at_stop: dict[str, list[str]] | None = None  # owners when the replay stopped
+        self.final_owners: dict[str, str | None] | None = None  # agent -> final owner (finished games only)
+        self.index = 0
+
+    def __getitem__(self, observer) -> Belief:
+        return self.beliefs[observer]
+
+    def __repr__(self):
+        who = ", ".join(o or "spectator" for o in self.beliefs)
+        return f"<BeliefSet of {who}: {self.index} log entries>"
+
+    @classmethod
+    def from_record(cls, record: GameRecord, observers="all", model=None, until=None, *, spectator: bool = False,
+                    baselines: bool = False, keep_updates: bool = True, alpha: float = 1.0) -> BeliefSet:
+        """Replay a FULL record once and update every observer's belief.
+
+        ``observers``: ``"all"`` (every player) or a list of player names
+        (``None`` for a spectator); ``spectator=True`` adds a spectator.
+        ``until`` as in :meth:`Belief.from_record`.
+
+        :attr:`truth` is what a belief is scored against: for a finished game
+        (the record has a result, even when the replay stops at the dossier
+        mark) the final owners, as the dossier sheet is scored (a player who
+        ended with two agents keeps only the farther one, the other counts
+        as free; :attr:`final_owners` is the record's agent -> player or
+        ``None``); for an unfinished game, who controlled which agent when
+        the replay stopped. :attr:`truth_at_stop` is always the latter.
+        """
+        if not isinstance(record, GameRecord):
+            raise ModelError(f"from_record() takes a GameRecord, not {type(record).__name__}")
+        if not record.is_full:
+            raise InformationRuleError(f"a BeliefSet follows several players at once and needs the full record, "
+                                       f"not a {record.view} one (use Belief.from_record for one observer)")
+        obs = list(record.players) if observers == "all" else list(observers)
+        if spectator and None not in obs:
+            obs.append(None)
+        for o in obs:
+            if o is not None and o not in record.players:
+                raise ModelError(f"unknown observer {o!r}: players of this record are {', '.join(record.players)}")
+        if record.start is not None:
+            own_of = {p: ([c] if isinstance(c, str) else list(c)) for p, c in record.start.owners.items()}
+        elif record.deal:
+            own_of = {p: [c] for p, c in record.deal.items()}
+        else:
+            raise RecordError("the record has no deal yet")
+        agents = record.rules.agents_for(len(record.players))
+        bs = cls(record.players, agents, {o: (own_of[o] if o is not None else ()) for o in obs}, model,
+                 baselines=baselines, keep_updates=keep_updates, alpha=alpha)
+        stop = None
+        for item in public_decisions(record, None, until):
+            bs._consume(item, record)
+            bs.index = item.index + 1
+            if item.at_mark:
+                bs.at_mark = True
+            stop = item
+        if stop is not None:
+            game = record.replay(until=stop.index + 1)
+            bs.truth_at_stop = game.owners
+            final = (record.result or {}).get("final_owners")
+            if final is not None:
+                bs.final_owners = dict(final)
+                bs.truth = {p: [c for c in agents if final.get(c) == p] for p in record.players}
+            else:
+                bs.truth = game.owners
+        return bs
+
+    def _consume(self, item: Decision, record: GameRecord) -> None:
+        """One log entry for every observer, all or nothing: the model's answer is validated before any
+        belief changes, and if one observer's update fails (an impossible observation, a second take)
+        every belief and baseline is restored to its state before the entry."""
+        k = item.action.kind
+        if k == "take":
+            agent = record.log[item.index].action.args[0]  # the full record: given only to the taker
+            with self._all_or_nothing():
+                for o, b in self.beliefs.items():
+                    b._take(item.to, agent if o == item.to else None, index=item.index, turn=item.turn)
+            return
+        if k not in DECISION_KINDS:
+            return
+        raw = self.model.agent_log_likelihoods(item.view, item.actor, item.action)  # spectator view
+        values = None if raw is None else checked_likelihoods(raw, len(self.agents), self.model, item.actor,
+                                                              item.action)
+        with self._all_or_nothing():
+            for pb in self.points_share.values():
+                pb.count_move(item.actor, item.action)
+            if values is None:
+                return
+            desc = describe_action(item.view, item.actor, item.action)
+            for o, b in self.beliefs.items():
+                if o != item.actor:
+                    b._update_with(item.actor, item.action, values, desc, item.index, item.turn)
+            for o, ib in self.independent.items():
+                ib._update_with(item.actor, values, desc)
+
+    @contextmanager
+    def _all_or_nothing(self):
+        # the arrays of beliefs and foils are replaced on update, never changed in place: shallow copies do
+        snaps = {o: b._snapshot() for o, b in self.beliefs.items()}
+        foils = {o: (dict(vars(ib._foil)), len(ib._foil.history)) for o, ib in self.independent.items()}
+        points = {o: pb.points.copy() for o, pb in self.points_share.items()}
+        try:
+            yield
+        except BaseException:
+            for o, b in self.beliefs.items():
+                b._restore(snaps[o])
+            for o, (state, n) in foils.items():
+                foil = self.independent[o]._foil
+                hist = foil.history
+                vars(foil).clear()
+                vars(foil).update(state)
+                del hist[n:]
+            for o, pts in points.items():
+                self.points_share[o].points = pts
+            raise
