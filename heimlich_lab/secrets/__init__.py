@@ -11,8 +11,10 @@ The rules as implemented, with every reading of the OCR'd German rulebook, are i
 from ..bots.random_bot import RandomBot
 from .actions import Action
 from .belief import Belief
+from .bots import BluffBot, TeamBot, available_bots, make_bot
 from .game import CHANCE, Game
 from .play import play, play_game
+from .model import SecretsModel
 from .records import SecretsRecord
 from .rules import BULLETS, CARD_COUNTS, CARDS, MIDDLE, TEAMS, SecretsRules, card_value
 from .views import Event, View
@@ -21,6 +23,7 @@ from .._lazy import lazy_exports
 # the table in the notebook loads anywidget: imported when first used
 __getattr__, __dir__ = lazy_exports(globals(), {"play_in_notebook": "widget", "replay_in_notebook": "widget"})
 
-__all__ = ["Action", "Belief", "BULLETS", "CARD_COUNTS", "CARDS", "CHANCE", "Event", "Game", "MIDDLE", "RandomBot",
-           "SecretsRecord", "SecretsRules", "TEAMS", "View", "card_value", "play", "play_game",
+__all__ = ["Action", "Belief", "BluffBot", "BULLETS", "CARD_COUNTS", "CARDS", "CHANCE", "Event", "Game", "MIDDLE", "RandomBot",
+           "SecretsModel", "SecretsRecord", "SecretsRules", "TEAMS", "TeamBot", "View", "available_bots",
+           "card_value", "make_bot", "play", "play_game",
            "play_in_notebook", "replay_in_notebook"]
