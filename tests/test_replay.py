@@ -111,21 +111,35 @@ def test_an_observer_reads_only_what_they_may():
         DecisionStream(g, "Zed")
 
 
-def test_a_stream_from_a_start_position_reads_incrementally():
+@pytest.mark.parametrize("viewer", ["Ann", None])
+def test_a_stream_from_a_start_position_reads_incrementally(viewer):
     g0 = Game(P3, rules=RULES["top secret"], seed=6)
     bots = {p: RandomBot(i) for i, p in enumerate(P3)}
     for _ in range(30):
         p = g0.current_player
         g0.apply(bots[p].choose(g0.view(p), g0.legal_actions()))
+    assert g0.phase in ("roll", "points", "move", "safe")
     g = Game(P3, rules=RULES["top secret"], seed=7, start=g0.position())
-    stream = DecisionStream(g, "Ann")
+    stream = DecisionStream(g, viewer)
     seen = stream.new()
     for _ in range(25):
         p = g.current_player
         g.apply(bots[p].choose(g.view(p), g.legal_actions()))
         seen += stream.new()
-    want = [_fields(d) for d in public_decisions(g.record, "Ann")]
+    want = [_fields(d) for d in public_decisions(g.record, viewer)]
     assert [_fields(d) for d in seen] == want and len(want) == len(g.record.log)
+
+
+def test_a_stream_of_a_manual_game_begins_empty_and_follows_each_entry():
+    g = Game(P3, chance="manual")
+    stream = DecisionStream(g, "Cy")
+    assert stream.new() == []
+    for text in ("deal Ann=red Bob=blue Cy=green", "roll 4", "move red+3 blue+1", "roll 2"):
+        g.apply(text)
+        (d,) = stream.new()
+        assert d.index == len(g.history) - 1 and str(d.action) == ("deal ?" if text.startswith("deal") else text)
+    assert [_fields(d) for d in public_decisions(g.record, "Cy")] == \
+        [_fields(d) for d in public_decisions(g.record.as_player("Cy"), "Cy")]
 
 
 # --------------------------------------------------------------------------- the information rule
