@@ -113,7 +113,9 @@ class Belief:
         ctx = self._context
         if k in ("look", "show") and e.team is not None:
             who = "everyone" if k == "show" else ("you" if e.player == me else e.player)
-            return post.condition({e.slot: e.team}, label=f"{who} saw the {e.slot} marker: {e.team}")
+            whose = ("your own" if e.slot == me and who == "you" else
+                     "the middle" if e.slot == MIDDLE else f"{e.slot}'s")
+            return post.condition({e.slot: e.team}, label=f"{who} saw {whose} marker: {e.team}")
         if k == "expose" and e.team is not None:
             return post.condition({e.player: e.team}, label=f"{e.player}'s marker was shown: {e.team}")
         if k == "swap":
