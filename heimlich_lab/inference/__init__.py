@@ -1,8 +1,12 @@
 """Bayesian deduction: who controls which agent, given what one observer has seen.
 
-``core`` is game-agnostic (hypotheses, log weights, updates, marginals, explanations); the rest is the
-Heimlich & Co. part beside it: the model of play (likelihoods), beliefs built from games and records,
-the Secret Dossier notes and sheets, fitting and metrics.
+The game-agnostic part imports nothing of Heimlich: ``core`` (hypothesis spaces, the exact posterior
+with its one update step, update records, explanations), ``independent`` (the naive foil) and
+``transition`` (permutations of slots). The Heimlich & Co. part, one idea per module: ``belief`` (one
+observer's exact belief, fed by the public stream of :mod:`heimlich_lab.rules.replay`), ``belief_set``
+(several observers of one game), ``baselines``, ``likelihoods`` (asking a player model), ``model`` and
+``utility`` (the kit's player model), ``wording`` (decisions in words), ``plots``, ``dossier`` (the
+Secret Dossier notes and sheets), ``fit`` and ``metrics``.
 
 >>> from heimlich_lab import Belief, BoltzmannModel, Rules, play, secret_dossier
 >>> from heimlich_lab.bots import BoltzmannBot

@@ -271,20 +271,23 @@ class Belief:
             b._consume(d)
         return b
 
-    def _consume(self, item: Decision, cache: LikelihoodCache | None = None) -> None:
-        k = item.action.kind
-        if k == "take":
-            agent = item.action.args[0]
-            self._take(item.to, None if agent == HIDDEN else agent, index=item.index, turn=item.turn)
-        elif k in DECISION_KINDS and item.actor != self.observer:
-            values = self._likelihoods(item.view, item.actor, item.action, cache, item.history_key)
+    def _consume(self, decision: Decision, cache: LikelihoodCache | None = None) -> None:
+        """One decision of the stream: a take refines, a player decision updates (not the observer's own)."""
+        d = decision
+        if d.action.kind == "take":
+            agent = d.action.args[0]
+            self._take(d.to, None if agent == HIDDEN else agent, index=d.index, turn=d.turn)
+        elif d.action.kind in DECISION_KINDS and d.actor != self.observer:
+            values = self._likelihoods(d.view, d.actor, d.action, cache, d.history_key)
             if values is not None:
-                self._update_with(item.actor, item.action, values, describe_action(item.view, item.actor, item.action),
-                            item.index, item.turn)
-        if item.at_mark:
+                self._update_with(d.actor, d.action, values, describe_action(d.view, d.actor, d.action), d.index,
+                                  d.turn)
+        if d.at_mark:
             self.at_mark = True
 
     def _likelihoods(self, view, actor, action, cache=None, key=None):
+        """The model's checked log-likelihoods of one decision (``None``: no evidence), shared through
+        ``cache`` by every belief that saw the same public history ``key``."""
         mkey = model_cache_key(self.model) if (cache is not None and key is not None) else None
         if mkey is not None:
             hit, v = cache.get((mkey, key))
@@ -436,7 +439,7 @@ class Belief:
             values = self._likelihoods(view_before, actor, act)
             if values is not None:
                 step = self._update_with(actor, act, values, describe_action(view_before, actor, act), self._count,
-                                   view_before.turn)
+                                         view_before.turn)
         self._manual = True
         self._count += 1
         return step

@@ -132,22 +132,23 @@ class LikelihoodCache:
 
     def __init__(self, size: int = 8192):
         self.size = size
-        self._d: OrderedDict = OrderedDict()
+        self._entries: OrderedDict = OrderedDict()
 
     def get(self, key):
         try:
-            v = self._d[key]
+            v = self._entries[key]
         except KeyError:
             return False, None
-        self._d.move_to_end(key)
+        self._entries.move_to_end(key)
         return True, v
 
     def put(self, key, value):
-        self._d[key] = value
-        if len(self._d) > self.size:
-            self._d.popitem(last=False)
+        self._entries[key] = value
+        if len(self._entries) > self.size:
+            self._entries.popitem(last=False)
 
 
-#: Shared by every belief that follows a game through :meth:`~heimlich_lab.inference.belief.Belief.sync` (several bots in one game
-#: compute each public decision's likelihood once).
+#: Shared by every belief that follows a game (:meth:`~heimlich_lab.inference.belief.Belief.sync`,
+#: :meth:`~heimlich_lab.inference.belief.Belief.add`): several bots in one game compute each public
+#: decision's likelihood once.
 LIKELIHOOD_CACHE = LikelihoodCache()
