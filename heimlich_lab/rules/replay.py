@@ -39,8 +39,8 @@ from .game import CHANCE, Game, Position
 from .records import GameRecord
 from .views import Event, View, visible_action, visible_event
 
-__all__ = ["CHANCE_KINDS", "DECISION_KINDS", "Decision", "DecisionStream", "check_reader", "public_decisions",
-           "visible_action"]
+__all__ = ["CHANCE_KINDS", "DECISION_KINDS", "Decision", "DecisionStream", "ViewReader", "check_reader",
+           "public_decisions", "visible_action"]
 
 
 class Decision:
