@@ -70,7 +70,7 @@ def _assigned_names(source: str) -> set[str]:
 
 def test_the_course_is_there():
     numbers = [_number(p) for p in COURSE]
-    assert numbers == list(range(1, 10)), f"expected notebooks 01..09, found {[p.name for p in COURSE]}"
+    assert numbers == list(range(1, 11)), f"expected notebooks 01..10, found {[p.name for p in COURSE]}"
     assert [p.name for p in APPS] == ["play.ipynb"], f"unexpected notebooks: {[p.name for p in APPS]}"
 
 
@@ -159,6 +159,10 @@ WRONG_ANSWERS = {
         "n_after": [('len(HypothesisSpace.assignments(["Bob", "Cy"], ["grey", "yellow", "orange", "green", "blue"])'
                      '.refine("Bob")[0])', "(parent, drawn card) pairs"),
                     ("n_after + 1", "in any order")],
+    },
+    "10-beliefs-that-move.ipynb": {
+        "p_hippie": [("0.25", "prediction alone"), ("0.0", "moved to Cy"), ("p_hippie + 0.1", "arrangement")],
+        "p_middle_cia": [("2 / 3", "coin flip"), ("0.2 / 3 + 0.8", "wrong way round"), ("p_middle_cia / 2", "mixture")],
     },
 }
 
