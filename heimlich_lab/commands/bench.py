@@ -25,6 +25,7 @@ BENCHMARKS: dict = {
     "target": _lazy("tournament", "bench_target"),
     "tournament": _lazy("tournament", "bench_tournament"),
     "board": _lazy("board", "bench_board"),
+    "secrets": _lazy("secrets", "bench_secrets"),
 }
 
 
