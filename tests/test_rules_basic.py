@@ -90,7 +90,12 @@ def test_bad_game_arguments():
     for seed in ("abc", 1.5, True):
         with pytest.raises(PositionError, match="seed must be a whole number or None"):
             Game(P2, seed=seed)
-    assert Game(P2, seed=None).seed is None and Game(P2, seed=2**70).seed == 2**70
+    for seed in (-1, 2**128, 10**5000):    # a record must hold the seed as a JSON number
+        with pytest.raises(PositionError, match="seed must be a whole number or None"):
+            Game(P2, seed=seed)
+    # no seed: one drawn from the OS and kept (issue 11), so the game is unguessable and its record replays
+    drawn = Game(P2, seed=None).seed
+    assert type(drawn) is int and drawn != Game(P2).seed and Game(P2, seed=2**70).seed == 2**70
 
 
 @pytest.mark.parametrize("kw, words", [

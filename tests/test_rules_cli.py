@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -109,7 +110,6 @@ def test_play_as_a_player(capsys):
     (["play", "--players", "Ann,Bob", "--bots", "nope"], "unknown bot 'nope'"),
     (["play", "--players", "Ann,Bob,Cy", "--bots", "random,random"], "3 players but 2 bots"),
     (["play", "--players", "Ann,Bob", "--as", "Zed"], "--as Zed: not a player"),
-    (["play", "--players", "Ann,Bob", "--out", "/no/such/folder/game.json"], "does not exist"),
     (["replay", "/no/such/file.json"], "cannot read record"),
 ])
 def test_bad_arguments_exit_with_a_clear_message(capsys, argv, words):
@@ -137,11 +137,40 @@ def test_replay_of_bad_records(capsys, tmp_path, played):
     assert code == 2 and "--as Zed" in err
 
 
+@pytest.mark.parametrize("argv, words", [
+    (["play", "--players", "Ann,Bob", "--out", "/no/such/folder/game.json"], "the folder /no/such/folder does not"),
+    (["play", "--players", "Ann,Bob", "--out", ""], "give a file name"),
+    (["play", "--players", "Ann,Bob", "--out", "."], ". is a folder"),
+    (["play", "--players", "Ann,Bob", "--seed", "-1"], "'-1' is not a seed"),
+    (["play", "--players", "Ann,Bob", "--seed", "٣"], "is not a seed"),
+    (["play", "--players", "Ann,Bob", "--seed", str(2**63)], "is not a seed"),
+    (["evaluate", "--seed", "-5"], "'-5' is not a seed"),
+    (["evaluate", "--games", "0"], "'0' is not a whole number >= 1"),
+    (["evaluate", "--beta", "inf"], "'inf' is not a finite number"),
+    (["evaluate", "--out", "/no/such/folder/s.csv"], "does not exist"),
+    (["evaluate", "--out", "scores.txt"], "must end in .csv"),
+    (["tournament", "--out", "/nonexistent/x.parquet"], "the folder /nonexistent does not exist"),
+    (["tournament", "--out", "x.json"], "must end in .parquet or .csv"),
+    (["tournament", "--seed", "-3"], "is not a seed"),
+    (["tournament", "--games", "-1"], "is not a whole number >= 0"),
+    (["tournament", "--jobs", "x"], "is not a whole number >= -1"),
+])
+def test_bad_arguments_are_usage_errors_before_any_work(capsys, monkeypatch, argv, words):
+    """Refused by argparse (exit 2, the usage and the argument named) before a game is played or a folder made."""
+    from heimlich_lab import Game
+    monkeypatch.setattr(Game, "__init__", lambda *a, **k: pytest.fail("a game was set up"))
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.startswith("usage: heimlich-lab") and words in err
+    assert not os.path.exists("/nonexistent")
+
+
 def test_argparse_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as e:
         main(["play", "--players", "Ann,Bob", "--seed", "x"])
     assert e.value.code == 2
-    assert "invalid int value" in capsys.readouterr().err
+    assert "'x' is not a seed" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
         main(["play"])
     assert e.value.code == 2 and "--players" in capsys.readouterr().err

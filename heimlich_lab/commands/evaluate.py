@@ -33,7 +33,8 @@ from ..inference.belief import BeliefSet
 from ..inference.metrics import score_belief
 from ..play import play_game
 from ..rules.ruleset import Rules
-from .common import add_rules_arguments, rules_from, split_names
+from .common import (MAX_CLI_SEED, add_rules_arguments, add_seed_argument, finite_number, out_file, rules_from,
+                     seed_or_drawn, split_names, whole_number)
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
 METHODS = ("exact", "independent", "points-share", "uniform")
@@ -43,17 +44,22 @@ METRICS = ("log_loss", "brier", "accuracy", "expected_correct", "actual_correct"
 def register(sub):
     p = sub.add_parser("evaluate",
                        help="score beliefs (exact, baselines, uniform) at the dossier mark of self-play games")
-    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    p.add_argument("--players", type=int, default=5, help="number of players, 2 to 7 (default 5)")
+    p.add_argument("--games", type=whole_number(1), default=100, help="number of games (default 100)")
+    p.add_argument("--players", type=whole_number(2), default=5, help="number of players, 2 to 7 (default 5)")
     p.add_argument("--bots", default="boltzmann",
                    help="bot names, comma-separated: cycled over the seats, the first seat rotating from game to "
                         "game (default: boltzmann)")
     p.add_argument("--no-rotate", action="store_true", help="keep the bots on the same seats in every game")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    p.add_argument("--beta", type=float, default=1.0, help="the beliefs' BoltzmannModel beta (default 1)")
-    p.add_argument("--epsilon", type=float, default=0.05, help="the beliefs' BoltzmannModel epsilon (default 0.05)")
+    add_seed_argument(p, "the evaluation (game k's seed and its bots' seeds are drawn from it as a "
+                         "tournament's game k)")
+    p.add_argument("--beta", type=finite_number, default=1.0, help="the beliefs' BoltzmannModel beta (default 1)")
+    p.add_argument("--epsilon", type=finite_number, default=0.05,
+                   help="the beliefs' BoltzmannModel epsilon (default 0.05)")
     add_rules_arguments(p)
-    p.add_argument("--out", default=None, help="also save every score (one row per game, player, method) as CSV")
+    p.add_argument("--game", choices=("heimlich", "secrets"), default="heimlich",
+                   help="heimlich (default) or secrets: its beliefs at the end, per method (exact, model, prior)")
+    p.add_argument("--out", type=out_file(".csv"), default=None,
+                   help="also save every score (one row per game, player, method) as CSV")
     p.set_defaults(func=run)
 
 
@@ -67,21 +73,26 @@ def lineup(bots: list[str], n_players: int, game: int, rotate: bool = True) -> l
     return [bots[(off + i) % len(bots)] for i in range(n_players)]
 
 
-def evaluate(games: int, n_players: int, bots: list[str], seed: int = 0, rules: Rules | None = None,
+def evaluate(games: int, n_players: int, bots: list[str], seed: int | None = None, rules: Rules | None = None,
              model=None, rotate: bool = True, progress: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Play and score; returns ``(table, scores)``: the mean per method, and every score.
 
     ``scores`` has one row per (game, player, method) with the metrics, the
-    bot of the player, and whether the game reached the dossier mark.
+    bot of the player, and whether the game reached the dossier mark. Game ``k``'s seed and its bots'
+    seeds are :func:`~heimlich_lab.analysis.game_seeds` ``(seed, k, n_players)``; ``seed=None`` draws one
+    from the OS (kept in the ``root_seed`` column).
     """
     from ..inference.model import BoltzmannModel
-    from .play import bot_seeds
+    from ..analysis import game_seeds
     if not 2 <= n_players <= 7:
         raise HeimlichError(f"Heimlich & Co. is for 2 to 7 players, not {n_players}")
     if games < 1:
         raise HeimlichError("--games must be at least 1")
     for b in set(bots):
         make_bot(b, seed=0)  # unknown names fail now, with the list of bots
+    if seed is not None and (type(seed) is not int or not 0 <= seed < MAX_CLI_SEED):
+        raise HeimlichError(f"seed must be a whole number from 0 to 2**63 - 1, or None, not {seed!r}")
+    seed = seed_or_drawn(seed)
     rules = Rules() if rules is None else rules
     model = BoltzmannModel() if model is None else model
     players = list(NAMES[:n_players])
@@ -91,9 +102,8 @@ def evaluate(games: int, n_players: int, bots: list[str], seed: int = 0, rules: 
         from tqdm import tqdm
         it = tqdm(it, desc="evaluate", unit="game")
     for gi in it:
-        gseed = seed + gi
         names = lineup(bots, n_players, gi, rotate)
-        seeds = bot_seeds(gseed, n_players)
+        gseed, seeds = game_seeds(seed, gi, n_players)
         game = play_game(rules, {p: make_bot(b, seed=s) for p, b, s in zip(players, names, seeds)}, seed=gseed)
         rec = game.record
         bs = BeliefSet.from_record(rec, model=model, until="dossier", baselines=True, keep_updates=False)
@@ -111,25 +121,30 @@ def evaluate(games: int, n_players: int, bots: list[str], seed: int = 0, rules: 
             for method, m in tables.items():
                 s = score_belief(m, players, agents, owners, observer=p, own_agents=own)
                 rows.append({"game": gi, "seed": gseed, "player": p, "bot": bot, "method": method,
-                             "at_mark": bs.at_mark, **s})
+                             "at_mark": bs.at_mark, **s, "root_seed": seed})
     scores = pd.DataFrame(rows)
     table = scores.groupby("method")[list(METRICS)].mean().reindex(list(METHODS))
     return table, scores
 
 
 def run(args) -> int:
+    if args.game == "secrets":
+        from ..secrets.cli import run_evaluate
+        return run_evaluate(args)
     from ..inference.model import BoltzmannModel
     bots = split_names(args.bots, "bot")
     rules = rules_from(args)
     model = BoltzmannModel(beta=args.beta, epsilon=args.epsilon)
     t0 = time.perf_counter()
-    table, scores = evaluate(args.games, args.players, bots, seed=args.seed, rules=rules, model=model,
+    seed = seed_or_drawn(args.seed)
+    table, scores = evaluate(args.games, args.players, bots, seed=seed, rules=rules, model=model,
                              rotate=not args.no_rotate)
     dt = time.perf_counter() - t0
     n_games = scores.game.nunique()
     reached = scores.groupby("game").at_mark.first().mean()
     variant = ("Top Secret" if rules.top_secret else "basic") + (" + Secret Dossier" if rules.dossier else "")
-    print(f"{n_games} games, {args.players} players ({variant}), bots {', '.join(bots)}, seed {args.seed}; "
+    print(f"{n_games} games, {args.players} players ({variant}), bots {', '.join(bots)}, seed {seed}"
+          f"{' (drawn)' if args.seed is None else ''}; "
           f"beliefs: BoltzmannModel(beta={model.beta:g}, epsilon={model.epsilon:g})")
     print(f"scored at the dossier mark ({reached:.0%} of games reached it; the others at their end), "
           f"per player, own agents left out; {dt:.1f} s")

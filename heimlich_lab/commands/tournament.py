@@ -13,7 +13,7 @@ one seat per game. ``--bots`` may also be given several times.
 from __future__ import annotations
 
 from ..errors import HeimlichError
-from .common import split_names
+from .common import add_seed_argument, out_file, seed_or_drawn, split_names, whole_number
 
 
 def register(sub):
@@ -29,13 +29,15 @@ def register(sub):
                    help="bot line-ups separated by '|': 'random' (every seat), 'random,greedy,random' "
                         "(per seat) or 'rotate:random,greedy' (a mix rotated over the seats); may be repeated "
                         "(default: random)")
-    p.add_argument("--games", type=int, default=100, help="games per cell of the grid (default: 100)")
-    p.add_argument("--seed", type=int, default=0, help="root seed (default: 0)")
-    p.add_argument("--jobs", type=int, default=1, help="local worker processes; -1 for one per core (default: 1)")
+    p.add_argument("--games", type=whole_number(0), default=100, help="games per cell of the grid (default: 100)")
+    add_seed_argument(p, "the tournament (its root seed, kept in the root_seed column)")
+    p.add_argument("--jobs", type=whole_number(-1), default=1,
+                   help="local worker processes; -1 for one per core (default: 1)")
     p.add_argument("--scheduler", default=None,
                    help="Dask scheduler address, e.g. tcp://127.0.0.1:8786 (default: $HEIMLICH_DASK_SCHEDULER, "
                         "else local processes)")
-    p.add_argument("--out", default=None, help="save to this .parquet or .csv file; rerunning resumes")
+    p.add_argument("--out", type=out_file(".parquet", ".csv"), default=None,
+                   help="save to this .parquet or .csv file (in a folder that exists); rerunning resumes")
     p.add_argument("--by", default="n_players,variant,lineup,bot",
                    help="columns to group the win rates by (default: n_players,variant,lineup,bot)")
     p.add_argument("--evaluate", default=None, choices=("beliefs",),
@@ -69,13 +71,15 @@ def run(args) -> int:
 
     from ..analysis import free_agent_win_rate, tournament, win_rates
 
+    seed = seed_or_drawn(args.seed)
     df = tournament(player_counts=parse_counts(args.players), variants=split_names(args.variants, "variant"),
-                    bots=parse_lineups(args.bots), games=args.games, seed=args.seed, n_jobs=args.jobs,
+                    bots=parse_lineups(args.bots), games=args.games, seed=seed, n_jobs=args.jobs,
                     scheduler=args.scheduler, out=args.out, progress=not args.no_progress,
                     evaluate=args.evaluate)
     by = split_names(args.by, "column")
     games = df["game_id"].nunique() if len(df) else 0
-    print(f"{games} games, {len(df)} player rows" + (f"; saved in {args.out}" if args.out else ""))
+    print(f"{games} games, {len(df)} player rows, root seed {seed}" + (" (drawn)" if args.seed is None else "")
+          + (f"; saved in {args.out}" if args.out else ""))
     if not len(df):
         return 0
     rates = win_rates(df, by=by)

@@ -37,12 +37,12 @@ _STEP_CARDS = {"back12": (-1, -2), "step1": (1, -1), "safestep": (1, -1), "fwd12
 _PAIR_CARDS = {"twoback", "twofwd", "swap", "bonus"}  # unordered pair of different agents
 _ONE_AGENT_CARDS = {"ruins", "tosafe"}
 _NO_TARGET_CARDS = {"church", "second"}
-_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,23}$")
+_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,23}")   # fullmatch: "Ann\n" is not a name
 
 
 def check_player_name(name: str) -> str:
     """Player names are one word (letters, digits, ``_ . -``), starting with a letter; not 'free' or 'chance'."""
-    if not isinstance(name, str) or not _NAME_RE.match(name) or name.lower() in ("free", "chance", "spectator"):
+    if not isinstance(name, str) or not _NAME_RE.fullmatch(name) or name.lower() in ("free", "chance", "spectator"):
         raise NotationError(
             f"player name {name!r} is not allowed: use one word of letters, digits, '_', '.', '-' "
             "(starting with a letter, at most 24 characters), not 'free', 'chance' or 'spectator'")
@@ -50,7 +50,7 @@ def check_player_name(name: str) -> str:
 
 
 def _colour(text: str) -> str:
-    if text not in _COLOUR_ORDER:
+    if not isinstance(text, str) or text not in _COLOUR_ORDER:
         raise NotationError(f"{text!r} is not an agent colour; colours are {', '.join(COLOURS)}")
     return text
 
@@ -59,11 +59,11 @@ def _sorted_colours(cols: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(cols, key=_COLOUR_ORDER.__getitem__))
 
 
-_STEP_RE = re.compile(r"^([a-z]+)([+-]\d+)$")
+_STEP_RE = re.compile(r"([a-z]+)([+-][1-9][0-9]*|[+-]0)")   # ASCII digits only (\d takes any script's)
 
 
 def _agent_step(text: str) -> tuple[str, int]:
-    m = _STEP_RE.match(text)
+    m = _STEP_RE.fullmatch(text)
     if not m:
         raise NotationError(f"{text!r} should be an agent and a step, like red+2 or blue-1")
     return _colour(m.group(1)), int(m.group(2))
@@ -89,7 +89,9 @@ class Action:
 
     @staticmethod
     def points(n: int) -> "Action":
-        return Action("points", (int(n),))
+        if type(n) is not int or not 0 <= n <= 3:    # not 2.7, True or "2": nothing is rounded or coerced
+            raise NotationError(f"points are a whole number 0, 1, 2 or 3, not {n!r}")
+        return Action("points", (n,))
 
     @staticmethod
     def move(steps: Mapping[str, int]) -> "Action":
@@ -98,10 +100,12 @@ class Action:
         >>> str(Action.move({"blue": 3, "red": 2, "grey": 0}))
         'move red+2 blue+3'
         """
+        if not isinstance(steps, Mapping):
+            raise NotationError(f"a move is a mapping agent colour -> steps, like {{'red': 2}}, not {steps!r}")
         items = []
         for c, n in steps.items():
             _colour(c)
-            if not isinstance(n, int) or n < 0:
+            if type(n) is not int or n < 0:
                 raise NotationError(f"steps for {c} must be a whole number >= 0, not {n!r}")
             if n:
                 items.append((c, n))
@@ -110,11 +114,13 @@ class Action:
 
     @staticmethod
     def safe(building: int) -> "Action":
-        return Action("safe", (parse_building(str(building)),))
+        return Action("safe", (parse_building(_building_text(building)),))
 
     @staticmethod
     def announce(want: bool) -> "Action":
-        return Action("announce", (bool(want),))
+        if type(want) is not bool:      # "no" is truthy: it must not become "announce yes"
+            raise NotationError(f"announce takes True or False, not {want!r}")
+        return Action("announce", (want,))
 
     @staticmethod
     def play(card: str, *targets) -> "Action":
@@ -123,11 +129,15 @@ class Action:
 
     @staticmethod
     def dossier(agent: str, name: str) -> "Action":
+        if name != "free":
+            check_player_name(name)
         return Action("dossier", (_colour(agent), name))
 
     @staticmethod
     def deal(assignment: Mapping[str, str]) -> "Action":
         """The deal of agent cards, player -> colour, in seat order."""
+        if not isinstance(assignment, Mapping):
+            raise NotationError(f"a deal is a mapping player -> agent colour, not {assignment!r}")
         return Action("deal", tuple((check_player_name(p), _colour(c)) for p, c in assignment.items()))
 
     @staticmethod
@@ -324,9 +334,20 @@ def _parse_targets(text: str, card: str, t: list[str]) -> tuple:
 def _targets_text(card: str, targets) -> list[str]:
     targets = list(targets)
     if card in _STEP_CARDS:
-        if len(targets) == 2 and isinstance(targets[1], int):
+        if len(targets) == 2 and type(targets[1]) is int:
             return [f"{targets[0]}{targets[1]:+d}"]
-        return [str(x) for x in targets]
-    if card == "placesafe":
-        return [building_name(int(targets[0]))] if targets else []
-    return [str(x) for x in targets]
+    elif card == "placesafe":
+        return [_building_text(x) for x in targets]
+    for x in targets:
+        if not isinstance(x, str):   # a step is (agent, whole number); every other target is a name
+            raise NotationError(f"card target {x!r} of {card} is not an agent colour or AGENT+STEP text")
+    return list(targets)
+
+
+def _building_text(b) -> str:
+    """A building given as a value (``4``, ``0``, ``-3``) or as notation (``"4"``, ``"church"``): no floats, no bools."""
+    if type(b) is int:
+        return building_name(b)
+    if isinstance(b, str):
+        return b
+    raise NotationError(f"a building is a whole number (church 0, 1..10, ruins -3) or its name, not {b!r}")

@@ -15,6 +15,7 @@ True
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import networkx as nx
@@ -98,10 +99,9 @@ def parse_building(text: str) -> int:
         return CHURCH
     if t == "ruins":
         return RUINS
-    try:
-        v = int(t)
-    except ValueError:
-        raise NotationError(f"{text!r} is not a building; use church, ruins or 1..10") from None
+    if not re.fullmatch(r"-?(0|[1-9][0-9]?)", t):    # ASCII digits, written once: not '+7', '07' or '٣'
+        raise NotationError(f"{text!r} is not a building; use church, ruins or 1..10")
+    v = int(t)
     index_of(v)
     return v
 

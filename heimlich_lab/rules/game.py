@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import copy
 import random
+import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations, permutations
 from math import perm
@@ -38,6 +40,8 @@ from .cards import CARD_CODES
 from .ruleset import Rules
 
 CHANCE = "chance"
+#: Seeds are whole numbers below this (a record must hold them as a JSON number).
+MAX_SEED = 2**128
 RUINS_I = index_of(RUINS)
 CHURCH_I = index_of(CHURCH)
 HAND_LIMIT = 4
@@ -149,12 +153,17 @@ class Game:
     """One game of Heimlich & Co.
 
     Parameters: ``players`` (names in seat order; the first begins),
-    ``rules`` (a :class:`Rules`), ``seed`` (for every random thing),
-    ``chance`` (``"auto"`` or ``"manual"``), ``start`` (a :class:`Position`).
+    ``rules`` (a :class:`Rules`), ``seed`` (for every random thing: a whole number
+    0 <= seed < 2**128; by default one drawn from the OS, kept in :attr:`seed` so the record
+    replays), ``chance`` (``"auto"`` or ``"manual"``), ``start`` (a :class:`Position`).
+    A known, small seed lets anyone recompute the deal, every draw and every roll: leave it
+    out when a bot must not guess the game (docs/rules.md#seeds).
     """
 
     def __init__(self, players: Sequence[str], rules: Rules | None = None, seed: int | None = None,
                  chance: str = "auto", start: Position | None = None):
+        if isinstance(players, str) or not isinstance(players, Iterable):
+            raise PositionError(f"players must be a list of names in seat order, not {players!r}")
         players = tuple(players)
         for p in players:
             check_player_name(p)
@@ -165,9 +174,13 @@ class Game:
             raise PositionError(f"rules must be a heimlich_lab.Rules, not {type(rules).__name__}")
         if chance not in ("auto", "manual"):
             raise PositionError(f"chance must be 'auto' or 'manual', not {chance!r}")
-        if seed is not None and type(seed) is not int:
+        if seed is not None and (type(seed) is not int or not 0 <= seed < MAX_SEED):
             # records store the seed as a JSON whole number; anything else would not reload
-            raise PositionError(f"seed must be a whole number or None, not {seed!r}")
+            shown = f"a {seed.bit_length()}-bit number" if type(seed) is int and seed >= MAX_SEED else repr(seed)
+            raise PositionError(f"seed must be a whole number or None (0 <= seed < 2**128), not {shown}")
+        if seed is None:
+            # drawn from the OS and recorded: unguessable, yet the record replays (docs/rules.md#seeds)
+            seed = secrets.randbits(63)
         self.players: tuple[str, ...] = players
         self.rules = rules
         self.agents: tuple[str, ...] = rules.agents_for(len(players))
@@ -482,6 +495,8 @@ class Game:
         names the rule it breaks, and the game is left exactly as it was.
         """
         act = action if type(action) is Action else Action.parse(action)
+        if type(act.kind) is not str or type(act.args) is not tuple:
+            _check_form(act)    # a hand-built Action(["move"]): refused as malformed, not a TypeError
         actor = self._to_act()
         if actor is None:
             _check_form(act)
@@ -1164,7 +1179,7 @@ class Game:
         >>> v = g.view("Bob"); list(v.own_agents) == g.owners["Bob"], v.viewer
         (True, 'Bob')
         """
-        if player is not None and player not in self._pidx:
+        if player is not None and (not isinstance(player, str) or player not in self._pidx):
             raise WrongPlayer(f"{player!r} is not a player of this game ({', '.join(self.players)})",
                               rule="players")
         return _View._of(self, player)

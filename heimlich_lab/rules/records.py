@@ -17,21 +17,26 @@ True
 """
 from __future__ import annotations
 
+import contextlib
+import copy
 import json
 import os
+import stat
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
 from ..errors import HeimlichError, RecordError
-from .actions import HIDDEN, Action
-from .game import CHANCE, Game, Position
+from .actions import HIDDEN, Action, check_player_name
+from .game import CHANCE, MAX_SEED, Game, Position
 from .ruleset import Rules
 from .views import visible_action
 
 FORMAT = "heimlich-lab-record"
 VERSION = 1
+#: The fields of a finished game's ``result``.
+RESULT_KEYS = ("winners", "scores", "final_owners", "controlled", "dossier_bonus", "dossier_sheets")
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,8 @@ class GameRecord:
     start: Position | None = None
     result: dict | None = None
     view: str = "full"
+    #: Where the record came from (a file name), for error messages; not part of the record.
+    source: str = field(default="record", compare=False, repr=False)
 
     # ---------------------------------------------------------------- building
     @classmethod
@@ -76,13 +83,8 @@ class GameRecord:
                 if act.kind == "deal":
                     deal = dict(act.args)
                     break
-        result = None
-        if game.is_over:
-            result = {"winners": list(game.winners), "scores": game.scores, "final_owners": game.final_owners,
-                      "controlled": game.owners, "dossier_bonus": game.dossier_bonus,
-                      "dossier_sheets": game.dossier_sheets if game.rules.dossier else None}
         return cls(players=game.players, rules=game.rules, seed=game.seed, chance=game.chance, log=log,
-                   deal=deal, start=game.start, result=result)
+                   deal=deal, start=game.start, result=_result_of(game))
 
     # ---------------------------------------------------------------- facts
     @property
@@ -149,7 +151,7 @@ class GameRecord:
         # no seed in any redacted record: with the seed the deal and every draw can be recomputed
         return GameRecord(players=self.players, rules=self.rules, seed=None,
                           chance=self.chance, log=log, deal=deal, start=start, result=self.result,
-                          view=f"player:{keep}" if keep else "public")
+                          view=f"player:{keep}" if keep else "public", source=self.source)
 
     # ---------------------------------------------------------------- JSON
     def to_dict(self) -> dict:
@@ -157,7 +159,9 @@ class GameRecord:
             "format": FORMAT, "version": VERSION, "view": self.view,
             "players": list(self.players), "rules": self.rules.to_dict(), "seed": self.seed,
             "chance": self.chance, "start": self.start.to_dict() if self.start else None,
-            "deal": self.deal, "log": [e.to_list() for e in self.log], "result": self.result,
+            # copies: changing the dict must not change the record
+            "deal": copy.deepcopy(self.deal), "log": [e.to_list() for e in self.log],
+            "result": copy.deepcopy(self.result),
         }
 
     def to_json(self, indent: int | None = None) -> str:
@@ -165,22 +169,33 @@ class GameRecord:
         return json.dumps(self.to_dict(), indent=indent)
 
     def save(self, path: str | os.PathLike) -> Path:
-        """Write the record atomically (a temporary file renamed into place)."""
+        """Write the record atomically (a temporary file renamed into place).
+
+        Saving over a file keeps that file's permissions (a ``chmod 600`` record stays private); a new
+        file gets the usual ``0666`` less the umask. Saving to a symbolic link writes the file it points
+        to and keeps the link.
+        """
         path = Path(path)
+        target = Path(os.path.realpath(path)) if path.is_symlink() else path
         text = self.to_json(indent=1)
-        fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=path.parent or ".")
         try:
-            # mkstemp makes the file 0600; a saved record gets the usual 0666 less the umask
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except FileNotFoundError:
             umask = os.umask(0)
             os.umask(umask)
-            os.fchmod(fd, 0o666 & ~umask)
-            with os.fdopen(fd, "w") as f:
+            mode = 0o666 & ~umask
+        fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:     # closes fd on every path
+                with contextlib.suppress(OSError):
+                    # a file system that refuses chmod keeps mkstemp's 0600: more private, never less
+                    os.fchmod(f.fileno(), mode)
                 f.write(text)
                 f.flush()
                 os.fsync(f.fileno())    # the data is on disk before the rename makes it the record
-            os.replace(tmp, path)
+            os.replace(tmp, target)
         except BaseException:
-            if os.path.exists(tmp):
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
             raise
         return path
@@ -189,22 +204,35 @@ class GameRecord:
     def load(cls, path: str | os.PathLike) -> "GameRecord":
         """Read and check a record file."""
         try:
-            text = Path(path).read_text()
+            data = Path(path).read_bytes()
         except OSError as e:
             raise RecordError(f"cannot read record {path}: {e.strerror}") from None
-        return cls.from_json(text, source=str(path))
+        return cls.from_json(data, source=str(path))
 
     @classmethod
-    def from_json(cls, text: str, source: str = "record", check: bool = True) -> "GameRecord":
-        """Parse a record; a full record is also replayed to check every action (``check=True``).
+    def from_json(cls, text: str | bytes, source: str = "record", check: bool = True) -> "GameRecord":
+        """Parse a record (text, or UTF-8 bytes); a full record is also replayed to check every action
+        (``check=True``).
 
         Raises :class:`RecordError` saying where and why; never returns a half-loaded record.
         """
+        if isinstance(text, (bytes, bytearray)):
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise RecordError(f"{source}: not UTF-8 text (byte {e.start}: {e.reason})") from None
+        if not isinstance(text, str):
+            raise RecordError(f"{source}: a record is JSON text, not {type(text).__name__}")
         try:
             d = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as e:
+        except RecursionError:
+            raise RecordError(f"{source}: not a record: JSON nested too deeply") from None
+        except ValueError as e:   # JSONDecodeError, and integers too long to read (over 4300 digits)
             raise RecordError(f"{source}: not valid JSON ({e})") from None
-        return cls.from_dict(d, source=source, check=check)
+        try:
+            return cls.from_dict(d, source=source, check=check)
+        except RecursionError:
+            raise RecordError(f"{source}: not a record: a field is nested too deeply") from None
 
     @classmethod
     def from_dict(cls, d, source: str = "record", check: bool = True) -> "GameRecord":
@@ -212,7 +240,7 @@ class GameRecord:
             raise RecordError(f"{source}: a record is a JSON object")
         if d.get("format") != FORMAT:
             raise RecordError(f"{source}: 'format' must be {FORMAT!r}, not {d.get('format')!r}")
-        if d.get("version") != VERSION:
+        if type(d.get("version")) is not int or d["version"] != VERSION:    # not 1.0, not true
             raise RecordError(f"{source}: unknown version {d.get('version')!r}; this heimlich-lab reads version {VERSION}")
         missing = [k for k in ("players", "rules", "log") if k not in d]
         if missing:
@@ -222,11 +250,18 @@ class GameRecord:
             raise RecordError(f"{source}: 'view' must be full, public or player:NAME, not {view!r}")
         if not (isinstance(d["players"], list) and all(isinstance(p, str) for p in d["players"])):
             raise RecordError(f"{source}: 'players' must be a list of names, not {d['players']!r}")
+        for p in d["players"]:
+            try:
+                check_player_name(p)
+            except HeimlichError as e:
+                raise RecordError(f"{source}: 'players': {e}") from None
+        if len(set(d["players"])) != len(d["players"]):
+            raise RecordError(f"{source}: 'players' repeat a name: {d['players']!r}")
         if view.startswith("player:") and view[len("player:"):] not in d["players"]:
             raise RecordError(f"{source}: 'view' {view!r} names no player of the record")
         seed = d.get("seed")
-        if seed is not None and (type(seed) is not int):
-            raise RecordError(f"{source}: 'seed' must be a whole number or null, not {seed!r}")
+        if seed is not None and (type(seed) is not int or not 0 <= seed < MAX_SEED):
+            raise RecordError(f"{source}: 'seed' must be a whole number 0 <= seed < 2**128, or null, not {seed!r}")
         if d.get("chance", "auto") not in ("auto", "manual"):
             raise RecordError(f"{source}: 'chance' must be 'auto' or 'manual', not {d.get('chance')!r}")
         for k in ("deal", "result", "start", "rules"):
@@ -240,6 +275,10 @@ class GameRecord:
             raise RecordError(f"{source}: {e}") from None
         except Exception as e:  # anything the checks above missed is still a bad record, said where
             raise RecordError(f"{source}: cannot read the rules or start position: {type(e).__name__}: {e}") from None
+        try:    # checked here too, as a public or player record is not replayed
+            rules.agents_for(len(players))
+        except HeimlichError as e:
+            raise RecordError(f"{source}: cannot set up the game: {e}") from None
         if d.get("deal") is not None and not all(isinstance(p, str) and isinstance(c, str)
                                                  for p, c in d["deal"].items()):
             raise RecordError(f"{source}: 'deal' must map player names to agent colours, not {d['deal']!r}")
@@ -262,7 +301,7 @@ class GameRecord:
                 raise RecordError(f"{source}: log entry {i}: the receiver {entry[2]!r} is not a player")
             log.append(LogEntry(entry[0], act, entry[2] if len(entry) == 3 else None))
         rec = cls(players=players, rules=rules, seed=d.get("seed"), chance=d.get("chance", "auto"), log=log,
-                  deal=d.get("deal"), start=start, result=d.get("result"), view=view)
+                  deal=d.get("deal"), start=start, result=d.get("result"), view=view, source=source)
         if check and not rec.is_full:
             rec._check_redacted(source)
         if check and rec.is_full:
@@ -292,26 +331,44 @@ class GameRecord:
                 raise RecordError(f"{source}: log entry {i} ({e.actor}: {a}) is a secret a {self.view} record "
                                   "does not hold")
         if self.start is not None:
-            for p, cols in _start_owners(self.start).items():
+            st = self.start
+
+            def secret(what):
+                raise RecordError(f"{source}: the start position shows {what}, which a {self.view} record "
+                                  "does not hold")
+            for p, cols in _start_owners(st).items():
                 if p != keep and cols != [HIDDEN]:
-                    raise RecordError(f"{source}: the start position shows {p}'s agent(s), which a {self.view} "
-                                      "record does not hold")
+                    secret(f"{p}'s agent(s)")
+            for p, hand in (st.hands or {}).items():
+                if p != keep and any(c != HIDDEN for c in hand):
+                    secret(f"{p}'s hand")
+            if st.supply is not None and any(c != HIDDEN for c in st.supply):
+                secret("the supply's cards (face-down)")
+            for p in st.dossier_sheets or {}:
+                if p != keep:
+                    secret(f"{p}'s dossier sheet")
 
     # ---------------------------------------------------------------- replay
-    def replay(self, until: int | None = None, source: str = "record") -> Game:
-        """The game after the first ``until`` log entries (all by default), replayed and checked."""
+    def replay(self, until: int | None = None, source: str | None = None) -> Game:
+        """The game after the first ``until`` log entries (all by default), replayed and checked.
+
+        Errors name ``source`` (by default where the record was loaded from)."""
         game = None
         for game in self._replay(until, source):
             pass
         return game
 
-    def games(self, source: str = "record") -> Iterator[tuple[int, Game]]:
+    def games(self, source: str | None = None) -> Iterator[tuple[int, Game]]:
         """Yield ``(k, game)`` after each of the log's entries (the same Game object, advanced)."""
         g = None
         for k, g in enumerate(self._replay(None, source)):
             yield k, g
 
-    def _replay(self, until: int | None, source: str):
+    def _replay(self, until: int | None, source: str | None):
+        source = self.source if source is None else source
+        if until is not None and (type(until) is not int or not 0 <= until <= len(self.log)):
+            raise RecordError(f"{source}: until must be a whole number from 0 to {len(self.log)} (log entries), "
+                              f"not {until!r}")
         if not self.is_full:
             raise RecordError(f"{source}: a {self.view} record hides secrets and cannot be replayed as a game; "
                               "use the full record")
@@ -348,14 +405,27 @@ class GameRecord:
             extra = game.history[len(self.log)]
             raise RecordError(f"{source}: the log ends at entry {len(self.log)} but the seed continues with "
                               f"{extra[0]}: {extra[1]}; the record is cut short")
-        if until is None and self.result is not None:
-            if not game.is_over:
+        if until is None:
+            if self.result is not None and not game.is_over:
                 raise RecordError(f"{source}: the record has a result but its log does not end the game")
-            if (list(game.winners) != list(self.result.get("winners", [])) or game.scores != self.result.get("scores")
-                    or game.final_owners != self.result.get("final_owners", game.final_owners)):
-                raise RecordError(f"{source}: the result does not match the replayed game "
-                                  f"(winners {list(game.winners)}, scores {game.scores}, "
-                                  f"final owners {game.final_owners})")
+            expected = _result_of(game)
+            if self.result is None and expected is not None:
+                raise RecordError(f"{source}: the log ends the game but the record's result is null")
+            if self.result is not None and self.result != expected:
+                # every field, so that a record cannot lie about who controlled what (rec.owners reads it)
+                diff = sorted(k for k in set(expected) | set(self.result)
+                              if self.result.get(k, "missing") != expected.get(k, "missing"))
+                raise RecordError(f"{source}: the result does not match the replayed game in {diff}: the game "
+                                  f"gives {({k: expected.get(k) for k in diff})}")
+
+
+def _result_of(game: Game) -> dict | None:
+    """A finished game's ``result`` (``None`` before the end), as records hold it."""
+    if not game.is_over:
+        return None
+    return {"winners": list(game.winners), "scores": game.scores, "final_owners": game.final_owners,
+            "controlled": game.owners, "dossier_bonus": game.dossier_bonus,
+            "dossier_sheets": game.dossier_sheets if game.rules.dossier else None}
 
 
 def _check_result(r: dict, source: str) -> None:
@@ -366,6 +436,10 @@ def _check_result(r: dict, source: str) -> None:
 
     def fail(k, want):
         raise RecordError(f"{source}: result {k!r} must be {want}, not {r.get(k)!r}")
+
+    if set(r) != set(RESULT_KEYS):
+        raise RecordError(f"{source}: 'result' must have exactly the fields {list(RESULT_KEYS)}; "
+                          f"missing {sorted(set(RESULT_KEYS) - set(r))}, unknown {sorted(set(r) - set(RESULT_KEYS))}")
 
     w = r.get("winners")
     if not (isinstance(w, list) and all(isinstance(p, str) for p in w)):

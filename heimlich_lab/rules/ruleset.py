@@ -11,7 +11,7 @@ Rules(top_secret=False, dossier=False, safe_destination='other', agents=None, de
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Mapping
 
 from ..errors import HeimlichError
@@ -19,6 +19,9 @@ from .board import AGENTS_FOR_PLAYERS, COLOURS
 from .cards import CARD_CODES, DEFAULT_DECK
 
 SAFE_DESTINATIONS = ("other", "unoccupied")
+#: Most copies of one card a deck may hold (the books' deck has at most 2): a bound, so that a record
+#: cannot ask for a supply of a trillion cards.
+MAX_COPIES = 100
 
 
 @dataclass(frozen=True)
@@ -49,20 +52,28 @@ class Rules:
             raise HeimlichError(
                 f"safe_destination must be one of {SAFE_DESTINATIONS}, not {self.safe_destination!r}")
         if self.agents is not None:
+            if isinstance(self.agents, str) or not isinstance(self.agents, (list, tuple)):
+                raise HeimlichError(f"agents must be a list of agent colours or None, not {self.agents!r}")
             agents = tuple(self.agents)
             object.__setattr__(self, "agents", agents)
-            bad = [c for c in agents if c not in COLOURS]
+            bad = [c for c in agents if not isinstance(c, str) or c not in COLOURS]
             if bad:
                 raise HeimlichError(f"unknown agent colour(s) {bad}; colours are {', '.join(COLOURS)}")
             if len(set(agents)) != len(agents):
                 raise HeimlichError(f"agent colours repeat: {list(agents)}")
         if self.deck is not None:
-            deck = dict(self.deck)
-            bad = [c for c in deck if c not in CARD_CODES]
+            if isinstance(self.deck, tuple) and all(isinstance(kv, tuple) and len(kv) == 2 for kv in self.deck):
+                deck = dict(self.deck)   # the normalised form below (dataclasses.replace passes it back in)
+            elif isinstance(self.deck, Mapping):
+                deck = dict(self.deck)
+            else:
+                raise HeimlichError(f"deck must be a mapping card code -> copies, or None, not {self.deck!r}")
+            bad = [c for c in deck if not isinstance(c, str) or c not in CARD_CODES]
             if bad:
                 raise HeimlichError(f"unknown card code(s) {bad}; codes are {', '.join(CARD_CODES)}")
-            if any(type(n) is not int or n < 0 for n in deck.values()):
-                raise HeimlichError("card counts must be whole numbers >= 0")
+            if any(type(n) is not int or not 0 <= n <= MAX_COPIES for n in deck.values()):
+                raise HeimlichError(f"card counts must be whole numbers from 0 to {MAX_COPIES}, not "
+                                    f"{[n for n in deck.values() if type(n) is not int or not 0 <= n <= MAX_COPIES]}")
             object.__setattr__(self, "deck", tuple(sorted(deck.items(), key=lambda kv: CARD_CODES.index(kv[0]))))
 
     def __hash__(self):
@@ -98,11 +109,13 @@ class Rules:
     @classmethod
     def from_dict(cls, d: Mapping) -> "Rules":
         """Inverse of :meth:`to_dict`; unknown keys are an error."""
-        known = {"top_secret", "dossier", "safe_destination", "agents", "deck"}
+        if not isinstance(d, Mapping):
+            raise HeimlichError(f"rules are a mapping of options, not {d!r}")
+        known = {f.name for f in fields(cls)}
         extra = set(d) - known
         if extra:
             raise HeimlichError(f"unknown rule option(s): {sorted(extra)}")
         d = dict(d)
-        if d.get("agents") is not None:
+        if isinstance(d.get("agents"), list):
             d["agents"] = tuple(d["agents"])
         return cls(**d)

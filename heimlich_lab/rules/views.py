@@ -58,7 +58,7 @@ def visible_event(raw: tuple, viewer_index: int | None, omniscient: bool = False
     """The event as the viewer sees it (secrets of others blanked)."""
     kind, private_to, data = raw
     if private_to is None or omniscient or private_to == viewer_index:
-        return Event(kind, data)
+        return Event(kind, _copy(data))
     return Event(kind, hide_private(kind, data), hidden=True)
 
 
@@ -114,9 +114,20 @@ def _seen(public: tuple, own: dict, i: int) -> Event:
     """Event ``i`` from what a view holds: the blanked event, or the viewer's own private one."""
     raw = own.get(i)
     if raw is not None:
-        return Event(raw[0], raw[2])
+        return Event(raw[0], _copy(raw[2]))
     kind, private_to, data = public
-    return Event(kind, data, hidden=private_to is not None)
+    return Event(kind, _copy(data), hidden=private_to is not None)
+
+
+def _copy(data):
+    """A copy of an event's data (its dicts and lists too): a bot that changes what its view handed out
+    changes its own copy, never the game's log that every player's view and belief read."""
+    t = type(data)
+    if t is dict:
+        return {k: _copy(v) for k, v in data.items()}
+    if t is list:
+        return [_copy(v) for v in data]
+    return data
 
 
 class EventLog:

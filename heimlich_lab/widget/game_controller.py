@@ -52,7 +52,8 @@ class GameController:
     ``autoplay``: whether bots play by themselves (paced by ``speed_ms``, scheduled on the
     kernel's event loop); default: yes when a human plays, no for bots alone (click Play).
     ``belief_factory(game, observer)`` makes the belief panel's belief; by default a
-    :class:`~heimlich_lab.inference.belief.Belief` with the Boltzmann model when available.
+    :class:`~heimlich_lab.inference.belief.Belief` with the Boltzmann model
+    (:func:`~heimlich_lab.widget.panel.default_belief_factory`).
     """
 
     def __init__(self, players: Sequence[str], bots: Mapping[str, object] | None = None, rules: Rules | None = None,

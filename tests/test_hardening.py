@@ -1,0 +1,460 @@
+"""Issue 11: attacks from outside, as a cheating bot and a hostile user would try them.
+
+Secrets that cannot be guessed (seeds, the widget's messages, the views' log), records that cannot lie
+(every secret field, the result, bounded sizes, located errors, careful saving) and inputs that cannot crash
+(names, coercion, the library's own errors). The command line's usage errors are in test_rules_cli.py.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import random
+import stat
+
+import numpy as np
+import pytest
+
+from heimlich_lab import (Action, Belief, Game, GameRecord, HeimlichError, ModelError, NotationError, Position,
+                          RecordError, Rules, play)
+from heimlich_lab.bots import RandomBot, registry
+from heimlich_lab.cli import main
+from heimlich_lab.commands.play import game_and_bot_seeds
+
+P2, P3 = ["Ann", "Bob"], ["Ann", "Bob", "Cy"]
+TS_DOSSIER = Rules(top_secret=True, dossier=True)
+SMALL_SEEDS = 3000
+
+
+# ============================================================================ 1. seeds
+class SeedGuesser:
+    """A cheating bot that knows how the engine draws chance and tries every small seed.
+
+    It uses only its view and public functions: for each candidate seed it sets up the game with that seed,
+    plays it on with any legal decisions (in the basic game the decisions do not use the generator, so the
+    candidate's rolls are the real ones if the seed is right), and keeps the seeds whose deal gives it its
+    own agent and whose rolls are the rolls it has seen.
+    """
+
+    def __init__(self, n_seeds: int = SMALL_SEEDS):
+        self.n_seeds = n_seeds
+        self.candidates: list[int] | None = None
+        self.decisions = 0
+
+    def choose(self, view, legal_actions):
+        rolls = [e.face for e in view.log if e.kind == "roll"]
+        pool = range(self.n_seeds) if self.candidates is None else self.candidates
+        self.candidates = [s for s in pool if _fits(s, view, rolls)]
+        self.decisions += 1
+        return legal_actions[0]
+
+
+def _fits(seed: int, view, rolls: list[str]) -> bool:
+    g = Game(view.players, view.rules, seed=seed)
+    if g.owners[view.viewer] != list(view.own_agents):
+        return False
+    while True:
+        seen = [a.args[0] for _, a in g.history if a.kind == "roll"]
+        if seen[:len(rolls)] != rolls[:len(seen)]:
+            return False
+        if len(seen) >= len(rolls) or g.is_over:
+            return True
+        g.apply(g.legal_actions()[0])
+
+
+def test_the_guesser_finds_a_small_explicit_seed():
+    """The attack works (so its failure below means something): with seed=7 it knows everyone's agent."""
+    guesser = SeedGuesser()
+    rec = play(Rules(), {"Ann": RandomBot(1), "Bob": guesser, "Cy": RandomBot(3)}, seed=7)
+    assert guesser.candidates == [7]
+    assert Game(P3, seed=guesser.candidates[0]).owners == rec.replay().owners
+
+
+def test_a_seed_guessing_bot_learns_nothing_under_the_default_seed():
+    guesser = SeedGuesser()
+    rec = play(Rules(), {"Ann": RandomBot(1), "Bob": guesser, "Cy": RandomBot(3)})
+    assert guesser.decisions >= 3 and guesser.candidates == []
+    assert rec.seed >= SMALL_SEEDS       # drawn from the OS (63 bits), and recorded ...
+    assert GameRecord.from_json(rec.to_json()).replay().history == rec.replay().history   # ... so it replays
+
+
+def test_default_seeds_are_drawn_and_recorded():
+    seeds = {Game(P2).seed for _ in range(5)}
+    assert len(seeds) == 5 and all(type(s) is int and 0 <= s < 2**63 for s in seeds)
+    g = Game(P2)
+    g.apply(g.legal_actions()[0])
+    again = GameRecord.from_json(g.record.to_json()).replay()      # today: "the log does not match the seed"
+    assert again.history == g.history and again.seed == g.seed
+
+
+class _SeedKeeper:
+    """Registered as a bot: records the seed each instance was made with (what a bot knows of itself)."""
+    made: list[int] = []
+
+    def __init__(self, seed=None):
+        _SeedKeeper.made.append(seed)
+        self._bot = RandomBot(seed)
+
+    def choose(self, view, legal_actions):
+        return self._bot.choose(view, legal_actions)
+
+
+@pytest.fixture
+def keeper(monkeypatch):
+    monkeypatch.setitem(registry.BOTS, "keeper", _SeedKeeper)
+    _SeedKeeper.made = []
+    return _SeedKeeper
+
+
+def _invert_play(bot_seed: int, seat: int, n: int) -> int | None:
+    """A bot inverting its own seed: the small command-line seed that gives it."""
+    return next((s for s in range(SMALL_SEEDS) if game_and_bot_seeds(s, n)[1][seat] == bot_seed), None)
+
+
+def test_cli_bots_cannot_invert_their_seeds_under_the_default(keeper, capsys, tmp_path):
+    out = tmp_path / "g.json"
+    assert main(["play", "--players", "Ann,Bob", "--bots", "random,keeper", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    rec = GameRecord.load(out)
+    bob_seed = keeper.made[-1]
+    assert _invert_play(bob_seed, 1, 2) is None
+    # the old scheme (each bot's seed spawned from the game's seed) would hand the game seed over at once
+    old = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(rec.seed).spawn(2)]
+    assert bob_seed not in old and bob_seed != rec.seed
+    # the drawn seed is printed, and plays the same game again
+    drawn = int(printed.split("Seed ")[1].split()[0])
+    assert main(["play", "--players", "Ann,Bob", "--bots", "random,keeper", "--seed", str(drawn),
+                 "--out", str(tmp_path / "again.json")]) == 0
+    assert GameRecord.load(tmp_path / "again.json").to_dict() == rec.to_dict()
+
+
+def test_a_small_cli_seed_is_guessable_as_the_docs_say(keeper, tmp_path):
+    assert main(["play", "--players", "Ann,Bob", "--bots", "random,keeper", "--seed", "5"]) == 0
+    assert _invert_play(keeper.made[-1], 1, 2) == 5
+
+
+def test_tournament_bots_cannot_invert_their_seeds_under_the_default(keeper, capsys):
+    from heimlich_lab.analysis import game_seeds
+    assert main(["tournament", "--players", "2", "--games", "2", "--bots", "keeper", "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    root = int(printed.split("root seed ")[1].split()[0])
+    assert root >= SMALL_SEEDS     # today the root seed defaults to 0
+    mine = keeper.made[-1]
+    found = [(r, k) for r in range(300) for k in range(2) if mine in game_seeds(r, k, 2)[1]]
+    assert found == []
+
+
+# ============================================================================ 2. the widget's bot errors
+class _CheatingBot:
+    """Answers with a dossier entry at a move decision: the engine's explanation of the refusal must not reach
+    the human's screen (it could quote a bot's private entry)."""
+
+    def choose(self, view, legal_actions):
+        return Action.parse("dossier blue=free")
+
+
+def test_a_bots_refused_action_shows_the_human_only_a_generic_message(caplog):
+    from heimlich_lab.widget import GameController
+    ctl = GameController(P3, bots={"Ann": RandomBot(1), "Bob": _CheatingBot(), "Cy": RandomBot(2)}, seed=2,
+                         beliefs=False)
+    with caplog.at_level(logging.WARNING, logger="heimlich_lab.widget"):
+        for _ in range(50):
+            if not ctl.step():
+                break
+    assert ctl.game.current_player == "Bob" and not ctl.game.is_over
+    shown = ctl.widget.state["error"]
+    assert "Bob" in shown and "dossier" not in shown and "blue" not in shown and "refused:" not in shown
+    assert any("dossier blue=free" in r.getMessage() and "Bob" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("bad", ["fast", math.inf, None, True, math.nan])
+def test_the_widget_speed_is_a_number(bad):
+    from heimlich_lab.widget.front_end import clamp_speed
+    with pytest.raises(HeimlichError, match="speed_ms must be a number"):
+        clamp_speed(bad)
+    assert clamp_speed("120") == 120 and clamp_speed(1e9) == 2000
+
+
+# ============================================================================ 3. what a view hands out
+def test_changing_what_a_view_handed_out_changes_nobodys_log():
+    g = Game(P3, rules=TS_DOSSIER, seed=4)
+    bot = RandomBot(1)
+    while len(g.events) < 40:
+        g.apply(bot.choose(g.view(g.current_player), g.legal_actions()))
+    before = {p: [(e.kind, e.data, e.hidden) for e in g.view(p).log] for p in (*P3, None)}
+    raw = json.dumps([list(map(repr, ev)) for ev in g.events])
+    for e in g.view("Bob").log:        # a bot rewrites everything it was given
+        for k, v in list(e.data.items()):
+            if isinstance(v, dict):
+                v.clear()
+            elif isinstance(v, list):
+                v.append("?")
+            e.data[k] = "forged"
+        e.data["extra"] = 1
+    for e in g.omniscient_view().log:
+        e.data.clear()
+    assert json.dumps([list(map(repr, ev)) for ev in g.events]) == raw
+    assert {p: [(e.kind, e.data, e.hidden) for e in g.view(p).log] for p in (*P3, None)} == before
+    Belief.for_game(g, "Ann")      # other players' beliefs still read the true log
+
+
+# ============================================================================ 4-8. records
+def _full_record_with_start(rules=TS_DOSSIER):
+    """A Top Secret + dossier game from a position with hands, a stacked supply and sheets, finished."""
+    start = Position(positions={"grey": 5, "yellow": 2, "orange": 0, "red": 9, "green": 1, "blue": 3},
+                     owners={"Ann": "red", "Bob": "blue", "Cy": "grey"},
+                     scores={"grey": 29, "yellow": 10, "orange": 3, "red": 20, "green": 0, "blue": 12},
+                     hands={"Ann": ["swap"], "Bob": ["ruins", "church"], "Cy": []},
+                     supply=["bonus", "fwd123", "back12"], supply_ordered=True, discards=None,
+                     dossier_sheets={"Ann": {"grey": "Cy", "yellow": "free", "orange": "free", "green": "free",
+                                             "blue": "Bob"},
+                                     "Bob": {"grey": "Ann", "yellow": "free", "orange": "free", "green": "free",
+                                             "red": "Cy"},
+                                     "Cy": {"yellow": "free", "orange": "Ann", "red": "Bob", "green": "free",
+                                            "blue": "free"}})
+    # the rest of the deck goes to the discards, so that the cards are conserved
+    deck = rules.deck_for(3)
+    held = ["swap", "ruins", "church", "bonus", "fwd123", "back12"]
+    rest = [c for c, n in deck.items() for _ in range(n)]
+    for c in held:
+        rest.remove(c)
+    start.discards = rest
+    g = Game(P3, rules=rules, seed=3, start=start)
+    bot = RandomBot(5)
+    while not g.is_over:
+        g.apply(bot.choose(g.view(g.current_player), g.legal_actions()))
+    return g.record
+
+
+@pytest.fixture(scope="module")
+def with_start():
+    return _full_record_with_start()
+
+
+@pytest.mark.parametrize("view", ["public", "player:Ann"])
+@pytest.mark.parametrize("leak, words", [
+    (lambda s: s["hands"].update(Bob=["ruins", "church"]), "Bob's hand"),
+    (lambda s: s.update(supply=["bonus", "fwd123", "back12"]), "the supply's cards"),
+    (lambda s: s["supply"].__setitem__(0, "bonus"), "the supply's cards"),
+    (lambda s: s.update(dossier_sheets={"Cy": {"yellow": "free", "orange": "Ann", "red": "Bob", "green": "free",
+                                               "blue": "free"}}), "Cy's dossier sheet"),
+])
+def test_public_and_player_records_carry_no_secret_in_the_start_position(with_start, view, leak, words):
+    red = with_start.public() if view == "public" else with_start.as_player("Ann")
+    GameRecord.from_json(red.to_json())                       # the honest redaction loads
+    d = json.loads(red.to_json())
+    leak(d["start"])
+    with pytest.raises(RecordError, match=words):
+        GameRecord.from_dict(d, source="leak.json")
+
+
+def _finished(seed=2, rules=Rules(top_secret=True)):
+    return play(rules, {p: RandomBot(i) for i, p in enumerate(P3)}, seed=seed)
+
+
+@pytest.mark.parametrize("lie, words", [
+    (lambda r: r.update(controlled={"Ann": r["controlled"]["Bob"], "Bob": r["controlled"]["Ann"],
+                                    "Cy": r["controlled"]["Cy"]}), r"\['controlled'"),
+    (lambda r: r.update(dossier_bonus={"Ann": 5}), "dossier_bonus"),
+    (lambda r: r.update(dossier_sheets={"Ann": {}}), "dossier_sheets"),
+    (lambda r: r.pop("final_owners"), "missing \\['final_owners'\\]"),
+    (lambda r: r.update(extra=1), "unknown \\['extra'\\]"),
+])
+def test_a_records_result_must_be_the_replays(lie, words):
+    d = _finished().to_dict()
+    lie(d["result"])
+    with pytest.raises(RecordError, match=words):
+        GameRecord.from_dict(d, source="lie.json")
+
+
+def test_a_finished_games_record_has_its_result():
+    d = _finished().to_dict()
+    d["result"] = None
+    with pytest.raises(RecordError, match="lie.json: the log ends the game but the record's result is null"):
+        GameRecord.from_dict(d, source="lie.json")
+
+
+def test_swapped_owners_never_reach_the_fit():
+    rec = _finished()
+    d = rec.to_dict()
+    r = d["result"]
+    r["controlled"]["Ann"], r["controlled"]["Bob"] = r["controlled"]["Bob"], r["controlled"]["Ann"]
+    with pytest.raises(RecordError):
+        GameRecord.from_dict(d)
+    assert GameRecord.from_dict(rec.to_dict()).owners == rec.replay().owners
+
+
+def test_card_counts_are_bounded_at_once():
+    with pytest.raises(HeimlichError, match="card counts must be whole numbers from 0 to 100"):
+        Rules(top_secret=True, deck={"fwd123": 10**12})
+    d = _finished().to_dict()
+    d["rules"]["deck"] = {"fwd123": 10**12}
+    with pytest.raises(RecordError, match="card counts"):
+        GameRecord.from_json(json.dumps(d))
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[" * 100_000, "nested too deeply"),
+    ('{"format": "heimlich-lab-record", "version": 1, "seed": ' + "9" * 5000 + "}", "not valid JSON"),
+    (b"\xff\xfe{}", "not UTF-8"),
+    ('{"format": "heimlich-lab-record", "version": 1.0}', "unknown version 1.0"),
+    ('{"format": "heimlich-lab-record", "version": true}', "unknown version True"),
+])
+def test_every_malformed_input_is_a_located_record_error(tmp_path, text, words):
+    path = tmp_path / "bad.json"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    with pytest.raises(RecordError, match=words) as e:
+        GameRecord.load(path)
+    assert str(e.value).startswith(f"{path}: ")
+
+
+def test_seeds_a_record_cannot_hold_are_refused_at_construction():
+    for seed in (10**5000, 2**128, -1):
+        with pytest.raises(HeimlichError, match="seed must be a whole number"):
+            Game(P2, seed=seed)
+    d = _finished().to_dict()
+    d["seed"] = 2**200
+    with pytest.raises(RecordError, match="'seed' must be a whole number"):
+        GameRecord.from_dict(d)
+
+
+def test_save_keeps_the_mode_of_the_file_it_replaces(tmp_path):
+    path = tmp_path / "secret.json"
+    rec = _finished()
+    rec.save(path)
+    os.chmod(path, 0o600)
+    rec.save(path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    os.chmod(path, 0o640)
+    rec.public().save(path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640 and GameRecord.load(path).view == "public"
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_save_survives_a_file_system_that_refuses_chmod_and_leaks_nothing(tmp_path, monkeypatch):
+    def refuse(fd, mode):
+        raise PermissionError(1, "Operation not permitted")
+    monkeypatch.setattr(os, "fchmod", refuse)
+    rec = _finished()
+    before = _open_fds()
+    for i in range(20):
+        rec.save(tmp_path / f"r{i}.json")
+    assert _open_fds() == before
+    assert GameRecord.load(tmp_path / "r0.json").to_dict() == rec.to_dict()
+
+
+def test_a_failed_write_closes_the_file_and_leaves_no_temporary(tmp_path, monkeypatch):
+    rec = _finished()
+    before = _open_fds()
+
+    def broken(fd):
+        raise OSError(5, "I/O error")
+    monkeypatch.setattr(os, "fsync", broken)
+    for _ in range(5):
+        with pytest.raises(OSError):
+            rec.save(tmp_path / "x.json")
+    assert _open_fds() == before and os.listdir(tmp_path) == []
+
+
+def test_save_through_a_symlink_writes_the_file_it_points_to(tmp_path):
+    real = tmp_path / "real.json"
+    link = tmp_path / "link.json"
+    rec = _finished()
+    rec.save(real)
+    os.chmod(real, 0o600)
+    link.symlink_to(real)
+    rec.public().save(link)
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert GameRecord.load(real).view == "public" and stat.S_IMODE(os.stat(real).st_mode) == 0o600
+
+
+# ============================================================================ 9-10. input
+def test_names_with_a_trailing_newline_are_refused():
+    for bad in ("Ann\n", "Ann\r\n", "Ann ", "\nAnn"):
+        with pytest.raises(NotationError, match="not allowed"):
+            Game([bad, "Bob"])
+    d = _finished().to_dict()
+    d["players"][0] = "Ann\n"
+    with pytest.raises(RecordError, match="'players': player name 'Ann\\\\n' is not allowed"):
+        GameRecord.from_dict(d, source="names.json")
+
+
+@pytest.mark.parametrize("build", [
+    lambda: Action.announce("no"), lambda: Action.announce(1),
+    lambda: Action.points(2.7), lambda: Action.points(True), lambda: Action.points("2"), lambda: Action.points(4),
+    lambda: Action.play("placesafe", 4.5), lambda: Action.play("placesafe", True),
+    lambda: Action.play("fwd123", "red", 2.0), lambda: Action.safe(4.0), lambda: Action.dossier("red", "Ann\n"),
+    lambda: Rules(deck=[("fwd123", 1)]), lambda: Rules.from_dict([]), lambda: Rules(agents="red"),
+    lambda: Action.parse("move red+٣"), lambda: Action.parse("safe +7"), lambda: Action.parse("safe 07"),
+    lambda: Action.parse("safe ٣"), lambda: Action.parse("play placesafe 1_0"), lambda: Action.parse("move red+02"),
+], ids=lambda f: "")
+def test_no_silent_coercion(build):
+    with pytest.raises(HeimlichError):
+        build()
+
+
+def test_the_right_values_still_build():
+    assert str(Action.announce(False)) == "announce no" and str(Action.points(0)) == "points 0"
+    assert str(Action.play("placesafe", 4)) == "play placesafe 4" and str(Action.play("placesafe", -3)) == \
+        "play placesafe ruins"
+    assert str(Action.play("fwd123", "red", 2)) == "play fwd123 red+2" and str(Action.safe(0)) == "safe church"
+    assert Action.parse("safe 0") == Action.parse("safe church") and Action.parse("safe -3").args == (-3,)
+    assert Rules(deck={"fwd123": 1}).deck == (("fwd123", 1),)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: Action.points(None), lambda: Action.points(math.inf), lambda: Action.move([("red", 1)]),
+    lambda: Action.move({"red": 1.5}), lambda: Action.deal([("Ann", "red")]),
+    lambda: Game(None), lambda: Game("AnnBob"), lambda: Rules(agents=5), lambda: Rules.from_dict(None),
+    lambda: Rules(agents=[5, "red"]), lambda: Action.take(["red"]), lambda: Action.dossier(["red"], "Ann"),
+], ids=lambda f: "")
+def test_wrong_types_get_the_librarys_own_errors(call):
+    with pytest.raises(HeimlichError):
+        call()
+
+
+def test_junk_actions_and_viewers_are_refused_by_the_game_unchanged():
+    g = Game(P3, seed=1)
+    before = (list(g.history), g.phase, g.positions)
+    for junk in (Action(["move"]), Action("move", [("red", 1)]), Action({"k": 1}), Action("points", (math.inf,))):
+        with pytest.raises(HeimlichError):
+            g.apply(junk)
+    for viewer in (["x"], {"Ann": 1}, 3):
+        with pytest.raises(HeimlichError):
+            g.view(viewer)
+    assert (list(g.history), g.phase, g.positions) == before
+
+
+def test_a_belief_until_a_negative_count_is_refused():
+    rec = _finished(rules=Rules())
+    with pytest.raises(ModelError, match="until must be"):
+        Belief.from_record(rec, "Ann", until=-1)
+
+
+# ============================================================================ 11. the replay command names the file
+@pytest.mark.parametrize("redact", [lambda r: r.public(), lambda r: r.as_player("Bob")])
+def test_replaying_a_redacted_record_names_its_file(tmp_path, capsys, redact):
+    path = tmp_path / "mine.json"
+    redact(_finished()).save(path)
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {path}: a " in err and "use the full record" in err and "record:" not in err
+
+
+# ============================================================================ random junk, many times
+def test_random_bytes_never_escape_as_another_error(tmp_path):
+    rng = random.Random(11)
+    good = _finished().to_json().encode()
+    for i in range(300):
+        data = bytearray(good)
+        for _ in range(rng.randint(1, 6)):
+            j = rng.randrange(len(data))
+            data[j:j + 1] = bytes([rng.randrange(256)]) * rng.choice((1, 1, 2, 40))
+        try:
+            GameRecord.from_json(bytes(data), source=f"mutant{i}")
+        except RecordError as e:
+            assert str(e).startswith(f"mutant{i}: ")
