@@ -1,0 +1,37 @@
+"""The command line for Secrets: play, replay and evaluate with --game secrets, and the transcript."""
+from __future__ import annotations
+
+from heimlich_lab.cli import main
+from heimlich_lab.secrets import SecretsRecord
+from heimlich_lab.secrets.cli import evaluate, is_secrets_record
+
+
+def test_play_replay_and_the_same_seed(tmp_path, capsys):
+    out = tmp_path / "s.json"
+    args = ["play", "--game", "secrets", "--players", "Ann,Bob,Cy,Dee,Eve", "--bots", "team,random,bluff",
+            "--seed", "4"]
+    assert main(args + ["--bots", "team,random,bluff,team,random", "--out", str(out)]) == 0
+    first = capsys.readouterr().out
+    assert "Turn 1: Ann is the active player." in first and "The end. Markers:" in first
+    assert is_secrets_record(out) and SecretsRecord.load(out).replay().is_over
+    assert main(args + ["--bots", "team,random,bluff,team,random"]) == 0
+    assert capsys.readouterr().out.splitlines()[:-1] == first.splitlines()[:-2]    # same game, no "saved" line
+    assert main(["replay", str(out), "--as", "Ann"]) == 0
+    mine = capsys.readouterr().out
+    assert "Ann looks at their own marker: " in mine and "Bob looks at their own marker." in mine
+
+
+def test_bad_secrets_input_is_an_error_message(capsys):
+    assert main(["play", "--game", "secrets", "--players", "Ann,Bob,Cy", "--seed", "1"]) == 2
+    assert "4 to 8 players" in capsys.readouterr().err
+    assert main(["play", "--game", "secrets", "--players", "Ann,Bob,Cy,Dee", "--bots", "greedy"]) == 2
+    assert "unknown bot 'greedy' for secrets" in capsys.readouterr().err
+
+
+def test_evaluate_scores_the_beliefs(capsys):
+    assert main(["evaluate", "--game", "secrets", "--games", "3", "--players", "4", "--bots", "random"]) == 0
+    text = capsys.readouterr().out
+    assert "log_loss" in text and "exact" in text and "prior" in text
+    table = evaluate(games=4, n_players=6, bots=["team"], seed=2)
+    assert table.loc["exact", "log_loss"] < table.loc["prior", "log_loss"]
+    assert table.loc["model", "log_loss"] < table.loc["exact", "log_loss"]      # team players' choices tell
