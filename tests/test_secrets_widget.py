@@ -4,7 +4,11 @@ replay, which opens at step 0. The real-browser tests are in tests/browser/test_
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -230,3 +234,20 @@ def test_the_front_end_is_shipped_in_the_wheel():
         "force-include"]
     assert include["widgets/secrets/table.js"] == "heimlich_lab/secrets/static/table.js"
     assert include["widgets/secrets/table.css"] == "heimlich_lab/secrets/static/table.css"
+
+
+def test_an_installed_wheel_loads_its_own_table(tmp_path):
+    for f in ("table.js", "table.css"):
+        assert not re.search(r"https?://", (ROOT / "widgets" / "secrets" / f).read_text()), f"{f}: no outside URL"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
+                    "--wheel-dir", str(tmp_path), str(ROOT)], check=True, capture_output=True, timeout=300)
+    (whl,) = tmp_path.glob("heimlich_lab-*.whl")
+    with zipfile.ZipFile(whl) as z:
+        assert z.read("heimlich_lab/secrets/static/table.js").decode() == (ROOT / "widgets/secrets/table.js").read_text()
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", "--target", str(site),
+                    str(whl)], check=True, capture_output=True, timeout=300)
+    out = subprocess.run([sys.executable, "-c", "from heimlich_lab.secrets.widget import static_dir; print(static_dir())"],
+                         cwd=tmp_path, env={"PYTHONPATH": str(site), "PATH": ""}, capture_output=True, text=True,
+                         timeout=120)
+    assert out.stdout.strip() == str(site / "heimlich_lab" / "secrets" / "static"), out.stderr[-2000:]
