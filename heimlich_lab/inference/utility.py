@@ -89,16 +89,15 @@ import numpy as np
 from ..errors import ModelError
 from ..rules.actions import Action
 from ..rules.allocations import allocation_table
-from ..rules.board import BONUS_CAP, BUILDING_VALUES, FINISH, N_BUILDINGS, index_of
+from ..rules.board import (BONUS_CAP, BUILDING_VALUES, CHURCH_INDEX, FINISH, N_BUILDINGS, RUINS_INDEX, distance,
+                           index_of, step)
+from ..rules.cards import BONUS_POINTS, CARDS, CardKind, PublicBoard
 
 __all__ = ["UtilityWeights", "PublicState", "Utility", "card_plays", "utility_matrix", "REACH",
            "soft_max"]
 
-RUINS_I = index_of(-3)
-CHURCH_I = index_of(0)
 HAND_LIMIT = 4
 VALUES = np.array(BUILDING_VALUES, dtype=float)            # by ring index
-_INDEX = {v: i for i, v in enumerate(BUILDING_VALUES)}     # building value -> ring index
 
 #: REACH[d] = P(the next roll gives at least d points), d = 0..11 (0 for d = 0 and d > 6).
 REACH = np.zeros(N_BUILDINGS)
@@ -151,26 +150,21 @@ class UtilityWeights:
 
     def worth(self) -> np.ndarray:
         """Worth of standing on each building, by ring index (Church, 1..10, Ruins)."""
-        to_ruins = (RUINS_I - np.arange(N_BUILDINGS)) % N_BUILDINGS
-        w = VALUES - self.risk * REACH[to_ruins]
-        w[RUINS_I] = self.ruins
+        w = VALUES - self.risk * REACH[distance(np.arange(N_BUILDINGS), RUINS_INDEX)]
+        w[RUINS_INDEX] = self.ruins
         return w
 
 
 @dataclass(frozen=True)
-class PublicState:
+class PublicState(PublicBoard):
     """The public facts a utility needs, as ring indices (hashable: used as a cache key).
 
-    ``pos`` and ``safe`` are ring indices (0 = Church, 1..10, 11 = Ruins),
-    ``triggers`` agent indices, ``active_hand`` the hand size of the active
-    player (for the "draw a card" term; 0 without Top Secret).
+    A :class:`~heimlich_lab.rules.cards.PublicBoard` (``pos`` and ``safe`` are ring indices:
+    0 = Church, 1..10, 11 = Ruins; ``triggers`` agent indices), so the cards' rules apply to it,
+    plus the variant and ``active_hand``, the hand size of the active player (for the "draw a card"
+    term; 0 without Top Secret).
     """
 
-    agents: tuple
-    pos: tuple
-    scores: tuple
-    safe: int
-    triggers: tuple = ()
     top_secret: bool = False
     active_hand: int = 0
 
@@ -185,16 +179,9 @@ class PublicState:
     @classmethod
     def from_view(cls, view) -> "PublicState":
         """From any :class:`~heimlich_lab.View` (public fields only)."""
-        agents = tuple(view.agents)
-        p, s = view.positions, view.scores
         ts = bool(view.rules.top_secret)
         hand = view.hand_sizes.get(view.active_player, 0) if ts else 0
-        trig = view.triggers
-        if trig:
-            aidx = {c: i for i, c in enumerate(agents)}
-            trig = tuple(sorted(aidx[c] for c in trig))
-        return cls(agents, tuple([_INDEX[p[c]] for c in agents]), tuple([int(s[c]) for c in agents]),
-                   _INDEX[view.safe], tuple(trig), ts, int(hand))
+        return super().from_view(view, top_secret=ts, active_hand=int(hand))
 
     @property
     def can_draw(self) -> bool:
@@ -225,98 +212,26 @@ def _rel(x: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ card plays from the public state
+def _card_kind(code: str) -> CardKind:
+    try:
+        return CARDS[code]
+    except (KeyError, TypeError):
+        raise ModelError(f"unknown card code {code!r}") from None
+
+
 def card_plays(state: PublicState, code: str) -> tuple[Action, ...]:
     """Every play of card ``code`` (with its targets) legal in the public state, in the engine's order.
 
     The same list as the card's entries in ``Game.legal_actions()`` for a
-    player holding the card; it depends on public facts only.
+    player holding the card: both come from the card's
+    :meth:`~heimlich_lab.rules.cards.CardKind.legal_targets`.
 
     >>> from heimlich_lab import Game
     >>> st = PublicState.from_view(Game(["Ann", "Bob"], seed=1).view(None))
     >>> len(card_plays(st, "fwd123")), card_plays(st, "church")     # everyone is in the Church
     (15, ())
     """
-    A = range(len(state.agents))
-    ag, pos, safe = state.agents, state.pos, state.safe
-    P = Action
-    if code == "back12":
-        return tuple(P("play", (code, ag[a], d)) for a in A for d in (-1, -2))
-    if code == "step1":
-        return tuple(P("play", (code, ag[a], d)) for a in A for d in (1, -1))
-    if code == "fwd123":
-        return tuple(P("play", (code, ag[a], d)) for a in A for d in (1, 2, 3))
-    if code == "safestep":
-        return tuple(P("play", (code, ag[a], d)) for a in A if pos[a] == safe for d in (1, -1))
-    if code in ("twoback", "twofwd"):
-        return tuple(P("play", (code, ag[a], ag[b])) for a, b in combinations(A, 2))
-    if code == "swap":
-        return tuple(P("play", (code, ag[a], ag[b])) for a, b in combinations(A, 2) if pos[a] != pos[b])
-    if code == "bonus":
-        ok = [a for a in A if state.scores[a] < BONUS_CAP]
-        return tuple(P("play", (code, ag[a], ag[b])) for a, b in combinations(ok, 2))
-    if code == "join":
-        return tuple(P("play", (code, ag[a], ag[b])) for a in A for b in A if pos[a] != pos[b])
-    if code == "ruins":
-        return tuple(P("play", (code, ag[a])) for a in A if pos[a] != RUINS_I)
-    if code == "tosafe":
-        return tuple(P("play", (code, ag[a])) for a in A if pos[a] != safe)
-    if code == "rescue":
-        r = [a for a in A if pos[a] == RUINS_I]
-        return tuple([P("play", (code, ag[a])) for a in r] + [P("play", (code, ag[a], ag[b])) for a, b in combinations(r, 2)])
-    if code == "church":
-        return (P("play", (code,)),) if any(x != CHURCH_I for x in pos) else ()
-    if code == "placesafe":
-        return tuple(P("play", (code, BUILDING_VALUES[b])) for b in range(N_BUILDINGS) if b != safe)
-    if code == "second":
-        return (P("play", (code,)),)
-    raise ModelError(f"unknown card code {code!r}")
-
-
-def _card_outcome(state: PublicState, act: Action, aidx: dict):
-    """The public state after a card play: (pos, scores, safe, triggers, someone moved into the ruins)."""
-    pos = list(state.pos)
-    scores = list(state.scores)
-    safe = state.safe
-    trig = set(state.triggers)
-    code, t = act.args[0], act.args[1:]
-    new: dict[int, int] = {}
-    if code in ("back12", "step1", "fwd123", "safestep"):
-        a = aidx[t[0]]
-        new = {a: (pos[a] + t[1]) % N_BUILDINGS}
-    elif code == "twoback":
-        new = {aidx[c]: (pos[aidx[c]] - 1) % N_BUILDINGS for c in t}
-    elif code == "twofwd":
-        new = {aidx[c]: (pos[aidx[c]] + 1) % N_BUILDINGS for c in t}
-    elif code == "ruins":
-        new = {aidx[t[0]]: RUINS_I}
-    elif code == "church":
-        new = {a: CHURCH_I for a in range(len(pos))}
-    elif code == "swap":
-        a, b = aidx[t[0]], aidx[t[1]]
-        new = {a: pos[b], b: pos[a]}
-    elif code == "join":
-        new = {aidx[t[0]]: pos[aidx[t[1]]]}
-    elif code == "rescue":
-        new = {aidx[c]: CHURCH_I for c in t}
-    elif code == "tosafe":
-        new = {aidx[t[0]]: safe}
-    elif code == "placesafe":
-        safe = index_of(t[0])
-        trig.clear()
-    elif code == "bonus":
-        for c in t:
-            scores[aidx[c]] = min(BONUS_CAP, scores[aidx[c]] + 3)
-    ruined = False
-    for a, to in new.items():
-        if pos[a] == to:
-            continue
-        pos[a] = to
-        ruined |= to == RUINS_I
-        if to == safe:
-            trig.add(a)
-        else:
-            trig.discard(a)
-    return pos, scores, safe, bool(trig), ruined
+    return tuple(Action("play", (code, *t)) for t in _card_kind(code).legal_targets(state))
 
 
 _PAIRS: dict = {}
@@ -329,7 +244,8 @@ def _pairs(idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _card_moves(state: PublicState, code: str, P0: np.ndarray, S0: np.ndarray):
-    """The plays of ``code`` (in :func:`card_plays` order) as data: ``(n, rows, agents, to, safe, bonus)``:
+    """The plays of ``code`` (in :func:`card_plays` order) as data: ``(n, rows, agents, to, safe, bonus)``
+    (the fast path of the cards' rules; tests/test_cards.py keeps it equal to them):
     play ``rows[k]`` moves agent ``agents[k]`` to ring index ``to[k]`` (destinations from the state
     before the play); ``safe``: the new safe per play or None; ``bonus``: (row, agent) marker +3 or None."""
     A = len(P0)
@@ -337,11 +253,11 @@ def _card_moves(state: PublicState, code: str, P0: np.ndarray, S0: np.ndarray):
     ar = np.arange(A)
     none = np.zeros(0, dtype=np.intp)
     if code in ("back12", "step1", "fwd123", "safestep"):
-        d = {"back12": (-1, -2), "step1": (1, -1), "fwd123": (1, 2, 3), "safestep": (1, -1)}[code]
+        d = CARDS[code].steps
         who = ar if code != "safestep" else ar[P0 == safe0]
         a = np.repeat(who, len(d))
         n = len(a)
-        return n, np.arange(n), a, (P0[a] + np.tile(d, len(who))) % N_BUILDINGS, None, None
+        return n, np.arange(n), a, step(P0[a], np.tile(d, len(who))), None, None
     if code in ("twoback", "twofwd", "swap"):
         a1, a2 = _pairs(ar)
         if code == "swap":
@@ -350,7 +266,7 @@ def _card_moves(state: PublicState, code: str, P0: np.ndarray, S0: np.ndarray):
             t1, t2 = P0[a2], P0[a1]
         else:
             d = -1 if code == "twoback" else 1
-            t1, t2 = (P0[a1] + d) % N_BUILDINGS, (P0[a2] + d) % N_BUILDINGS
+            t1, t2 = step(P0[a1], d), step(P0[a2], d)
         n = len(a1)
         r = np.arange(n)
         return n, np.concatenate([r, r]), np.concatenate([a1, a2]), np.concatenate([t1, t2]), None, None
@@ -360,20 +276,20 @@ def _card_moves(state: PublicState, code: str, P0: np.ndarray, S0: np.ndarray):
         n = int(keep.sum())
         return n, np.arange(n), a[keep], P0[b[keep]], None, None
     if code in ("ruins", "tosafe"):
-        to = RUINS_I if code == "ruins" else safe0
+        to = RUINS_INDEX if code == "ruins" else safe0
         a = ar[P0 != to]
         return len(a), np.arange(len(a)), a, np.full(len(a), to), None, None
     if code == "rescue":
-        r = ar[P0 == RUINS_I]
+        r = ar[P0 == RUINS_INDEX]
         p1, p2 = _pairs(r)
         n = len(r) + len(p1)
         rows = np.concatenate([np.arange(n), len(r) + np.arange(len(p1))])
         a = np.concatenate([r, p1, p2])
-        return n, rows, a, np.full(len(a), CHURCH_I), None, None
+        return n, rows, a, np.full(len(a), CHURCH_INDEX), None, None
     if code == "church":
-        if not (P0 != CHURCH_I).any():
+        if not (P0 != CHURCH_INDEX).any():
             return 0, none, none, none, None, None
-        return 1, np.zeros(A, dtype=np.intp), ar, np.full(A, CHURCH_I), None, None
+        return 1, np.zeros(A, dtype=np.intp), ar, np.full(A, CHURCH_INDEX), None, None
     if code == "placesafe":
         safe = np.array([b for b in range(N_BUILDINGS) if b != safe0], dtype=np.intp)
         return len(safe), none, none, none, safe, None
@@ -388,7 +304,8 @@ def _card_moves(state: PublicState, code: str, P0: np.ndarray, S0: np.ndarray):
 
 
 def _card_arrays(state: PublicState, codes: Sequence[str]):
-    """Vectorized :func:`_card_outcome` of every play of every code, codes in turn (each in
+    """The cards' effects (:meth:`CardKind.effect <heimlich_lab.rules.cards.CardKind.effect>`), vectorized:
+    the outcome of every play of every code, codes in turn (each in
     :func:`card_plays` order): ``(counts, pos (n, A), scores (n, A), safe (n,), pending (n,), ruined (n,),
     second (n,))``, ``counts[i]`` the number of plays of ``codes[i]``."""
     P0 = np.array(state.pos, dtype=np.intp)
@@ -413,7 +330,7 @@ def _card_arrays(state: PublicState, codes: Sequence[str]):
             trig[o:o + p[0]] = False
         if p[5] is not None:
             r, a = p[5]
-            scores[o + r, a] = np.minimum(BONUS_CAP, scores[o + r, a] + 3)
+            scores[o + r, a] = np.minimum(BONUS_CAP, scores[o + r, a] + BONUS_POINTS)
         if c == "second":
             second[o:o + p[0]] = True
     sel = P0[ag] != to                                  # only agents that change building count
@@ -421,7 +338,7 @@ def _card_arrays(state: PublicState, codes: Sequence[str]):
     pos = np.tile(P0, (n, 1))
     pos[rows, ag] = to
     ruined = np.zeros(n, dtype=bool)
-    ruined[rows[to == RUINS_I]] = True
+    ruined[rows[to == RUINS_INDEX]] = True
     trig[rows, ag] = to == safe[rows]
     return counts, pos, scores, safe, trig.any(axis=1), ruined, second
 
@@ -493,7 +410,7 @@ class Utility:
         if w.position:
             X += w.position * self._worth[posT]
         if w.prospect and not pending.all():
-            r = REACH[(safe - posT) % N_BUILDINGS]
+            r = REACH[distance(posT, safe)]
             p_next = np.where(pending, 0.0, r.max(axis=0))
             if p_next.any():
                 rsum = r.sum(axis=0)
@@ -533,7 +450,7 @@ class Utility:
         flat, moved = _table_flat(A, points)
         pos = np.array(state.pos, dtype=np.intp)
         scores = np.array(state.scores, dtype=float)[:, None]
-        to = (pos[:, None] + _STEPS) % N_BUILDINGS                     # (A, 7): building after t steps
+        to = step(pos[:, None], _STEPS)                                # (A, 7): building after t steps
         gv = np.maximum(VALUES[to], -scores).ravel()[flat]            # marker change at a scoring
         pending = ((to == state.safe) & (_STEPS > 0)).ravel()[flat].any(axis=0)
         if state.triggers:
@@ -546,7 +463,7 @@ class Utility:
         if w.position:
             X += (w.position * self._worth[to]).ravel()[flat]
         if w.prospect and not pending.all():
-            r = REACH[(state.safe - to) % N_BUILDINGS].ravel()[flat]
+            r = REACH[distance(to, state.safe)].ravel()[flat]
             p_next = np.where(pending, 0.0, r.max(axis=0))
             if p_next.any():
                 rsum = r.sum(axis=0)
@@ -561,7 +478,7 @@ class Utility:
             if end.any():
                 U += (w.win * end) * np.where(after == top, 1.0, -1.0)
         if state.can_draw and w.draw:
-            U += w.draw * ((to == RUINS_I) & (_STEPS > 0)).ravel()[flat].any(axis=0)
+            U += w.draw * ((to == RUINS_INDEX) & (_STEPS > 0)).ravel()[flat].any(axis=0)
         return U.T
 
     def points(self, state: PublicState, options: Sequence[int] = (1, 2, 3), softness: float | None = None) -> np.ndarray:
@@ -598,25 +515,27 @@ class Utility:
         return self._cached(key, lambda: self._cards(state, plays, actor_is_active))
 
     def _cards(self, state, plays, actor_is_active):
-        aidx = {c: i for i, c in enumerate(state.agents)}
-        n = len(plays)
-        A = len(state.agents)
-        pos = np.empty((n, A), dtype=np.int16)
-        pre = np.empty((n, A))
-        safe = np.empty(n, dtype=np.int16)
-        pending = np.empty(n, dtype=bool)
-        bonus = np.zeros(n)
-        w = self.weights
-        for i, act in enumerate(plays):
+        # each play's effect from the cards' rules; rows gathered in lists, one array each at the end
+        pos, pre, safe, pending, bonus = [], [], [], [], []
+        draw = self.weights.draw if actor_is_active else 0.0
+        for act in plays:
             if act.kind != "play":
                 raise ModelError(f"{act} is not a card play")
-            p, s, sf, pend, ruined = _card_outcome(state, act, aidx)
-            pos[i], pre[i], safe[i], pending[i] = p, s, sf, pend
-            if ruined and actor_is_active:
-                bonus[i] += w.draw
-            if act.args[0] == "second":
-                bonus[i] += w.second
-        return self.evaluate(pos, safe, pre, np.array(state.scores, dtype=float), pending, bonus)
+            e = _card_kind(act.args[0]).effect(state, act.args[1:])
+            pos.append(e.positions(state))
+            pre.append(e.scores(state))
+            safe.append(state.safe if e.safe is None else e.safe)
+            pending.append(bool(e.triggers))
+            b = 0.0
+            if draw and e.ends_in_ruins:
+                b += draw
+            if e.second_agent:
+                b += self.weights.second
+            bonus.append(b)
+        A = len(state.agents)
+        return self.evaluate(np.array(pos, dtype=np.int16).reshape(-1, A), np.array(safe, dtype=np.int16),
+                             np.array(pre, dtype=float).reshape(-1, A), np.array(state.scores, dtype=float),
+                             np.array(pending, dtype=bool), np.array(bonus))
 
     def card_values(self, state: PublicState, hand: Sequence[str], actor_is_active: bool,
                     softness: float | None = None) -> dict[str, np.ndarray]:

@@ -33,6 +33,9 @@ SAFE_START = 7
 BONUS_CAP = 40
 
 _INDEX = {v: i for i, v in enumerate(BUILDING_VALUES)}
+#: Ring indices of the Church and the Ruins.
+CHURCH_INDEX = _INDEX[CHURCH]
+RUINS_INDEX = _INDEX[RUINS]
 
 
 @dataclass(frozen=True)
@@ -78,9 +81,31 @@ def value_of(index: int) -> int:
     return BUILDING_VALUES[index]
 
 
-def step(index: int, steps: int) -> int:
-    """The ring index ``steps`` buildings clockwise (negative: backwards)."""
+def step(index, steps):
+    """The ring index ``steps`` buildings clockwise (negative: backwards); numpy arrays work too.
+
+    >>> step(11, 1), step(0, -1)
+    (0, 11)
+    """
     return (index + steps) % N_BUILDINGS
+
+
+def distance(from_index, to_index):
+    """Steps clockwise from one ring index to another (0 if the same); numpy arrays work too.
+
+    >>> distance(10, 0), distance(0, 10)
+    (2, 10)
+    """
+    return (to_index - from_index) % N_BUILDINGS
+
+
+def building_after(value: int, steps: int) -> int:
+    """The building value ``steps`` buildings clockwise from building value ``value`` (negative: backwards).
+
+    >>> building_after(10, 1), building_after(10, 2), building_after(1, -2)
+    (-3, 0, -3)
+    """
+    return value_of(step(index_of(value), steps))
 
 
 def building_name(value: int) -> str:
@@ -137,7 +162,7 @@ def board_graph() -> nx.DiGraph:
     for i, v in enumerate(BUILDING_VALUES):
         g.add_node(v, name=building_name(v), index=i)
     for i, v in enumerate(BUILDING_VALUES):
-        g.add_edge(v, BUILDING_VALUES[(i + 1) % N_BUILDINGS])
+        g.add_edge(v, value_of(step(i, 1)))
     return g
 
 
@@ -147,4 +172,4 @@ def clockwise_distance(from_value: int, to_value: int) -> int:
     >>> clockwise_distance(10, 0)
     2
     """
-    return (index_of(to_value) - index_of(from_value)) % N_BUILDINGS
+    return distance(index_of(from_value), index_of(to_value))

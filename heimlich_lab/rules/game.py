@@ -27,23 +27,21 @@ import random
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import combinations, permutations
+from itertools import permutations
 from math import perm
 from typing import Mapping, Sequence
 
 from ..errors import IllegalAction, NotationError, PositionError, WrongPlayer
 from .actions import CHANCE_KINDS, FACES, HIDDEN, Action, check_player_name
 from .allocations import allocation_table
-from .board import (BONUS_CAP, BUILDING_VALUES, CHURCH, DOSSIER_MARK, FINISH, N_BUILDINGS, RUINS, SAFE_START,
-                    index_of, safe_destinations, value_of)
-from .cards import CARD_CODES
+from .board import (BUILDING_VALUES, CHURCH_INDEX, DOSSIER_MARK, FINISH, N_BUILDINGS, RUINS_INDEX, SAFE_START,
+                    index_of, safe_destinations, step, value_of)
+from .cards import CARD_CODES, CARDS, PublicBoard
 from .ruleset import Rules
 
 CHANCE = "chance"
 #: Seeds are whole numbers below this (a record must hold them as a JSON number).
 MAX_SEED = 2**128
-RUINS_I = index_of(RUINS)
-CHURCH_I = index_of(CHURCH)
 HAND_LIMIT = 4
 
 #: Decisions a start position may stand at.
@@ -192,7 +190,7 @@ class Game:
         self._deck = rules.deck_for(len(players)) if rules.top_secret else {}
         n, A = len(players), len(self.agents)
         # --- state ---
-        self._pos = [CHURCH_I] * A
+        self._pos = [CHURCH_INDEX] * A
         self._score = [0] * A
         self._safe = index_of(SAFE_START)
         self._owner = [-1] * A              # agent -> player index, -1 free
@@ -442,49 +440,15 @@ class Game:
     def _safe_actions(self) -> tuple[Action, ...]:
         return tuple(_SAFE_ACTIONS[b] for b in safe_destinations(self._safe, self._pos, self.rules.safe_destination))
 
+    def _public_board(self) -> PublicBoard:
+        """The public facts the cards look at (:mod:`~heimlich_lab.rules.cards`)."""
+        return PublicBoard(self.agents, tuple(self._pos), tuple(self._score), self._safe, tuple(sorted(self._triggers)))
+
     def _playable_cards(self, p: int) -> tuple[Action, ...]:
         """Every card play (with targets) player p could make now; a card with no legal target is not listed."""
-        out: list[Action] = []
-        seen = set()
-        A = range(len(self.agents))
-        ag, pos, safe = self.agents, self._pos, self._safe
-        for code in self._hands[p]:
-            if code in seen:
-                continue
-            seen.add(code)
-            if code == "back12":
-                out += [Action("play", (code, ag[a], d)) for a in A for d in (-1, -2)]
-            elif code == "step1":
-                out += [Action("play", (code, ag[a], d)) for a in A for d in (1, -1)]
-            elif code == "fwd123":
-                out += [Action("play", (code, ag[a], d)) for a in A for d in (1, 2, 3)]
-            elif code == "safestep":
-                out += [Action("play", (code, ag[a], d)) for a in A if pos[a] == safe for d in (1, -1)]
-            elif code in ("twoback", "twofwd"):
-                out += [Action("play", (code, ag[a], ag[b])) for a, b in combinations(A, 2)]
-            elif code == "swap":
-                out += [Action("play", (code, ag[a], ag[b])) for a, b in combinations(A, 2) if pos[a] != pos[b]]
-            elif code == "bonus":
-                ok = [a for a in A if self._score[a] < BONUS_CAP]
-                out += [Action("play", (code, ag[a], ag[b])) for a, b in combinations(ok, 2)]
-            elif code == "join":
-                out += [Action("play", (code, ag[a], ag[b])) for a in A for b in A if pos[a] != pos[b]]
-            elif code == "ruins":
-                out += [Action("play", (code, ag[a])) for a in A if pos[a] != RUINS_I]
-            elif code == "tosafe":
-                out += [Action("play", (code, ag[a])) for a in A if pos[a] != safe]
-            elif code == "rescue":
-                r = [a for a in A if pos[a] == RUINS_I]
-                out += [Action("play", (code, ag[a])) for a in r]
-                out += [Action("play", (code, ag[a], ag[b])) for a, b in combinations(r, 2)]
-            elif code == "church":
-                if any(x != CHURCH_I for x in pos):
-                    out.append(Action("play", (code,)))
-            elif code == "placesafe":
-                out += [Action("play", (code, value_of(b))) for b in range(N_BUILDINGS) if b != safe]
-            elif code == "second":
-                out.append(Action("play", (code,)))
-        return tuple(out)
+        board = self._public_board()
+        return tuple(Action("play", (code, *t)) for code in dict.fromkeys(self._hands[p])
+                     for t in CARDS[code].legal_targets(board))
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: "Action | str", player: str | None = None) -> None:
@@ -729,7 +693,7 @@ class Game:
         for c, n in act.args:
             a = aidx[c]
             frm = pos[a]
-            pos[a] = to = (frm + n) % N_BUILDINGS
+            pos[a] = to = step(frm, n)
             moves[c] = (V[frm], V[to])
             if to == safe:
                 trig.add(a)
@@ -740,84 +704,45 @@ class Game:
         self.events.append(raw)
         self._public_events.append(raw)
         if self.rules.top_secret:
-            if any(self._pos[self._aidx[c]] == RUINS_I for c, _ in act.args):
+            if any(self._pos[self._aidx[c]] == RUINS_INDEX for c, _ in act.args):
                 self._queue_draw(self._active)
             self._phase = "announce_start"
         else:
             self._phase = "score"
 
-    def _move_agents(self, new: dict[int, int]) -> dict[str, tuple[int, int]]:
-        """Card movement: agent -> new ring index. Updates triggers; returns colour -> (from, to) values."""
-        moves = {}
-        for a, to in new.items():
-            frm = self._pos[a]
-            if frm == to:
-                continue
-            self._pos[a] = to
-            moves[self.agents[a]] = (value_of(frm), value_of(to))
-            if to == self._safe:
-                self._triggers.add(a)
-            else:
-                self._triggers.discard(a)
-        return moves
-
     def _do_play(self, p: int, act: Action):
-        code = act.args[0]
-        t = act.args[1:]
+        code, t = act.args[0], act.args[1:]
         self._hands[p].remove(code)
         self._discards.append(code)
-        ai = self._aidx
-        pos = self._pos
-        moves = {}
+        board = self._public_board()
+        effect = CARDS[code].effect(board, t)
+        for a, _, to in effect.moves:
+            self._pos[a] = to
+        for a, gain in effect.gains:
+            self._score[a] += gain
         extra = {}
-        if code in ("back12", "step1", "fwd123", "safestep"):
-            a = ai[t[0]]
-            moves = self._move_agents({a: (pos[a] + t[1]) % N_BUILDINGS})
-        elif code == "twoback":
-            moves = self._move_agents({ai[c]: (pos[ai[c]] - 1) % N_BUILDINGS for c in t})
-        elif code == "twofwd":
-            moves = self._move_agents({ai[c]: (pos[ai[c]] + 1) % N_BUILDINGS for c in t})
-        elif code == "ruins":
-            moves = self._move_agents({ai[t[0]]: RUINS_I})
-        elif code == "church":
-            moves = self._move_agents({a: CHURCH_I for a in range(len(self.agents))})
-        elif code == "swap":
-            a, b = ai[t[0]], ai[t[1]]
-            moves = self._move_agents({a: pos[b], b: pos[a]})
-        elif code == "join":
-            a, b = ai[t[0]], ai[t[1]]
-            moves = self._move_agents({a: pos[b]})
-        elif code == "rescue":
-            moves = self._move_agents({ai[c]: CHURCH_I for c in t})
-        elif code == "tosafe":
-            moves = self._move_agents({ai[t[0]]: self._safe})
-        elif code == "placesafe":
-            self._safe = index_of(t[0])
-            self._triggers.clear()
+        if effect.safe is not None:
+            self._safe = effect.safe
             extra["safe"] = t[0]
-        elif code == "bonus":
-            gains = {}
-            for c in t:
-                a = ai[c]
-                new = min(BONUS_CAP, self._score[a] + 3)
-                gains[c] = new - self._score[a]
-                self._score[a] = new
-            extra["gains"] = gains
-        elif code == "second":
+        if effect.gains:
+            extra["gains"] = {self.agents[a]: gain for a, gain in effect.gains}
+        self._triggers.clear()
+        self._triggers.update(effect.triggers)
+        if effect.second_agent:
             if len(self._own[p]) == 1 and self._free_indices():
                 self._take_for = p
                 extra["second"] = "take"
             else:
                 extra["second"] = "replace"
                 self._queue_draw(p)
-        self._event("play", None, player=self.players[p], card=code, targets=list(t), moves=moves,
-                    triggers=[self.agents[a] for a in sorted(self._triggers)], **extra)
+        self._event("play", None, player=self.players[p], card=code, targets=list(t),
+                    moves=effect.moves_by_colour(board), triggers=[self.agents[a] for a in effect.triggers], **extra)
         self._played_now += 1
         self._must_play = False
         self._passes = 0
-        if p == self._active and any(to == value_of(RUINS_I) for _, to in moves.values()):
+        if p == self._active and effect.ends_in_ruins:
             self._queue_draw(p)
-        if code == "bonus":
+        if effect.gains:
             self._check_dossier_mark(resume="round")
 
     def _free_indices(self) -> list[int]:
