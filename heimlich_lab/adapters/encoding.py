@@ -50,7 +50,7 @@ import numpy as np
 from ..rules.actions import FACES, Action
 from ..rules.allocations import allocation_table
 from ..rules.board import BUILDING_VALUES, COLOURS, FINISH, N_BUILDINGS, index_of
-from ..rules.cards import CARD_CODES
+from ..rules.cards import CARD_CODES, CARDS
 from ..rules.game import PHASES, Game
 
 MAX_PLAYERS = 7
@@ -62,9 +62,8 @@ def card_plays() -> list[Action]:
     C = COLOURS
     out: list[Action] = []
     for code in CARD_CODES:
-        if code in ("back12", "step1", "fwd123", "safestep"):
-            steps = {"back12": (-1, -2), "step1": (1, -1), "fwd123": (1, 2, 3), "safestep": (1, -1)}[code]
-            out += [Action("play", (code, c, d)) for c in C for d in steps]
+        if CARDS[code].steps:
+            out += [Action("play", (code, c, d)) for c in C for d in CARDS[code].steps]
         elif code in ("twoback", "twofwd", "swap", "bonus"):
             out += [Action("play", (code, a, b)) for a, b in combinations(C, 2)]
         elif code == "join":

@@ -22,7 +22,7 @@ from typing import Iterable, Mapping
 
 from ..errors import NotationError
 from .board import COLOURS, building_name, parse_building
-from .cards import CARD_CODES
+from .cards import CARD_CODES, CARDS
 
 FACES = ("1-3", "2", "3", "4", "5", "6")
 _COLOUR_ORDER = {c: i for i, c in enumerate(COLOURS)}
@@ -33,7 +33,7 @@ CHANCE_KINDS = frozenset(("deal", "roll", "draw", "take"))
 DECISION_KINDS = frozenset(("points", "move", "safe", "announce", "play", "pass", "done"))
 
 # Card targets by shape.
-_STEP_CARDS = {"back12": (-1, -2), "step1": (1, -1), "safestep": (1, -1), "fwd123": (1, 2, 3)}
+_STEP_CARDS = {k.code: k.steps for k in CARDS.values() if k.steps}   # one agent by one of these steps
 _PAIR_CARDS = {"twoback", "twofwd", "swap", "bonus"}  # unordered pair of different agents
 _ONE_AGENT_CARDS = {"ruins", "tosafe"}
 _NO_TARGET_CARDS = {"church", "second"}
