@@ -102,7 +102,7 @@ def test_a_human_offers_and_a_bot_answers():
     actor, answer = ctl.game.history[-1] if ctl.game.history[-1][0] == "Bob" else \
         next((p, a) for p, a in ctl.game.history if p == "Bob")
     assert actor == "Bob" and str(answer) in ("accept", "refuse")
-    assert f"Bob {str(answer)}ed." .replace("refuseed", "refused") in ctl.widget.state["log"]
+    assert f"Bob {answer}s." in ctl.widget.state["log"]
 
 
 def test_a_refused_click_shows_an_error_and_leaves_the_game_as_it_was():

@@ -11,96 +11,16 @@ here reads the game itself, so the synced state can hold only what the viewer ma
 >>> s = table_state(g.view("Ann"))
 >>> [(seat["name"], seat["marker"]) for seat in s["seats"]], s["middle"]["marker"]
 ([('Ann', 'CIA'), ('Bob', None), ('Cy', None), ('Dee', None)], None)
->>> describe(g.view("Bob").log[1], "Bob")
-'Ann looked at their own marker.'
+>>> s["log"][-1]
+'Turn 1: Ann is the active player.'
 """
 from __future__ import annotations
 
 from .rules import MIDDLE, TEAMS
+from .transcript import card_name, describe
 
 #: How many of the latest events the table's log shows.
 LOG_LINES = 12
-
-_CARD_NAMES = {"psychiatrist": "Psychiatrist", "double-agent": "Double Agent", "politician": "Politician",
-               "journalist": "Journalist", "diplomat": "Diplomat", "detective": "Detective",
-               "scientist": "Scientist", "assassin": "Assassin"}
-
-
-def card_name(card: str | None) -> str:
-    """``double-agent`` -> ``Double Agent``; an unseen card is ``a card``."""
-    return "a card" if card is None else _CARD_NAMES[card]
-
-
-def _a(card: str | None) -> str:
-    name = card_name(card)
-    return name if card is None else ("an " if name[0] in "AEIOU" else "a ") + name
-
-
-def _slot(slot: str, looker: str | None = None) -> str:
-    if slot == MIDDLE:
-        return "the middle marker"
-    return "their own marker" if slot == looker else f"{slot}'s marker"
-
-
-def describe(e, viewer: str | None = None) -> str:
-    """One event of a view's log in words, as the viewer saw it (hidden details stay hidden).
-
-    >>> from heimlich_lab.rules.views import Event
-    >>> describe(Event("side", {"player": "Bob", "side": None, "slot": None}), "Ann")
-    "Bob's Diplomat swapped the middle marker with a neighbour's (left or right: unseen)."
-    """
-    k, p = e.kind, e.player
-    you = (lambda name: "you" if name == viewer else name)
-    if k == "deal":
-        return "The identity markers are dealt: " + ", ".join(f"{n} {t}" for t, n in e.counts.items()) + "."
-    if k == "look":
-        what = f": {e.team}" if e.team is not None else ""
-        return f"{you(p).capitalize()} looked at {_slot(e.slot, p)}{what}."
-    if k == "show":
-        return f"The middle marker is shown to everyone: {e.team}."
-    if k == "expose":
-        what = f": {e.team}" if e.team is not None else " to the others (not to themselves)"
-        return f"{p}'s marker is shown{what}."
-    if k == "turn":
-        return f"Turn {e.turn}: {p} is active."
-    if k == "reveal":
-        return f"{p} turns up {_a(e.card)}."
-    if k == "candidates":
-        under = f" ({len(e.under)} duplicate(s) go under the deck)" if e.under else ""
-        return f"{p} chooses between {' and '.join(map(card_name, e.cards))}{under}."
-    if k == "offer":
-        return f"{you(p).capitalize()} offered {card_name(e.card)} to {you(e.target)}."
-    if k in ("accept", "refuse"):
-        return f"{you(p).capitalize()} {k}{'ed' if k == 'accept' else 'd'}."
-    if k == "interrupt":
-        return f"{you(p).capitalize()} (UN) confiscated the card offered to {e.target}."
-    if k == "allow":
-        return f"{you(p).capitalize()} (UN) let the offer be answered."
-    if k == "add":
-        by = "" if e.by == p else f" (given by {e.by})"
-        return f"{p} adds {_a(e.card)}{by}."
-    if k == "swap":
-        cause = {"psychiatrist": "Psychiatrist", "double-agent": "Double Agent"}.get(e.cause, e.cause)
-        return f"{cause}: the {e.a} and {e.b} markers are swapped."
-    if k == "side":
-        if e.slot is None:
-            return f"{p}'s Diplomat swapped the middle marker with a neighbour's (left or right: unseen)."
-        return f"{you(p).capitalize()} swapped the middle marker with {e.slot}'s ({e.side})."
-    if k == "bullet":
-        what = f" worth {e.value}" if e.value is not None else ""
-        return f"{you(p).capitalize()} drew a bullet{what}."
-    if k == "shot":
-        what = f" worth {e.value}" if e.value is not None else ""
-        return f"{you(p).capitalize()} gave a bullet{what} to {e.target}."
-    if k == "flip":
-        why = "a second Scientist" if e.cause == "scientist" else "pairs"
-        return f"{p}'s {', '.join(map(card_name, e.cards))} turned face down ({why})."
-    if k == "un":
-        return "Nobody holds the UN marker." if p is None else f"{p} takes the UN marker."
-    if k == "over":
-        won = ", ".join(e.winners) if e.winners else "nobody (a tie)"
-        return f"The game is over. Winners: {won}."
-    return f"{k}: {dict(e.data)}"
 
 
 def _decision_label(action, view) -> str:
@@ -143,7 +63,8 @@ def table_state(view, belief=None, *, legal=(), human: bool = False, curtain: st
     ``markers`` (slot -> team) is for the omniscient view only, which shows where every marker lies.
     """
     known = view.known_markers if markers is None else dict(markers)
-    over = next((e for e in reversed(view.log) if e.kind == "over"), None) if view.is_over else None
+    log = view.log
+    over = next((e for e in reversed(log) if e.kind == "over"), None) if view.is_over else None
     bullets = (over.bullets if over is not None else {}) or {}
     seats = []
     for p in view.players:
@@ -157,7 +78,7 @@ def table_state(view, belief=None, *, legal=(), human: bool = False, curtain: st
     offer = None
     if view.offer is not None:
         offer = {"from": view.active_player, "to": view.offer[1], "card": view.offer[0]}
-    log = view.log
+    lines = [line for line in map(describe, log) if line is not None]
     state = {
         "viewer": view.viewer, "kind": view.kind,
         "label": label or {"omniscient": "Omniscient: every secret shown", "spectator": "Spectator: public "
@@ -166,7 +87,7 @@ def table_state(view, belief=None, *, legal=(), human: bool = False, curtain: st
         "un_player": view.un_player, "deck_size": view.deck_size, "end_size": view.end_size,
         "candidates": list(view.candidates) if view.phase in ("offer",) else [],
         "offer": offer, "seats": seats, "middle": {"marker": known.get(MIDDLE)},
-        "log": [describe(e, view.viewer) for e in log[-LOG_LINES:]], "log_length": len(log),
+        "log": lines[-LOG_LINES:], "log_length": len(lines),
         "decisions": [{"notation": str(a), "label": _decision_label(a, view)} for a in legal] if human else [],
         "is_human_turn": bool(human), "is_over": view.is_over,
         "winners": list(view.winners) if view.is_over else None,
