@@ -90,6 +90,11 @@ def step(index, steps):
     return (index + steps) % N_BUILDINGS
 
 
+#: ``RING_STEPS[index][steps] == step(index, steps)`` for steps 0..11: a lookup for the engine's move loop.
+RING_STEPS: tuple[tuple[int, ...], ...] = tuple(tuple(step(i, n) for n in range(N_BUILDINGS))
+                                                for i in range(N_BUILDINGS))
+
+
 def distance(from_index, to_index):
     """Steps clockwise from one ring index to another (0 if the same); numpy arrays work too.
 

@@ -35,7 +35,7 @@ from ..errors import IllegalAction, NotationError, PositionError, WrongPlayer
 from .actions import CHANCE_KINDS, FACES, HIDDEN, Action, check_player_name
 from .allocations import allocation_table
 from .board import (BUILDING_VALUES, CHURCH_INDEX, DOSSIER_MARK, FINISH, N_BUILDINGS, RUINS_INDEX, SAFE_START,
-                    index_of, safe_destinations, step, value_of)
+                    RING_STEPS, index_of, safe_destinations, value_of)
 from .cards import CARD_CODES, CARDS, PublicBoard
 from .ruleset import Rules
 
@@ -693,7 +693,7 @@ class Game:
         for c, n in act.args:
             a = aidx[c]
             frm = pos[a]
-            pos[a] = to = step(frm, n)
+            pos[a] = to = RING_STEPS[frm][n]      # n is 1..6: a legal move spends the die's points
             moves[c] = (V[frm], V[to])
             if to == safe:
                 trig.add(a)
