@@ -34,11 +34,11 @@ def run(deal: str, script: list[str]) -> Game:
     return g
 
 
-def brute_force(observer: str | None) -> dict[str, dict[str, float]]:
-    """P(slot is team | the observer's view), by enumerating every deal and every Diplomat side."""
+def consistent_worlds(observer: str | None):
+    """Every (deal, script, game, prior) over all deals and Diplomat sides that gives the observer the view the
+    actual game gave them."""
     actual = run(DEAL, SCRIPT).view(observer).log
     sides = [i for i, a in enumerate(SCRIPT) if a.startswith("side")]
-    total: dict[tuple, Fraction] = {}
     for row in arrangements([2, 2, 1]):
         deal = "deal " + " ".join(f"{s}={TEAMS[t]}" for s, t in zip(PLAYERS + [MIDDLE], row))
         for choice in product(["left", "right"], repeat=len(sides)):
@@ -47,8 +47,15 @@ def brute_force(observer: str | None) -> dict[str, dict[str, float]]:
                 script[i] = f"side {side}"
             g = run(deal, script)
             if g.view(observer).log == actual:
-                key = tuple(g.identities.items())
-                total[key] = total.get(key, 0) + Fraction(1, 30 * 2 ** len(sides))
+                yield deal, script, g, Fraction(1, 30 * 2 ** len(sides))
+
+
+def brute_force(observer: str | None) -> dict[str, dict[str, float]]:
+    """P(slot is team | the observer's view), by enumerating every deal and every Diplomat side."""
+    total: dict[tuple, Fraction] = {}
+    for _, _, g, prior in consistent_worlds(observer):
+        key = tuple(g.identities.items())
+        total[key] = total.get(key, 0) + prior
     z = sum(total.values())
     out = {s: {t: 0.0 for t in TEAMS} for s in PLAYERS + [MIDDLE]}
     for key, w in total.items():

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from heimlich_lab.errors import IllegalAction, NotationError, PositionError, WrongPlayer
-from heimlich_lab.secrets import (BULLETS, CARD_COUNTS, MIDDLE, TEAMS, Action, Game, RandomBot, SecretsRules,
+from heimlich_lab.secrets import (BULLETS, CARD_COUNTS, MIDDLE, Action, Game, RandomBot, SecretsRules,
                                   play_game)
 
 P4 = ["Ann", "Bob", "Cy", "Dee"]
@@ -256,7 +256,7 @@ def test_the_game_ends_at_the_end_of_the_turn_in_which_someone_adds_the_fifth_ca
 # ---------------------------------------------------------------- bad input
 def _state(g: Game):
     return (g.record.to_json(), g.identities, g.tableaux, g._phase, tuple(g._queue), tuple(g._fresh),
-            g.view("Ann") == g.view("Ann"), [g.view(p).log for p in g.players])
+            [g.view(p) for p in g.players], g.spectator_view(), g.legal_actions())
 
 
 @pytest.mark.parametrize("bad, error", [
@@ -316,7 +316,6 @@ def _conserved(g: Game) -> None:
     chars = g.deck_size + sum(len(t) for t in g.tableaux.values()) + in_hand
     assert chars == sum(CARD_COUNTS.values()), (g.phase, chars)
     drawn = 1 if g.phase == "shoot" else 0
-    assert sorted(g._bullets + [v for vs in g.bullets.values() for v in vs]) + [None] * drawn != []
     assert len(g._bullets) + sum(map(len, g.bullets.values())) + drawn == len(BULLETS)
 
 

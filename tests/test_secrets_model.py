@@ -2,17 +2,13 @@
 the model's probability of every choice it reads), normalized, and informative on team players' games."""
 from __future__ import annotations
 
-from fractions import Fraction
-from itertools import product
-
 import numpy as np
 import pytest
 
 from heimlich_lab.errors import ModelError
 from heimlich_lab.secrets import MIDDLE, TEAMS, Belief, SecretsModel, TeamBot, play_game
-from heimlich_lab.secrets.game import arrangements
 from heimlich_lab.secrets.model import decision_utilities
-from test_secrets_belief import PLAYERS, SCRIPT, run
+from test_secrets_belief import DEAL, PLAYERS, SCRIPT, consistent_worlds, run
 
 READ = ("offer", "accept", "refuse", "interrupt", "allow", "give", "shoot")
 
@@ -37,22 +33,11 @@ def model_weight(deal: str, script: list[str], observer: str | None, model: Secr
 @pytest.mark.parametrize("observer", ["Ann", "Bob", "Dee", None])
 def test_the_model_belief_equals_brute_force_under_the_model(observer):
     model = SecretsModel(beta=0.7, epsilon=0.2)
-    actual = run("deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB", SCRIPT)
-    want_log = actual.view(observer).log
-    sides = [i for i, a in enumerate(SCRIPT) if a.startswith("side")]
+    actual = run(DEAL, SCRIPT)
     weights: dict[tuple, float] = {}
-    for row in arrangements([2, 2, 1]):
-        deal = "deal " + " ".join(f"{s}={TEAMS[t]}" for s, t in zip(PLAYERS + [MIDDLE], row))
-        for choice in product(["left", "right"], repeat=len(sides)):
-            script = list(SCRIPT)
-            for i, side in zip(sides, choice):
-                script[i] = f"side {side}"
-            g = run(deal, script)
-            if g.view(observer).log != want_log:
-                continue
-            key = tuple(g.identities.items())
-            w = np.exp(model_weight(deal, script, observer, model)) * float(Fraction(1, 30 * 2 ** len(sides)))
-            weights[key] = weights.get(key, 0.0) + w
+    for deal, script, g, prior in consistent_worlds(observer):
+        key = tuple(g.identities.items())
+        weights[key] = weights.get(key, 0.0) + np.exp(model_weight(deal, script, observer, model)) * float(prior)
     z = sum(weights.values())
     got = Belief.for_game(actual, observer, model=model).identities()
     for s in PLAYERS + [MIDDLE]:

@@ -26,7 +26,7 @@ from ..bots.registry import make_bot as _make_bot
 from ..bots.registry import register_bot
 from .belief import Belief
 from .model import decision_utilities, relations
-from .rules import BULLETS, MIDDLE
+from .rules import MIDDLE
 
 GAME = "secrets"
 
