@@ -128,7 +128,7 @@ def test_a_whole_game_against_bots_by_clicks_replays_exactly():
         else:
             ctl.run_bots()
     st = ctl.widget.state
-    assert st["is_over"] and st["winners"] == list(ctl.game.winners)
+    assert st["is_over"] and st["winners"] == list(ctl.game.winners) and not ctl.playing
     assert [s["marker"] for s in st["seats"]] == [ctl.game.identities[p] for p in FOUR]   # revealed at the end
     assert secrets.SecretsRecord.from_json(ctl.record.to_json()).replay().history == ctl.game.history
 

@@ -204,7 +204,7 @@ class SecretsController:
                 self.curtain = self._curtain_text()
             if self.curtain != was:
                 self.last_error = ""    # an old message may mention the previous viewer's cards
-        if not self.humans and self.game.is_over:
+        if self.game.is_over:
             self.playing = False
         self.refresh()
         self._schedule()

@@ -43,6 +43,14 @@ def secrets_notebooks(lab_root, make_notebook):
         "w",
         REPORT,
     ])
+    make_notebook(lab_root / "secrets-whole.ipynb", [
+        "from heimlich_lab import secrets\n"
+        f"w = secrets.play_in_notebook({PLAYERS!r}, bots={{p: secrets.RandomBot(i) for i, p in "
+        f"enumerate({PLAYERS[1:]!r})}},\n"
+        "                             seed=21, speed_ms=0)\n"
+        "w",
+        REPORT,
+    ])
     make_notebook(lab_root / "secrets-hotseat.ipynb", [
         "from heimlich_lab import secrets\n"
         f"w = secrets.play_in_notebook({PLAYERS!r}, bots={{'Cy': secrets.RandomBot(1), 'Dee': secrets.RandomBot(2)}},\n"
@@ -160,6 +168,31 @@ def test_the_table_and_the_belief_panel_fit_one_screen(page, lab, secrets_notebo
     assert rows.count() == len(EIGHT) + 1
     assert t.locator("[data-belief-slot='Ann'] th").text_content() == "Ann (you)"
     assert t.locator("[data-testid='belief-explanation']").text_content()
+
+
+def test_a_whole_game_by_clicks_ends_with_the_markers_revealed(page, lab, secrets_notebooks, artifacts):
+    """Every decision the human meets (offers, answers, UN choices, effects) is a button; the end shows the result."""
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, "secrets-whole.ipynb")
+    t = page.locator(TABLE)
+    clicked = []
+    for _ in range(200):
+        page.wait_for_function(f"() => document.querySelector('{TABLE} [data-action]')"
+                               f" || document.querySelector('{TABLE} [data-testid=\"result\"]')", timeout=30_000)
+        if t.locator("[data-testid='result']").count():
+            break
+        button = t.locator("[data-action]").first
+        clicked.append(button.get_attribute("data-action"))
+        before = t.locator("[data-testid='log']").text_content()
+        button.click()
+        page.wait_for_function(f"(b) => document.querySelector(\"{TABLE} [data-testid='log']\").textContent !== b",
+                               arg=before, timeout=30_000)
+    shoot(page, artifacts, "secrets-07-game-over")
+    rep = report(page)
+    assert [a for p, a in rep["history"] if p == "Ann"] == clicked
+    assert all(t.locator(f"[data-seat='{p}'] [data-marker]").get_attribute("data-marker") == rep["identities"][p]
+               for p in PLAYERS)
+    assert "Winners" in t.locator("[data-testid='result']").text_content()
 
 
 def test_hot_seat_curtain_hides_the_marker_until_reveal(page, lab, secrets_notebooks, artifacts):

@@ -81,7 +81,7 @@ function centre(state) {
   return h("div", { class: "st-centre" }, parts);
 }
 
-function beliefPanel(setup, belief) {
+function beliefPanel(setup, belief, over) {
   if (!belief) return h("div", { class: "st-belief", "data-testid": "belief" }, h("i", {}, "No belief shown for this view."));
   const rows = setup.slots.map((slot) => {
     const d = belief.identities[slot];
@@ -93,7 +93,7 @@ function beliefPanel(setup, belief) {
         h("span", { class: "st-p" }, pct(d[t])))));
   });
   return h("div", { class: "st-belief", "data-testid": "belief", "data-version": belief.version },
-    h("div", { class: "st-title" }, `Belief of ${belief.observer || "a spectator"}`),
+    h("div", { class: "st-title" }, `Belief of ${belief.observer || "a spectator"}${over ? " (before the reveal)" : ""}`),
     h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), setup.teams.map((t) => h("th", { text: t })))),
       h("tbody", {}, rows)),
     h("div", { class: "st-explain", "data-testid": "belief-explanation" }, belief.explanation));
@@ -110,7 +110,7 @@ function controls(state, send) {
     const who = state.current ? `${state.current} decides (${state.phase})` : state.phase;
     out.push(h("div", { class: "st-decide", "data-testid": "decision" }, who));
   }
-  if (state.autoplay) {
+  if (state.autoplay && !state.is_over) {
     out.push(h("div", { class: "st-buttons" },
       h("button", { class: "st-btn", "data-control": "step", onclick: () => send({ type: "control", command: "step" }) }, "Step"),
       state.autoplay.playing
@@ -143,7 +143,7 @@ function draw(el, model) {
       h("span", { "data-testid": "view-label", class: "st-label" }, state.label),
       h("span", { class: "st-turn" }, ` · turn ${state.turn}${state.un_player ? ` · UN: ${state.un_player}` : ""}`)),
     controls(state, send),
-    beliefPanel(setup, state.belief),
+    beliefPanel(setup, state.belief, state.is_over),
     h("ol", { class: "st-log", "data-testid": "log", start: Math.max(1, state.log_length - state.log.length + 1) },
       state.log.map((line) => h("li", { text: line }))));
   const root = h("div", { class: "secrets-table" }, table, side);
