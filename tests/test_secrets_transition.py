@@ -38,7 +38,7 @@ def test_a_mixture_adds_the_weighted_moves():
 def test_the_forward_algorithm_by_hand():
     # predict through a hidden swap, then update on a look: the numbers a student would compute
     post = toy()
-    transition(post, [identity(post.space), swap(post.space, "x", "y")], weights=[0.5, 0.5])
+    post.transition([identity(post.space), swap(post.space, "x", "y")], weights=[0.5, 0.5])   # the core's method
     assert post.posterior_vector() == pytest.approx([0.4, 0.4, 0.2])
     post.condition({"z": "B"})
     assert post.posterior_vector() == pytest.approx([0.5, 0.5, 0.0])

@@ -815,6 +815,20 @@ class Posterior:
         ll = likelihood_from_owner_values(self._space, actor, values, no_slot=no_slot)
         return self._bayes(ll, label, actor, info, "observation")
 
+    def transition(self, moves: Any, weights: Any = None, *, label: str | None = "transition", actor: Any = None,
+                   info: Any = None) -> Update | None:
+        """The predict step beside the update step: the hidden state moves by a permutation of slots, or by a
+        mixture of permutations with ``weights`` (see :mod:`heimlich_lab.inference.transition`).
+
+        >>> space = HypothesisSpace.assignments(["A"], ["x", "y"])
+        >>> post = Posterior(space, np.log([0.9, 0.1]))
+        >>> _ = post.transition((1, 0))          # the contents of x and y swap
+        >>> round(post.probability({"y": "A"}), 2)
+        0.9
+        """
+        from .transition import transition
+        return transition(self, moves, weights, label=label, actor=actor, info=info)
+
     def condition(self, event: Any, label: str | None = "condition", actor: Any = None,
                   info: Any = None) -> Update | None:
         """Keep only hypotheses in ``event`` (boolean mask, or dict slot -> owner/None/"free").

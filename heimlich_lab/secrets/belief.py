@@ -34,7 +34,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..inference.core import HypothesisSpace, Posterior, Update
-from ..inference.transition import swap, transition
+from ..inference.transition import swap
 from .rules import MIDDLE, TEAMS, SecretsRules
 
 
@@ -119,16 +119,16 @@ class Belief:
         if k == "expose" and e.team is not None:
             return post.condition({e.player: e.team}, label=f"{e.player}'s marker was shown: {e.team}")
         if k == "swap":
-            return transition(post, swap(post.space, e.a, e.b),
+            return post.transition(swap(post.space, e.a, e.b),
                               label=f"{e.cause.capitalize()}: the {e.a} and {e.b} markers swapped")
         if k == "side":
             if e.slot is not None:
-                return transition(post, swap(post.space, e.slot, MIDDLE),
+                return post.transition(swap(post.space, e.slot, MIDDLE),
                                   label=f"Diplomat: you swapped the middle marker with {e.slot}'s")
             i = self.players.index(e.player)
             left, right = self.players[(i + 1) % len(self.players)], self.players[(i - 1) % len(self.players)]
             p = self.diplomat_left
-            return transition(post, [swap(post.space, left, MIDDLE), swap(post.space, right, MIDDLE)], [p, 1 - p],
+            return post.transition([swap(post.space, left, MIDDLE), swap(post.space, right, MIDDLE)], [p, 1 - p],
                               label=f"Diplomat: {e.player} swapped the middle marker with {left}'s or {right}'s "
                                     "(you did not see which)")
         if k == "turn":
