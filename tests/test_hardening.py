@@ -145,6 +145,18 @@ def test_tournament_bots_cannot_invert_their_seeds_under_the_default(keeper, cap
     assert found == []
 
 
+def test_a_tournament_draws_its_root_seed_and_resumes_with_it(tmp_path):
+    from heimlich_lab.analysis import tournament
+    a, b = (tournament(2, "basic", "random", games=2, progress=False) for _ in range(2))
+    assert a.root_seed.nunique() == 1 and a.root_seed.iloc[0] != b.root_seed.iloc[0]   # today both 0
+    assert a.root_seed.iloc[0] >= SMALL_SEEDS
+    out = tmp_path / "r.csv"
+    first = tournament(2, "basic", "random", games=2, progress=False, out=out)
+    more = tournament(2, "basic", "random", games=3, progress=False, out=out)    # rerunning resumes
+    assert set(more.root_seed) == set(first.root_seed) and more.game_id.nunique() == 3
+    assert more[more.game_index < 2].reset_index(drop=True).equals(first.reset_index(drop=True))
+
+
 # ============================================================================ 2. the widget's bot errors
 class _CheatingBot:
     """Answers with a dossier entry at a move decision: the engine's explanation of the refusal must not reach

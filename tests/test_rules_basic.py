@@ -201,8 +201,10 @@ def test_at_least_one_agent_moves():
     with pytest.raises(NotationError, match="at least one agent"):
         g.apply("move")
     before = frozen(g)
-    with pytest.raises(IllegalAction, match="turn-spend-all-points"):
-        g.apply(Action.move({"red": 0}))               # an allocation of nothing
+    with pytest.raises(NotationError, match="at least one agent"):
+        Action.move({"red": 0})                        # an allocation of nothing has no notation
+    with pytest.raises(IllegalAction):
+        g.apply(Action("move", ()))                    # nor when built by hand
     assert frozen(g) == before
 
 

@@ -61,7 +61,7 @@ __all__ = ["tournament", "interrupted_results", "COLUMNS", "SCHEDULER_ENV"]
 
 
 def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",), bots=("random",),
-               games: int = 100, seed: int | None = 0, n_jobs: int = 1, scheduler=None,
+               games: int = 100, seed: int | None = None, n_jobs: int = 1, scheduler=None,
                evaluate: Callable | None = None, out: "str | os.PathLike | None" = None,
                progress: bool = True, chunk_size: int | None = None, flush_every: float = 10.0) -> pd.DataFrame:
     """Play a grid of bots-only games and return one row per game and player.
@@ -81,7 +81,9 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     games:
         Games per cell of the grid.
     seed:
-        Root seed of the tournament (``None``: a fresh one, recorded in ``root_seed``). Game ``k`` of
+        Root seed of the tournament. ``None`` (the default): a fresh one from the OS, recorded in
+        ``root_seed`` (or, when ``out`` holds one run's games, that run's: rerunning resumes); a known or
+        small root seed lets a bot guess its games' chance (docs/rules.md#seeds). Game ``k`` of
         every cell of the grid uses ``numpy.random.SeedSequence(seed).spawn(games)[k]``: the cells share
         their seeds on purpose (common random numbers, so bots and variants are compared on the
         same deals and dice as far as the games agree).
@@ -121,8 +123,10 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     """
     if not isinstance(games, (int, np.integer)) or games < 0:
         raise HeimlichError(f"games must be a whole number >= 0, not {games!r}")
+    sink = ResultSink(out, flush_every)
     if seed is None:
-        seed = secrets.randbits(63)
+        roots = set(sink.saved["root_seed"]) if len(sink.saved) else set()
+        seed = int(roots.pop()) if len(roots) == 1 else secrets.randbits(63)
     if not isinstance(seed, (int, np.integer)) or seed < 0:
         raise HeimlichError(f"seed must be a whole number >= 0, not {seed!r}")
     seed = int(seed)
@@ -132,7 +136,6 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     tasks = game_tasks(player_counts, variants, bots, int(games), seed)
     game_ids = [t.game_id for t in tasks]
 
-    sink = ResultSink(out, flush_every)
     done_ids = set(sink.saved["game_id"]) if len(sink.saved) else set()
     todo = [t for t in tasks if t.game_id not in done_ids]
     bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), unit="game", desc="tournament",

@@ -13,7 +13,7 @@ one seat per game. ``--bots`` may also be given several times.
 from __future__ import annotations
 
 from ..errors import HeimlichError
-from .common import add_seed_argument, out_file, seed_or_drawn, split_names, whole_number
+from .common import add_seed_argument, out_file, split_names, whole_number
 
 
 def register(sub):
@@ -71,14 +71,15 @@ def run(args) -> int:
 
     from ..analysis import free_agent_win_rate, tournament, win_rates
 
-    seed = seed_or_drawn(args.seed)
     df = tournament(player_counts=parse_counts(args.players), variants=split_names(args.variants, "variant"),
-                    bots=parse_lineups(args.bots), games=args.games, seed=seed, n_jobs=args.jobs,
+                    bots=parse_lineups(args.bots), games=args.games, seed=args.seed, n_jobs=args.jobs,
                     scheduler=args.scheduler, out=args.out, progress=not args.no_progress,
                     evaluate=args.evaluate)
     by = split_names(args.by, "column")
     games = df["game_id"].nunique() if len(df) else 0
-    print(f"{games} games, {len(df)} player rows, root seed {seed}" + (" (drawn)" if args.seed is None else "")
+    # without --seed the root seed is drawn from the OS (or is the one of the run saved in --out, resumed)
+    root = f", root seed {df['root_seed'].iloc[0]}" if len(df) else ""
+    print(f"{games} games, {len(df)} player rows{root}" + (" (drawn)" if root and args.seed is None else "")
           + (f"; saved in {args.out}" if args.out else ""))
     if not len(df):
         return 0

@@ -109,6 +109,8 @@ class Action:
                 raise NotationError(f"steps for {c} must be a whole number >= 0, not {n!r}")
             if n:
                 items.append((c, n))
+        if not items:
+            raise NotationError(f"a move moves at least one agent at least one step, not {steps!r}")
         items.sort(key=lambda cn: _COLOUR_ORDER[cn[0]])
         return Action("move", tuple(items))
 
@@ -125,6 +127,8 @@ class Action:
     @staticmethod
     def play(card: str, *targets) -> "Action":
         """A card play; targets as in the notation, e.g. ``Action.play("fwd123", "red", 2)``."""
+        if not isinstance(card, str) or card not in CARD_CODES:
+            raise NotationError(f"unknown card {card!r}; codes are {', '.join(CARD_CODES)}")
         return Action.parse(" ".join(["play", card, *_targets_text(card, targets)]))
 
     @staticmethod
@@ -138,6 +142,8 @@ class Action:
         """The deal of agent cards, player -> colour, in seat order."""
         if not isinstance(assignment, Mapping):
             raise NotationError(f"a deal is a mapping player -> agent colour, not {assignment!r}")
+        if not assignment:
+            raise NotationError("a deal gives every player an agent colour; this one is empty")
         return Action("deal", tuple((check_player_name(p), _colour(c)) for p, c in assignment.items()))
 
     @staticmethod
