@@ -251,3 +251,17 @@ def test_an_installed_wheel_loads_its_own_table(tmp_path):
                          cwd=tmp_path, env={"PYTHONPATH": str(site), "PATH": ""}, capture_output=True, text=True,
                          timeout=120)
     assert out.stdout.strip() == str(site / "heimlich_lab" / "secrets" / "static"), out.stderr[-2000:]
+
+
+def test_the_belief_panel_can_read_choices_with_a_player_model():
+    rec = secrets.play([RandomBot(i) for i in range(5)], seed=4)
+    model = secrets.SecretsModel()
+    replay = SecretsReplay(rec, viewer="Bob", model=model)
+    replay.seek(10 ** 6)
+    want = Belief.from_record(rec, observer="Bob", model=model).identities()
+    plain = Belief.from_record(rec, observer="Bob").identities()
+    got = replay.widget.state["belief"]["identities"]
+    assert all(got[s][t] == pytest.approx(want[s][t], abs=1e-4) for s in want for t in want[s])
+    assert any(abs(want[s][t] - plain[s][t]) > 1e-3 for s in want for t in want[s])   # the model made a difference
+    live = SecretsController(FOUR, bots={p: RandomBot(i) for i, p in enumerate(FOUR[1:])}, seed=3, model=model)
+    assert live.beliefs["Ann"].model is model

@@ -82,12 +82,14 @@ class SecretsController:
     shows the view of the human who decides, and a curtain (public facts only) goes up whenever the screen must
     change hands. With no human, ``viewer`` chooses the view (``None`` spectator, a player, or ``"omniscient"``).
     ``autoplay``: bots act by themselves, ``speed_ms`` apart, on the kernel's event loop (default: when a human
-    plays); otherwise click Step or Play. ``beliefs``: show the viewer's exact belief (``Belief``, ``model=None``).
+    plays); otherwise click Step or Play. ``beliefs``: show the viewer's exact belief (``Belief``); ``model``: its
+    player model (``None``: only what was seen and heard; a :class:`~heimlich_lab.secrets.SecretsModel` also reads
+    the choices).
     """
 
     def __init__(self, players: Sequence[str], bots: Mapping[str, object] | None = None, seed: int | None = None,
                  rules: SecretsRules | None = None, viewer: str | None = None, speed_ms: int = 400,
-                 autoplay: bool | None = None, beliefs: bool = True):
+                 autoplay: bool | None = None, beliefs: bool = True, model=None):
         bots = dict(bots or {})
         players = tuple(players)
         unknown = set(bots) - set(players)
@@ -109,7 +111,7 @@ class SecretsController:
         self.last_error = ""
         self._pending = None
         observers = self.humans or ([] if viewer == OMNISCIENT else [viewer])
-        self.beliefs = {o: Belief.for_game(self.game, o) for o in observers} if beliefs else {}
+        self.beliefs = {o: Belief.for_game(self.game, o, model) for o in observers} if beliefs else {}
         self.widget = SecretsTableWidget(controller=self, setup=table_setup(self.game.view(None)))
         if len(self.humans) > 1:
             self.curtain = self._curtain_text()
@@ -271,10 +273,11 @@ class SecretsReplay:
     """A record on the table with a slider, seen as one player, a spectator (``None``) or ``"omniscient"``.
 
     It opens at step 0 (the first decision); each step is one log entry that changes the position. The belief
-    panel shows the viewer's exact belief at that step (none for the omniscient view, which is nobody's).
+    panel shows the viewer's exact belief at that step (none for the omniscient view, which is nobody's), with
+    ``model`` as in :class:`SecretsController`.
     """
 
-    def __init__(self, record, viewer: str | None = None, beliefs: bool = True):
+    def __init__(self, record, viewer: str | None = None, beliefs: bool = True, model=None):
         if isinstance(record, (str, Path)):
             record = SecretsRecord.load(record)
         if not isinstance(record, SecretsRecord):
@@ -282,7 +285,7 @@ class SecretsReplay:
         _check_viewer(viewer, record.players)
         self.record, self.viewer = record, viewer
         omniscient = viewer == OMNISCIENT
-        belief = Belief(record.players, viewer, record.rules) if beliefs and not omniscient else None
+        belief = Belief(record.players, viewer, record.rules, model) if beliefs and not omniscient else None
         self.states: list[dict] = []
         self.index = 0
         applied = -1
@@ -326,13 +329,13 @@ class SecretsReplay:
 
 def play_in_notebook(players: Sequence[str], bots: Mapping[str, object] | None = None, seed: int | None = None,
                      rules: SecretsRules | None = None, viewer: str | None = None, speed_ms: int = 400,
-                     autoplay: bool | None = None, beliefs: bool = True) -> SecretsTableWidget:
+                     autoplay: bool | None = None, beliefs: bool = True, model=None) -> SecretsTableWidget:
     """Open a game of Secrets on the table (see :class:`SecretsController`); the controller is
     ``widget.controller``."""
     return SecretsController(players, bots=bots, seed=seed, rules=rules, viewer=viewer, speed_ms=speed_ms,
-                             autoplay=autoplay, beliefs=beliefs).widget
+                             autoplay=autoplay, beliefs=beliefs, model=model).widget
 
 
-def replay_in_notebook(record, viewer: str | None = None, beliefs: bool = True) -> SecretsTableWidget:
+def replay_in_notebook(record, viewer: str | None = None, beliefs: bool = True, model=None) -> SecretsTableWidget:
     """Replay a :class:`SecretsRecord` (or a path to one) on the table, from step 0 (see :class:`SecretsReplay`)."""
-    return SecretsReplay(record, viewer=viewer, beliefs=beliefs).widget
+    return SecretsReplay(record, viewer=viewer, beliefs=beliefs, model=model).widget
