@@ -35,7 +35,7 @@ class BeliefSet:
     >>> sorted(bs.beliefs), bs.at_mark
     (['Ann', 'Bob', 'Cy'], True)
     >>> b = Belief.from_record(rec, "Bob", model=PushModel(0.5), until="dossier")
-    >>> bool(np.allclose(bs["Bob"].marginals_array(), b.marginals_array()))
+    >>> bool(np.array_equal(bs["Bob"].marginals_array(), b.marginals_array()))
     True
     """
 
@@ -153,19 +153,15 @@ class BeliefSet:
     def _all_or_nothing(self):
         # the arrays of beliefs and foils are replaced on update, never changed in place: shallow copies do
         snaps = {o: b._snapshot() for o, b in self.beliefs.items()}
-        foils = {o: (dict(vars(ib._foil)), len(ib._foil.history)) for o, ib in self.independent.items()}
+        foils = {o: ib._foil.copy() for o, ib in self.independent.items()}
         points = {o: pb.points.copy() for o, pb in self.points_share.items()}
         try:
             yield
         except BaseException:
             for o, b in self.beliefs.items():
                 b._restore(snaps[o])
-            for o, (state, n) in foils.items():
-                foil = self.independent[o]._foil
-                hist = foil.history
-                vars(foil).clear()
-                vars(foil).update(state)
-                del hist[n:]
+            for o, foil in foils.items():
+                self.independent[o]._foil = foil
             for o, pts in points.items():
                 self.points_share[o].points = pts
             raise
