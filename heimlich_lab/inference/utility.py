@@ -91,12 +91,11 @@ from ..rules.actions import Action
 from ..rules.allocations import allocation_table
 from ..rules.board import (BONUS_CAP, BUILDING_VALUES, CHURCH_INDEX, FINISH, N_BUILDINGS, RUINS_INDEX, distance,
                            index_of, step)
-from ..rules.cards import BONUS_POINTS, CARDS, CardKind, PublicBoard
+from ..rules.cards import BONUS_POINTS, CARDS, HAND_LIMIT, CardKind, PublicBoard
 
 __all__ = ["UtilityWeights", "PublicState", "Utility", "card_plays", "utility_matrix", "REACH",
            "soft_max"]
 
-HAND_LIMIT = 4
 VALUES = np.array(BUILDING_VALUES, dtype=float)            # by ring index
 
 #: REACH[d] = P(the next roll gives at least d points), d = 0..11 (0 for d = 0 and d > 6).

@@ -30,6 +30,8 @@ from .board import BONUS_CAP, CHURCH_INDEX, N_BUILDINGS, RUINS_INDEX, index_of, 
 
 #: What a card adds to a marker (never past :data:`~heimlich_lab.rules.board.BONUS_CAP`).
 BONUS_POINTS = 3
+#: A player holding this many cards draws no more (docs/rules.md, "hand-limit").
+HAND_LIMIT = 4
 
 
 @dataclass(frozen=True)

@@ -36,13 +36,12 @@ from .actions import CHANCE_KINDS, FACES, HIDDEN, Action, check_player_name
 from .allocations import allocation_table
 from .board import (BUILDING_VALUES, CHURCH_INDEX, DOSSIER_MARK, FINISH, N_BUILDINGS, RUINS_INDEX, SAFE_START,
                     RING_STEPS, index_of, safe_destinations, value_of)
-from .cards import CARD_CODES, CARDS, PublicBoard
+from .cards import CARD_CODES, CARDS, HAND_LIMIT, PublicBoard
 from .ruleset import Rules
 
 CHANCE = "chance"
 #: Seeds are whole numbers below this (a record must hold them as a JSON number).
 MAX_SEED = 2**128
-HAND_LIMIT = 4
 
 #: Decisions a start position may stand at.
 START_DECISIONS = ("roll", "points", "move", "safe")
