@@ -41,8 +41,9 @@ class PublicBoard:
     the agents with a pending scoring trigger (sorted agent indices).
 
     >>> from heimlich_lab import Game
-    >>> PublicBoard.from_view(Game(["Ann", "Bob"], seed=1).view(None))
-    PublicBoard(agents=('grey', 'yellow', 'orange', 'red', 'green'), pos=(0, 0, 0, 0, 0), scores=(0, 0, 0, 0, 0), safe=7, triggers=())
+    >>> b = PublicBoard.from_view(Game(["Ann", "Bob"], seed=1).view(None))
+    >>> b.agents, b.pos, b.safe, b.triggers
+    (('grey', 'yellow', 'orange', 'red', 'green'), (0, 0, 0, 0, 0), 7, ())
     """
 
     agents: tuple
