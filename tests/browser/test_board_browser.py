@@ -12,6 +12,7 @@ import re
 import statistics
 
 import pytest
+from notebook_page import run_all_cells, run_report
 
 pytestmark = pytest.mark.browser
 
@@ -44,19 +45,7 @@ SIG = """() => {
 # ---------------------------------------------------------------------------- page helpers
 def open_and_run(page, lab, name, artifacts=None, shot=None):
     """Open a notebook in JupyterLab, run all cells, wait for the board."""
-    page.goto(f"{lab}/lab/tree/{name}?reset")          # a fresh workspace: only this notebook
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-                           " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=60_000)
-    page.evaluate("""async () => {
-        const w = window.jupyterapp.shell.currentWidget;
-        await w.context.ready; await w.sessionContext.ready;
-        for (let i = 0; i < 600; i++) {
-          const k = w.sessionContext.session && w.sessionContext.session.kernel;
-          if (k && k.connectionStatus === 'connected' && k.status === 'idle') break;
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        await window.jupyterapp.commands.execute('notebook:run-all-cells');
-    }""")
+    run_all_cells(page, lab, name)
     page.wait_for_selector(f"{BOARD} [data-layer='buildings'] [data-building]", timeout=60_000)
     page.wait_for_function(f"() => document.querySelector('{BOARD} [data-testid=\"decision\"]')"
                            f" && document.querySelector('{BOARD} [data-testid=\"decision\"]').textContent", timeout=30_000)
@@ -79,26 +68,6 @@ def click_wait(page, selector, timeout=15_000):
     before = sig(page)
     page.locator(f"{BOARD} {selector}").first.click()
     page.wait_for_function(f"(b) => ({SIG})() !== b", arg=before, timeout=timeout)
-
-
-def run_report(page):
-    """Run the notebook's last cell (report(ctl)) in the kernel and read its printed output from the page."""
-    text = page.evaluate("""async () => {
-        const app = window.jupyterapp, nb = app.shell.currentWidget.content;
-        const i = nb.widgets.length - 1, cell = nb.widgets[i];
-        nb.activeCellIndex = i;
-        cell.model.outputs.clear();
-        await app.commands.execute('notebook:run-cell');
-        for (let k = 0; k < 400; k++) {
-          const t = cell.outputArea.node.innerText || '';
-          if (t.includes('REPORT ')) return t;
-          await new Promise((r) => setTimeout(r, 25));
-        }
-        return cell.outputArea.node.innerText;
-    }""")
-    m = re.search(r"REPORT (\{.*\})", text, re.S)
-    assert m, f"no report in the cell output: {text[:500]}"
-    return json.loads(m.group(1))
 
 
 def dom(page, js, arg=None):

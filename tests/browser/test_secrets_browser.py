@@ -6,10 +6,10 @@ a replay opens at step 0. Screenshots: test-artifacts/secrets-*.png.
 """
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
+from notebook_page import run_all_cells, run_report
 
 pytestmark = pytest.mark.browser
 
@@ -70,19 +70,7 @@ def secrets_notebooks(lab_root, make_notebook):
 
 def open_and_run(page, lab, name):
     """Open a notebook in JupyterLab, run all its cells, wait for the table."""
-    page.goto(f"{lab}/lab/tree/{name}?reset")
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-                           " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=60_000)
-    page.evaluate("""async () => {
-        const w = window.jupyterapp.shell.currentWidget;
-        await w.context.ready; await w.sessionContext.ready;
-        for (let i = 0; i < 600; i++) {
-          const k = w.sessionContext.session && w.sessionContext.session.kernel;
-          if (k && k.connectionStatus === 'connected' && k.status === 'idle') break;
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        await window.jupyterapp.commands.execute('notebook:run-all-cells');
-    }""")
+    run_all_cells(page, lab, name)
     page.wait_for_selector(f"{TABLE} [data-testid='table'] [data-seat]", timeout=60_000)
 
 
@@ -90,26 +78,6 @@ def shoot(page, artifacts, name):
     table = page.locator(TABLE).first
     table.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / f"{name}.png"))
-
-
-def report(page):
-    """Run the notebook's last cell and read the JSON it prints."""
-    text = page.evaluate("""async () => {
-        const app = window.jupyterapp, nb = app.shell.currentWidget.content;
-        const i = nb.widgets.length - 1, cell = nb.widgets[i];
-        nb.activeCellIndex = i;
-        cell.model.outputs.clear();
-        await app.commands.execute('notebook:run-cell');
-        for (let k = 0; k < 400; k++) {
-          const t = cell.outputArea.node.innerText || '';
-          if (t.includes('REPORT ')) return t;
-          await new Promise((r) => setTimeout(r, 25));
-        }
-        return cell.outputArea.node.innerText;
-    }""")
-    m = re.search(r"REPORT (\{.*\})", text, re.S)
-    assert m, f"no report in the cell output: {text[:500]}"
-    return json.loads(m.group(1))
 
 
 def inside(box, screen=SCREEN):
@@ -134,7 +102,7 @@ def test_a_human_offers_a_card_and_a_bot_answers(page, lab, secrets_notebooks, a
         .map((li) => li.textContent).find((text) => /^Bob (accepts|refuses)\\./.test(text))""", timeout=30_000)
     line = seen.json_value()
     shoot(page, artifacts, "secrets-02-bot-answered")
-    rep = report(page)
+    rep = run_report(page)
     hist = [tuple(e) for e in rep["history"]]
     i = hist.index(("Ann", offer))
     assert hist[i + 1][0] == "Bob" and hist[i + 1][1] in ("accept", "refuse")
@@ -188,7 +156,7 @@ def test_a_whole_game_by_clicks_ends_with_the_markers_revealed(page, lab, secret
         page.wait_for_function(f"(b) => document.querySelector(\"{TABLE} [data-testid='log']\").textContent !== b",
                                arg=before, timeout=30_000)
     shoot(page, artifacts, "secrets-07-game-over")
-    rep = report(page)
+    rep = run_report(page)
     assert [a for p, a in rep["history"] if p == "Ann"] == clicked
     assert all(t.locator(f"[data-seat='{p}'] [data-marker]").get_attribute("data-marker") == rep["identities"][p]
                for p in PLAYERS)
@@ -206,7 +174,7 @@ def test_hot_seat_curtain_hides_the_marker_until_reveal(page, lab, secrets_noteb
     assert t.locator("[data-action]").count() == 0
     t.locator("[data-control='reveal']").click()
     t.locator("[data-action^='offer ']").first.wait_for(timeout=30_000)
-    rep = report(page)
+    rep = run_report(page)
     assert t.locator("[data-seat='Ann'] [data-marker]").get_attribute("data-marker") == rep["identities"]["Ann"]
     shoot(page, artifacts, "secrets-05-revealed")
 
@@ -225,4 +193,4 @@ def test_a_replay_opens_at_step_0(page, lab, secrets_notebooks, artifacts):
     t.locator("[data-control='forward']").click()
     page.wait_for_function(f"() => document.querySelector(\"{TABLE} [data-testid='replay-step']\")"
                            ".textContent.startsWith('step 1 ')", timeout=15_000)
-    assert report(page)["index"] == 1
+    assert run_report(page)["index"] == 1

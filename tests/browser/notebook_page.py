@@ -1,0 +1,45 @@
+"""Driving a notebook in JupyterLab from a Playwright page: shared by the real-browser tests of both boards.
+
+The test modules import it by name (pytest puts this folder, which has no ``__init__.py``, on ``sys.path``).
+"""
+from __future__ import annotations
+
+import json
+import re
+
+
+def run_all_cells(page, lab: str, name: str) -> None:
+    """Open the notebook ``name`` in a fresh JupyterLab workspace and run all its cells once the kernel is idle."""
+    page.goto(f"{lab}/lab/tree/{name}?reset")          # a fresh workspace: only this notebook
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=60_000)
+    page.evaluate("""async () => {
+        const w = window.jupyterapp.shell.currentWidget;
+        await w.context.ready; await w.sessionContext.ready;
+        for (let i = 0; i < 600; i++) {
+          const k = w.sessionContext.session && w.sessionContext.session.kernel;
+          if (k && k.connectionStatus === 'connected' && k.status === 'idle') break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await window.jupyterapp.commands.execute('notebook:run-all-cells');
+    }""")
+
+
+def run_report(page) -> dict:
+    """Run the notebook's last cell in the kernel and read the JSON it prints after ``REPORT``."""
+    text = page.evaluate("""async () => {
+        const app = window.jupyterapp, nb = app.shell.currentWidget.content;
+        const i = nb.widgets.length - 1, cell = nb.widgets[i];
+        nb.activeCellIndex = i;
+        cell.model.outputs.clear();
+        await app.commands.execute('notebook:run-cell');
+        for (let k = 0; k < 400; k++) {
+          const t = cell.outputArea.node.innerText || '';
+          if (t.includes('REPORT ')) return t;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        return cell.outputArea.node.innerText;
+    }""")
+    m = re.search(r"REPORT (\{.*\})", text, re.S)
+    assert m, f"no report in the cell output: {text[:500]}"
+    return json.loads(m.group(1))
