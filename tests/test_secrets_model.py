@@ -6,17 +6,18 @@ import numpy as np
 import pytest
 
 from heimlich_lab.errors import ModelError
-from heimlich_lab.secrets import MIDDLE, TEAMS, Belief, SecretsModel, TeamBot, play_game
+from heimlich_lab.secrets import MIDDLE, TEAMS, Belief, RandomBot, SecretsModel, TeamBot, play_game
 from heimlich_lab.secrets.model import decision_utilities
 from test_secrets_belief import DEAL, PLAYERS, SCRIPT, consistent_worlds, run
 
 READ = ("offer", "accept", "refuse", "interrupt", "allow", "give", "shoot")
 
 
-def model_weight(deal: str, script: list[str], observer: str | None, model: SecretsModel) -> float:
-    """log P(every choice of the others that the model reads | this deal and these sides), step by step."""
+def choices_loglik(deal: str, script: list[str], observer: str | None, model: SecretsModel) -> dict:
+    """Per decider other than the observer: log P(their choices the model reads | this deal and these sides)
+    as a team player, and as a random player; step by step on the real game."""
     g = run(deal, [])
-    total = 0.0
+    out: dict[str, list[float]] = {}
     for text in script:
         decider = g.current_player
         if decider is not None and decider != observer and text.split()[0] in READ:
@@ -25,14 +26,27 @@ def model_weight(deal: str, script: list[str], observer: str | None, model: Secr
             u = decision_utilities(row, g.players, g.players.index(decider), legal, rules=g.rules,
                                    tableaux=g.tableaux, candidates=g.candidates, offerer=g.active_player,
                                    target=None if g.offer is None else g.offer[1])
-            total += float(model.choice_loglik(u, [str(a) for a in legal].index(text))[0])
+            acc = out.setdefault(decider, [0.0, 0.0])
+            acc[0] += float(model.choice_loglik(u, [str(a) for a in legal].index(text))[0])
+            acc[1] -= np.log(len(legal))
         g.apply(text)
-    return total
+    return out
+
+
+def model_weight(deal: str, script: list[str], observer: str | None, model: SecretsModel) -> float:
+    """log P(every choice of the others that the model reads | this deal and these sides)."""
+    acc = choices_loglik(deal, script, observer, model)
+    if model.p_team is None:
+        return sum(team for team, _ in acc.values())
+    p = model.p_team
+    return sum(float(np.logaddexp(np.log(p) + team, np.log1p(-p) + rand)) for team, rand in acc.values())
 
 
 @pytest.mark.parametrize("observer", ["Ann", "Bob", "Dee", None])
-def test_the_model_belief_equals_brute_force_under_the_model(observer):
-    model = SecretsModel(beta=0.7, epsilon=0.2)
+@pytest.mark.parametrize("p_team", [None, 0.6])
+def test_the_model_belief_equals_brute_force_under_the_model(observer, p_team):
+    # p_team: each player is a team player or a random one for the whole game (a per-player mixture)
+    model = SecretsModel(beta=0.7, epsilon=0.2, p_team=p_team)
     actual = run(DEAL, SCRIPT)
     weights: dict[tuple, float] = {}
     for deal, script, g, prior in consistent_worlds(observer):
@@ -67,3 +81,30 @@ def test_reading_choices_sharpens_the_belief_in_games_of_team_players():
         return float(np.mean(losses))
     hard, soft = mean_log_loss(None), mean_log_loss(SecretsModel())
     assert soft < 0.8 * hard, (hard, soft)
+
+
+def test_the_rationality_mixture_learns_who_plays_at_random_and_stops_reading_them():
+    g = play_game([TeamBot(1), RandomBot(2), TeamBot(3), RandomBot(4), TeamBot(5), RandomBot(6)], seed=8)
+    b = Belief.for_game(g, "Ann", model=SecretsModel(p_team=0.5))
+    team = [b.team_player_probability(p) for p in ("Cy", "Eve")]
+    rand = [b.team_player_probability(p) for p in ("Bob", "Dee", "Fay")]
+    assert min(team) > max(rand), (team, rand)
+    with pytest.raises(ModelError, match="no player types"):
+        Belief.for_game(g, "Ann").team_player_probability("Bob")
+
+
+def test_the_mixture_keeps_random_players_from_misleading_the_belief():
+    def mean_log_loss(model, bots):
+        losses = []
+        for s in range(10):
+            g = play_game([bots[i % len(bots)](10 * s + i) for i in range(6)], seed=s)
+            truth = g.record.final_identities
+            for p in g.players:
+                ident = Belief.from_record(g.record, observer=p, model=model).identities()
+                losses += [-np.log(max(ident[slot][truth[slot]], 1e-15)) for slot in ident]
+        return float(np.mean(losses))
+    hard = mean_log_loss(None, [RandomBot])
+    plain, mixture = mean_log_loss(SecretsModel(), [RandomBot]), mean_log_loss(SecretsModel(p_team=0.5), [RandomBot])
+    assert mixture - hard < 0.5 * (plain - hard), (hard, plain, mixture)
+    # and among team players it still reads their choices
+    assert mean_log_loss(SecretsModel(p_team=0.5), [TeamBot]) < 0.8 * mean_log_loss(None, [TeamBot])

@@ -792,6 +792,24 @@ class Posterior:
         new.history = list(self.history)
         return new
 
+    def checkpoint(self) -> tuple:
+        """The current state, for :meth:`rewind`: cheap, as the arrays are replaced, never changed in place.
+
+        >>> post = Posterior(HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue", "green"]))
+        >>> mark = post.checkpoint()
+        >>> _ = post.refine("Ann"); len(post), len(post.history)
+        (3, 1)
+        >>> post.rewind(mark); len(post), len(post.history)
+        (6, 0)
+        """
+        return (self._space, self._logw, self._marg, self._entropy, self._log_evidence, len(self.history))
+
+    def rewind(self, checkpoint: tuple) -> None:
+        """Back to the state of :meth:`checkpoint`; the updates made since leave the history (all-or-nothing
+        changes of several posteriors)."""
+        self._space, self._logw, self._marg, self._entropy, self._log_evidence, n_updates = checkpoint
+        del self.history[n_updates:]
+
     # ---------------------------------------------------------------- updates
 
     def likelihood_from_owner_values(self, actor: Any, values: Any, *, no_slot: float | None = None) -> np.ndarray:
@@ -815,8 +833,8 @@ class Posterior:
         ll = likelihood_from_owner_values(self._space, actor, values, no_slot=no_slot)
         return self._bayes(ll, label, actor, info, "observation")
 
-    def transition(self, moves: Any, weights: Any = None, *, label: str | None = "transition", actor: Any = None,
-                   info: Any = None) -> Update | None:
+    def transition(self, moves: Any, weights: Any = None, *, merge: bool = True, label: str | None = "transition",
+                   actor: Any = None, info: Any = None) -> Update | None:
         """The predict step beside the update step: the hidden state moves by a permutation of slots, or by a
         mixture of permutations with ``weights`` (see :mod:`heimlich_lab.inference.transition`).
 
@@ -827,7 +845,7 @@ class Posterior:
         0.9
         """
         from .transition import transition
-        return transition(self, moves, weights, label=label, actor=actor, info=info)
+        return transition(self, moves, weights, merge=merge, label=label, actor=actor, info=info)
 
     def condition(self, event: Any, label: str | None = "condition", actor: Any = None,
                   info: Any = None) -> Update | None:

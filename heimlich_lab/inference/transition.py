@@ -90,12 +90,23 @@ def permutation_index(space: HypothesisSpace, perm: Sequence[int]) -> np.ndarray
     return cache[p]
 
 
-def transition(post: Posterior, moves: Any, weights: Sequence[float] | None = None, *,
+def transition(post: Posterior, moves: Any, weights: Sequence[float] | None = None, *, merge: bool = True,
                label: str | None = "transition", actor: Any = None, info: Any = None) -> Update | None:
     """Move ``post`` through one permutation of slots, or a mixture of them with ``weights`` (probabilities
     summing to 1). Recorded as an :class:`Update` of kind ``"transition"`` (no observation: log evidence 0,
     no likelihood ratios). A moved row outside the space extends the space. Bad input raises
-    :class:`ModelError` and leaves ``post`` unchanged."""
+    :class:`ModelError` and leaves ``post`` unchanged.
+
+    ``merge=False`` keeps every hypothesis apart with its history: the new space is the moved tables one after
+    the other (move ``k``'s block holds hypothesis ``i`` at row ``k * H + i``), rows may repeat, and data a caller
+    keeps per hypothesis (e.g. likelihoods that must not be mixed) follows with ``np.tile``.
+
+    >>> from heimlich_lab.inference.core import HypothesisSpace, Posterior
+    >>> post = Posterior(HypothesisSpace.assignments(["A"], ["x", "y"]))
+    >>> _ = transition(post, [(0, 1), (1, 0)], [0.5, 0.5], merge=False)
+    >>> len(post.space), post.space.table.ravel().tolist()
+    (4, [0, -1, -1, 0, -1, 0, 0, -1])
+    """
     space = post.space
     single = weights is None
     perms = [_check_perm(space, moves)] if single else [_check_perm(space, m) for m in moves]
@@ -106,17 +117,28 @@ def transition(post: Posterior, moves: Any, weights: Sequence[float] | None = No
         if w.shape != (len(perms),) or not np.isfinite(w).all() or (w < 0).any() or abs(w.sum() - 1) > 1e-9:
             raise ModelError(f"weights must be {len(perms)} probabilities summing to 1, not {list(weights)!r}")
     logw = post.log_weights
-    keep = w > 0
-    perms, w = [p for p, k in zip(perms, keep) if k], w[keep]
-    targets = [permutation_index(space, p) for p in perms]
+    if merge:
+        keep = w > 0
+        perms, w = [p for p, k in zip(perms, keep) if k], w[keep]
+    targets = [permutation_index(space, p) for p in perms] if merge else None
     h = len(space)
-    if all(t is not None for t in targets):
+    with np.errstate(divide="ignore"):
+        log_w = np.log(w)
+    if not merge:
+        tables = []
+        for p in perms:
+            moved = np.empty_like(space.table)
+            moved[:, list(p)] = space.table
+            tables.append(moved)
+        new_space = HypothesisSpace._trusted(space.owners, space.slots, np.concatenate(tables))
+        lw = np.concatenate([logw + x for x in log_w])
+    elif all(t is not None for t in targets):
         new_space = space
         if len(perms) == 1:
             lw = np.empty(h)
             lw[targets[0]] = logw
         else:
-            lw = _group_logsumexp(np.concatenate(targets), np.concatenate([logw + math.log(x) for x in w]), h)
+            lw = _group_logsumexp(np.concatenate(targets), np.concatenate([logw + x for x in log_w]), h)
     else:   # the space is not closed under these moves: the new space holds every moved row
         tables = []
         for p in perms:
@@ -125,7 +147,7 @@ def transition(post: Posterior, moves: Any, weights: Sequence[float] | None = No
             tables.append(moved)
         grown = HypothesisSpace._trusted(space.owners, space.slots, np.concatenate(tables))
         new_space, inverse = grown.unique()
-        lw = _group_logsumexp(inverse, np.concatenate([logw + math.log(x) for x in w]), len(new_space))
+        lw = _group_logsumexp(inverse, np.concatenate([logw + x for x in log_w]), len(new_space))
     lw.setflags(write=False)
     p = np.exp(lw)
     marg = new_space.event_sums(p)

@@ -70,6 +70,9 @@ class Belief:
         self.seen = 0          # events of the view consumed so far
         self._context: dict = {}
         self._tableaux: dict[str, list[list]] = {p: [] for p in players}
+        # with a rationality mixture: player -> (log P(their choices | each hypothesis) as a team player,
+        # log P(their choices) as a random player)
+        self._types = {} if getattr(model, "p_team", None) is not None else None
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -118,19 +121,23 @@ class Belief:
             return post.condition({e.slot: e.team}, label=f"{who} saw {whose} marker: {e.team}")
         if k == "expose" and e.team is not None:
             return post.condition({e.player: e.team}, label=f"{e.player}'s marker was shown: {e.team}")
+        merge = self._types is None        # with player types, hypotheses keep their histories apart
         if k == "swap":
-            return post.transition(swap(post.space, e.a, e.b),
-                              label=f"{e.cause.capitalize()}: the {e.a} and {e.b} markers swapped")
+            return post.transition(swap(post.space, e.a, e.b), merge=merge,
+                                   label=f"{e.cause.capitalize()}: the {e.a} and {e.b} markers swapped")
         if k == "side":
             if e.slot is not None:
-                return post.transition(swap(post.space, e.slot, MIDDLE),
-                                  label=f"Diplomat: you swapped the middle marker with {e.slot}'s")
+                return post.transition(swap(post.space, e.slot, MIDDLE), merge=merge,
+                                       label=f"Diplomat: you swapped the middle marker with {e.slot}'s")
             i = self.players.index(e.player)
             left, right = self.players[(i + 1) % len(self.players)], self.players[(i - 1) % len(self.players)]
             p = self.diplomat_left
-            return post.transition([swap(post.space, left, MIDDLE), swap(post.space, right, MIDDLE)], [p, 1 - p],
-                              label=f"Diplomat: {e.player} swapped the middle marker with {left}'s or {right}'s "
-                                    "(you did not see which)")
+            rec = post.transition([swap(post.space, left, MIDDLE), swap(post.space, right, MIDDLE)], [p, 1 - p],
+                                  merge=merge, label=f"Diplomat: {e.player} swapped the middle marker with {left}'s "
+                                                     f"or {right}'s (you did not see which)")
+            if not merge:
+                self._types = {q: (np.tile(team, 2), rand) for q, (team, rand) in self._types.items()}
+            return rec
         if k == "turn":
             ctx.clear()
             ctx["tableaux"] = self._tableaux
@@ -139,7 +146,9 @@ class Belief:
         elif k == "offer":
             ctx["offer"] = (e.player, e.target)
         rec = None
-        if self.model is not None:
+        if self._types is not None:
+            rec = self._read_with_types(e, ctx)
+        elif self.model is not None:
             ll, label = self.model.evidence(self, e, ctx)
             if ll is not None:
                 rec = post.update(ll, label=label, actor=e.player)
@@ -149,6 +158,38 @@ class Belief:
             for card in e.cards:
                 next(c for c in self._tableaux[e.player] if c[0] == card and c[1])[1] = False
         return rec
+
+    def _read_with_types(self, e, ctx) -> Update | None:
+        """Choices under the per-player mixture: the update is each decider's new mixture likelihood over the
+        old one, so that the posterior is the prior times, per player, p·P(choices | team) + (1-p)·P(choices |
+        random)."""
+        reads = self.model.readings(self, e, ctx)
+        if not reads:
+            return None
+        lp, lq = np.log(self.model.p_team), np.log1p(-self.model.p_team)
+        n = len(self.posterior)
+        ll = np.zeros(n)
+        new = {}
+        for decider, team_ll, n_options, _ in reads:
+            team, rand = new.get(decider, self._types.get(decider, (np.zeros(n), 0.0)))
+            before = np.logaddexp(lp + team, lq + rand)
+            team, rand = team + team_ll, rand - np.log(n_options)
+            ll += np.logaddexp(lp + team, lq + rand) - before
+            new[decider] = (team, rand)
+        rec = self.posterior.update(ll, label="; ".join(r[3] for r in reads), actor=e.player)
+        self._types.update(new)
+        return rec
+
+    def team_player_probability(self, player: str) -> float:
+        """With a rationality mixture (``SecretsModel(p_team=...)``): P(``player`` chooses as a team player)."""
+        if self._types is None:
+            raise ModelError("this belief has no player types: use model=SecretsModel(p_team=...)")
+        if player not in self._types:
+            return float(self.model.p_team)
+        team, rand = self._types[player]
+        lp, lq = np.log(self.model.p_team), np.log1p(-self.model.p_team)
+        p_team_given_h = np.exp(lp + team - np.logaddexp(lp + team, lq + rand))
+        return float(self.posterior.posterior_vector() @ p_team_given_h)
 
     # ------------------------------------------------------------------ answers
     def identities(self) -> dict[str, dict[str, float]]:

@@ -4,17 +4,19 @@
 :func:`evaluate` scores each observer's exact belief at the end of self-play games (before the final reveal)
 against where the markers really lie, over every seat and the middle: log loss, Brier score and expected
 calibration error, for the hard-information belief (``exact``), the belief that also reads choices
-(``model``) and no observation at all (``prior``).
+(``model``), the same with a per-player rationality mixture (``mixture``: team or random player, learnt) and no
+observation at all (``prior``).
 
 >>> table = evaluate(games=3, n_players=5, bots=["random"], seed=1)
 >>> list(table.index), list(table.columns)
-(['exact', 'model', 'prior'], ['log_loss', 'brier', 'ece', 'events'])
+(['exact', 'model', 'mixture', 'prior'], ['log_loss', 'brier', 'ece', 'events'])
 >>> bool(table.loc["exact", "log_loss"] < table.loc["prior", "log_loss"])
 True
 """
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +33,7 @@ from .records import GAME, SecretsRecord
 from .rules import TEAMS
 from .transcript import transcript
 
-METHODS = ("exact", "model", "prior")
+METHODS = ("exact", "model", "mixture", "prior")
 
 
 def is_secrets_record(path) -> bool:
@@ -83,7 +85,8 @@ def run_replay(args) -> int:
 
 def evaluate(games: int = 100, n_players: int = 5, bots=("random",), seed: int = 0,
              model: SecretsModel | None = None) -> pd.DataFrame:
-    """Belief quality per method over ``games`` self-play games (see the module doc)."""
+    """Belief quality per method over ``games`` self-play games (see the module doc); ``bots`` are cycled over
+    the seats, the first seat rotating from game to game."""
     if not 4 <= n_players <= 8:
         raise HeimlichError(f"Secrets is for 4 to 8 players, not {n_players}")
     if games < 1:
@@ -92,14 +95,17 @@ def evaluate(games: int = 100, n_players: int = 5, bots=("random",), seed: int =
     players = list(NAMES[:n_players])
     preds = {m: [] for m in METHODS}
     truths = []
+    mixed = replace(model, p_team=0.5 if model.p_team is None else model.p_team)
     for k in range(games):
-        g = play_game(lineup(players, list(bots), seed + k), seed=seed + k)
+        cycled = [bots[(i + k) % len(bots)] for i in range(n_players)]     # the first seat rotates
+        g = play_game(lineup(players, cycled, seed + k), seed=seed + k)
         truth = g.record.final_identities
         for obs in players:
             exact = Belief.for_game(g, obs)
             read = Belief.for_game(g, obs, model=model)
+            mixture = Belief.for_game(g, obs, model=mixed)
             prior = Belief(g.players, obs, g.rules)
-            for m, b in zip(METHODS, (exact, read, prior)):
+            for m, b in zip(METHODS, (exact, read, mixture, prior)):
                 preds[m].append(b.marginals().T)          # (slots, teams)
             truths.append(np.array([[float(truth[s] == t) for t in TEAMS] for s in exact.slots]))
     y = np.stack(truths)

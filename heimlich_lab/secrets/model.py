@@ -15,7 +15,9 @@ own points count ``+1`` for an agent and ``-1`` for a Hippie (who aims low). So:
 The model is a simplification: a decider is read as if they knew the teams in the hypothesis (in the game they
 only believe them). It keeps the belief exact *under the model*: every likelihood is computed for every
 arrangement. Looks, the Psychiatrist's pair and the Diplomat's side tell nothing here (the side is not even seen).
-A per-player rationality mixture (the first game's type learning) is not built for Secrets.
+With ``p_team``, each other player is a team player or a random one for the whole game, and the belief learns
+which from all their choices together (a per-player rationality mixture, exact: the hypotheses keep their
+histories apart through hidden swaps), so that random players soon stop misleading it.
 
 >>> from heimlich_lab.secrets import Belief, Game
 >>> g = Game(["Ann", "Bob", "Cy", "Dee"], chance="manual")
@@ -117,14 +119,23 @@ def decision_utilities(table: np.ndarray, players, me: int, options, *, rules, t
 
 @dataclass(frozen=True)
 class SecretsModel:
-    """``beta``: how strongly choices follow the utilities; ``epsilon``: the share of uniformly random choices."""
+    """``beta``: how strongly choices follow the utilities; ``epsilon``: the share of uniformly random choices.
+
+    ``p_team``: with a probability, a per-player rationality mixture: each other player is, for the whole game,
+    a team player (choosing as above) with prior probability ``p_team``, or a random player (every option alike);
+    the belief learns each player's type from all their choices together, exactly, so a random player's choices
+    soon stop counting. ``None`` (the default): everyone is a team player.
+    """
 
     beta: float = 1.0
     epsilon: float = 0.1
+    p_team: float | None = None
 
     def __post_init__(self):
         if not (self.beta >= 0 and 0 <= self.epsilon <= 1):
             raise ModelError(f"beta must be >= 0 and epsilon in [0, 1], not {self.beta!r}, {self.epsilon!r}")
+        if self.p_team is not None and not 0 < self.p_team < 1:
+            raise ModelError(f"p_team is a probability strictly between 0 and 1 (or None), not {self.p_team!r}")
 
     def choice_loglik(self, utilities: np.ndarray, chosen: int) -> np.ndarray:
         """log P(option ``chosen`` | h) for a (hypotheses x options) utility table."""
@@ -135,8 +146,17 @@ class SecretsModel:
                             np.log(self.epsilon / n) if self.epsilon > 0 else -np.inf)
 
     def evidence(self, belief, e, ctx) -> tuple[np.ndarray | None, str | None]:
-        """The log-likelihood over the belief's arrangements of event ``e`` (or ``None``), and a label.
-        ``ctx`` is the turn so far as the belief saw it (the two cards, the offer, the tableaux)."""
+        """The log-likelihood over the belief's arrangements of event ``e`` (or ``None``), and a label: the sum
+        of :meth:`readings` (every decider a team player)."""
+        reads = self.readings(belief, e, ctx)
+        if not reads:
+            return None, None
+        return sum(r[1] for r in reads), "; ".join(r[3] for r in reads)
+
+    def readings(self, belief, e, ctx) -> list[tuple[str, np.ndarray, int, str]]:
+        """The choices event ``e`` shows, other than the observer's: ``(decider, log P(choice | arrangement) as
+        a team player, number of options, label)``. ``ctx`` is the turn so far as the belief saw it (the two
+        cards, the offer, the tableaux)."""
         k, me = e.kind, belief.observer
         players = belief.players
         cands = ctx.get("candidates", ())
@@ -157,7 +177,7 @@ class SecretsModel:
         if k in ("accept", "refuse", "interrupt", "allow") and offer is not None:
             pair = ("accept", "refuse") if k in ("accept", "refuse") else ("interrupt", "allow")
             read.append((e.player, [Action(x) for x in pair], Action(k), f"{e.player} chose to {k}"))
-        ll, labels = None, []
+        out = []
         table = belief.posterior.space.table
         for decider, options, chosen, label in read:
             if decider == me:
@@ -166,7 +186,5 @@ class SecretsModel:
                                    tableaux=ctx["tableaux"], candidates=cands,
                                    offerer=None if offer is None else offer[0],
                                    target=None if offer is None else offer[1])
-            one = self.choice_loglik(u, options.index(chosen))
-            ll = one if ll is None else ll + one
-            labels.append(label)
-        return ll, "; ".join(labels) or None
+            out.append((decider, self.choice_loglik(u, options.index(chosen)), len(options), label))
+        return out
