@@ -231,3 +231,18 @@ def test_an_unknown_card_is_the_models_error():
     st_ = PublicState(FIVE, (0,) * 5, (0,) * 5, 7, (), True, 0)
     with pytest.raises(ModelError, match="unknown card code 'bogus'"):
         card_plays(st_, "bogus")
+
+
+# ----------------------------------------------------------------------------- one home for the ring
+def test_ring_arithmetic_lives_only_in_board_py():
+    """Steps and distances around the ring are rules/board.py's (step, distance, building_after, RING_STEPS)."""
+    import re
+    from pathlib import Path
+
+    import heimlich_lab
+    root = Path(heimlich_lab.__file__).parent
+    ring = re.compile(r"%\s*(N_BUILDINGS|12)\b|\{v: i for i, v in enumerate\(BUILDING_VALUES\)\}")
+    offenders = [f"{path.relative_to(root)}:{n}" for path in sorted(root.rglob("*.py"))
+                 if path != root / "rules" / "board.py"
+                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if ring.search(line)]
+    assert offenders == []
