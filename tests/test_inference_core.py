@@ -816,6 +816,20 @@ def test_keep_updates_false_gives_the_same_numbers_without_records(space):
         lean.entropy_history()
 
 
+def test_rewind_restores_the_checkpointed_state(space):
+    post = Posterior(space)
+    post.update_actor("Ann", np.log([0.7, 0.1, 0.1, 0.1]))
+    snap, mark = snapshot(post), post.checkpoint()
+    post.update_actor("Bob", np.log([0.2, 0.5, 0.2, 0.1]))
+    post.condition({"red": "Ann"})
+    post.refine("Cy")
+    assert len(post.history) == 4
+    post.rewind(mark)
+    assert_unchanged(post, snap)
+    again = post.update_actor("Bob", np.log([0.2, 0.5, 0.2, 0.1]))  # and it goes on from there
+    assert post.history == [post.history[0], again]
+
+
 def test_the_core_imports_and_works_without_any_heimlich_module():
     """The game-agnostic core in a fresh interpreter: no rules, bots, widget or Heimlich inference."""
     import subprocess
