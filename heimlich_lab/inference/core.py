@@ -833,8 +833,8 @@ class Posterior:
         ll = likelihood_from_owner_values(self._space, actor, values, no_slot=no_slot)
         return self._bayes(ll, label, actor, info, "observation")
 
-    def transition(self, moves: Any, weights: Any = None, *, label: str | None = "transition", actor: Any = None,
-                   info: Any = None) -> Update | None:
+    def transition(self, moves: Any, weights: Any = None, *, merge: bool = True, label: str | None = "transition",
+                   actor: Any = None, info: Any = None) -> Update | None:
         """The predict step beside the update step: the hidden state moves by a permutation of slots, or by a
         mixture of permutations with ``weights`` (see :mod:`heimlich_lab.inference.transition`).
 
@@ -845,7 +845,7 @@ class Posterior:
         0.9
         """
         from .transition import transition
-        return transition(self, moves, weights, label=label, actor=actor, info=info)
+        return transition(self, moves, weights, merge=merge, label=label, actor=actor, info=info)
 
     def condition(self, event: Any, label: str | None = "condition", actor: Any = None,
                   info: Any = None) -> Update | None:
