@@ -57,6 +57,18 @@ def _check_perm(space: HypothesisSpace, perm: Any) -> tuple[int, ...]:
     return p
 
 
+def _moved(table: np.ndarray, perm: Sequence[int]) -> np.ndarray:
+    """The table with slot ``s``'s column moved to ``perm[s]``."""
+    moved = np.empty_like(table)
+    moved[:, list(perm)] = table
+    return moved
+
+
+def _moved_space(space: HypothesisSpace, perms) -> HypothesisSpace:
+    """The moved tables one after the other (rows not merged)."""
+    return HypothesisSpace._trusted(space.owners, space.slots, np.concatenate([_moved(space.table, p) for p in perms]))
+
+
 def permutation_index(space: HypothesisSpace, perm: Sequence[int]) -> np.ndarray | None:
     """``out[h]``: the row of ``space`` that hypothesis ``h`` becomes when slot ``s``'s content moves to
     ``perm[s]``; ``None`` if some moved row is not in the space. Cached per space and permutation.
@@ -76,8 +88,7 @@ def permutation_index(space: HypothesisSpace, perm: Sequence[int]) -> np.ndarray
     cache = entry[1]
     if p not in cache:
         table = space.table
-        moved = np.empty_like(table)
-        moved[:, list(p)] = table
+        moved = _moved(table, p)
         # one id per distinct row over both tables: row ids, then where each moved row sits in the space
         _, ids = np.unique(np.concatenate([table, moved]), axis=0, return_inverse=True)
         ids = ids.reshape(-1)
@@ -125,12 +136,7 @@ def transition(post: Posterior, moves: Any, weights: Sequence[float] | None = No
     with np.errstate(divide="ignore"):
         log_w = np.log(w)
     if not merge:
-        tables = []
-        for p in perms:
-            moved = np.empty_like(space.table)
-            moved[:, list(p)] = space.table
-            tables.append(moved)
-        new_space = HypothesisSpace._trusted(space.owners, space.slots, np.concatenate(tables))
+        new_space = _moved_space(space, perms)
         lw = np.concatenate([logw + x for x in log_w])
     elif all(t is not None for t in targets):
         new_space = space
@@ -140,13 +146,7 @@ def transition(post: Posterior, moves: Any, weights: Sequence[float] | None = No
         else:
             lw = _group_logsumexp(np.concatenate(targets), np.concatenate([logw + x for x in log_w]), h)
     else:   # the space is not closed under these moves: the new space holds every moved row
-        tables = []
-        for p in perms:
-            moved = np.empty_like(space.table)
-            moved[:, list(p)] = space.table
-            tables.append(moved)
-        grown = HypothesisSpace._trusted(space.owners, space.slots, np.concatenate(tables))
-        new_space, inverse = grown.unique()
+        new_space, inverse = _moved_space(space, perms).unique()
         lw = _group_logsumexp(inverse, np.concatenate([logw + x for x in log_w]), len(new_space))
     lw.setflags(write=False)
     p = np.exp(lw)
