@@ -838,6 +838,11 @@ def test_add_keeps_the_information_rule_and_leaves_the_belief_as_it_was():
         bob.add(next(d for d in anns if d.view is not None))   # Ann's view, not Bob's
     assert bob.history == [] and bob.entropy() == Belief(P4, bob.agents, "Bob", PushModel(0.5),
                                                          rec.deal["Bob"]).entropy()
+    spectator = Belief(P4, bob.agents, None, PushModel(0.5))
+    with pytest.raises(InformationRuleError):   # Ann's views hold Ann's hand
+        for d in anns:
+            spectator.add(d)
+    assert spectator.history == []
     observed = Belief(P4, bob.agents, "Bob", PushModel(0.5), rec.deal["Bob"])
     d = next(d for d in public_decisions(rec, "Bob") if d.view is not None and d.actor != "Bob")
     observed.observe(d.view, d.actor, d.action)
