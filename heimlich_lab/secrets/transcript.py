@@ -39,7 +39,7 @@ def describe(e: Event) -> str | None:
     if k == "show":
         return f"The middle marker is shown to everyone: {d['team']}."
     if k == "expose":
-        return f"{p} shows their marker to everyone else: {d['team'] if d['team'] is not None else '(not to herself)'}."
+        return f"{p} shows their marker to everyone else: {d['team'] if d['team'] is not None else '(they do not see it)'}."
     if k == "turn":
         return f"Turn {d['turn']}: {p} is the active player."
     if k == "candidates":
