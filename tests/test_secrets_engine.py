@@ -35,7 +35,8 @@ def test_start_up_looks_depend_on_the_player_count():
     # "seinen eigenen Identitätsmarker an und den Identitätsmarker seines rechten Nachbarn": the previous seat
     assert looks(g6, "Ann") == [("Ann", "CIA", "start"), ("Fay", "CIA", "start")]
     p8 = P4 + ["Eve", "Fay", "Gus", "Hal"]
-    g8 = manual(p8, "deal " + " ".join(f"{p}={t}" for p, t in zip(p8 + [MIDDLE], ["CIA"] * 4 + ["KGB"] * 4 + ["Hippie"])))
+    teams = ["CIA"] * 4 + ["KGB"] * 4 + ["Hippie"]
+    g8 = manual(p8, "deal " + " ".join(f"{p}={t}" for p, t in zip(p8 + [MIDDLE], teams)))
     assert g8.view("Cy").known_markers == {"Bob": "CIA", "Cy": "CIA", MIDDLE: "Hippie"}
     assert [e.team for e in g8.view(None).log if e.kind == "show"] == ["Hippie"]
 

@@ -85,5 +85,6 @@ def test_a_view_holds_what_the_player_knew_before_a_swap_moved_it_away():
               "reveal scientist", "offer psychiatrist Cy", "accept", "swap Ann Dee"]:
         g.apply(a)
     v = g.view("Ann")
-    assert [(e.slot, e.team) for e in v.log if e.kind == "look" and e.player == "Ann"] == [("Ann", "CIA"), ("Eve", "Hippie")]
+    seen = [(e.slot, e.team) for e in v.log if e.kind == "look" and e.player == "Ann"]
+    assert seen == [("Ann", "CIA"), ("Eve", "Hippie")]
     assert v.known_markers == {"Dee": "CIA", "Eve": "Hippie"}

@@ -23,7 +23,8 @@ from .._lazy import lazy_exports
 # the table in the notebook loads anywidget: imported when first used
 __getattr__, __dir__ = lazy_exports(globals(), {"play_in_notebook": "widget", "replay_in_notebook": "widget"})
 
-__all__ = ["Action", "Belief", "BluffBot", "BULLETS", "CARD_COUNTS", "CARDS", "CHANCE", "Event", "Game", "MIDDLE", "RandomBot",
+__all__ = ["Action", "Belief", "BluffBot", "BULLETS", "CARD_COUNTS", "CARDS", "CHANCE", "Event", "Game", "MIDDLE",
+           "RandomBot",
            "SecretsModel", "SecretsRecord", "SecretsRules", "TEAMS", "TeamBot", "View", "available_bots",
            "card_value", "make_bot", "play", "play_game",
            "play_in_notebook", "replay_in_notebook"]

@@ -17,13 +17,14 @@ notation                                  meaning
 ``shoot Bob``                             Assassin: give Bob the bullet
 ========================================  ====================================================
 
->>> [str(Action.parse(t)) for t in ["deal Ann=cia Bob=KGB middle=hippie", "offer double-agent Bob", "accept",
-...                                   "swap Bob Ann", "side ?", "bullet -3", "look middle"]]
-['deal Ann=CIA Bob=KGB middle=Hippie', 'offer double-agent Bob', 'accept', 'swap Ann Bob', 'side ?', 'bullet -3', 'look middle']
->>> Action.parse("offer joker Bob")
+>>> [str(Action.parse(t)) for t in ["deal Ann=cia Bob=KGB middle=hippie", "offer double-agent Bob", "accept"]]
+['deal Ann=CIA Bob=KGB middle=Hippie', 'offer double-agent Bob', 'accept']
+>>> [str(Action.parse(t)) for t in ["swap Bob Ann", "side ?", "bullet -3", "look middle"]]
+['swap Ann Bob', 'side ?', 'bullet -3', 'look middle']
+>>> Action.parse("offer joker Bob")       # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-heimlich_lab.errors.NotationError: 'offer joker Bob': unknown card 'joker'; cards are psychiatrist, double-agent, politician, journalist, diplomat, detective, scientist, assassin
+heimlich_lab.errors.NotationError: 'offer joker Bob': unknown card 'joker'; cards are psychiatrist, double-agent, ...
 """
 from __future__ import annotations
 

@@ -39,7 +39,8 @@ def describe(e: Event) -> str | None:
     if k == "show":
         return f"The middle marker is shown to everyone: {d['team']}."
     if k == "expose":
-        return f"{p} shows their marker to everyone else: {d['team'] if d['team'] is not None else '(they do not see it)'}."
+        team = d["team"] if d["team"] is not None else "(they do not see it)"
+        return f"{p} shows their marker to everyone else: {team}."
     if k == "turn":
         return f"Turn {d['turn']}: {p} is the active player."
     if k == "candidates":
