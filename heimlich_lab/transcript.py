@@ -16,12 +16,8 @@ from .rules.cards import CARDS
 from .rules.views import Event, view_label
 
 
-def _b(v) -> str:
-    return building_name(v)
-
-
 def _moves(moves: dict) -> str:
-    return ", ".join(f"{c} {_b(a)}→{_b(b)}" for c, (a, b) in moves.items())
+    return ", ".join(f"{c} {building_name(a)}→{building_name(b)}" for c, (a, b) in moves.items())
 
 
 def describe(e: Event) -> str:
@@ -66,7 +62,7 @@ def describe(e: Event) -> str:
         if d.get("moves"):
             text += f": {_moves(d['moves'])}"
         if "safe" in d:
-            text += f": the safe to {_b(d['safe'])}"
+            text += f": the safe to {building_name(d['safe'])}"
         if "gains" in d:
             text += ": " + ", ".join(f"{c} +{g}" for c, g in d["gains"].items())
         if d.get("second") == "take":
@@ -95,7 +91,7 @@ def describe(e: Event) -> str:
     if k == "take":
         return f"{p} takes a free agent card." if e.hidden else f"{p} takes the free agent card {d['agent']}."
     if k == "safe":
-        return f"{p} moves the safe to {_b(d['building'])}."
+        return f"{p} moves the safe to {building_name(d['building'])}."
     if k == "over":
         ids = ", ".join(f"{c}={o or 'free'}" for c, o in d["owners"].items())
         scores = ", ".join(f"{c} {s}" for c, s in d["scores"].items())

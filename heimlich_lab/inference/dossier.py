@@ -93,10 +93,6 @@ class DossierNotes(list):
         return "\n".join(n.text for n in self)
 
 
-def _b(v) -> str:
-    return building_name(v)
-
-
 def _join(xs) -> str:
     xs = list(xs)
     return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1]
@@ -184,7 +180,8 @@ class DossierNoteWriter:
                 notes.append(DossierNote(
                     "scoring_declined", actor, tuple(reach_safe),
                     f"Turn {item.turn}: {actor} could have created a scoring (moving {_join(reach_safe)} to the "
-                    f"safe on {_b(safe)}) and did not", item.turn, item.index, {"points": pts, "safe": safe}))
+                    f"safe on {building_name(safe)}) and did not", item.turn, item.index,
+                    {"points": pts, "safe": safe}))
         elif not mine and act.kind == "play":
             for ev in events:
                 if ev.kind == "play":
@@ -231,7 +228,7 @@ def _ruins_notes(notes, item, actor, moves, card: str | None = None) -> None:
                                  f"Turn {item.turn}: {actor} moved {_join(to_r)} to the ruins{how}",
                                  item.turn, item.index, {"card": card}))
     if from_r:
-        dest = {c: _b(moves[c][1]) for c in from_r}
+        dest = {c: building_name(moves[c][1]) for c in from_r}
         notes.append(DossierNote("from_ruins", actor, tuple(from_r),
                                  f"Turn {item.turn}: {actor} moved "
                                  + _join([f"{c} from the ruins to {dest[c]}" for c in from_r]) + how,
