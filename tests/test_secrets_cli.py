@@ -26,6 +26,8 @@ def test_bad_secrets_input_is_an_error_message(capsys):
     assert "4 to 8 players" in capsys.readouterr().err
     assert main(["play", "--game", "secrets", "--players", "Ann,Bob,Cy,Dee", "--bots", "greedy"]) == 2
     assert "unknown bot 'greedy' for secrets" in capsys.readouterr().err
+    assert main(["play", "--game", "secrets", "--players", "Ann,Bob,Cy,Dee", "--top-secret"]) == 2
+    assert "Secrets has none" in capsys.readouterr().err
 
 
 def test_evaluate_scores_the_beliefs(capsys):

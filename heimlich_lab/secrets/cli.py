@@ -55,8 +55,16 @@ def lineup(players: list[str], bots: list[str], seed: int) -> dict:
     return {p: make_bot(b, seed=s) for p, b, s in zip(players, bots, seeds)}
 
 
+def _no_heimlich_options(args) -> None:
+    given = [flag for flag, name in (("--top-secret", "top_secret"), ("--dossier", "dossier"))
+             if getattr(args, name, False)]
+    if given:
+        raise HeimlichError(f"{', '.join(given)}: options of Heimlich & Co.; Secrets has none of them")
+
+
 def run_play(args) -> int:
     """``heimlich-lab play --game secrets``: the arguments of the play command (players, seed, bots, out, as)."""
+    _no_heimlich_options(args)
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     seed = new_seed() if args.seed is None else args.seed
@@ -121,6 +129,7 @@ def evaluate(games: int = 100, n_players: int = 5, bots=("random",), seed: int =
 
 def run_evaluate(args) -> int:
     """``heimlich-lab evaluate --game secrets``."""
+    _no_heimlich_options(args)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if bots == ["boltzmann"]:          # the first game's default: Secrets has no such bot
         bots = ["random"]
