@@ -1,11 +1,13 @@
 """Bayesian deduction: who controls which agent, given what one observer has seen.
 
 The game-agnostic part imports nothing of Heimlich: ``core`` (hypothesis spaces, the exact posterior
-with its one update step, update records, explanations), ``independent`` (the naive foil) and
-``transition`` (permutations of slots). The Heimlich & Co. part, one idea per module: ``belief`` (one
+with its one update step, update records, explanations), ``independent`` (the naive foil),
+``transition`` (permutations of slots) and ``mixture`` (owners of unknown type: the exact posterior over
+slots and types). The Heimlich & Co. part, one idea per module: ``belief`` (one
 observer's exact belief, fed by the public stream of :mod:`heimlich_lab.rules.replay`), ``belief_set``
 (several observers of one game), ``baselines``, ``likelihoods`` (asking a player model), ``model`` and
-``utility`` (the kit's player model), ``wording`` (decisions in words), ``plots``, ``dossier`` (the
+``utility`` (the kit's player model), ``player_types`` (a population of kinds of player, learned per
+player), ``wording`` (decisions in words), ``plots``, ``dossier`` (the
 Secret Dossier notes and sheets), ``fit`` and ``metrics``.
 
 >>> from heimlich_lab import Belief, BoltzmannModel, Rules, play, secret_dossier
@@ -28,9 +30,11 @@ _LAZY = {
     **dict.fromkeys(["best_matching_sheet", "dossier_notes", "expected_correct", "secret_dossier"], "dossier"),
     "fit_boltzmann": "fit",
     **dict.fromkeys(["BoltzmannModel", "PlayerModel"], "model"),
+    **dict.fromkeys(["PlayerPopulation", "PlayerType", "default_population"], "player_types"),
 }
 
-__all__ = ["Belief", "BeliefSet", "BoltzmannModel", "IndependentBelief", "PlayerModel", "PointsShareBelief",
+__all__ = ["Belief", "BeliefSet", "BoltzmannModel", "IndependentBelief", "PlayerModel", "PlayerPopulation",
+           "PlayerType", "PointsShareBelief", "default_population",
            "best_matching_sheet", "dossier_notes", "expected_correct", "fit_boltzmann", "secret_dossier"]
 
 __getattr__, __dir__ = lazy_exports(globals(), _LAZY)

@@ -72,8 +72,10 @@ from ..rules.records import GameRecord
 from ..rules.replay import Decision, ViewReader, check_reader, public_decisions
 from ..rules.views import View
 from .core import FREE_LABEL, HypothesisSpace, Posterior, Update, explain
-from .likelihoods import (LIKELIHOOD_CACHE, LikelihoodCache, PushModel, checked_likelihoods, default_model,
+from .likelihoods import (LIKELIHOOD_CACHE, LikelihoodCache, PushModel, ask_model, default_model, is_typed,
                           model_cache_key, model_name)
+from .mixture import TypedPosterior
+from .player_types import group_types
 from .plots import plot_belief_history, plot_marginals
 from .wording import card_moves, describe_action
 
@@ -133,6 +135,8 @@ class BeliefStep:
     marginals: np.ndarray = field(repr=False)
     entropy: float = 0.0
     update: Update | None = field(default=None, repr=False)
+    #: the actor's type probabilities before and after the step (a typed model's belief), else None
+    types: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
 
 def _as_action(action) -> Action:
@@ -190,7 +194,11 @@ class Belief:
         self.own_agents = own
         self.model = model
         self.keep_updates = keep_updates
-        self._posterior = Posterior(_initial_space(players, agents, observer, own), keep_updates=keep_updates)
+        space = _initial_space(players, agents, observer, own)
+        if is_typed(model):  # each player's type is learned with their agent, exactly
+            self._posterior = TypedPosterior(space, model.log_prior, model.type_names, keep_updates=keep_updates)
+        else:
+            self._posterior = Posterior(space, keep_updates=keep_updates)
         self._initial_marginals, self._initial_entropy = self._posterior.marginals(), self._posterior.entropy()
         self.history: list[BeliefStep] = []
         self._count = 0
@@ -293,8 +301,7 @@ class Belief:
             hit, v = cache.get((mkey, key))
             if hit:
                 return v
-        raw = self.model.agent_log_likelihoods(view, actor, action)
-        v = None if raw is None else checked_likelihoods(raw, len(self.agents), self.model, actor, action)
+        v = ask_model(self.model, view, actor, action, len(self.agents))
         if mkey is not None:
             cache.put((mkey, key), v)
         return v
@@ -335,13 +342,14 @@ class Belief:
     def _snapshot(self) -> tuple:
         """The belief's state, for :meth:`_restore` after a failed update (arrays are frozen, never changed
         in place; the reader rewinds by re-enacting its entries, which is deterministic)."""
-        return (self._posterior.copy(), len(self.history), self._count,
+        return (self._posterior.checkpoint(), len(self.history), self._count,
                 frozenset(self._took), self.own_agents, self.at_mark, self._manual, self._added, self._reader,
                 self._reader.mark() if self._reader is not None else None)
 
     def _restore(self, snap: tuple) -> None:
-        (self._posterior, n_hist, self._count, took, self.own_agents,
+        (checkpoint, n_hist, self._count, took, self.own_agents,
          self.at_mark, self._manual, self._added, self._reader, mark) = snap
+        self._posterior.rewind(checkpoint)
         del self.history[n_hist:]
         self._took = set(took)
         if self._reader is not None:
@@ -352,10 +360,10 @@ class Belief:
 
         ``decision`` comes from :func:`~heimlich_lab.rules.replay.public_decisions` or a
         :class:`~heimlich_lab.rules.replay.DecisionStream` read for this belief's observer (a
-        spectator's belief may take any observer's decisions: it uses their public part). Feed
-        every decision in order; use one way of feeding a belief (:meth:`add`, :meth:`sync` or
-        :meth:`observe`). Returns the new :class:`BeliefStep`, or ``None`` when nothing changed;
-        an error leaves the belief as it was.
+        spectator's belief reads the spectator's stream: another observer's views hold their
+        secrets). Feed every decision in order; use one way of feeding a belief (:meth:`add`,
+        :meth:`sync` or :meth:`observe`). Returns the new :class:`BeliefStep`, or ``None`` when
+        nothing changed; an error leaves the belief as it was.
 
         >>> from heimlich_lab import Game
         >>> from heimlich_lab.rules.replay import DecisionStream
@@ -370,10 +378,7 @@ class Belief:
             fed = "observe()" if self._manual else "sync()"
             raise ModelError(f"this belief is fed by {fed}; add() would count decisions twice")
         if decision.view is not None:
-            self._check_view(decision.view, public_part=self.observer is None)
-        if self.observer is None and decision.action.kind == "take":
-            decision = Decision(decision.index, decision.actor, Action("take", (HIDDEN,)), decision.to, decision.view,
-                                decision.turn, decision.history_key, at_mark=decision.at_mark)
+            self._check_view(decision.view)  # a named take of another player is refused by _take
         n_steps = len(self.history)
         snap = self._snapshot()
         try:
@@ -447,6 +452,8 @@ class Belief:
     def _update_with(self, actor: str, action: Action, values: np.ndarray, description: str, index: int,
                turn) -> BeliefStep:
         """Bayes' rule with per-agent log-likelihoods ``values`` of ``actor`` (validated)."""
+        typed = self.keep_updates and isinstance(self._posterior, TypedPosterior)
+        before = self._posterior.type_posterior(actor) if typed else None
         try:
             upd = self._posterior.update_actor(actor, values, label=description, info=index)
         except ModelError:  # the values are valid: the only failure left is an impossible observation
@@ -455,7 +462,7 @@ class Belief:
                              f"{actor} may control)") from None
         post = self._posterior
         step = BeliefStep(index, turn, actor, action, description, "observation", post.marginals(),
-                          post.entropy(), upd)
+                          post.entropy(), upd, (before, post.type_posterior(actor)) if typed else None)
         self.history.append(step)
         return step
 
@@ -469,17 +476,22 @@ class Belief:
             raise InformationRuleError(f"{self.observer or 'a spectator'} cannot know which card {taker} took")
         if agent is not None and agent not in self.agents:
             raise ModelError(f"unknown agent {agent!r}")
-        post = self._posterior.copy()  # committed last
-        upd = post.refine(taker, label=f"{taker} took a free agent card", info=index)
-        if agent is not None:  # the taker's own belief: fold refine and restrict into one step
-            known = post.restrict({agent: taker}, label=f"{taker} took {agent}", info=index)
+        post = self._posterior
+        checkpoint = post.checkpoint()
+        try:
+            upd = post.refine(taker, label=f"{taker} took a free agent card", info=index)
+            known = None if agent is None else post.restrict({agent: taker}, label=f"{taker} took {agent}",
+                                                             info=index)
+        except ModelError:
+            post.rewind(checkpoint)
+            raise
+        if known is not None:  # the taker's own belief: fold refine and restrict into one step
             if upd is not None:
                 upd = Update(label=f"{taker} took the free agent card {agent}", actor=taker,
                              log_evidence=upd.log_evidence + known.log_evidence,
                              marginals_before=upd.marginals_before, marginals_after=known.marginals_after,
                              entropy_before=upd.entropy_before, entropy_after=known.entropy_after,
                              owners=upd.owners, slots=upd.slots, info=index, kind="refine")
-        self._posterior = post
         self._took.add(taker)
         if agent is not None:
             self.own_agents = self.own_agents + (agent,)
@@ -592,7 +604,37 @@ class Belief:
         if step.update is None:
             raise ModelError("this belief keeps no update records (keep_updates=False)")
         owner = step.actor if (actor_only and step.kind == "observation") else None
-        return explain(step.update, step.description, k, verb="controls", owner=owner)
+        lines = explain(step.update, step.description, k, verb="controls", owner=owner)
+        if step.types is not None:
+            lines.append(self._type_reading(step))
+        return lines
+
+    def _type_reading(self, step: BeliefStep) -> str:
+        """How the actor's type coloured the reading of a step, in words."""
+        top, p = next(iter(self._by_label(step.types[1]).items()))
+        if top == "random" and p >= 0.5:
+            why = f"this move is typical of a random player ({p:.2f}), so it says little about {step.actor}'s agent"
+        else:
+            why = f"read through {step.actor}'s type: most likely {top} ({p:.2f})"
+        return f"{step.description}: {why}."
+
+    def player_types(self) -> dict[str, dict[str, float]]:
+        """Each other player's posterior over the model's types, grouped by label, likeliest first
+        (``{"Bob": {"random": 0.71, "careful (β≈3)": 0.24, "bluffer": 0.05}, ...}``); ``{}`` for a model
+        without types. ``describe_types()`` says it in words.
+        """
+        if not isinstance(self._posterior, TypedPosterior):
+            return {}
+        return {p: self._by_label(self._posterior.type_posterior(p)) for p in self.players if p != self.observer}
+
+    def _by_label(self, probabilities) -> dict[str, float]:
+        return group_types(getattr(self.model, "labels", self._posterior.type_names), probabilities)
+
+    def describe_types(self) -> list[str]:
+        """:meth:`player_types` in words, one line per player, the likeliest types first:
+        ``"Bob plays like: random 0.71, careful (β≈3) 0.24, bluffer 0.05"``."""
+        return [f"{p} plays like: " + ", ".join(f"{k} {v:.2f}" for k, v in t.items())
+                for p, t in self.player_types().items()]
 
     def explanations(self, k: int = 1, *, actor_only: bool = True) -> list[str]:
         """One sentence (or ``k``) per step, oldest first."""

@@ -4,13 +4,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from contextlib import contextmanager
 
+from scipy.special import logsumexp
+
 from ..errors import InformationRuleError, ModelError, RecordError
 from ..rules.actions import DECISION_KINDS
 from ..rules.records import GameRecord
 from ..rules.replay import Decision, public_decisions
 from .baselines import IndependentBelief, PointsShareBelief
 from .belief import Belief
-from .likelihoods import checked_likelihoods, default_model
+from .likelihoods import ask_model, default_model
 from .wording import describe_action
 
 __all__ = ["BeliefSet"]
@@ -134,9 +136,7 @@ class BeliefSet:
             return
         if k not in DECISION_KINDS:
             return
-        raw = self.model.agent_log_likelihoods(item.view, item.actor, item.action)  # spectator view
-        values = None if raw is None else checked_likelihoods(raw, len(self.agents), self.model, item.actor,
-                                                              item.action)
+        values = ask_model(self.model, item.view, item.actor, item.action, len(self.agents))  # spectator view
         with self._all_or_nothing():
             for pb in self.points_share.values():
                 pb.count_move(item.actor, item.action)
@@ -146,6 +146,8 @@ class BeliefSet:
             for o, b in self.beliefs.items():
                 if o != item.actor:
                     b._update_with(item.actor, item.action, values, desc, item.index, item.turn)
+            if self.independent and values.ndim == 2:  # the foils read every player through the prior mixture
+                values = logsumexp(values + self.model.log_prior[:, None], axis=0)
             for o, ib in self.independent.items():
                 ib._update_with(item.actor, values, desc)
 

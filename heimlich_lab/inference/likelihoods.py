@@ -19,8 +19,8 @@ import numpy as np
 from ..errors import ModelError
 from ..rules.actions import Action
 
-__all__ = ["LIKELIHOOD_CACHE", "LikelihoodCache", "PushModel", "checked_likelihoods", "default_model",
-           "model_cache_key", "model_name"]
+__all__ = ["LIKELIHOOD_CACHE", "LikelihoodCache", "PushModel", "ask_model", "checked_likelihoods", "default_model",
+           "is_typed", "model_cache_key", "model_name"]
 
 
 def default_model():
@@ -107,6 +107,35 @@ def checked_likelihoods(values: Any, n_agents: int, model, actor: str, action: A
         raise ModelError(f"{what} returned -inf for every agent: the decision is impossible under the model")
     arr.setflags(write=False)  # shared by every observer of the decision, and cached
     return arr
+
+
+def is_typed(model) -> bool:
+    """Whether ``model`` reads each player through a population of types (it has
+    ``type_log_likelihoods``, ``type_names`` and ``log_prior``, as a
+    :class:`~heimlich_lab.inference.player_types.PlayerPopulation`)."""
+    return callable(getattr(model, "type_log_likelihoods", None)) and hasattr(model, "log_prior")
+
+
+def ask_model(model, view, actor: str, action: Action, n_agents: int) -> np.ndarray | None:
+    """The model's checked log-likelihoods of one decision: (agents,) for a player model, (types, agents)
+    for a typed one (:func:`is_typed`), ``None`` when the decision tells nothing."""
+    if not is_typed(model):
+        raw = model.agent_log_likelihoods(view, actor, action)
+        return None if raw is None else checked_likelihoods(raw, n_agents, model, actor, action)
+    raw = model.type_log_likelihoods(view, actor, action)
+    if raw is None:
+        return None
+    rows = np.asarray(raw, dtype=float)
+    k = len(model.log_prior)
+    if rows.shape != (k, n_agents):
+        raise ModelError(f"{model_name(model)}.type_log_likelihoods(view, {actor!r}, {str(action)!r}) returned "
+                         f"shape {rows.shape}; expected ({k}, {n_agents}): one row per type")
+    out = np.stack([r if np.isneginf(r).all() else checked_likelihoods(r, n_agents, model, actor, action)
+                    for r in rows])   # a type may find the decision impossible, but not every type
+    if np.isneginf(out).all():
+        raise ModelError(f"{model_name(model)}: {action} is impossible for every type and agent")
+    out.setflags(write=False)
+    return out
 
 
 def model_cache_key(model):

@@ -1,0 +1,235 @@
+"""Owners of unknown *type*: the exact posterior when how an owner acts depends on its slot(s) and its type.
+
+Game-agnostic, like :mod:`heimlich_lab.inference.core`. Each owner has a type
+``k`` drawn independently from a population ``pi`` (say "random", "careful",
+"bluffer"), fixed for the whole game. An observation of owner ``o`` has
+likelihood ``L_k(x | slots of o)`` under type ``k``. Then the posterior over
+assignments ``h`` is exactly
+
+    P(h | D)  ∝  P(h) * prod_o  sum_k pi_k * prod_{t by o} L_k(x_t | slots of o in h)
+
+and it can be updated one observation at a time: the factor of observation
+``t`` is the *predictive* likelihood ``sum_k w_k(H) L_k(x_t | H)`` with
+``w(H)`` the owner's type posterior given that it holds ``H``. So an owner
+keeps one small table of unnormalized log weights per possible holding
+(types x holdings), and the core's Bayes step does the rest.
+
+>>> space = HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue"])
+>>> post = TypedPosterior(space, np.log([0.5, 0.5]), ("random", "loyal"))
+>>> moved_red = np.log([[0.5, 0.5],        # a random player moves red half the time, whatever its slot
+...                     [0.9, 0.1]])       # a loyal one moves its own colour
+>>> _ = post.update_actor("Bob", moved_red, label="Bob moved red")
+>>> post.marginals_table().round(3)
+      red  blue
+Ann   0.3   0.7
+Bob   0.7   0.3
+free  0.0   0.0
+>>> {k: round(p, 3) for k, p in post.type_probabilities("Bob").items()}
+{'random': 0.5, 'loyal': 0.5}
+>>> _ = post.update_actor("Bob", moved_red, label="Bob moved red again")
+>>> {k: round(p, 3) for k, p in post.type_probabilities("Bob").items()}   # two reds: loyal to red?
+{'random': 0.379, 'loyal': 0.621}
+>>> round(float(post.marginals()[1, 0]), 3)      # (.5 * .5**2 + .5 * .9**2) / (that + .5 * .5**2 + .5 * .1**2)
+0.803
+
+An owner with several slots plays for one of them chosen uniformly at
+random per observation (the mean likelihood, as
+:func:`~heimlich_lab.inference.core.likelihood_from_owner_values`). When an
+owner takes a further slot (:meth:`TypedPosterior.refine`), the weights of a
+holding ``{a, b}`` are the sum over the holdings it can have come from
+(``{a}`` then ``b``, or ``{b}`` then ``a``). **Exactness** then needs what
+every belief of a game has: a prior over assignments that is uniform on its
+support, a support that does not tell apart which of an owner's slots came
+first. Invalid input raises :class:`~heimlich_lab.errors.ModelError` and
+leaves the posterior as it was.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+from scipy.special import logsumexp
+
+from heimlich_lab.errors import ModelError
+
+from .core import HypothesisSpace, Posterior, Update, _check_vector, _frozen
+
+__all__ = ["TypedPosterior", "type_predictive"]
+
+#: Holdings are bit masks of slots; more slots than this would make the holding index too large.
+_MAX_SLOTS = 16
+
+
+def type_predictive(log_weights: np.ndarray, loglik: np.ndarray) -> np.ndarray:
+    """``log(sum_k w_k L_k / sum_k w_k)`` per column: the predictive log-likelihood of an observation
+    for each holding, from unnormalized type log weights (K, n) and the types' log-likelihoods (K, n).
+    A holding whose weights are all ``-inf`` (already impossible) gets ``-inf``.
+
+    >>> type_predictive(np.log([[0.5], [0.5]]), np.log([[0.2], [0.6]])).round(3)   # log(0.4)
+    array([-0.916])
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        before = logsumexp(log_weights, axis=0)
+        out = logsumexp(log_weights + loglik, axis=0) - before
+    return np.where(np.isfinite(before), out, -np.inf)
+
+
+class TypedPosterior(Posterior):
+    """The exact posterior over assignments when every owner has an unknown type (see the module doc).
+
+    ``type_log_prior`` (K,) is the population's log prior over types (the
+    same for every owner, unnormalized allowed), ``type_names`` their names.
+    :meth:`update_actor` takes the observation's log-likelihoods per type and
+    slot, shape (K, n_slots) (a vector (n_slots,) is the same for every type).
+    Everything else is a :class:`~heimlich_lab.inference.core.Posterior`.
+    """
+
+    def __init__(self, space: HypothesisSpace, type_log_prior: Any, type_names: Iterable[str] | None = None,
+                 log_prior: Any = None, *, keep_updates: bool = True):
+        if not isinstance(space, HypothesisSpace):
+            raise ModelError(f"TypedPosterior needs a HypothesisSpace, got {type(space).__name__}")
+        if space.n_slots > _MAX_SLOTS:
+            raise ModelError(f"at most {_MAX_SLOTS} slots, not {space.n_slots}")
+        lp = np.asarray(type_log_prior, dtype=float) if not isinstance(type_log_prior, str) else None
+        if lp is None or lp.ndim != 1 or lp.size == 0:
+            raise ModelError("type_log_prior must be a vector of log weights, one per type")
+        lp = _check_vector(lp, lp.size, "type_log_prior", "one log weight per type")
+        z = logsumexp(lp)
+        if not np.isfinite(z):
+            raise ModelError("type_log_prior is -inf for every type")
+        names = tuple(f"type {k}" for k in range(lp.size)) if type_names is None else tuple(type_names)
+        if len(names) != lp.size or len(set(names)) != len(names):
+            raise ModelError(f"type_names must be {lp.size} different names, got {names!r}")
+        super().__init__(space, log_prior, keep_updates=keep_updates)
+        self.type_names = names
+        self.type_log_prior = _frozen(lp - z)
+        powers = 1 << np.arange(space.n_slots)
+        #: owner index -> (holding masks (n,), unnormalized type log weights (K, n)); replaced, never changed
+        self._tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        for o in range(space.n_owners):
+            masks = np.unique(space.slots_of(o).astype(np.int64) @ powers)
+            self._tables[o] = (_frozen(masks), _frozen(np.repeat(self.type_log_prior[:, None], masks.size, axis=1)))
+        self._columns_cache: dict = {}
+
+    @property
+    def n_types(self) -> int:
+        return len(self.type_names)
+
+    def copy(self) -> TypedPosterior:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new._tables = dict(self._tables)
+        new._columns_cache = dict(self._columns_cache)
+        return new
+
+    def checkpoint(self) -> tuple:
+        return (super().checkpoint(), dict(self._tables))
+
+    def rewind(self, checkpoint: tuple) -> None:
+        base, tables = checkpoint
+        super().rewind(base)
+        self._tables = dict(tables)
+
+    def __repr__(self) -> str:
+        return super().__repr__().replace("Posterior(", f"TypedPosterior({self.n_types} types, ", 1)
+
+    # ---------------------------------------------------------------- holdings
+    def _columns(self, o: int) -> np.ndarray:
+        """Column of owner ``o``'s table for every hypothesis of the current space (cached per space)."""
+        hit = self._columns_cache.get(o)
+        if hit is not None and hit[0] is self._space:
+            return hit[1]
+        masks = self._tables[o][0]
+        single = self._space.single_slot(o)
+        code = (1 << single.astype(np.int64)) if single is not None else \
+            self._space.slots_of(o).astype(np.int64) @ (1 << np.arange(self._space.n_slots))
+        col = np.searchsorted(masks, code)
+        col[col >= masks.size] = 0
+        if not (masks[col] == code).all():  # a holding never seen (cannot happen through refine)
+            raise ModelError(f"{self.owners[o]} has a holding the type table does not know")
+        self._columns_cache[o] = (self._space, col)
+        return col
+
+    def _holding_loglik(self, masks: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """(K, n) log-likelihood of each holding: the mean of ``exp(values)`` over its slots."""
+        member = (masks[:, None] >> np.arange(values.shape[1])) & 1 == 1          # (n, S)
+        if (member.sum(axis=1) == 1).all():
+            return values[:, member.argmax(axis=1)]
+        with np.errstate(divide="ignore"):
+            vals = np.where(member[None, :, :], values[:, None, :], -np.inf)      # (K, n, S)
+            return logsumexp(vals, axis=2) - np.log(np.maximum(member.sum(axis=1), 1))
+
+    # ---------------------------------------------------------------- updates
+    def _type_values(self, values: Any) -> np.ndarray:
+        arr = np.asarray(values, dtype=float) if not isinstance(values, str) else np.array([])
+        S, K = self._space.n_slots, self.n_types
+        if arr.shape == (S,):
+            arr = np.broadcast_to(arr, (K, S))
+        if arr.shape != (K, S):
+            raise ModelError(f"values has shape {arr.shape}, expected ({K}, {S}): one log-likelihood per type "
+                             f"and slot (or ({S},), the same for every type)")
+        if np.isnan(arr).any():
+            raise ModelError("values contains NaN")
+        if np.isposinf(arr).any():
+            raise ModelError("values contains +inf; a log-likelihood must be finite or -inf")
+        return arr
+
+    def update_actor(self, actor: Any, values: Any, *, no_slot: float | None = None,
+                     label: str | None = None, info: Any = None) -> Update | None:
+        """Bayes' rule for one observation of ``actor``: ``values[k, s] = log P(obs | type k, plays for s)``.
+
+        The hypotheses are weighted by the predictive likelihood of the
+        actor's holding in each; the actor's type table learns from it.
+        ``no_slot`` is not supported (every owner must hold a slot).
+        """
+        if no_slot is not None:
+            raise ModelError("a TypedPosterior has no no_slot: every owner acting holds a slot")
+        o = self._space.owner_index(actor)
+        v = self._type_values(values)
+        masks, table = self._tables[o]
+        if (masks == 0).any():
+            raise ModelError(f"{self.owners[o]} holds no slot in some hypotheses; it cannot act for one")
+        lh = self._holding_loglik(masks, v)
+        ll = type_predictive(table, lh)[self._columns(o)]
+        rec = self._bayes(ll, label, actor, info, "observation")   # raises before any change
+        with np.errstate(invalid="ignore"):
+            new = table + lh
+        self._tables[o] = (masks, _frozen(np.where(np.isnan(new), -np.inf, new)))
+        return rec
+
+    def refine(self, owner: Any, candidates: Iterable[Any] | None = None, *, merge: bool = True,
+               label: str | None = "refine", info: Any = None) -> Update | None:
+        """:meth:`Posterior.refine` (``owner`` takes a free slot); the owner's type table moves to the new
+        holdings, each the sum of the weights of the holdings it can come from."""
+        o = self._space.owner_index(owner)
+        masks, table = self._tables[o]
+        rec = super().refine(owner, candidates, merge=merge, label=label, info=info)
+        bits = 1 << np.arange(self._space.n_slots)
+        parent, slot = np.nonzero((masks[:, None] & bits) == 0)          # every (old holding, slot it lacks)
+        child = masks[parent] | bits[slot]
+        new_masks, inverse = np.unique(child, return_inverse=True)
+        new = np.full((self.n_types, new_masks.size), -np.inf)
+        for j in range(new_masks.size):
+            new[:, j] = logsumexp(table[:, parent[inverse.reshape(-1) == j]], axis=1)
+        self._tables[o] = (_frozen(new_masks), _frozen(new))
+        self._columns_cache.pop(o, None)
+        return rec
+
+    # ---------------------------------------------------------------- queries
+    def type_posterior(self, owner: Any) -> np.ndarray:
+        """``P(type of owner | everything seen)`` (K,): the mixture over the hypotheses of the type
+        posterior given the owner's holding in each."""
+        o = self._space.owner_index(owner)
+        masks, table = self._tables[o]
+        with np.errstate(invalid="ignore"):
+            norm = table - logsumexp(table, axis=0)
+        norm = np.where(np.isfinite(norm), norm, -np.inf)
+        mass = np.bincount(self._columns(o), weights=np.exp(self._logw), minlength=masks.size)
+        out = np.exp(norm) @ mass
+        return out / out.sum()
+
+    def type_probabilities(self, owner: Any) -> dict[str, float]:
+        """:meth:`type_posterior` as ``{type name: probability}``."""
+        return dict(zip(self.type_names, map(float, self.type_posterior(owner))))

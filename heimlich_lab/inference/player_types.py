@@ -1,0 +1,275 @@
+"""Kinds of players: the population of types the robust belief reads each player through.
+
+Nobody at a real table plays like one fixed model. A :class:`PlayerPopulation`
+is a list of :class:`PlayerType` s with prior weights; each player's type is
+unknown, fixed for the game, and learned from their decisions alongside their
+agent (exactly: :class:`~heimlich_lab.inference.mixture.TypedPosterior`).
+The types, from least to most deliberate:
+
+* ``random``: a uniform choice among the options (a card round read in two
+  stages, the card then its targets, like every type here);
+* ``boltzmann``: the :class:`~heimlich_lab.inference.model.BoltzmannModel` at
+  rationality ``beta`` with tremble ``epsilon`` (a grid from nearly random to
+  nearly greedy);
+* ``bluff``: plays for its agent while keeping its exposure low, what
+  :class:`~heimlich_lab.bots.BluffBot` optimises: an option's score is its
+  utility minus ``secrecy`` times the share of the option's likelihood that
+  points at the agent (``L_a(x) / sum_b L_b(x)`` under the BoltzmannModel:
+  what a fresh observer would conclude; the bot uses its running belief).
+
+A population is a player model: :meth:`PlayerPopulation.type_log_likelihoods`
+gives ``log P(decision | type k, plays for agent a)`` (K, A), which a
+:class:`~heimlich_lab.inference.belief.Belief` uses exactly;
+:meth:`PlayerPopulation.agent_log_likelihoods` is the prior mixture (for code
+that takes one vector per decision).
+
+>>> from heimlich_lab import Game
+>>> from heimlich_lab.rules.actions import Action
+>>> pop = default_population()
+>>> pop.type_names[:3]
+('random', 'careless (β≈0.3)', 'careless (β≈0.3, trembles)')
+>>> g = Game(["Ann", "Bob", "Cy"], seed=2)                    # Ann has rolled a 3
+>>> ll = pop.type_log_likelihoods(g.view(None), "Ann", Action.parse("move red+3"))
+>>> ll.shape                                                  # types x agents
+(10, 6)
+>>> bool(np.allclose(ll[0], ll[0, 0]))                        # the random type: the same whatever the agent
+True
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from scipy.special import logsumexp
+
+from ..errors import ModelError
+from ..rules.actions import Action
+from .model import HAND_DECISIONS, UNINFORMATIVE, BoltzmannModel, log_mixture
+from .utility import Utility, UtilityWeights
+
+__all__ = ["KINDS", "PlayerPopulation", "PlayerType", "default_population", "group_types", "single_type"]
+
+#: The kinds of player a type can be.
+KINDS = ("random", "boltzmann", "bluff")
+
+
+@dataclass(frozen=True)
+class PlayerType:
+    """One kind of player: ``kind`` in :data:`KINDS`, with its rationality ``beta``, tremble ``epsilon``
+    and, for a bluffer, ``secrecy`` (marker points per unit of exposure); ``label`` groups types in
+    read-outs (say, every tremble of one ``beta``).
+
+    >>> PlayerType("boltzmann", beta=2.0).name
+    'careful (β≈2)'
+    >>> PlayerType("bluff", beta=-1)
+    Traceback (most recent call last):
+    ...
+    heimlich_lab.errors.ModelError: PlayerType beta must be a number >= 0, not -1
+    """
+
+    kind: str
+    beta: float = 1.0
+    epsilon: float = 0.05
+    secrecy: float = 8.0
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ModelError(f"PlayerType kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
+        for what, v, hi in (("beta", self.beta, math.inf), ("epsilon", self.epsilon, 1.0),
+                            ("secrecy", self.secrecy, math.inf)):
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
+                    or not (0 <= v <= hi) or math.isnan(v):
+                raise ModelError(f"PlayerType {what} must be a number >= 0{'' if hi == math.inf else ' and <= 1'}, "
+                                 f"not {v!r}")
+
+    @property
+    def label(self) -> str:
+        """The name without the tremble: ``random``, ``careful (β≈2)``, ``bluffer``."""
+        if self.kind == "random":
+            return "random"
+        if self.kind == "bluff":
+            return "bluffer"
+        word = "careless" if self.beta < 0.5 else "steady" if self.beta < 1.5 else "careful" if self.beta < 5 \
+            else "greedy"
+        return f"{word} (β≈{self.beta:g})"
+
+    @property
+    def name(self) -> str:
+        """:attr:`label`, with ", trembles" for a large tremble (epsilon above 0.1)."""
+        if self.kind == "random" or self.epsilon <= 0.1:
+            return self.label
+        return self.label[:-1] + ", trembles)" if self.label.endswith(")") else self.label + " (trembles)"
+
+
+class PlayerPopulation:
+    """Types and their prior weights: a player model that learns each player's type (see the module doc).
+
+    ``types`` a sequence of :class:`PlayerType`, ``prior`` their weights
+    (default uniform; normalized), ``weights`` the utility weights every
+    type plays by.
+    """
+
+    def __init__(self, types, prior=None, weights: UtilityWeights | None = None):
+        types = tuple(types)
+        if not types or not all(isinstance(t, PlayerType) for t in types):
+            raise ModelError("a population needs at least one PlayerType")
+        names = [t.name for t in types]
+        if len(set(names)) != len(names):
+            raise ModelError(f"two types of the population have the same name: {names}")
+        p = np.full(len(types), 1.0 / len(types)) if prior is None else np.asarray(prior, dtype=float)
+        if p.shape != (len(types),) or not np.isfinite(p).all() or (p < 0).any() or p.sum() <= 0:
+            raise ModelError(f"prior must be {len(types)} non-negative weights, one per type, not {prior!r}")
+        self.types = types
+        self.prior = p / p.sum()
+        self.prior.setflags(write=False)
+        self.utility = Utility(weights)
+        self.weights = self.utility.weights
+        self._models = []
+        for t in types:
+            m = BoltzmannModel(beta=0.0 if t.kind == "random" else t.beta,
+                               epsilon=0.0 if t.kind == "random" else t.epsilon, weights=self.weights)
+            m.utility = self.utility        # one utility table for all types (its cache is shared)
+            self._models.append(m)
+        kinds = np.array([t.kind for t in types])
+        self._beta = np.array([0.0 if t.kind == "random" else t.beta for t in types])
+        self._eps = np.array([0.0 if t.kind == "random" else t.epsilon for t in types])
+        self._bluff = np.flatnonzero(kinds == "bluff")
+        self._secrecy = np.array([t.secrecy for t in types])
+
+    # ---------------------------------------------------------------- identity
+    @property
+    def type_names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.types)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Each type's :attr:`PlayerType.label` (types that differ only by tremble share one)."""
+        return tuple(t.label for t in self.types)
+
+    @property
+    def log_prior(self) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return np.log(self.prior)
+
+    @property
+    def cache_key(self):
+        return ("PlayerPopulation", self.types, tuple(np.round(self.prior, 12)), self.weights)
+
+    def __repr__(self):
+        parts = ", ".join(f"{n} {p:.2f}" for n, p in zip(self.type_names, self.prior))
+        return f"PlayerPopulation({parts})"
+
+    def describe(self, probabilities) -> str:
+        """Type probabilities (K,) in words, grouped by label, largest first:
+        ``"random 0.71, careful (β≈3) 0.24, bluffer 0.05"``.
+
+        >>> pop = PlayerPopulation([PlayerType("random"), PlayerType("boltzmann", 3.0), PlayerType("bluff")])
+        >>> pop.describe([0.05, 0.24, 0.71])
+        'bluffer 0.71, careful (β≈3) 0.24, random 0.05'
+        """
+        return ", ".join(f"{k} {v:.2f}" for k, v in group_types(self.labels, probabilities).items())
+
+    # ---------------------------------------------------------------- likelihoods
+    def type_log_likelihoods(self, view, actor: str, action: Action) -> np.ndarray | None:
+        """``log P(action | type k, actor plays for agent a)``, shape (types, agents); ``None`` for a
+        decision that tells nothing (chance, dossier entries). Proper probabilities of the decision
+        among its options, so that the types can be compared."""
+        if action.kind in UNINFORMATIVE:
+            return None
+        if action.kind in HAND_DECISIONS:
+            with np.errstate(divide="ignore"):
+                return np.log(np.vstack([m.hand_decision_probabilities(view, actor, action) for m in self._models]))
+        d = self._models[0].decision_utilities(view, actor, action)
+        if d is None:
+            return None
+        U, i = d
+        return self._table_log_likelihoods(U, i)
+
+    def _table_log_likelihoods(self, U: np.ndarray, i: int) -> np.ndarray:
+        """Every type's log P(option i | agent) for a table of option utilities ``U`` (n, A)."""
+        n = len(U)
+        Z = self._beta[:, None, None] * U[None]                            # (K, n, A)
+        out = Z[:, i, :] - logsumexp(Z, axis=1)
+        if self._bluff.size:
+            base = _option_log_probs(U, 1.0, 0.05)                   # (n, A): how options point at agents
+            exposure = np.exp(base - logsumexp(base, axis=1, keepdims=True))
+            for k in self._bluff:
+                z = self._beta[k] * (U - self._secrecy[k] * exposure)
+                out[k] = z[i] - logsumexp(z, axis=0)
+        eps = self._eps[:, None]
+        with np.errstate(divide="ignore"):
+            mixed = np.logaddexp(np.log1p(-eps) + out, np.log(eps / n))
+        return np.where(eps == 0, out, np.where(eps == 1, -math.log(n), mixed))
+
+    def agent_log_likelihoods(self, view, actor: str, action: Action) -> np.ndarray | None:
+        """The prior mixture ``log sum_k pi_k P(action | type k, agent a)`` (A,), for code that takes one
+        vector per decision (a :class:`~heimlich_lab.inference.belief.Belief` learns the types instead)."""
+        ll = self.type_log_likelihoods(view, actor, action)
+        if ll is None:
+            return None
+        with np.errstate(divide="ignore"):
+            return logsumexp(ll + self.log_prior[:, None], axis=0)
+
+    # ---------------------------------------------------------------- saving
+    def to_dict(self) -> dict:
+        return {"types": [asdict(t) for t in self.types], "prior": [float(p) for p in self.prior],
+                "weights": asdict(self.weights)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> PlayerPopulation:
+        try:
+            return cls([PlayerType(**t) for t in data["types"]], data["prior"], UtilityWeights(**data["weights"]))
+        except (KeyError, TypeError) as e:
+            raise ModelError(f"not a saved population: {e}") from None
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> PlayerPopulation:
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as e:
+            raise ModelError(f"not a saved population (JSON): {e}") from None
+        if not isinstance(data, dict):
+            raise ModelError("not a saved population: expected a JSON object")
+        return cls.from_dict(data)
+
+
+def group_types(labels, probabilities) -> dict[str, float]:
+    """Probabilities of types summed per label, the likeliest label first.
+
+    >>> group_types(["random", "careful (β≈3)", "careful (β≈3)"], [0.2, 0.3, 0.5])
+    {'careful (β≈3)': 0.8, 'random': 0.2}
+    """
+    grouped: dict[str, float] = {}
+    for label, p in zip(labels, np.asarray(probabilities, dtype=float)):
+        grouped[label] = grouped.get(label, 0.0) + float(p)
+    return dict(sorted(grouped.items(), key=lambda kv: -kv[1]))
+
+
+def _option_log_probs(U: np.ndarray, beta: float, epsilon: float) -> np.ndarray:
+    """The BoltzmannModel's log P(option | agent) for every option of a table ``U`` (n options, A agents)."""
+    z = beta * U
+    return log_mixture(z - logsumexp(z, axis=0), epsilon, len(U))
+
+
+#: The default grid: rationality from nearly random to nearly greedy, each with a small and a large tremble.
+DEFAULT_BETAS = (0.3, 1.0, 3.0, 10.0)
+DEFAULT_EPSILONS = (0.05, 0.25)
+
+
+def default_population(weights: UtilityWeights | None = None) -> PlayerPopulation:
+    """The kit's population: random (0.2), bluffer (0.2), and a Boltzmann grid (0.6 spread evenly over
+    :data:`DEFAULT_BETAS` x :data:`DEFAULT_EPSILONS`)."""
+    grid = [PlayerType("boltzmann", b, e) for b in DEFAULT_BETAS for e in DEFAULT_EPSILONS]
+    types = [PlayerType("random", 0.0, 0.0), *grid, PlayerType("bluff", 1.0, 0.05)]
+    prior = [0.2, *([0.6 / len(grid)] * len(grid)), 0.2]
+    return PlayerPopulation(types, prior, weights)
+
+
+def single_type(model: BoltzmannModel) -> PlayerPopulation:
+    """A population of one Boltzmann type with ``model``'s parameters (the same beliefs as ``model``)."""
+    return PlayerPopulation([PlayerType("boltzmann", model.beta, model.epsilon)], weights=model.weights)

@@ -1,0 +1,162 @@
+"""Player types: the exact posterior over agents and types (core), the Heimlich population, the belief's read-out."""
+from itertools import permutations
+
+import numpy as np
+import pytest
+
+from heimlich_lab import Rules, play
+from heimlich_lab.bots import BoltzmannBot, RandomBot
+from heimlich_lab.errors import ModelError
+from heimlich_lab.inference.belief import Belief, BeliefSet
+from heimlich_lab.inference.core import HypothesisSpace
+from heimlich_lab.inference.metrics import score_belief
+from heimlich_lab.inference.mixture import TypedPosterior
+from heimlich_lab.inference.model import BoltzmannModel
+from heimlich_lab.inference.player_types import PlayerPopulation, PlayerType, default_population, single_type
+
+OWNERS, SLOTS = ("A", "B", "C"), ("w", "x", "y", "z")
+
+
+def brute_force(prior, observations, take=None):
+    """Marginals and type posteriors by enumerating (first assignment, slot taken, type of every owner)."""
+    K, S = len(prior), len(SLOTS)
+    marg = np.zeros((len(OWNERS) + 1, S))
+    types = np.zeros((len(OWNERS), K))
+    for perm in permutations(range(S), len(OWNERS)):
+        first = dict(zip(OWNERS, perm))
+        free = [s for s in range(S) if s not in perm]
+        for extra in (free if take else [None]):
+            weight = 1.0 / (len(free) if take else 1)
+            per_owner = []
+            for o in OWNERS:
+                lk = np.array(prior, dtype=float)
+                for t, (who, values) in enumerate(observations):
+                    if who != o:
+                        continue
+                    held = [first[o]] + ([extra] if take and o == take[0] and t >= take[1] else [])
+                    lk = lk * np.exp(values)[:, held].mean(axis=1)
+                per_owner.append(lk)
+            w = weight * np.prod([lk.sum() for lk in per_owner])
+            final = {o: [first[o]] + ([extra] if take and o == take[0] else []) for o in OWNERS}
+            for i, o in enumerate(OWNERS):
+                for s in final[o]:
+                    marg[i, s] += w
+                types[i] += w * per_owner[i] / per_owner[i].sum()
+            for s in range(S):
+                if not any(s in v for v in final.values()):
+                    marg[-1, s] += w
+    total = marg[:, 0].sum()
+    return marg / total, types / total
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_typed_posterior_equals_enumeration_including_a_take(seed):
+    rng = np.random.default_rng(seed)
+    prior = rng.dirichlet(np.ones(3))
+    obs = [(OWNERS[rng.integers(3)], np.log(rng.dirichlet(np.ones(4), size=3))) for _ in range(8)]
+    take = ("B", 4)   # B takes a free slot before observation 4
+    post = TypedPosterior(HypothesisSpace.assignments(OWNERS, SLOTS), np.log(prior), ("r", "s", "t"))
+    for t, (who, values) in enumerate(obs):
+        if t == take[1]:
+            post.refine(take[0])
+        post.update_actor(who, values)
+    marg, types = brute_force(prior, obs, take)
+    np.testing.assert_allclose(post.marginals(), marg, atol=1e-12)
+    for i, o in enumerate(OWNERS):
+        np.testing.assert_allclose(post.type_posterior(o), types[i], atol=1e-12)
+
+
+def test_bad_values_are_refused_and_change_nothing():
+    post = TypedPosterior(HypothesisSpace.assignments(OWNERS, SLOTS), np.log([0.5, 0.5]))
+    post.update_actor("A", np.log([[0.4, 0.3, 0.2, 0.1], [0.25, 0.25, 0.25, 0.25]]))
+    before, types = post.marginals(), post.type_posterior("A")
+    for bad in (np.zeros((3, 4)), [[np.nan] * 4] * 2, [[np.inf] * 4] * 2, np.full((2, 4), -np.inf), "x"):
+        with pytest.raises(ModelError):
+            post.update_actor("A", bad)
+    np.testing.assert_array_equal(post.marginals(), before)
+    np.testing.assert_array_equal(post.type_posterior("A"), types)
+    with pytest.raises(ModelError, match="type_names"):
+        TypedPosterior(HypothesisSpace.assignments(OWNERS, SLOTS), [0.0, 0.0], ("same", "same"))
+
+
+def test_a_failed_update_in_a_belief_restores_the_types():
+    post = TypedPosterior(HypothesisSpace.assignments(OWNERS, SLOTS), np.log([0.5, 0.5]))
+    mark = post.checkpoint()
+    post.update_actor("A", np.log([[0.7, 0.1, 0.1, 0.1], [0.25, 0.25, 0.25, 0.25]]))
+    post.rewind(mark)
+    np.testing.assert_allclose(post.type_posterior("A"), [0.5, 0.5])
+    np.testing.assert_allclose(post.marginals()[0], 0.25)
+
+
+def five_player_game(bots, seed):
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    return play(Rules(), {p: b(i) for i, (p, b) in enumerate(zip(names, bots))}, seed=seed)
+
+
+def test_one_boltzmann_type_is_the_boltzmann_model():
+    rec = five_player_game([lambda i: BoltzmannBot(seed=i)] * 5, seed=3)
+    model = BoltzmannModel(beta=2.0, epsilon=0.1)
+    a = Belief.from_record(rec, "Ann", model=model, until="dossier").marginals_array()
+    b = Belief.from_record(rec, "Ann", model=single_type(model), until="dossier").marginals_array()
+    np.testing.assert_allclose(a, b, atol=1e-12)
+
+
+def test_belief_set_equals_belief_with_types():
+    rec = five_player_game([lambda i: RandomBot(i), lambda i: BoltzmannBot(seed=i)] * 3, seed=5)
+    pop = default_population()
+    bs = BeliefSet.from_record(rec, model=pop, until="dossier")
+    for p in ("Ann", "Cy"):
+        b = Belief.from_record(rec, p, model=pop, until="dossier")
+        np.testing.assert_allclose(bs[p].marginals_array(), b.marginals_array(), atol=1e-12)
+        for who, types in b.player_types().items():
+            assert bs[p].player_types()[who] == pytest.approx(types)
+
+
+def test_types_are_learned_and_shown():
+    rec = five_player_game([lambda i: BoltzmannBot(seed=i), lambda i: RandomBot(i)] * 3, seed=1)
+    b = Belief.from_record(rec, "Ann", model=default_population(), until="dossier")
+    types = b.player_types()
+    assert sorted(types) == ["Bob", "Cy", "Dee", "Eve"]
+    for t in types.values():
+        assert sum(t.values()) == pytest.approx(1.0)
+        assert list(t.values()) == sorted(t.values(), reverse=True)
+    # the random bots (Bob, Dee) look more random than the Boltzmann bots (Cy, Eve)
+    assert min(types["Bob"]["random"], types["Dee"]["random"]) > max(types["Cy"]["random"], types["Eve"]["random"])
+    line = b.describe_types()[0]
+    assert line.startswith("Bob plays like: ") and "random" in line
+    # every step says how the actor's type coloured it
+    lines = b.explanations()
+    assert len(lines) == 2 * len(b.history)
+    assert any("typical of a random player" in x or "read through" in x for x in lines)
+    assert Belief.from_record(rec, "Ann", model=BoltzmannModel(), until="dossier").player_types() == {}
+
+
+def test_robust_belief_is_honest_against_random_players():
+    """Against random players the single BoltzmannModel is confidently wrong; the population is not."""
+    robust, single = [], []
+    for seed in range(3):
+        rec = five_player_game([lambda i: RandomBot(i + 10 * seed)] * 5, seed=seed)
+        bs_r = BeliefSet.from_record(rec, model=default_population(), until="dossier", keep_updates=False)
+        bs_s = BeliefSet.from_record(rec, model=BoltzmannModel(), until="dossier", keep_updates=False)
+        for p in rec.players:
+            for bs, out in ((bs_r, robust), (bs_s, single)):
+                out.append(score_belief(bs[p].marginals_array(), rec.players, bs.agents, bs.truth, observer=p,
+                                        own_agents=bs[p].own_agents)["log_loss"])
+    assert np.mean(robust) < np.mean(single) - 0.5
+
+
+def test_population_input_and_json():
+    pop = default_population()
+    again = PlayerPopulation.from_json(pop.to_json())
+    assert again.type_names == pop.type_names and np.allclose(again.prior, pop.prior)
+    assert again.cache_key == pop.cache_key
+    with pytest.raises(ModelError, match="kind"):
+        PlayerType("genius")
+    with pytest.raises(ModelError, match="epsilon"):
+        PlayerType("boltzmann", 1.0, 1.5)
+    with pytest.raises(ModelError, match="prior"):
+        PlayerPopulation([PlayerType("random")], [-1.0])
+    with pytest.raises(ModelError, match="same name"):
+        PlayerPopulation([PlayerType("random"), PlayerType("random")])
+    with pytest.raises(ModelError, match="JSON"):
+        PlayerPopulation.from_json("{not json")
