@@ -127,6 +127,7 @@ def test_journalist_shows_the_marker_to_everyone_else_but_not_to_its_owner():
     assert g.view("Ann").known_markers["Cy"] == "Hippie"
     assert "Cy" not in g.view("Bob").known_markers or g.view("Bob").known_markers["Cy"] == "Hippie"
     assert [e.team for e in g.view("Cy").log if e.kind == "expose"] == [None]
+    assert [e.team for e in g.spectator_view().log if e.kind == "expose"] == [None]    # what every player sees
     assert g.view("Cy").known_markers == {"Cy": "Hippie"}    # from her start-up look, not from the Journalist
 
 
@@ -233,6 +234,17 @@ def test_otherwise_the_team_with_more_points_wins_and_a_tie_loses_for_everyone()
     hippie_tied = _scored({"Ann": ["scientist"], "Bob": ["politician"], "Cy": ["detective"], "Dee": ["detective"]},
                           {"Ann": "CIA", "Bob": "KGB", "Cy": "Hippie", "Dee": "KGB"})
     assert hippie_tied.winners == ("Ann",)        # no lone lowest: CIA 5 against KGB 1
+
+
+def test_the_double_agent_value_is_a_rules_option():
+    tabs = {"Ann": ["double-agent", "diplomat"]}
+    teams = {"Ann": "CIA", "Bob": "KGB", "Cy": "CIA", "Dee": "KGB"}
+    assert _scored(tabs, teams).scores["Ann"] == 1
+    g = manual(rules=SecretsRules(double_agent_value=-2))
+    for i, p in enumerate(g.players):
+        g._chars[i] = [[c, True] for c in tabs.get(p, [])]
+    g._finish()
+    assert g.scores["Ann"] == -1
 
 
 def test_bullets_count_at_the_end():
