@@ -470,3 +470,118 @@ def test_random_bytes_never_escape_as_another_error(tmp_path):
             GameRecord.from_json(bytes(data), source=f"mutant{i}")
         except RecordError as e:
             assert str(e).startswith(f"mutant{i}: ")
+
+
+# ============================================================================ 12. the second-agent card leaves the game
+FOUR = ["Ann", "Bob", "Cy", "Dee"]
+
+
+def _ts_game(hands, owners, rules=Rules(top_secret=True), supply=None, discards=None, positions=None):
+    """A manual-chance Top Secret game at Ann's move (die 2), agents in the Church unless given."""
+    agents = rules.agents_for(len(FOUR))
+    start = Position(positions={c: 0 for c in agents} | (positions or {}), owners=owners, safe=7, active="Ann",
+                     decision="move", die="2", hands={p: [] for p in FOUR} | hands, supply=supply,
+                     supply_ordered=False, discards=discards)
+    return Game(FOUR, rules=rules, chance="manual", start=start)
+
+
+def _announce(g, yes=()):
+    while g.phase == "announce":
+        g.apply("announce yes" if g.current_player in yes else "announce no")
+
+
+def test_the_second_agent_card_cannot_be_its_own_replacement():
+    """No free agent left, the supply and the discards empty: today the card is reshuffled back and drawn as
+    its own replacement; out of the game, there is nothing to draw."""
+    small = Rules(top_secret=True, deck={"second": 1, "swap": 1, "ruins": 1})
+    owners = {"Ann": ["red", "grey"], "Bob": ["blue", "yellow"], "Cy": ["green", "orange"], "Dee": ["violet"]}
+    g = _ts_game({"Dee": ["second"], "Ann": ["swap"], "Bob": ["ruins"]}, owners, rules=small, supply=[], discards=[])
+    g.apply("move yellow+2")
+    _announce(g, yes={"Dee"})
+    g.apply("play second", player="Dee")
+    assert g.hands["Dee"] == [] and g.removed == ["second"] and g.discards == []
+    assert [d["reason"] for k, _, d in g.events if k == "no_draw"] == ["no-cards"]
+    # a position after the removal still conserves the cards: the missing copy is the removed one
+    g.apply("done", player="Dee")
+    while g.phase in ("round",):
+        g.apply("pass")
+    again = Game(FOUR, rules=small, chance="manual", start=g.position())
+    assert again.removed == ["second"] and again.view("Ann").removed == ("second",)
+
+
+# ============================================================================ 14. the 2018 readings as options
+def test_edition_options_are_checked_and_invisible_at_their_defaults():
+    assert repr(Rules()) == "Rules(top_secret=False, dossier=False, safe_destination='other', agents=None, deck=None)"
+    assert "safe_mover" not in Rules().to_dict() and Rules.from_dict(Rules().to_dict()) == Rules()
+    r = Rules(top_secret=True, lone_announcer="one_card", safe_mover="creator")
+    assert Rules.from_dict(r.to_dict()) == r and r.to_dict()["safe_mover"] == "creator" and hash(r) != hash(Rules())
+    for bad in (dict(safe_mover="bob"), dict(lone_announcer=True), dict(safe_mover=["active"])):
+        with pytest.raises(HeimlichError, match="must be one of"):
+            Rules(**bad)
+
+
+@pytest.mark.parametrize("mover, who", [("active", "Ann"), ("creator", "Bob")])
+def test_who_moves_the_safe_after_a_scoring_a_card_created(mover, who):
+    """Ann's move scores nothing; Bob's card puts red on the safe: 2002, Ann moves the safe; 2018, Bob."""
+    rules = Rules(top_secret=True, safe_mover=mover)
+    owners = {"Ann": "red", "Bob": "blue", "Cy": "green", "Dee": "violet"}
+    g = _ts_game({"Bob": ["tosafe"]}, owners, rules=rules)
+    g.apply("move grey+2")
+    _announce(g, yes={"Bob"})
+    g.apply("play tosafe red", player="Bob")
+    while g.phase == "round":
+        g.apply("done" if Action.parse("done") in g.legal_actions() else "pass")
+    assert g.phase == "safe" and g.current_player == who and g.active_player == "Ann"
+    g.apply("safe 3", player=who)
+    assert [d["player"] for k, _, d in g.events if k == "safe"] == [who] and g.active_player == "Bob"
+
+
+@pytest.mark.parametrize("lone, asked_after", [("round", ["Bob", "Cy", "Dee", "Ann", "Bob"]), ("one_card", [])])
+def test_a_lone_announcer_plays_one_card_in_2018(lone, asked_after):
+    rules = Rules(top_secret=True, lone_announcer=lone)
+    owners = {"Ann": "red", "Bob": "blue", "Cy": "green", "Dee": "violet"}
+    g = _ts_game({"Ann": ["swap"], "Bob": ["fwd123", "step1"], "Cy": ["church"], "Dee": ["ruins"]}, owners,
+                 rules=rules)
+    g.apply("move grey+2")
+    _announce(g, yes={"Bob"})
+    g.apply("play fwd123 red+1", player="Bob")
+    asked = []
+    while g.phase == "round":
+        asked.append(g.current_player)
+        g.apply("done" if Action.parse("done") in g.legal_actions() else "pass")
+    assert asked == asked_after and g.phase == "roll" and g.active_player == "Bob"
+
+
+def test_two_announcers_still_make_a_round_in_2018():
+    rules = Rules(top_secret=True, lone_announcer="one_card")
+    owners = {"Ann": "red", "Bob": "blue", "Cy": "green", "Dee": "violet"}
+    g = _ts_game({"Bob": ["fwd123"], "Cy": ["church"]}, owners, rules=rules)
+    g.apply("move grey+2")
+    _announce(g, yes={"Bob", "Cy"})
+    g.apply("play fwd123 red+1", player="Bob")
+    assert g.phase == "round" and g.current_player == "Bob"     # may play on, or say done
+    g.apply("done")
+    assert g.phase == "round" and g.current_player == "Cy"
+
+
+@pytest.mark.parametrize("rules", [Rules(top_secret=True, safe_mover="creator", lone_announcer="one_card"),
+                                   Rules(top_secret=True, dossier=True, safe_mover="creator")])
+def test_records_and_beliefs_follow_the_options(rules):
+    """Games under the 2018 options replay from their records, and every observer's exact belief follows
+    them (the stream of public decisions names the player who really moved the safe)."""
+    from heimlich_lab.rules.replay import public_decisions
+    movers = 0
+    for seed in range(12):
+        rec = play(rules, {p: RandomBot(seed * 10 + i) for i, p in enumerate(FOUR)}, seed=seed)
+        game = GameRecord.from_json(rec.to_json()).replay()
+        safes = [actor for actor, a in game.history if a.kind == "safe"]
+        active = None
+        for k, _, d in game.events:         # a safe moved by a player whose turn it is not: a card's creator
+            active = d["player"] if k == "roll" else active
+            movers += k == "safe" and d["player"] != active
+        for obs in (None, "Bob"):
+            stream = [d for d in public_decisions(rec.public() if obs is None else rec.as_player(obs), obs)
+                      if d.action.kind == "safe"]
+            assert [d.actor for d in stream] == safes
+        Belief.from_record(rec, "Cy")
+    assert movers > 0

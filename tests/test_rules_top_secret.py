@@ -502,7 +502,7 @@ def test_second_agent_takes_a_random_free_agent_secretly():
     assert [e for e in g.view("Bob").log if e.kind == "take"][0].agent == "orange"
 
 
-def test_second_agent_with_no_free_agent_left_is_discarded_and_replaced():
+def test_second_agent_with_no_free_agent_left_leaves_the_game_and_is_replaced():
     owners = {"Ann": ["red", "grey"], "Bob": ["blue", "yellow"], "Cy": ["green", "orange"], "Dee": ["violet"]}
     g = ts(hands={"Dee": ["second"]}, owners=owners)
     g.apply("move yellow+2")
@@ -510,7 +510,9 @@ def test_second_agent_with_no_free_agent_left_is_discarded_and_replaced():
     g.apply("play second", player="Dee")
     assert g.phase == "draw"                                  # the replacement, drawn by Dee
     g.apply("draw swap")
-    assert g.hands["Dee"] == ["swap"] and g.discards == ["second"] and g.owners["Dee"] == ["violet"]
+    # out of the game (issue 11), not on the discards where a reshuffle would bring it back
+    assert g.hands["Dee"] == ["swap"] and g.discards == [] and g.owners["Dee"] == ["violet"]
+    assert g.removed == ["second"] and g.view("Ann").removed == ("second",)
     assert events(g, "play")[-1]["second"] == "replace"
     assert g.recipients[len(g.history) - 1] == "Dee"
 
@@ -524,6 +526,7 @@ def test_second_agent_played_by_a_player_with_two_agents_is_replaced():
     assert g.phase == "draw"
     g.apply("draw bonus")
     assert g.owners["Bob"] == ["blue", "grey"] and g.hands["Bob"] == ["bonus"]
+    assert g.removed == ["second"] and "second" not in g.discards
 
 
 def finish_with(owners, scores, positions, move, points):

@@ -270,7 +270,7 @@ class BoltzmannModel:
             # public pool: the viewer's own hand is not subtracted, so the likelihood is a function of the
             # public history (the belief caches it per public history and shares it between observers)
             deck = view.rules.deck_for(len(view.players))
-            seen = view.discards
+            seen = view.discards + view.removed     # a second-agent card out of the game is in no hand
             pool = tuple(deck[c] - seen.count(c) for c in CARD_CODES)
             n, hand = view.hand_sizes[actor], None
         k = action.kind

@@ -198,6 +198,9 @@ class Game:
         self._supply: list[str] = []
         self._supply_ordered = False
         self._discards: list[str] = []
+        self._removed: list[str] = []       # cards out of the game (a second-agent card that found no use)
+        self._creator: int | None = None    # who created the latest trigger still standing (Rules.safe_mover)
+        self._lone = False                  # a lone announcer's round: one card (Rules.lone_announcer)
         self._active = 0
         self._turn = 1
         self._phase = "deal"
@@ -339,6 +342,12 @@ class Game:
         return list(self._discards)
 
     @property
+    def removed(self) -> list[str]:
+        """Cards taken out of the game (public): a second-agent card that found no free agent, or whose
+        player already held two agents."""
+        return list(self._removed)
+
+    @property
     def dossier_sheets(self) -> dict[str, dict[str, str]]:
         """OMNISCIENT: each player's dossier entries so far (agent -> player or 'free')."""
         return {p: {self.agents[a]: (self.players[o] if o >= 0 else "free") for a, o in sorted(self._sheets[i].items())}
@@ -354,7 +363,9 @@ class Game:
             return None
         if self._phase == "deal" or self._draws or self._take_for is not None or self._phase == "roll":
             return CHANCE
-        if self._phase in ("points", "move", "safe"):
+        if self._phase == "safe":
+            return self._safe_mover
+        if self._phase in ("points", "move"):
             return self._active
         if self._phase == "announce":
             return self._announce_order[0]
@@ -645,7 +656,7 @@ class Game:
         elif k == "safe":
             self._safe = index_of(act.args[0])
             self._triggers.clear()
-            self._event("safe", None, player=self.players[self._active], building=act.args[0])
+            self._event("safe", None, player=self.players[self._safe_mover], building=act.args[0])
             self._end_turn()
         else:  # pragma: no cover - parse() admits no other kind
             raise AssertionError(k)
@@ -696,6 +707,7 @@ class Game:
             moves[c] = (V[frm], V[to])
             if to == safe:
                 trig.add(a)
+                self._creator = self._active
             else:
                 trig.discard(a)
         raw = ("move", None, {"player": self.players[self._active], "moves": moves,
@@ -725,6 +737,8 @@ class Game:
             extra["safe"] = t[0]
         if effect.gains:
             extra["gains"] = {self.agents[a]: gain for a, gain in effect.gains}
+        if set(effect.triggers) - self._triggers:
+            self._creator = p       # this card created (part of) the scoring situation
         self._triggers.clear()
         self._triggers.update(effect.triggers)
         if effect.second_agent:
@@ -732,7 +746,11 @@ class Game:
                 self._take_for = p
                 extra["second"] = "take"
             else:
+                # out of the game, not to the discards: it cannot come back, nor be its own replacement
+                # (docs/rules.md#second-agent)
                 extra["second"] = "replace"
+                self._discards.pop()
+                self._removed.append(code)
                 self._queue_draw(p)
         self._event("play", None, player=self.players[p], card=code, targets=list(t),
                     moves=effect.moves_by_colour(board), triggers=[self.agents[a] for a in effect.triggers], **extra)
@@ -741,8 +759,12 @@ class Game:
         self._passes = 0
         if p == self._active and effect.ends_in_ruins:
             self._queue_draw(p)
+        if self._lone:      # the lone announcer's one card ends the round
+            self._lone = False
+            self._event("round_end", None)
+            self._phase = "score"
         if effect.gains:
-            self._check_dossier_mark(resume="round")
+            self._check_dossier_mark(resume=self._phase)
 
     def _free_indices(self) -> list[int]:
         return [a for a, o in enumerate(self._owner) if o < 0]
@@ -756,6 +778,8 @@ class Game:
             self._phase = "score"
             return
         self._event("round_start", None, player=self.players[first])
+        # 2018: a lone announcer plays one card and play goes on (docs/rules.md#editions)
+        self._lone = self.rules.lone_announcer == "one_card" and sum(self._wants) == 1
         self._phase = "round"
         self._round_player = first
         self._passes = 0
@@ -802,7 +826,16 @@ class Game:
         self._triggers.clear()
         self._scored = True
 
+    @property
+    def _safe_mover(self) -> int:
+        """Who moves the safe after a scoring: the active player, or (``Rules.safe_mover="creator"``) the
+        player whose move or card last created a trigger still standing."""
+        if self.rules.safe_mover == "creator" and self._creator is not None:
+            return self._creator
+        return self._active
+
     def _end_turn(self):
+        self._creator = None
         self._active = (self._active + 1) % len(self.players)
         self._turn += 1
         self._die = None
@@ -1021,9 +1054,11 @@ class Game:
                 if c not in total:
                     raise PositionError(f"unknown card code {c!r}")
                 total[c] += 1
-            if total != self._deck:
-                diff = {c: total[c] - self._deck[c] for c in CARD_CODES if total[c] != self._deck[c]}
-                raise PositionError(f"cards are not conserved: hands + supply + discards differ from the deck by {diff}")
+            diff = {c: total[c] - self._deck[c] for c in CARD_CODES if total[c] != self._deck[c]}
+            if diff and diff != {"second": diff.get("second", 0)} or diff.get("second", 0) > 0:
+                raise PositionError(f"cards are not conserved: hands + supply + discards differ from the deck by "
+                                    f"{diff} (only a second-agent card may be missing: out of the game)")
+            self._removed = ["second"] * -diff.get("second", 0)     # taken out of the game
         elif s.hands or s.supply or s.discards:
             raise PositionError("hands, supply and discards need the Top Secret variant")
         # dossier: the sheets are written once, when a marker first reaches 29; a marker may have fallen back

@@ -19,6 +19,11 @@ from .board import AGENTS_FOR_PLAYERS, COLOURS
 from .cards import CARD_CODES, DEFAULT_DECK
 
 SAFE_DESTINATIONS = ("other", "unoccupied")
+#: The 2018 edition's readings (docs/rules.md#editions), each an option whose first value is the 2002 reading.
+EDITION_OPTIONS = {
+    "lone_announcer": ("round", "one_card"),    # one announcer: a round anyone may join / one card, then on
+    "safe_mover": ("active", "creator"),        # after a scoring the active player / its creator moves the safe
+}
 #: Most copies of one card a deck may hold (the books' deck has at most 2): a bound, so that a record
 #: cannot ask for a supply of a trillion cards.
 MAX_COPIES = 100
@@ -35,6 +40,21 @@ class Rules:
       agent in it; if there is none, any other).
     - ``agents``: the colours in play, or ``None`` for the first N of the list.
     - ``deck``: a mapping card code -> copies, or ``None`` for the 26-card deck.
+
+    The 2018 edition's readings, each an option with the 2002 reading as the default
+    (docs/rules.md#editions):
+
+    - ``lone_announcer``: ``"round"`` (if only one player announces, the others may
+      still play after that player's cards) or ``"one_card"`` (2018: that player plays
+      one card, then the turn goes on to scoring).
+    - ``safe_mover``: ``"active"`` (the player whose turn it is moves the safe) or
+      ``"creator"`` (2018: the player who created the scoring situation, which a card
+      played in the Top Secret round can make another player).
+
+    Options left at their defaults are not shown by ``repr`` nor written by :meth:`to_dict`.
+
+    >>> Rules(top_secret=True, safe_mover="creator")
+    Rules(top_secret=True, dossier=False, safe_destination='other', agents=None, deck=None, safe_mover='creator')
     """
 
     top_secret: bool = False
@@ -42,6 +62,8 @@ class Rules:
     safe_destination: str = "other"
     agents: tuple[str, ...] | None = None
     deck: Mapping[str, int] | None = None
+    lone_announcer: str = "round"
+    safe_mover: str = "active"
 
     def __post_init__(self):
         for name in ("top_secret", "dossier"):
@@ -51,6 +73,9 @@ class Rules:
         if self.safe_destination not in SAFE_DESTINATIONS:
             raise HeimlichError(
                 f"safe_destination must be one of {SAFE_DESTINATIONS}, not {self.safe_destination!r}")
+        for name, values in EDITION_OPTIONS.items():
+            if not isinstance(getattr(self, name), str) or getattr(self, name) not in values:
+                raise HeimlichError(f"{name} must be one of {values}, not {getattr(self, name)!r}")
         if self.agents is not None:
             if isinstance(self.agents, str) or not isinstance(self.agents, (list, tuple)):
                 raise HeimlichError(f"agents must be a list of agent colours or None, not {self.agents!r}")
@@ -77,7 +102,12 @@ class Rules:
             object.__setattr__(self, "deck", tuple(sorted(deck.items(), key=lambda kv: CARD_CODES.index(kv[0]))))
 
     def __hash__(self):
-        return hash((self.top_secret, self.dossier, self.safe_destination, self.agents, self.deck))
+        return hash(tuple(getattr(self, f.name) for f in fields(self)))
+
+    def __repr__(self):
+        shown = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                 if f.name not in EDITION_OPTIONS or getattr(self, f.name) != f.default]
+        return f"Rules({', '.join(shown)})"
 
     def agents_for(self, n_players: int) -> tuple[str, ...]:
         """The agent colours in play for ``n_players`` players, in board order."""
@@ -104,6 +134,9 @@ class Rules:
         d = asdict(self)
         d["agents"] = list(self.agents) if self.agents is not None else None
         d["deck"] = dict(self.deck) if self.deck is not None else None
+        for name, values in EDITION_OPTIONS.items():
+            if d[name] == values[0]:    # written only when set: the records of other games stay as they were
+                del d[name]
         return d
 
     @classmethod

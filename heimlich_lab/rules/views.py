@@ -185,13 +185,13 @@ class View:
     ``label``, ``players``, ``agents``, ``rules``, ``positions`` and ``scores`` (by colour),
     ``safe``, ``phase``, ``current_player``, ``active_player``, ``turn``, ``die``, ``points``,
     ``triggers``, ``own_agents``, ``hand``, ``hand_sizes``, ``supply_size``, ``discards``,
-    ``dossier_sheet`` (own), ``dossier_done``, ``is_over``, ``winners``, ``owners``
-    (only when the game is over, or in the omniscient view), ``log``.
+    ``removed`` (cards out of the game), ``dossier_sheet`` (own), ``dossier_done``, ``is_over``,
+    ``winners``, ``owners`` (only when the game is over, or in the omniscient view), ``log``.
     """
 
     __slots__ = ("viewer", "kind", "players", "agents", "rules", "_pos", "_score", "_safe", "phase",
                  "current_player", "active_player", "turn", "die", "points", "_triggers", "own_agents", "hand",
-                 "_hand_sizes", "supply_size", "discards", "_sheet", "dossier_done", "is_over",
+                 "_hand_sizes", "supply_size", "discards", "removed", "_sheet", "dossier_done", "is_over",
                  "winners", "owners", "_log", "final_owners")
 
     @classmethod
@@ -226,6 +226,7 @@ class View:
         v.supply_size = len(game._supply)
         v.discards = tuple(game._discards)
         v.dossier_done = game._dossier_done
+        v.removed = tuple(game._removed)
         v.is_over = over = phase == "over"
         v.winners = game._winners
         v.final_owners = game.final_owners if over else None
