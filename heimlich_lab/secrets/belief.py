@@ -101,13 +101,12 @@ class Belief:
         if view.viewer != self.observer or view.players != self.players:
             raise ModelError(f"this belief is {self.observer}'s in a game of {', '.join(self.players)}; "
                              f"the view is {view.viewer}'s of {', '.join(view.players)}")
-        log = view.log
         out = []
-        for e in log[self.seen:]:
+        for e in view.log_since(self.seen):
             rec = self.observe(e)
             if rec is not None:
                 out.append(rec)
-        self.seen = len(log)
+        self.seen = len(view)
         return out
 
     def observe(self, e) -> Update | None:

@@ -48,7 +48,7 @@ class TeamBot:
 
     def _sync(self, view) -> Belief:
         b = self._belief
-        if b is None or b.observer != view.viewer or b.players != view.players or b.seen > len(view.log):
+        if b is None or b.observer != view.viewer or b.players != view.players or b.seen > len(view):
             b = Belief(view.players, view.viewer, view.rules, model=self.model)      # a new game
         b.sync(view)
         self._belief = b
@@ -80,7 +80,8 @@ class TeamBot:
             scores = [(mid - friend[players.index(q)]) * (abs(pts[q]) + 1)
                       for q in (players[(me + 1) % n], players[(me - 1) % n])]
         else:
-            bullet = next((e.value for e in reversed(view.log) if e.kind == "bullet"), None)
+            bullet = next((e.value for e in reversed(view.log_since(max(len(view) - 3, 0)))
+                           if e.kind == "bullet"), None)       # the bullet this Assassin just drew
             offer = view.offer or (None, None)
             u = decision_utilities(table, players, me, legal_actions, rules=view.rules, tableaux=view.tableaux,
                                    candidates=view.candidates, offerer=view.active_player, target=offer[1],

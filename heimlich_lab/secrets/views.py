@@ -113,7 +113,15 @@ class View:
     @property
     def log(self) -> list[Event]:
         """The events the viewer saw, oldest first, up to the moment of the view."""
-        return [seen(e, self._i, self._omni) for e in self._events[: self._n]]
+        return self.log_since(0)
+
+    def log_since(self, start: int) -> list[Event]:
+        """``log[start:]``, without making the earlier events (a live belief takes in only the new ones)."""
+        return [seen(e, self._i, self._omni) for e in self._events[start: self._n]]
+
+    def __len__(self) -> int:
+        """The number of events in :attr:`log`."""
+        return self._n
 
     @property
     def known_markers(self) -> dict[str, str]:
