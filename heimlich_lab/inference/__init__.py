@@ -7,7 +7,7 @@ slots and types). The Heimlich & Co. part, one idea per module: ``belief`` (one
 observer's exact belief, fed by the public stream of :mod:`heimlich_lab.rules.replay`), ``belief_set``
 (several observers of one game), ``baselines``, ``likelihoods`` (asking a player model), ``model`` and
 ``utility`` (the kit's player model), ``player_types`` (a population of kinds of player, learned per
-player), ``wording`` (decisions in words), ``plots``, ``dossier`` (the
+player), ``population`` (fitting the population to a class's games), ``wording`` (decisions in words), ``plots``, ``dossier`` (the
 Secret Dossier notes and sheets), ``fit`` and ``metrics``.
 
 >>> from heimlich_lab import Belief, BoltzmannModel, Rules, play, secret_dossier
@@ -31,10 +31,11 @@ _LAZY = {
     "fit_boltzmann": "fit",
     **dict.fromkeys(["BoltzmannModel", "PlayerModel"], "model"),
     **dict.fromkeys(["PlayerPopulation", "PlayerType", "default_population"], "player_types"),
+    "fit_population": "population",
 }
 
 __all__ = ["Belief", "BeliefSet", "BoltzmannModel", "IndependentBelief", "PlayerModel", "PlayerPopulation",
-           "PlayerType", "PointsShareBelief", "default_population",
+           "PlayerType", "PointsShareBelief", "default_population", "fit_population",
            "best_matching_sheet", "dossier_notes", "expected_correct", "fit_boltzmann", "secret_dossier"]
 
 __getattr__, __dir__ = lazy_exports(globals(), _LAZY)

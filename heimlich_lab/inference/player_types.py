@@ -122,6 +122,8 @@ class PlayerPopulation:
         if p.shape != (len(types),) or not np.isfinite(p).all() or (p < 0).any() or p.sum() <= 0:
             raise ModelError(f"prior must be {len(types)} non-negative weights, one per type, not {prior!r}")
         self.types = types
+        #: how the prior was fitted (:func:`~heimlich_lab.inference.population.fit_population`), else None
+        self.fit: dict | None = None
         self.prior = p / p.sum()
         self.prior.setflags(write=False)
         self.utility = Utility(weights)
@@ -171,6 +173,10 @@ class PlayerPopulation:
         """
         return ", ".join(f"{k} {v:.2f}" for k, v in group_types(self.labels, probabilities).items())
 
+    def describe_prior(self) -> dict[str, float]:
+        """The prior weights grouped by label, the heaviest first."""
+        return group_types(self.labels, self.prior)
+
     # ---------------------------------------------------------------- likelihoods
     def type_log_likelihoods(self, view, actor: str, action: Action) -> np.ndarray | None:
         """``log P(action | type k, actor plays for agent a)``, shape (types, agents); ``None`` for a
@@ -214,15 +220,20 @@ class PlayerPopulation:
 
     # ---------------------------------------------------------------- saving
     def to_dict(self) -> dict:
-        return {"types": [asdict(t) for t in self.types], "prior": [float(p) for p in self.prior],
-                "weights": asdict(self.weights)}
+        out = {"types": [asdict(t) for t in self.types], "prior": [float(p) for p in self.prior],
+               "weights": asdict(self.weights)}
+        if self.fit is not None:
+            out["fit"] = self.fit
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> PlayerPopulation:
         try:
-            return cls([PlayerType(**t) for t in data["types"]], data["prior"], UtilityWeights(**data["weights"]))
+            pop = cls([PlayerType(**t) for t in data["types"]], data["prior"], UtilityWeights(**data["weights"]))
         except (KeyError, TypeError) as e:
             raise ModelError(f"not a saved population: {e}") from None
+        pop.fit = data.get("fit")
+        return pop
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
@@ -236,6 +247,18 @@ class PlayerPopulation:
         if not isinstance(data, dict):
             raise ModelError("not a saved population: expected a JSON object")
         return cls.from_dict(data)
+
+
+    def save(self, path) -> None:
+        """Write :meth:`to_json` to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_json())
+
+    @classmethod
+    def load(cls, path) -> PlayerPopulation:
+        """A population saved with :meth:`save`."""
+        with open(path, encoding="utf-8") as f:
+            return cls.from_json(f.read())
 
 
 def group_types(labels, probabilities) -> dict[str, float]:
