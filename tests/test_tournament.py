@@ -394,6 +394,23 @@ def test_missing_dask_is_a_clear_error(monkeypatch):
     assert len(tournament(2, "basic", "random", games=1, progress=False, scheduler=False)) == 2
 
 
+@pytest.mark.parametrize("error, expected", [
+    (ImportError("Unable to find a usable engine; tried using: 'pyarrow', 'fastparquet'."), HeimlichError),
+    (ModuleNotFoundError("No module named 'pyarrow'", name="pyarrow"), HeimlichError),
+    (ModuleNotFoundError("No module named 'pyarrow.lib'", name="pyarrow.lib"), ModuleNotFoundError),
+])
+def test_a_missing_parquet_engine_is_explained_and_a_broken_one_shown(monkeypatch, tmp_path, error, expected):
+    def to_parquet(self, *args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", to_parquet)
+    with pytest.raises(expected) as info:
+        tournament(2, "basic", "random", games=1, progress=False, out=tmp_path / "r.parquet")
+    if expected is HeimlichError:
+        assert "pip install pyarrow" in str(info.value) and ".csv" in str(info.value)
+    assert [p.name for p in tmp_path.iterdir()] == []          # no half-written file left behind
+
+
 def test_a_broken_dask_is_not_reported_as_missing(monkeypatch):
     """Only Dask's own absence means "install the extra"; a module Dask needs that fails is shown as it is."""
     class BrokenDask:

@@ -99,6 +99,8 @@ def _atomic_write(df: pd.DataFrame, path: Path, fmt: str) -> None:
         os.replace(tmp, path)
     except ImportError as e:
         os.unlink(tmp)
+        if e.name not in (None, "pyarrow", "fastparquet"):  # pandas found an engine, but it is broken: show why
+            raise
         raise HeimlichError(f"saving {path.name} needs a Parquet engine: pip install pyarrow "
                             f"(or save to a .csv file) [{e}]") from None
     except BaseException:
