@@ -17,34 +17,37 @@ from heimlich_lab.inference.player_types import PlayerPopulation, PlayerType, de
 OWNERS, SLOTS = ("A", "B", "C"), ("w", "x", "y", "z")
 
 
-def brute_force(prior, observations, take=None):
-    """Marginals and type posteriors by enumerating (first assignment, slot taken, type of every owner)."""
-    K, S = len(prior), len(SLOTS)
+def brute_force(prior, observations, take=None, populations=None):
+    """Marginals and type posteriors by enumerating (first assignment, slot taken, population, type of every
+    owner): ``prior`` is (M, K) with population weights ``populations`` (M,)."""
+    prior = np.atleast_2d(prior)
+    M, K = prior.shape
+    populations = np.ones(M) / M if populations is None else np.asarray(populations)
+    S = len(SLOTS)
     marg = np.zeros((len(OWNERS) + 1, S))
     types = np.zeros((len(OWNERS), K))
     for perm in permutations(range(S), len(OWNERS)):
         first = dict(zip(OWNERS, perm))
         free = [s for s in range(S) if s not in perm]
         for extra in (free if take else [None]):
-            weight = 1.0 / (len(free) if take else 1)
-            per_owner = []
-            for o in OWNERS:
-                lk = np.array(prior, dtype=float)
-                for t, (who, values) in enumerate(observations):
-                    if who != o:
-                        continue
-                    held = [first[o]] + ([extra] if take and o == take[0] and t >= take[1] else [])
-                    lk = lk * np.exp(values)[:, held].mean(axis=1)
-                per_owner.append(lk)
-            w = weight * np.prod([lk.sum() for lk in per_owner])
             final = {o: [first[o]] + ([extra] if take and o == take[0] else []) for o in OWNERS}
-            for i, o in enumerate(OWNERS):
-                for s in final[o]:
-                    marg[i, s] += w
-                types[i] += w * per_owner[i] / per_owner[i].sum()
-            for s in range(S):
-                if not any(s in v for v in final.values()):
-                    marg[-1, s] += w
+            for m in range(M):
+                per_owner = []
+                for o in OWNERS:
+                    lk = prior[m].copy()
+                    for t, (who, values) in enumerate(observations):
+                        if who == o:
+                            held = [first[o]] + ([extra] if take and o == take[0] and t >= take[1] else [])
+                            lk = lk * np.exp(values)[:, held].mean(axis=1)
+                    per_owner.append(lk)
+                w = populations[m] / (len(free) if take else 1) * np.prod([lk.sum() for lk in per_owner])
+                for i, o in enumerate(OWNERS):
+                    for s in final[o]:
+                        marg[i, s] += w
+                    types[i] += w * per_owner[i] / per_owner[i].sum()
+                for s in range(S):
+                    if not any(s in v for v in final.values()):
+                        marg[-1, s] += w
     total = marg[:, 0].sum()
     return marg / total, types / total
 
@@ -52,15 +55,17 @@ def brute_force(prior, observations, take=None):
 @pytest.mark.parametrize("seed", range(4))
 def test_typed_posterior_equals_enumeration_including_a_take(seed):
     rng = np.random.default_rng(seed)
-    prior = rng.dirichlet(np.ones(3))
+    prior = rng.dirichlet(np.ones(3), size=1 + seed % 2)        # one population, or a mixture of two
+    populations = rng.dirichlet(np.ones(len(prior)))
     obs = [(OWNERS[rng.integers(3)], np.log(rng.dirichlet(np.ones(4), size=3))) for _ in range(8)]
     take = ("B", 4)   # B takes a free slot before observation 4
-    post = TypedPosterior(HypothesisSpace.assignments(OWNERS, SLOTS), np.log(prior), ("r", "s", "t"))
+    post = TypedPosterior(HypothesisSpace.assignments(OWNERS, SLOTS), np.log(prior), ("r", "s", "t"),
+                          population_log_prior=np.log(populations))
     for t, (who, values) in enumerate(obs):
         if t == take[1]:
             post.refine(take[0])
         post.update_actor(who, values)
-    marg, types = brute_force(prior, obs, take)
+    marg, types = brute_force(prior, obs, take, populations)
     np.testing.assert_allclose(post.marginals(), marg, atol=1e-12)
     for i, o in enumerate(OWNERS):
         np.testing.assert_allclose(post.type_posterior(o), types[i], atol=1e-12)

@@ -196,7 +196,10 @@ class Belief:
         self.keep_updates = keep_updates
         space = _initial_space(players, agents, observer, own)
         if is_typed(model):  # each player's type is learned with their agent, exactly
-            self._posterior = TypedPosterior(space, model.log_prior, model.type_names, keep_updates=keep_updates)
+            self._posterior = TypedPosterior(space, getattr(model, "log_tables", model.log_prior), model.type_names,
+                                             population_log_prior=getattr(model, "table_log_prior", None),
+                                             population_names=getattr(model, "table_names", None),
+                                             keep_updates=keep_updates)
         else:
             self._posterior = Posterior(space, keep_updates=keep_updates)
         self._initial_marginals, self._initial_entropy = self._posterior.marginals(), self._posterior.entropy()
@@ -626,6 +629,13 @@ class Belief:
         if not isinstance(self._posterior, TypedPosterior):
             return {}
         return {p: self._by_label(self._posterior.type_posterior(p)) for p in self.players if p != self.observer}
+
+    def table_kinds(self) -> dict[str, float]:
+        """The posterior over the model's kinds of table (``{"random players": 0.9, ...}``), likeliest first;
+        ``{}`` for a model without types."""
+        if not isinstance(self._posterior, TypedPosterior):
+            return {}
+        return group_types(self._posterior.population_names, self._posterior.population_posterior())
 
     def _by_label(self, probabilities) -> dict[str, float]:
         return group_types(getattr(self.model, "labels", self._posterior.type_names), probabilities)

@@ -111,9 +111,10 @@ def checked_likelihoods(values: Any, n_agents: int, model, actor: str, action: A
 
 def is_typed(model) -> bool:
     """Whether ``model`` reads each player through a population of types (it has
-    ``type_log_likelihoods``, ``type_names`` and ``log_prior``, as a
+    ``type_log_likelihoods``, ``type_names`` and ``log_prior``, optionally ``log_tables``, ``table_log_prior``
+    and ``table_names``, as a
     :class:`~heimlich_lab.inference.player_types.PlayerPopulation`)."""
-    return callable(getattr(model, "type_log_likelihoods", None)) and hasattr(model, "log_prior")
+    return callable(getattr(model, "type_log_likelihoods", None)) and hasattr(model, "type_names")
 
 
 def ask_model(model, view, actor: str, action: Action, n_agents: int) -> np.ndarray | None:
@@ -126,7 +127,7 @@ def ask_model(model, view, actor: str, action: Action, n_agents: int) -> np.ndar
     if raw is None:
         return None
     rows = np.asarray(raw, dtype=float)
-    k = len(model.log_prior)
+    k = len(model.type_names)
     if rows.shape != (k, n_agents):
         raise ModelError(f"{model_name(model)}.type_log_likelihoods(view, {actor!r}, {str(action)!r}) returned "
                          f"shape {rows.shape}; expected ({k}, {n_agents}): one row per type")

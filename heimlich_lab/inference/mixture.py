@@ -53,7 +53,7 @@ from scipy.special import logsumexp
 
 from heimlich_lab.errors import ModelError
 
-from .core import HypothesisSpace, Posterior, Update, _check_vector, _frozen
+from .core import HypothesisSpace, Posterior, Update, _check_vector, _frozen, _group_logsumexp
 
 __all__ = ["TypedPosterior", "type_predictive"]
 
@@ -63,53 +63,76 @@ _MAX_SLOTS = 16
 
 def type_predictive(log_weights: np.ndarray, loglik: np.ndarray) -> np.ndarray:
     """``log(sum_k w_k L_k / sum_k w_k)`` per column: the predictive log-likelihood of an observation
-    for each holding, from unnormalized type log weights (K, n) and the types' log-likelihoods (K, n).
+    for each holding, from unnormalized type log weights (..., K, n) and the types' log-likelihoods (..., K, n).
     A holding whose weights are all ``-inf`` (already impossible) gets ``-inf``.
 
     >>> type_predictive(np.log([[0.5], [0.5]]), np.log([[0.2], [0.6]])).round(3)   # log(0.4)
     array([-0.916])
     """
     with np.errstate(invalid="ignore", divide="ignore"):
-        before = logsumexp(log_weights, axis=0)
-        out = logsumexp(log_weights + loglik, axis=0) - before
+        before = logsumexp(log_weights, axis=-2)
+        out = logsumexp(log_weights + loglik, axis=-2) - before
     return np.where(np.isfinite(before), out, -np.inf)
 
 
 class TypedPosterior(Posterior):
     """The exact posterior over assignments when every owner has an unknown type (see the module doc).
 
-    ``type_log_prior`` (K,) is the population's log prior over types (the
-    same for every owner, unnormalized allowed), ``type_names`` their names.
-    :meth:`update_actor` takes the observation's log-likelihoods per type and
-    slot, shape (K, n_slots) (a vector (n_slots,) is the same for every type).
-    Everything else is a :class:`~heimlich_lab.inference.core.Posterior`.
+    ``type_log_prior`` is the population's log prior over the K types, the
+    same for every owner (unnormalized allowed), ``type_names`` their names.
+    It may also be a table (M, K): M populations the whole table may come
+    from (say "a class of beginners", "a class of experts"), with
+    ``population_log_prior`` (M,) (default uniform) and ``population_names``;
+    then the owners' types are independent *given* the population, and the
+    posterior is the exact mixture over populations. :meth:`update_actor`
+    takes the observation's log-likelihoods per type and slot, shape (K,
+    n_slots) (a vector (n_slots,) is the same for every type). Everything
+    else is a :class:`~heimlich_lab.inference.core.Posterior` (without
+    :meth:`~heimlich_lab.inference.core.Posterior.transition`: types follow
+    owners, not slots).
+
+    >>> space = HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue"])
+    >>> post = TypedPosterior(space, np.log([[0.9, 0.1], [0.1, 0.9]]), ("random", "loyal"),
+    ...                       population_names=("beginners", "experts"))
+    >>> red, blue = np.log([[0.5, 0.5], [0.9, 0.1]]), np.log([[0.5, 0.5], [0.1, 0.9]])
+    >>> for who, move in (("Ann", red), ("Bob", blue), ("Ann", red), ("Bob", blue)):
+    ...     _ = post.update_actor(who, move)
+    >>> {k: round(p, 2) for k, p in post.population_probabilities().items()}    # both look loyal
+    {'beginners': 0.2, 'experts': 0.8}
     """
 
     def __init__(self, space: HypothesisSpace, type_log_prior: Any, type_names: Iterable[str] | None = None,
-                 log_prior: Any = None, *, keep_updates: bool = True):
+                 log_prior: Any = None, *, population_log_prior: Any = None,
+                 population_names: Iterable[str] | None = None, keep_updates: bool = True):
         if not isinstance(space, HypothesisSpace):
             raise ModelError(f"TypedPosterior needs a HypothesisSpace, got {type(space).__name__}")
         if space.n_slots > _MAX_SLOTS:
             raise ModelError(f"at most {_MAX_SLOTS} slots, not {space.n_slots}")
-        lp = np.asarray(type_log_prior, dtype=float) if not isinstance(type_log_prior, str) else None
-        if lp is None or lp.ndim != 1 or lp.size == 0:
-            raise ModelError("type_log_prior must be a vector of log weights, one per type")
-        lp = _check_vector(lp, lp.size, "type_log_prior", "one log weight per type")
-        z = logsumexp(lp)
-        if not np.isfinite(z):
-            raise ModelError("type_log_prior is -inf for every type")
-        names = tuple(f"type {k}" for k in range(lp.size)) if type_names is None else tuple(type_names)
-        if len(names) != lp.size or len(set(names)) != len(names):
-            raise ModelError(f"type_names must be {lp.size} different names, got {names!r}")
+        lp = np.atleast_2d(_log_table(type_log_prior, "type_log_prior"))
+        if lp.ndim != 2 or lp.size == 0:
+            raise ModelError("type_log_prior must be log weights, one per type (or a table populations x types)")
+        M, K = lp.shape
+        for row in lp:
+            if not np.isfinite(logsumexp(row)):
+                raise ModelError("type_log_prior is -inf for every type of a population")
+        mp = np.zeros(M) if population_log_prior is None else _log_table(population_log_prior, "population_log_prior")
+        mp = _check_vector(mp, M, "population_log_prior", "one log weight per population")
+        if not np.isfinite(logsumexp(mp)):
+            raise ModelError("population_log_prior is -inf for every population")
+        self.type_names = _names_for(type_names, K, "type")
+        self.population_names = _names_for(population_names, M, "population")
         super().__init__(space, log_prior, keep_updates=keep_updates)
-        self.type_names = names
-        self.type_log_prior = _frozen(lp - z)
+        self.type_log_prior = _frozen(lp - logsumexp(lp, axis=1, keepdims=True))        # (M, K)
+        self.population_log_prior = _frozen(mp - logsumexp(mp))
+        #: per population, unnormalized log weights of every hypothesis (M, H): the mixture's parts
+        self._parts = _frozen(self.population_log_prior[:, None] + self._logw[None, :])
         powers = 1 << np.arange(space.n_slots)
-        #: owner index -> (holding masks (n,), unnormalized type log weights (K, n)); replaced, never changed
+        #: owner index -> (holding masks (n,), unnormalized type log weights (M, K, n)); replaced, never changed
         self._tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         for o in range(space.n_owners):
             masks = np.unique(space.slots_of(o).astype(np.int64) @ powers)
-            self._tables[o] = (_frozen(masks), _frozen(np.repeat(self.type_log_prior[:, None], masks.size, axis=1)))
+            self._tables[o] = (_frozen(masks),
+                               _frozen(np.repeat(self.type_log_prior[:, :, None], masks.size, axis=2)))
         self._columns_cache: dict = {}
 
     @property
@@ -125,10 +148,10 @@ class TypedPosterior(Posterior):
         return new
 
     def checkpoint(self) -> tuple:
-        return (super().checkpoint(), dict(self._tables))
+        return (super().checkpoint(), self._parts, dict(self._tables))
 
     def rewind(self, checkpoint: tuple) -> None:
-        base, tables = checkpoint
+        base, self._parts, tables = checkpoint
         super().rewind(base)
         self._tables = dict(tables)
 
@@ -145,14 +168,14 @@ class TypedPosterior(Posterior):
         single = self._space.single_slot(o)
         code = (1 << single.astype(np.int64)) if single is not None else \
             self._space.slots_of(o).astype(np.int64) @ (1 << np.arange(self._space.n_slots))
-        col = np.searchsorted(masks, code)
-        col[col >= masks.size] = 0
+        col = np.minimum(np.searchsorted(masks, code), masks.size - 1)
         if not (masks[col] == code).all():  # a holding never seen (cannot happen through refine)
             raise ModelError(f"{self.owners[o]} has a holding the type table does not know")
         self._columns_cache[o] = (self._space, col)
         return col
 
-    def _holding_loglik(self, masks: np.ndarray, values: np.ndarray) -> np.ndarray:
+    @staticmethod
+    def _holding_loglik(masks: np.ndarray, values: np.ndarray) -> np.ndarray:
         """(K, n) log-likelihood of each holding: the mean of ``exp(values)`` over its slots."""
         member = (masks[:, None] >> np.arange(values.shape[1])) & 1 == 1          # (n, S)
         if (member.sum(axis=1) == 1).all():
@@ -163,15 +186,13 @@ class TypedPosterior(Posterior):
 
     # ---------------------------------------------------------------- updates
     def _type_values(self, values: Any) -> np.ndarray:
-        arr = np.asarray(values, dtype=float) if not isinstance(values, str) else np.array([])
+        arr = _log_table(values, "values")
         S, K = self._space.n_slots, self.n_types
         if arr.shape == (S,):
             arr = np.broadcast_to(arr, (K, S))
         if arr.shape != (K, S):
             raise ModelError(f"values has shape {arr.shape}, expected ({K}, {S}): one log-likelihood per type "
                              f"and slot (or ({S},), the same for every type)")
-        if np.isnan(arr).any():
-            raise ModelError("values contains NaN")
         if np.isposinf(arr).any():
             raise ModelError("values contains +inf; a log-likelihood must be finite or -inf")
         return arr
@@ -180,9 +201,9 @@ class TypedPosterior(Posterior):
                      label: str | None = None, info: Any = None) -> Update | None:
         """Bayes' rule for one observation of ``actor``: ``values[k, s] = log P(obs | type k, plays for s)``.
 
-        The hypotheses are weighted by the predictive likelihood of the
-        actor's holding in each; the actor's type table learns from it.
-        ``no_slot`` is not supported (every owner must hold a slot).
+        Each hypothesis is weighted by the predictive likelihood of the
+        actor's holding in it (per population); the actor's type table
+        learns from it. ``no_slot`` is not supported (an owner acts for a slot).
         """
         if no_slot is not None:
             raise ModelError("a TypedPosterior has no no_slot: every owner acting holds a slot")
@@ -191,12 +212,27 @@ class TypedPosterior(Posterior):
         masks, table = self._tables[o]
         if (masks == 0).any():
             raise ModelError(f"{self.owners[o]} holds no slot in some hypotheses; it cannot act for one")
-        lh = self._holding_loglik(masks, v)
-        ll = type_predictive(table, lh)[self._columns(o)]
-        rec = self._bayes(ll, label, actor, info, "observation")   # raises before any change
+        lh = self._holding_loglik(masks, v)                                    # (K, n)
+        part_ll = type_predictive(table, lh[None])[:, self._columns(o)]        # (M, H)
+        rec = self._bayes(None, label, actor, info, "observation", part_ll)   # raises before any change
         with np.errstate(invalid="ignore"):
-            new = table + lh
+            new = table + lh[None]
         self._tables[o] = (masks, _frozen(np.where(np.isnan(new), -np.inf, new)))
+        return rec
+
+    def _bayes(self, ll, label, actor, info, kind: str, part_ll: np.ndarray | None = None) -> Update | None:
+        """Bayes' rule on the mixture: ``part_ll`` (M, H) per population, or ``ll`` (H,) for all of them."""
+        parts = self._parts
+        with np.errstate(invalid="ignore"):
+            new = parts + (ll[None, :] if part_ll is None else part_ll)
+        new = np.where(np.isnan(new), -np.inf, new)
+        if part_ll is not None:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                before = logsumexp(parts, axis=0)
+                ll = np.where(np.isfinite(before), logsumexp(new, axis=0) - before, -np.inf)
+        rec = super()._bayes(ll, label, actor, info, kind)
+        top = new.max()
+        self._parts = _frozen(new - top if np.isfinite(top) else new)
         return rec
 
     def refine(self, owner: Any, candidates: Iterable[Any] | None = None, *, merge: bool = True,
@@ -204,32 +240,77 @@ class TypedPosterior(Posterior):
         """:meth:`Posterior.refine` (``owner`` takes a free slot); the owner's type table moves to the new
         holdings, each the sum of the weights of the holdings it can come from."""
         o = self._space.owner_index(owner)
+        old_space, parts = self._space, self._parts
         masks, table = self._tables[o]
         rec = super().refine(owner, candidates, merge=merge, label=label, info=info)
-        bits = 1 << np.arange(self._space.n_slots)
-        parent, slot = np.nonzero((masks[:, None] & bits) == 0)          # every (old holding, slot it lacks)
-        child = masks[parent] | bits[slot]
-        new_masks, inverse = np.unique(child, return_inverse=True)
-        new = np.full((self.n_types, new_masks.size), -np.inf)
-        for j in range(new_masks.size):
-            new[:, j] = logsumexp(table[:, parent[inverse.reshape(-1) == j]], axis=1)
+        space, parent, log_split = old_space.refine(owner, candidates)   # the same children as above
+        moved = parts[:, parent] + log_split
+        if merge:
+            _, inverse = space.unique()
+            moved = np.stack([_group_logsumexp(inverse, row, len(self._space)) for row in moved])
+        self._parts = _frozen(moved)
+        bits = 1 << np.arange(old_space.n_slots)
+        held, slot = np.nonzero((masks[:, None] & bits) == 0)             # every (old holding, slot it lacks)
+        new_masks, inverse = np.unique(masks[held] | bits[slot], return_inverse=True)
+        inverse = inverse.reshape(-1)
+        new = np.stack([logsumexp(table[:, :, held[inverse == j]], axis=2) for j in range(new_masks.size)], axis=2)
         self._tables[o] = (_frozen(new_masks), _frozen(new))
         self._columns_cache.pop(o, None)
         return rec
 
+    def prune(self) -> TypedPosterior:
+        keep = np.isfinite(self._logw)
+        super().prune()
+        if not keep.all():
+            self._parts = _frozen(self._parts[:, keep])
+        return self
+
+    def transition(self, *args, **kwargs):
+        raise ModelError("a TypedPosterior follows owners of fixed type; it has no transition of slots")
+
     # ---------------------------------------------------------------- queries
+    def population_posterior(self) -> np.ndarray:
+        """``P(population | everything seen)`` (M,)."""
+        z = logsumexp(self._parts, axis=1)
+        return np.exp(z - logsumexp(z))
+
+    def population_probabilities(self) -> dict[str, float]:
+        """:meth:`population_posterior` as ``{population name: probability}``."""
+        return dict(zip(self.population_names, map(float, self.population_posterior())))
+
     def type_posterior(self, owner: Any) -> np.ndarray:
-        """``P(type of owner | everything seen)`` (K,): the mixture over the hypotheses of the type
-        posterior given the owner's holding in each."""
+        """``P(type of owner | everything seen)`` (K,): over populations and hypotheses, the type
+        posterior given the population and the owner's holding."""
         o = self._space.owner_index(owner)
         masks, table = self._tables[o]
         with np.errstate(invalid="ignore"):
-            norm = table - logsumexp(table, axis=0)
+            norm = table - logsumexp(table, axis=1, keepdims=True)                # (M, K, n)
         norm = np.where(np.isfinite(norm), norm, -np.inf)
-        mass = np.bincount(self._columns(o), weights=np.exp(self._logw), minlength=masks.size)
-        out = np.exp(norm) @ mass
+        cols = self._columns(o)
+        p = np.exp(self._parts - logsumexp(self._parts))                          # (M, H) joint
+        mass = np.stack([np.bincount(cols, weights=row, minlength=masks.size) for row in p])   # (M, n)
+        out = np.einsum("mkn,mn->k", np.exp(norm), mass)
         return out / out.sum()
 
     def type_probabilities(self, owner: Any) -> dict[str, float]:
         """:meth:`type_posterior` as ``{type name: probability}``."""
         return dict(zip(self.type_names, map(float, self.type_posterior(owner))))
+
+
+def _log_table(values: Any, what: str) -> np.ndarray:
+    if isinstance(values, (str, bytes)):
+        raise ModelError(f"{what} must be numbers, not a string")
+    try:
+        arr = np.array(values, dtype=float)
+    except (TypeError, ValueError) as e:
+        raise ModelError(f"{what} must be numbers: {e}") from None
+    if np.isnan(arr).any():
+        raise ModelError(f"{what} contains NaN")
+    return arr
+
+
+def _names_for(names, n: int, what: str) -> tuple[str, ...]:
+    out = tuple(f"{what} {k}" for k in range(n)) if names is None else tuple(names)
+    if len(out) != n or len(set(out)) != n:
+        raise ModelError(f"{what}_names must be {n} different names, got {out!r}")
+    return out

@@ -108,10 +108,16 @@ class PlayerPopulation:
 
     ``types`` a sequence of :class:`PlayerType`, ``prior`` their weights
     (default uniform; normalized), ``weights`` the utility weights every
-    type plays by.
+    type plays by. Players at one table are often alike (a class of
+    beginners): ``prior`` may be a table (kinds of table x types), one row
+    of type weights per kind of table, with ``table_names`` and
+    ``table_prior`` (default uniform); the players' types are then
+    independent given the kind of table, which the belief learns too.
+    :attr:`prior` is always the marginal weight of each type.
     """
 
-    def __init__(self, types, prior=None, weights: UtilityWeights | None = None):
+    def __init__(self, types, prior=None, weights: UtilityWeights | None = None, *, table_names=None,
+                 table_prior=None):
         types = tuple(types)
         if not types or not all(isinstance(t, PlayerType) for t in types):
             raise ModelError("a population needs at least one PlayerType")
@@ -119,13 +125,28 @@ class PlayerPopulation:
         if len(set(names)) != len(names):
             raise ModelError(f"two types of the population have the same name: {names}")
         p = np.full(len(types), 1.0 / len(types)) if prior is None else np.asarray(prior, dtype=float)
-        if p.shape != (len(types),) or not np.isfinite(p).all() or (p < 0).any() or p.sum() <= 0:
-            raise ModelError(f"prior must be {len(types)} non-negative weights, one per type, not {prior!r}")
+        rows = np.atleast_2d(p)
+        if rows.ndim != 2 or rows.shape[1] != len(types) or not np.isfinite(rows).all() or (rows < 0).any() \
+                or (rows.sum(axis=1) <= 0).any():
+            raise ModelError(f"prior must be {len(types)} non-negative weights, one per type (or one such row per "
+                             f"kind of table), not {prior!r}")
+        M = len(rows)
+        t = np.full(M, 1.0 / M) if table_prior is None else np.asarray(table_prior, dtype=float)
+        if t.shape != (M,) or not np.isfinite(t).all() or (t < 0).any() or t.sum() <= 0:
+            raise ModelError(f"table_prior must be {M} non-negative weights, one per kind of table, not {table_prior!r}")
+        names = (("any table",) if M == 1 else tuple(f"table {m}" for m in range(M))) if table_names is None \
+            else tuple(table_names)
+        if len(names) != M or len(set(names)) != M:
+            raise ModelError(f"table_names must be {M} different names, not {table_names!r}")
         self.types = types
         #: how the prior was fitted (:func:`~heimlich_lab.inference.population.fit_population`), else None
         self.fit: dict | None = None
-        self.prior = p / p.sum()
-        self.prior.setflags(write=False)
+        self.tables = rows / rows.sum(axis=1, keepdims=True)
+        self.table_prior = t / t.sum()
+        self.table_names = names
+        self.prior = self.table_prior @ self.tables
+        for a in (self.tables, self.table_prior, self.prior):
+            a.setflags(write=False)
         self.utility = Utility(weights)
         self.weights = self.utility.weights
         self._models = []
@@ -152,12 +173,25 @@ class PlayerPopulation:
 
     @property
     def log_prior(self) -> np.ndarray:
+        """log :attr:`prior` (K,): the marginal prior of each type."""
         with np.errstate(divide="ignore"):
             return np.log(self.prior)
 
     @property
+    def log_tables(self) -> np.ndarray:
+        """log :attr:`tables` (kinds of table x types)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.tables)
+
+    @property
+    def table_log_prior(self) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return np.log(self.table_prior)
+
+    @property
     def cache_key(self):
-        return ("PlayerPopulation", self.types, tuple(np.round(self.prior, 12)), self.weights)
+        return ("PlayerPopulation", self.types, tuple(np.round(self.tables, 12).ravel()),
+                tuple(np.round(self.table_prior, 12)), self.weights)
 
     def __repr__(self):
         parts = ", ".join(f"{n} {p:.2f}" for n, p in zip(self.type_names, self.prior))
@@ -220,7 +254,8 @@ class PlayerPopulation:
 
     # ---------------------------------------------------------------- saving
     def to_dict(self) -> dict:
-        out = {"types": [asdict(t) for t in self.types], "prior": [float(p) for p in self.prior],
+        out = {"types": [asdict(t) for t in self.types], "prior": self.tables.tolist(),
+               "table_names": list(self.table_names), "table_prior": self.table_prior.tolist(),
                "weights": asdict(self.weights)}
         if self.fit is not None:
             out["fit"] = self.fit
@@ -229,7 +264,8 @@ class PlayerPopulation:
     @classmethod
     def from_dict(cls, data: dict) -> PlayerPopulation:
         try:
-            pop = cls([PlayerType(**t) for t in data["types"]], data["prior"], UtilityWeights(**data["weights"]))
+            pop = cls([PlayerType(**t) for t in data["types"]], data["prior"], UtilityWeights(**data["weights"]),
+                      table_names=data.get("table_names"), table_prior=data.get("table_prior"))
         except (KeyError, TypeError) as e:
             raise ModelError(f"not a saved population: {e}") from None
         pop.fit = data.get("fit")
