@@ -318,15 +318,36 @@ def _option_log_probs(U: np.ndarray, beta: float, epsilon: float) -> np.ndarray:
 #: The default grid: rationality from nearly random to nearly greedy, each with a small and a large tremble.
 DEFAULT_BETAS = (0.3, 1.0, 3.0, 10.0)
 DEFAULT_EPSILONS = (0.05, 0.25)
+#: Weights of the grid (in :data:`DEFAULT_BETAS` x :data:`DEFAULT_EPSILONS` order) for careful players:
+#: centred on the kit's own ``BoltzmannModel()`` (beta 1, epsilon 0.05), the others kept possible.
+CAREFUL_GRID = (0.02, 0.02, 0.6, 0.1, 0.1, 0.04, 0.08, 0.04)
+#: Kinds of table: (name, weight of the kind, P(random), P(Boltzmann, spread as ``grid``), P(bluffer), grid).
+DEFAULT_TABLES = (
+    ("a mixed table", 0.25, 0.2, 0.6, 0.2, "flat"),
+    ("random players", 0.25, 0.95, 0.04, 0.01, "careful"),
+    ("careful players", 0.25, 0.01, 0.97, 0.02, "careful"),
+    ("bluffers", 0.25, 0.02, 0.08, 0.9, "careful"),
+)
 
 
 def default_population(weights: UtilityWeights | None = None) -> PlayerPopulation:
-    """The kit's population: random (0.2), bluffer (0.2), and a Boltzmann grid (0.6 spread evenly over
-    :data:`DEFAULT_BETAS` x :data:`DEFAULT_EPSILONS`)."""
+    """The kit's population: the types random, a Boltzmann grid (:data:`DEFAULT_BETAS` x
+    :data:`DEFAULT_EPSILONS`) and a bluffer, on four kinds of table (:data:`DEFAULT_TABLES`): players
+    at one table tend to be alike (a class of beginners, a club of careful players), and which kind of
+    table this is gets learned from every player's decisions at once.
+
+    >>> pop = default_population()
+    >>> pop.table_names
+    ('a mixed table', 'random players', 'careful players', 'bluffers')
+    >>> {k: round(v, 2) for k, v in pop.describe_prior().items()}
+    {'random': 0.29, 'bluffer': 0.28, 'steady (β≈1)': 0.23, 'careful (β≈3)': 0.08, 'greedy (β≈10)': 0.07, 'careless (β≈0.3)': 0.05}
+    """
     grid = [PlayerType("boltzmann", b, e) for b in DEFAULT_BETAS for e in DEFAULT_EPSILONS]
     types = [PlayerType("random", 0.0, 0.0), *grid, PlayerType("bluff", 1.0, 0.05)]
-    prior = [0.2, *([0.6 / len(grid)] * len(grid)), 0.2]
-    return PlayerPopulation(types, prior, weights)
+    spread = {"flat": np.full(len(grid), 1.0 / len(grid)), "careful": np.array(CAREFUL_GRID) / sum(CAREFUL_GRID)}
+    rows = [[r, *(b * spread[g]), f] for _, _, r, b, f, g in DEFAULT_TABLES]
+    return PlayerPopulation(types, rows, weights, table_names=[t[0] for t in DEFAULT_TABLES],
+                            table_prior=[t[1] for t in DEFAULT_TABLES])
 
 
 def single_type(model: BoltzmannModel) -> PlayerPopulation:
