@@ -52,6 +52,8 @@ def describe(e: Event) -> str:
         return f"The discards ({d['cards']} cards) are shuffled into a new supply."
     if k == "announce":
         return f"{p} {'wants' if d['want'] else 'does not want'} to play a Top Secret card."
+    if k == "collect":
+        return f"{p} {'takes' if d['want'] else 'declines'} the Top Secret card they may draw."
     if k == "no_round":
         return "Nobody plays a Top Secret card."
     if k == "round_start":
@@ -68,7 +70,7 @@ def describe(e: Event) -> str:
         if d.get("second") == "take":
             text += ": takes a free agent card"
         if d.get("second") == "replace":
-            text += ": no free agent card to take, so draws a replacement"
+            text += ": no free agent card to take, so the card leaves the game and a replacement is drawn"
         if d.get("triggers"):
             text += f". Scoring situation: {', '.join(d['triggers'])} at the safe"
         return text + "."

@@ -29,7 +29,8 @@ from heimlich_lab.adapters import pettingzoo_env as hpz  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = [(2, Rules()), (3, Rules(top_secret=True)), (5, Rules(top_secret=True, dossier=True)),
-           (7, Rules(dossier=True, safe_destination="unoccupied"))]
+           (7, Rules(dossier=True, safe_destination="unoccupied")),
+           (4, Rules(top_secret=True, draws="may", lone_announcer="one_card", safe_mover="creator"))]  # issue 11
 
 
 def random_manual_games(n, rules, seed, games=1):
@@ -68,12 +69,12 @@ def test_lazy_names():
 
 # ------------------------------------------------------------------------------------------ action ids
 def test_action_table_is_fixed_and_documented():
-    assert NUM_ACTIONS == 2036 == len(PLAYER_ACTIONS)
+    assert NUM_ACTIONS == 2038 == len(PLAYER_ACTIONS)
     assert OFFSETS == {"points": 0, "move": 4, "safe": 1719, "announce": 1731, "pass": 1733, "done": 1734,
-                       "play": 1735, "dossier": 1980}
+                       "play": 1735, "dossier": 1980, "collect": 2036}
     assert len(card_plays()) == 245 and len(set(card_plays())) == 245
     named = [a for a in PLAYER_ACTIONS if a is not None]
-    assert len(set(named)) == len(named) == OFFSETS["dossier"]
+    assert len(set(named)) == len(named) == OFFSETS["dossier"] + 2     # all but the dossier entries
     players = ("player_0", "player_1", "player_2")
     assert action_id(Action.parse("dossier red=player_2"), players) == 1980 + 8 * 3 + 2
     assert action_id(Action.parse("dossier grey=free"), players) == 1980 + 7
@@ -81,6 +82,7 @@ def test_action_table_is_fixed_and_documented():
         decode_action(NUM_ACTIONS, players)
     with pytest.raises(ValueError, match="seat 5"):
         decode_action(1980 + 5, players)
+    assert str(decode_action(2037, players)) == "collect yes" and action_id(Action.collect(False), players) == 2036
 
 
 @pytest.mark.parametrize("n, rules", CONFIGS)

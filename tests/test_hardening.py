@@ -585,3 +585,69 @@ def test_records_and_beliefs_follow_the_options(rules):
             assert [d.actor for d in stream] == safes
         Belief.from_record(rec, "Cy")
     assert movers > 0
+
+
+# ============================================================================ 13. "may draw" as a decision
+DECK5 = {"swap": 2, "ruins": 2, "church": 1}
+MAY = Rules(top_secret=True, draws="may", deck=DECK5)
+
+
+def test_may_draw_is_a_decision_with_its_notation():
+    assert str(Action.collect(True)) == "collect yes" and Action.parse("collect no") == Action.collect(False)
+    with pytest.raises(HeimlichError):
+        Action.collect("no")
+    owners = {"Ann": "red", "Bob": "blue", "Cy": "green", "Dee": "violet"}
+    g = _ts_game({}, owners, rules=MAY, positions={"grey": 8})
+    g.apply("move grey+2")            # 8 -> 10: not the Ruins, nothing to draw
+    assert g.phase != "collect"
+    g = _ts_game({}, owners, rules=MAY, positions={"grey": 10})
+    g.apply("move grey+1 yellow+1")   # 10 -> the Ruins
+    assert g.positions["grey"] == -3 and g.phase == "collect" and g.current_player == "Ann"
+    assert g.legal_actions() == (Action.collect(False), Action.collect(True))
+    before = g.hands
+    g.apply("collect no")
+    assert g.hands == before and g.phase != "draw" and g.supply_size == 5
+    assert [d for k, _, d in g.events if k == "collect"] == [{"player": "Ann", "want": False}]
+
+
+def test_collect_yes_draws_and_a_full_hand_is_not_asked():
+    owners = {"Ann": "red", "Bob": "blue", "Cy": "green", "Dee": "violet"}
+    g = _ts_game({}, owners, rules=MAY, positions={"grey": 10})
+    g.apply("move grey+1 yellow+1")
+    g.apply("collect yes")
+    assert g.phase == "draw" and g.current_player is None
+    g.apply("draw swap")
+    assert g.hands["Ann"] == ["swap"]
+    full = _ts_game({"Ann": ["swap", "swap", "ruins", "church"]}, owners, rules=MAY, positions={"grey": 10})
+    full.apply("move grey+1 yellow+1")
+    assert full.phase != "collect" and [d["reason"] for k, _, d in full.events if k == "no_draw"] == ["hand-limit"]
+
+
+def test_always_draw_is_the_old_behaviour():
+    owners = {"Ann": "red", "Bob": "blue", "Cy": "green", "Dee": "violet"}
+    g = _ts_game({}, owners, rules=Rules(top_secret=True, deck=DECK5), positions={"grey": 10})
+    g.apply("move grey+1 yellow+1")
+    assert g.phase == "draw" and Rules().draws == "always"
+
+
+def test_games_with_may_draw_replay_and_every_reader_follows_them(tmp_path, capsys):
+    from heimlich_lab.rules.replay import public_decisions
+    from heimlich_lab.transcript import transcript
+    rules = Rules(top_secret=True, dossier=True, draws="may")
+    saw = set()
+    for seed in range(4):
+        rec = play(rules, {p: RandomBot(seed * 10 + i) for i, p in enumerate(FOUR)}, seed=seed)
+        saw |= {a.args[0] for a in rec.actions if a.kind == "collect"}
+        game = GameRecord.from_json(rec.to_json()).replay()
+        collects = [(actor, a) for actor, a in game.history if a.kind == "collect"]
+        for obs in (None, "Dee"):
+            src = rec.public() if obs is None else rec.as_player(obs)
+            assert [(d.actor, d.action) for d in public_decisions(src, obs) if d.action.kind == "collect"] == collects
+            assert transcript(src, obs) == transcript(game, obs)
+        Belief.from_record(rec, "Ann")
+    assert saw == {True, False}
+    from heimlich_lab.bots import BoltzmannBot, GreedyBot
+    rec = play(rules, {"Ann": GreedyBot(1), "Bob": BoltzmannBot(seed=2), "Cy": RandomBot(3), "Dee": RandomBot(4)},
+               seed=5)
+    assert all(a.args == (True,) for e, a in zip(rec.log, rec.actions) if a.kind == "collect" and e.actor in
+               ("Ann", "Bob"))

@@ -19,7 +19,9 @@ KINDS = ["roll", "points", "move", "safe", "announce", "play", "pass", "done", "
 def games():
     """Games standing at many kinds of decision: every phase of a Top Secret + Dossier game, and chance nodes."""
     out = {}
-    for rules, chance in [(Rules(top_secret=True, dossier=True), "auto"), (Rules(top_secret=True), "manual")]:
+    for rules, chance in [(Rules(top_secret=True, dossier=True), "auto"), (Rules(top_secret=True), "manual"),
+                          (Rules(top_secret=True, draws="may", lone_announcer="one_card", safe_mover="creator"),
+                           "auto")]:
         g = Game(P3, rules=rules, seed=5, chance=chance)
         bot = RandomBot(seed=1)
         while not g.is_over and len(out) < 40:
@@ -51,7 +53,8 @@ def snapshot(g: Game):
 
 
 def test_there_are_games_at_many_decisions():
-    assert {g.phase for g in GAMES} >= {"roll", "points", "move", "announce", "round", "safe", "draw", "over"}
+    assert {g.phase for g in GAMES} >= {"roll", "points", "move", "announce", "round", "safe", "draw", "over",
+                                        "collect"}
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

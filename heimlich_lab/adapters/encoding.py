@@ -20,10 +20,12 @@ ids            kind         meaning
                             order (see :func:`card_plays`)
 1980..2035     dossier      entry for colour ``c`` (7) naming seat ``s`` (0..6) or ``free`` (7):
                             ``1980 + 8 * c + s``
+2036, 2037     collect      ``collect no``, ``collect yes`` (a card one may draw; added last, so
+                            the ids before it did not change)
 =============  ===========  =====================================================================
 
->>> len(PLAYER_ACTIONS), OFFSETS["play"], OFFSETS["dossier"]
-(2036, 1735, 1980)
+>>> len(PLAYER_ACTIONS), OFFSETS["play"], OFFSETS["dossier"], OFFSETS["collect"]
+(2038, 1735, 1980, 2036)
 >>> from heimlich_lab import Action
 >>> action_id(Action.parse("move red+2 blue+1"), ("player_0", "player_1"))
 105
@@ -101,6 +103,7 @@ _PARTS = [
     ("done", [Action("done")]),
     ("play", card_plays()),
     ("dossier", [None] * (N_COLOURS * _DOSSIER_SLOTS)),  # needs the player names: see decode_action
+    ("collect", [Action("collect", (False,)), Action("collect", (True,))]),
 ]
 #: First id of each kind of decision.
 OFFSETS: dict[str, int] = {}
@@ -131,7 +134,7 @@ def decode_action(i: int, players: tuple[str, ...]) -> Action:
     i = int(i)
     if not 0 <= i < NUM_ACTIONS:
         raise ValueError(f"action id {i} is out of range 0..{NUM_ACTIONS - 1}")
-    if i >= OFFSETS["dossier"]:
+    if OFFSETS["dossier"] <= i < OFFSETS["collect"]:
         c, s = divmod(i - OFFSETS["dossier"], _DOSSIER_SLOTS)
         if s != MAX_PLAYERS and s >= len(players):
             raise ValueError(f"action id {i} names seat {s}, but there are {len(players)} players")

@@ -5,7 +5,7 @@ Importing this module registers the pure-Python game ``"heimlich_lab"`` with
 
 >>> game = load_openspiel_game(players=3, top_secret=True)
 >>> game.num_players(), game.num_distinct_actions(), game.get_type().short_name
-(3, 2036, 'heimlich_lab')
+(3, 2038, 'heimlich_lab')
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())      # the deal: 6 * 5 * 4 assignments
 (True, 120)

@@ -76,6 +76,8 @@ class ModelBot(ABC):
             return legal[0]
         if view.phase == "dossier":
             return choose_dossier_entry(view, legal, self.model, self._rng)
+        if view.phase == "collect":     # a card may be drawn: one more card in hand is never worse
+            return next(a for a in legal if a.args[0])
         return self._decide(view, legal)
 
     @abstractmethod

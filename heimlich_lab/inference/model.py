@@ -43,7 +43,7 @@ from .utility import PublicState, Utility, UtilityWeights, _kinds, card_plays, m
 __all__ = ["PlayerModel", "BoltzmannModel", "log_mixture"]
 
 #: Kinds the model gives no likelihood: chance outcomes, and dossier entries (private to their writer).
-UNINFORMATIVE = CHANCE_KINDS | {"dossier"}
+UNINFORMATIVE = CHANCE_KINDS | {"dossier", "collect"}     # whether to draw a card says nothing of one's agent
 #: Decisions whose options depend on the actor's (possibly hidden) hand.
 HAND_DECISIONS = frozenset(("announce", "play", "pass", "done"))
 

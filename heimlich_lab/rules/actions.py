@@ -29,7 +29,8 @@ _COLOUR_ORDER = {c: i for i, c in enumerate(COLOURS)}
 HIDDEN = "?"
 #: Kinds of chance outcomes: the deal, a die roll, a card drawn, a free agent card taken.
 CHANCE_KINDS = frozenset(("deal", "roll", "draw", "take"))
-#: Kinds of a player's public decisions. (A ``dossier`` entry is a player's too, but private to its writer.)
+#: Kinds of a player's public decisions. (A ``dossier`` entry is a player's too, but private to its writer; and
+#: ``collect``, whether to draw a card one may draw, says nothing about who one is.)
 DECISION_KINDS = frozenset(("points", "move", "safe", "announce", "play", "pass", "done"))
 
 # Card targets by shape.
@@ -119,6 +120,13 @@ class Action:
         return Action("safe", (parse_building(_building_text(building)),))
 
     @staticmethod
+    def collect(want: bool) -> "Action":
+        """Whether to draw the card a player may draw (``Rules(draws="may")``): ``collect yes|no``."""
+        if type(want) is not bool:
+            raise NotationError(f"collect takes True or False, not {want!r}")
+        return Action("collect", (want,))
+
+    @staticmethod
     def announce(want: bool) -> "Action":
         if type(want) is not bool:      # "no" is truthy: it must not become "announce yes"
             raise NotationError(f"announce takes True or False, not {want!r}")
@@ -186,8 +194,8 @@ class Action:
             return "move " + " ".join(f"{c}+{n}" for c, n in a)
         if k == "safe":
             return f"safe {building_name(a[0])}"
-        if k == "announce":
-            return "announce yes" if a[0] else "announce no"
+        if k in ("announce", "collect"):
+            return f"{k} yes" if a[0] else f"{k} no"
         if k == "play":
             return " ".join(["play", a[0], *_targets_text(a[0], a[1:])])
         if k in ("pass", "done"):
@@ -245,11 +253,11 @@ class Action:
         if k == "safe":
             need(1)
             return Action("safe", (parse_building(rest[0]),))
-        if k == "announce":
+        if k in ("announce", "collect"):
             need(1)
             if rest[0] not in ("yes", "no"):
-                raise NotationError(f"{text!r}: announce yes or announce no")
-            return Action("announce", (rest[0] == "yes",))
+                raise NotationError(f"{text!r}: {k} yes or {k} no")
+            return Action(k, (rest[0] == "yes",))
         if k in ("pass", "done"):
             need(0)
             return Action(k)
@@ -289,7 +297,7 @@ class Action:
             return Action("take", (rest[0] if rest[0] == HIDDEN else _colour(rest[0]),))
         raise NotationError(
             f"{text!r}: unknown action {k!r}; actions are roll, points, move, safe, announce, play, pass, done, "
-            "dossier (and the chance events deal, draw, take)")
+            "collect, dossier (and the chance events deal, draw, take)")
 
 
 def _parse_targets(text: str, card: str, t: list[str]) -> tuple:

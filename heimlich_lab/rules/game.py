@@ -45,7 +45,8 @@ MAX_SEED = 2**128
 
 #: Decisions a start position may stand at.
 START_DECISIONS = ("roll", "points", "move", "safe")
-PHASES = ("deal", "roll", "points", "move", "announce", "round", "dossier", "safe", "draw", "take", "over")
+PHASES = ("deal", "roll", "points", "move", "announce", "round", "dossier", "safe", "draw", "take", "collect",
+          "over")
 
 
 @dataclass
@@ -209,6 +210,7 @@ class Game:
         self._triggers: set[int] = set()
         self._draws: list[int] = []         # pending draws (player indices), handled before anything else
         self._take_for: int | None = None   # player taking a free agent (second-agent card)
+        self._offers: list[int] = []        # players who may draw a card and have not said (Rules.draws="may")
         self._announce_order: list[int] = []
         self._wants: list[bool] = [False] * n
         self._round_player = 0
@@ -265,6 +267,8 @@ class Game:
             return "draw"
         if self._take_for is not None:
             return "take"
+        if self._offers:
+            return "collect"
         return self._phase
 
     @property
@@ -363,6 +367,8 @@ class Game:
             return None
         if self._phase == "deal" or self._draws or self._take_for is not None or self._phase == "roll":
             return CHANCE
+        if self._offers:
+            return self._offers[0]
         if self._phase == "safe":
             return self._safe_mover
         if self._phase in ("points", "move"):
@@ -414,7 +420,7 @@ class Game:
 
     def _compute_legal(self) -> tuple[Action, ...]:
         ph = self._phase
-        if ph == "move" and not self._draws and self._take_for is None:
+        if ph == "move" and not self._draws and self._take_for is None and not self._offers:
             return _move_actions(self.agents, self._points)
         if ph == "over":
             return ()
@@ -422,6 +428,8 @@ class Game:
             if self.phase == "deal":
                 return self._deal_actions()
             return tuple(a for a, _ in self.chance_outcomes())
+        if self._offers:
+            return _COLLECT
         ph = self._phase
         if ph == "points":
             return _POINTS_TS if self.rules.top_secret else _POINTS_BASIC
@@ -501,7 +509,7 @@ class Game:
         self._advance()
 
     def _is_legal(self, act: Action) -> bool:
-        ph = self._phase if not (self._draws or self._take_for is not None) else self.phase
+        ph = self._phase if not (self._draws or self._take_for is not None or self._offers) else self.phase
         if ph == "move":  # thousands of allocations: check the rule directly instead of searching the list
             if act.kind != "move" or not act.args or type(act.args) is not tuple:
                 return False
@@ -535,7 +543,8 @@ class Game:
         ph = self.phase
         who = "chance" if actor == CHANCE else self.players[actor]
         expected_kind = {"deal": "deal", "roll": "roll", "draw": "draw", "take": "take", "points": "points",
-                         "move": "move", "safe": "safe", "announce": "announce", "dossier": "dossier"}.get(ph)
+                         "move": "move", "safe": "safe", "announce": "announce", "dossier": "dossier",
+                         "collect": "collect"}.get(ph)
         if ph == "round" and act.kind not in ("play", "pass", "done"):
             return IllegalAction(f"{act}: in a Top Secret round {who} plays a card, passes or is done", rule="phase")
         if expected_kind and act.kind != expected_kind:
@@ -625,10 +634,15 @@ class Game:
             self._points = act.args[0]
             self._event("points", None, player=self.players[self._active], points=self._points)
             if self._points == 0:
-                self._queue_draw(self._active)
+                self._offer_draw(self._active)
                 self._phase = "announce_start"
             else:
                 self._phase = "move"
+        elif k == "collect":
+            p = self._offers.pop(0)
+            self._event("collect", None, player=self.players[p], want=act.args[0])
+            if act.args[0]:
+                self._queue_draw(p)
         elif k == "announce":
             p = self._announce_order.pop(0)
             self._wants[p] = act.args[0]
@@ -685,6 +699,14 @@ class Game:
     def _queue_draw(self, p: int):
         self._draws.append(p)
 
+    def _offer_draw(self, p: int):
+        """A card ``p`` may draw (0 points, the Ruins): ``p`` decides (``collect``), or draws at once with
+        ``Rules(draws="always")`` (docs/rules.md#drawing-cards)."""
+        if self.rules.draws == "may":
+            self._offers.append(p)
+        else:
+            self._queue_draw(p)
+
     def _do_draw(self, p: int, code: str):
         self._supply.remove(code)
         self._hands[p].append(code)
@@ -716,7 +738,7 @@ class Game:
         self._public_events.append(raw)
         if self.rules.top_secret:
             if any(self._pos[self._aidx[c]] == RUINS_INDEX for c, _ in act.args):
-                self._queue_draw(self._active)
+                self._offer_draw(self._active)
             self._phase = "announce_start"
         else:
             self._phase = "score"
@@ -758,7 +780,7 @@ class Game:
         self._must_play = False
         self._passes = 0
         if p == self._active and effect.ends_in_ruins:
-            self._queue_draw(p)
+            self._offer_draw(p)
         if self._lone:      # the lone announcer's one card ends the round
             self._lone = False
             self._event("round_end", None)
@@ -907,6 +929,14 @@ class Game:
                 free = self._free_indices()
                 self._log_chance(Action("take", (self.agents[free[rng.randrange(len(free))]],)))
                 continue
+            if self._offers:
+                p = self._offers[0]
+                full = len(self._hands[p]) >= HAND_LIMIT
+                if full or not (self._supply or self._discards):   # nothing to decide: as a draw would
+                    self._offers.pop(0)
+                    self._event("no_draw", None, player=self.players[p], reason="hand-limit" if full else "no-cards")
+                    continue
+                return
             ph = self._phase
             if ph == "deal":
                 if self.chance == "manual":
@@ -1198,6 +1228,7 @@ _ROLLS = tuple(Action("roll", (f,)) for f in FACES)
 _POINTS_BASIC = tuple(Action("points", (n,)) for n in (1, 2, 3))
 _POINTS_TS = (Action("points", (0,)),) + _POINTS_BASIC
 _ANNOUNCE_YES = Action("announce", (True,))
+_COLLECT = (Action("collect", (False,)), Action("collect", (True,)))
 _ANNOUNCE_NO = Action("announce", (False,))
 _PASS = Action("pass")
 _DONE = Action("done")

@@ -360,6 +360,8 @@ def _entries_from_log(events, start: int = 0):
             out.append((d["player"], Action("play", (d["card"], *d["targets"])), None))
         elif k in ("pass", "done"):
             out.append((d["player"], Action(k), None))
+        elif k == "collect":
+            out.append((d["player"], Action("collect", (d["want"],)), None))
         elif k == "dossier":
             agent, entry = d.get("agent"), d.get("entry")
             out.append((d["player"], Action("dossier", (agent, entry) if agent and entry else (HIDDEN, HIDDEN)), None))

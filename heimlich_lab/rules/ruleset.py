@@ -19,8 +19,10 @@ from .board import AGENTS_FOR_PLAYERS, COLOURS
 from .cards import CARD_CODES, DEFAULT_DECK
 
 SAFE_DESTINATIONS = ("other", "unoccupied")
-#: The 2018 edition's readings (docs/rules.md#editions), each an option whose first value is the 2002 reading.
-EDITION_OPTIONS = {
+#: Readings the rulebooks allow, each an option whose first value is the default: the books' "may draw"
+#: (docs/rules.md#drawing-cards), and the 2018 edition's readings (docs/rules.md#editions; default: 2002).
+READING_OPTIONS = {
+    "draws": ("always", "may"),                 # a card one may draw: always drawn / a choice (collect yes|no)
     "lone_announcer": ("round", "one_card"),    # one announcer: a round anyone may join / one card, then on
     "safe_mover": ("active", "creator"),        # after a scoring the active player / its creator moves the safe
 }
@@ -40,6 +42,10 @@ class Rules:
       agent in it; if there is none, any other).
     - ``agents``: the colours in play, or ``None`` for the first N of the list.
     - ``deck``: a mapping card code -> copies, or ``None`` for the 26-card deck.
+
+    - ``draws``: ``"always"`` (default: the card a player may draw, on 0 points and
+      for the Ruins, is drawn without asking) or ``"may"`` (the books' "may draw" as a
+      decision: ``collect yes`` or ``collect no``).
 
     The 2018 edition's readings, each an option with the 2002 reading as the default
     (docs/rules.md#editions):
@@ -62,6 +68,7 @@ class Rules:
     safe_destination: str = "other"
     agents: tuple[str, ...] | None = None
     deck: Mapping[str, int] | None = None
+    draws: str = "always"
     lone_announcer: str = "round"
     safe_mover: str = "active"
 
@@ -73,7 +80,7 @@ class Rules:
         if self.safe_destination not in SAFE_DESTINATIONS:
             raise HeimlichError(
                 f"safe_destination must be one of {SAFE_DESTINATIONS}, not {self.safe_destination!r}")
-        for name, values in EDITION_OPTIONS.items():
+        for name, values in READING_OPTIONS.items():
             if not isinstance(getattr(self, name), str) or getattr(self, name) not in values:
                 raise HeimlichError(f"{name} must be one of {values}, not {getattr(self, name)!r}")
         if self.agents is not None:
@@ -106,7 +113,7 @@ class Rules:
 
     def __repr__(self):
         shown = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
-                 if f.name not in EDITION_OPTIONS or getattr(self, f.name) != f.default]
+                 if f.name not in READING_OPTIONS or getattr(self, f.name) != f.default]
         return f"Rules({', '.join(shown)})"
 
     def agents_for(self, n_players: int) -> tuple[str, ...]:
@@ -134,7 +141,7 @@ class Rules:
         d = asdict(self)
         d["agents"] = list(self.agents) if self.agents is not None else None
         d["deck"] = dict(self.deck) if self.deck is not None else None
-        for name, values in EDITION_OPTIONS.items():
+        for name, values in READING_OPTIONS.items():
             if d[name] == values[0]:    # written only when set: the records of other games stay as they were
                 del d[name]
         return d
