@@ -26,6 +26,7 @@ BENCHMARKS: dict = {
     "tournament": _lazy("tournament", "bench_tournament"),
     "board": _lazy("board", "bench_board"),
     "secrets": _lazy("secrets", "bench_secrets"),
+    "types": _lazy("player_types", "bench_player_types"),
 }
 
 

@@ -59,6 +59,36 @@ __all__ = ["TypedPosterior", "type_predictive"]
 
 #: Holdings are bit masks of slots; more slots than this would make the holding index too large.
 _MAX_SLOTS = 16
+_SINGLE_SLOTS: dict = {}
+
+
+def _single_slots(masks: np.ndarray) -> np.ndarray | None:
+    """The slot of each holding when every holding is one slot, else ``None`` (cached per set of holdings)."""
+    key = masks.tobytes()
+    if key not in _SINGLE_SLOTS:
+        if len(_SINGLE_SLOTS) > 4096:
+            _SINGLE_SLOTS.clear()
+        one = (masks > 0) & (masks & (masks - 1) == 0)
+        _SINGLE_SLOTS[key] = np.log2(masks).astype(np.intp) if one.all() else None
+    return _SINGLE_SLOTS[key]
+
+
+def _lse(a: np.ndarray, axis: int) -> np.ndarray:
+    """``log(sum(exp(a), axis))`` without overflow; ``-inf`` where every entry is (numpy only: the hot path)."""
+    top = a.max(axis=axis, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.log(np.exp(a - top).sum(axis=axis)) + np.squeeze(top, axis=axis)
+
+
+def _predictive_ratio(table: np.ndarray, loglik: np.ndarray) -> np.ndarray:
+    """:func:`type_predictive` as probabilities (M, n), for type log weights (M, K, n) and the types'
+    log-likelihoods (K, n): the hot path of an update, in few numpy steps."""
+    top = table.max(axis=1, keepdims=True)
+    w = np.exp(table - np.where(np.isfinite(top), top, 0.0))
+    den = w.sum(axis=1)
+    num = (w * np.exp(loglik)).sum(axis=1)
+    return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
 
 
 def type_predictive(log_weights: np.ndarray, loglik: np.ndarray) -> np.ndarray:
@@ -70,8 +100,8 @@ def type_predictive(log_weights: np.ndarray, loglik: np.ndarray) -> np.ndarray:
     array([-0.916])
     """
     with np.errstate(invalid="ignore", divide="ignore"):
-        before = logsumexp(log_weights, axis=-2)
-        out = logsumexp(log_weights + loglik, axis=-2) - before
+        before = _lse(log_weights, -2)
+        out = _lse(log_weights + loglik, -2) - before
     return np.where(np.isfinite(before), out, -np.inf)
 
 
@@ -124,8 +154,8 @@ class TypedPosterior(Posterior):
         super().__init__(space, log_prior, keep_updates=keep_updates)
         self.type_log_prior = _frozen(lp - logsumexp(lp, axis=1, keepdims=True))        # (M, K)
         self.population_log_prior = _frozen(mp - logsumexp(mp))
-        #: per population, unnormalized log weights of every hypothesis (M, H): the mixture's parts
-        self._parts = _frozen(self.population_log_prior[:, None] + self._logw[None, :])
+        #: P(population | hypothesis, everything seen) (M, H): how the posterior splits over populations
+        self._given = _frozen(np.repeat(np.exp(self.population_log_prior)[:, None], len(space), axis=1))
         powers = 1 << np.arange(space.n_slots)
         #: owner index -> (holding masks (n,), unnormalized type log weights (M, K, n)); replaced, never changed
         self._tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -148,10 +178,10 @@ class TypedPosterior(Posterior):
         return new
 
     def checkpoint(self) -> tuple:
-        return (super().checkpoint(), self._parts, dict(self._tables))
+        return (super().checkpoint(), self._given, dict(self._tables))
 
     def rewind(self, checkpoint: tuple) -> None:
-        base, self._parts, tables = checkpoint
+        base, self._given, tables = checkpoint
         super().rewind(base)
         self._tables = dict(tables)
 
@@ -177,23 +207,27 @@ class TypedPosterior(Posterior):
     @staticmethod
     def _holding_loglik(masks: np.ndarray, values: np.ndarray) -> np.ndarray:
         """(K, n) log-likelihood of each holding: the mean of ``exp(values)`` over its slots."""
+        single = _single_slots(masks)
+        if single is not None:
+            return values[:, single]
         member = (masks[:, None] >> np.arange(values.shape[1])) & 1 == 1          # (n, S)
-        if (member.sum(axis=1) == 1).all():
-            return values[:, member.argmax(axis=1)]
         with np.errstate(divide="ignore"):
             vals = np.where(member[None, :, :], values[:, None, :], -np.inf)      # (K, n, S)
             return logsumexp(vals, axis=2) - np.log(np.maximum(member.sum(axis=1), 1))
 
     # ---------------------------------------------------------------- updates
     def _type_values(self, values: Any) -> np.ndarray:
-        arr = _log_table(values, "values")
         S, K = self._space.n_slots, self.n_types
+        arr = values if isinstance(values, np.ndarray) and values.shape == (K, S) and values.dtype == float \
+            else _log_table(values, "values")
         if arr.shape == (S,):
             arr = np.broadcast_to(arr, (K, S))
         if arr.shape != (K, S):
             raise ModelError(f"values has shape {arr.shape}, expected ({K}, {S}): one log-likelihood per type "
                              f"and slot (or ({S},), the same for every type)")
-        if np.isposinf(arr).any():
+        if not arr.max() < np.inf:  # one pass for the common case: the maximum is NaN if any entry is
+            if np.isnan(arr).any():
+                raise ModelError("values contains NaN")
             raise ModelError("values contains +inf; a log-likelihood must be finite or -inf")
         return arr
 
@@ -213,26 +247,16 @@ class TypedPosterior(Posterior):
         if (masks == 0).any():
             raise ModelError(f"{self.owners[o]} holds no slot in some hypotheses; it cannot act for one")
         lh = self._holding_loglik(masks, v)                                    # (K, n)
-        part_ll = type_predictive(table, lh[None])[:, self._columns(o)]        # (M, H)
-        rec = self._bayes(None, label, actor, info, "observation", part_ll)   # raises before any change
-        with np.errstate(invalid="ignore"):
-            new = table + lh[None]
-        self._tables[o] = (masks, _frozen(np.where(np.isnan(new), -np.inf, new)))
-        return rec
-
-    def _bayes(self, ll, label, actor, info, kind: str, part_ll: np.ndarray | None = None) -> Update | None:
-        """Bayes' rule on the mixture: ``part_ll`` (M, H) per population, or ``ll`` (H,) for all of them."""
-        parts = self._parts
-        with np.errstate(invalid="ignore"):
-            new = parts + (ll[None, :] if part_ll is None else part_ll)
-        new = np.where(np.isnan(new), -np.inf, new)
-        if part_ll is not None:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                before = logsumexp(parts, axis=0)
-                ll = np.where(np.isfinite(before), logsumexp(new, axis=0) - before, -np.inf)
-        rec = super()._bayes(ll, label, actor, info, kind)
-        top = new.max()
-        self._parts = _frozen(new - top if np.isfinite(top) else new)
+        given = self._given * _predictive_ratio(table, lh)[:, self._columns(o)]   # (M, H), unnormalized
+        total = given.sum(axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ll = np.log(total)
+            given /= total
+        rec = super()._bayes(ll, label, actor, info, "observation")          # raises before any change
+        if not total.all():  # hypotheses now impossible: keep their split (it no longer matters)
+            given[:, total == 0] = self._given[:, total == 0]
+        self._given = _frozen(given)
+        self._tables[o] = (masks, _frozen(table + lh[None]))   # no NaN: neither holds +inf
         return rec
 
     def refine(self, owner: Any, candidates: Iterable[Any] | None = None, *, merge: bool = True,
@@ -240,15 +264,18 @@ class TypedPosterior(Posterior):
         """:meth:`Posterior.refine` (``owner`` takes a free slot); the owner's type table moves to the new
         holdings, each the sum of the weights of the holdings it can come from."""
         o = self._space.owner_index(owner)
-        old_space, parts = self._space, self._parts
+        old_space, old_logw, given = self._space, self._logw, self._given
         masks, table = self._tables[o]
         rec = super().refine(owner, candidates, merge=merge, label=label, info=info)
         space, parent, log_split = old_space.refine(owner, candidates)   # the same children as above
-        moved = parts[:, parent] + log_split
-        if merge:
+        with np.errstate(divide="ignore"):
+            moved = np.log(given[:, parent]) + (old_logw[parent] + log_split)[None, :]
+        if merge:   # a child of several parents: their populations mixed by their weights
             _, inverse = space.unique()
             moved = np.stack([_group_logsumexp(inverse, row, len(self._space)) for row in moved])
-        self._parts = _frozen(moved)
+        with np.errstate(invalid="ignore"):
+            moved = np.exp(moved - _lse(moved, 0))
+        self._given = _frozen(np.where(np.isnan(moved), 1.0 / len(moved), moved))
         bits = 1 << np.arange(old_space.n_slots)
         held, slot = np.nonzero((masks[:, None] & bits) == 0)             # every (old holding, slot it lacks)
         new_masks, inverse = np.unique(masks[held] | bits[slot], return_inverse=True)
@@ -262,7 +289,7 @@ class TypedPosterior(Posterior):
         keep = np.isfinite(self._logw)
         super().prune()
         if not keep.all():
-            self._parts = _frozen(self._parts[:, keep])
+            self._given = _frozen(self._given[:, keep])
         return self
 
     def transition(self, *args, **kwargs):
@@ -271,8 +298,8 @@ class TypedPosterior(Posterior):
     # ---------------------------------------------------------------- queries
     def population_posterior(self) -> np.ndarray:
         """``P(population | everything seen)`` (M,)."""
-        z = logsumexp(self._parts, axis=1)
-        return np.exp(z - logsumexp(z))
+        out = self._given @ np.exp(self._logw)
+        return out / out.sum()
 
     def population_probabilities(self) -> dict[str, float]:
         """:meth:`population_posterior` as ``{population name: probability}``."""
@@ -287,7 +314,7 @@ class TypedPosterior(Posterior):
             norm = table - logsumexp(table, axis=1, keepdims=True)                # (M, K, n)
         norm = np.where(np.isfinite(norm), norm, -np.inf)
         cols = self._columns(o)
-        p = np.exp(self._parts - logsumexp(self._parts))                          # (M, H) joint
+        p = self._given * np.exp(self._logw)                                       # (M, H) joint
         mass = np.stack([np.bincount(cols, weights=row, minlength=masks.size) for row in p])   # (M, n)
         out = np.einsum("mkn,mn->k", np.exp(norm), mass)
         return out / out.sum()

@@ -46,6 +46,7 @@ from scipy.special import logsumexp
 
 from ..errors import ModelError
 from ..rules.actions import Action
+from .mixture import _lse
 from .model import HAND_DECISIONS, UNINFORMATIVE, BoltzmannModel, log_mixture
 from .utility import Utility, UtilityWeights
 
@@ -231,13 +232,13 @@ class PlayerPopulation:
         """Every type's log P(option i | agent) for a table of option utilities ``U`` (n, A)."""
         n = len(U)
         Z = self._beta[:, None, None] * U[None]                            # (K, n, A)
-        out = Z[:, i, :] - logsumexp(Z, axis=1)
+        out = Z[:, i, :] - _lse(Z, 1)
         if self._bluff.size:
             base = _option_log_probs(U, 1.0, 0.05)                   # (n, A): how options point at agents
-            exposure = np.exp(base - logsumexp(base, axis=1, keepdims=True))
+            exposure = np.exp(base - _lse(base, 1)[:, None])
             for k in self._bluff:
                 z = self._beta[k] * (U - self._secrecy[k] * exposure)
-                out[k] = z[i] - logsumexp(z, axis=0)
+                out[k] = z[i] - _lse(z, 0)
         eps = self._eps[:, None]
         with np.errstate(divide="ignore"):
             mixed = np.logaddexp(np.log1p(-eps) + out, np.log(eps / n))
@@ -312,7 +313,7 @@ def group_types(labels, probabilities) -> dict[str, float]:
 def _option_log_probs(U: np.ndarray, beta: float, epsilon: float) -> np.ndarray:
     """The BoltzmannModel's log P(option | agent) for every option of a table ``U`` (n options, A agents)."""
     z = beta * U
-    return log_mixture(z - logsumexp(z, axis=0), epsilon, len(U))
+    return log_mixture(z - _lse(z, 0), epsilon, len(U))
 
 
 #: The default grid: rationality from nearly random to nearly greedy, each with a small and a large tremble.
