@@ -165,3 +165,26 @@ def test_population_input_and_json():
         PlayerPopulation([PlayerType("random"), PlayerType("random")])
     with pytest.raises(ModelError, match="JSON"):
         PlayerPopulation.from_json("{not json")
+
+
+def test_evaluate_population_grid(tmp_path, capsys):
+    from heimlich_lab.cli import main
+    from heimlich_lab.commands.evaluate import evaluate_populations, population
+    from heimlich_lab.errors import HeimlichError
+    res = evaluate_populations(["random", "random+greedy"], games=2, n_players=4, seed=1,
+                               model=default_population(), compare=BoltzmannModel(), progress=False)
+    assert list(res) == ["random", "random+greedy"]
+    table, scores, events = res["random"]
+    assert list(table.index) == ["exact", "compare", "independent", "points-share", "uniform"]
+    assert {"log_loss", "brier", "accuracy", "expected_correct", "actual_correct", "ece", "max_z"} <= set(table)
+    assert set(scores.bot) == {"random"} and set(res["random+greedy"][1].bot) == {"random", "greedy"}
+    p, y, g = events["exact"]
+    assert len(p) == len(y) == len(g) and set(np.unique(y)) <= {0.0, 1.0}
+    with pytest.raises(HeimlichError, match="unknown bot"):
+        population("random+nobody")
+    plots = tmp_path / "plots"
+    assert main(["evaluate", "--populations", "greedy", "--games", "1", "--players", "3", "--seed", "2",
+                 "--model", "robust", "--plots", str(plots)]) == 0
+    out = capsys.readouterr().out
+    assert "== greedy ==" in out and "ece" in out and "compare" in out
+    assert (plots / "reliability-greedy.png").stat().st_size > 1000

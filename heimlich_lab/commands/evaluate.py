@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 import pandas as pd
 
 from ..bots.registry import make_bot
 from ..errors import HeimlichError
 from ..inference.belief import BeliefSet
-from ..inference.metrics import score_belief
+from ..inference.metrics import (binary_events, calibration_z_scores, expected_calibration_error, plot_calibration,
+                                 score_belief, truth_table)
 from ..play import play_game
 from ..rules.ruleset import Rules
 from .common import (MAX_CLI_SEED, add_rules_arguments, add_seed_argument, finite_number, out_file, rules_from,
@@ -55,6 +57,14 @@ def register(sub):
     p.add_argument("--beta", type=finite_number, default=1.0, help="the beliefs' BoltzmannModel beta (default 1)")
     p.add_argument("--epsilon", type=finite_number, default=0.05,
                    help="the beliefs' BoltzmannModel epsilon (default 0.05)")
+    p.add_argument("--model", choices=("robust", "boltzmann"), default="boltzmann",
+                   help="the beliefs' player model: robust (learns each player's type, beside the single "
+                        "BoltzmannModel) or boltzmann (the single BoltzmannModel of --beta/--epsilon; default)")
+    p.add_argument("--populations", default=None,
+                   help="a population grid instead of --bots, comma-separated: random, greedy, boltzmann, bluff, "
+                        "mixed, or bots joined by + (e.g. random,mixed,random+bluff); one table per population")
+    p.add_argument("--plots", default=None,
+                   help="with --populations: a folder for one reliability diagram (PNG) per population")
     add_rules_arguments(p)
     p.add_argument("--game", choices=("heimlich", "secrets"), default="heimlich",
                    help="heimlich (default) or secrets: its beliefs at the end, per method (exact, model, prior)")
@@ -83,15 +93,9 @@ def evaluate(games: int, n_players: int, bots: list[str], seed: int | None = Non
     from the OS (kept in the ``root_seed`` column).
     """
     from ..inference.model import BoltzmannModel
-    from ..analysis import game_seeds
-    if not 2 <= n_players <= 7:
-        raise HeimlichError(f"Heimlich & Co. is for 2 to 7 players, not {n_players}")
-    if games < 1:
-        raise HeimlichError("--games must be at least 1")
+    _check_evaluation(games, n_players, seed)
     for b in set(bots):
         make_bot(b, seed=0)  # unknown names fail now, with the list of bots
-    if seed is not None and (type(seed) is not int or not 0 <= seed < MAX_CLI_SEED):
-        raise HeimlichError(f"seed must be a whole number from 0 to 2**63 - 1, or None, not {seed!r}")
     seed = seed_or_drawn(seed)
     rules = Rules() if rules is None else rules
     model = BoltzmannModel() if model is None else model
@@ -102,29 +106,132 @@ def evaluate(games: int, n_players: int, bots: list[str], seed: int | None = Non
         from tqdm import tqdm
         it = tqdm(it, desc="evaluate", unit="game")
     for gi in it:
-        names = lineup(bots, n_players, gi, rotate)
-        gseed, seeds = game_seeds(seed, gi, n_players)
-        game = play_game(rules, {p: make_bot(b, seed=s) for p, b, s in zip(players, names, seeds)}, seed=gseed)
-        rec = game.record
-        bs = BeliefSet.from_record(rec, model=model, until="dossier", baselines=True, keep_updates=False)
-        owners = bs.truth
-        agents = list(bs.agents)
-        for p, bot in zip(players, names):
-            exact = bs[p]
-            own = list(exact.own_agents)   # what the observer holds at the stop (truth is the final owners)
-            tables = {
-                "exact": exact.marginals_array(),
-                "independent": bs.independent[p].marginals_array(normalize=True),
-                "points-share": bs.points_share[p].marginals_array(normalize=True),
-                "uniform": exact.marginals_history()[0],
-            }
-            for method, m in tables.items():
-                s = score_belief(m, players, agents, owners, observer=p, own_agents=own)
-                rows.append({"game": gi, "seed": gseed, "player": p, "bot": bot, "method": method,
-                             "at_mark": bs.at_mark, **s, "root_seed": seed})
+        rows += score_game(gi, seed, rules, players, lineup(bots, n_players, gi, rotate), {"exact": model})[0]
     scores = pd.DataFrame(rows)
     table = scores.groupby("method")[list(METRICS)].mean().reindex(list(METHODS))
     return table, scores
+
+
+def _check_evaluation(games: int, n_players: int, seed) -> None:
+    if not 2 <= n_players <= 7:
+        raise HeimlichError(f"Heimlich & Co. is for 2 to 7 players, not {n_players}")
+    if games < 1:
+        raise HeimlichError("--games must be at least 1")
+    if seed is not None and (type(seed) is not int or not 0 <= seed < MAX_CLI_SEED):
+        raise HeimlichError(f"seed must be a whole number from 0 to 2**63 - 1, or None, not {seed!r}")
+
+
+def score_game(gi: int, seed: int, rules: Rules, players: list[str], names: list[str], models: dict):
+    """Play game ``gi`` of an evaluation and score every player's beliefs at the dossier mark.
+
+    ``models``: method name -> player model (the first also gives the baselines). Returns ``(rows,
+    events)``: one row per (player, method), and per method the binary events "row r controls agent a"
+    of every belief, ``(predicted, outcome)`` arrays, for calibration.
+    """
+    from ..analysis import game_seeds
+    gseed, seeds = game_seeds(seed, gi, len(players))
+    game = play_game(rules, {p: make_bot(b, seed=s) for p, b, s in zip(players, names, seeds)}, seed=gseed)
+    rec = game.record
+    sets = {name: BeliefSet.from_record(rec, model=m, until="dossier", baselines=(i == 0), keep_updates=False)
+            for i, (name, m) in enumerate(models.items())}
+    first = next(iter(sets.values()))
+    owners = first.truth
+    agents = list(first.agents)
+    truth = truth_table(players, agents, owners)
+    rows, events = [], {}
+    for p, bot in zip(players, names):
+        own = list(first[p].own_agents)   # what the observer holds at the stop (truth is the final owners)
+        tables = {name: bs[p].marginals_array() for name, bs in sets.items()}
+        tables.update({"independent": first.independent[p].marginals_array(normalize=True),
+                       "points-share": first.points_share[p].marginals_array(normalize=True),
+                       "uniform": first[p].marginals_history()[0]})
+        opponents = [i for i, q in enumerate(players) if q != p] + [len(players)]
+        for method, m in tables.items():
+            s = score_belief(m, players, agents, owners, observer=p, own_agents=own)
+            rows.append({"game": gi, "seed": gseed, "player": p, "bot": bot, "method": method,
+                         "at_mark": first.at_mark, **s, "root_seed": seed})
+            pe, ye = binary_events(m, truth, opponents, np.array([a not in own for a in agents]))
+            old = events.get(method, ((), (), ()))
+            events[method] = (np.concatenate([old[0], pe]), np.concatenate([old[1], ye]),
+                              np.concatenate([old[2], np.full(len(pe), gi)]))
+    return rows, events
+
+
+#: The population grid's named populations: the bots of each seat, cycled (``mixed``: one of each).
+POPULATIONS = {"random": ["random"], "greedy": ["greedy"], "boltzmann": ["boltzmann"], "bluff": ["bluff"],
+               "mixed": ["random", "greedy", "boltzmann", "bluff"]}
+
+
+def population(text: str) -> tuple[str, list[str]]:
+    """A population of the grid by name (:data:`POPULATIONS`) or as a mix of bots joined by ``+``.
+
+    >>> population("mixed"), population("random+bluff")
+    (('mixed', ['random', 'greedy', 'boltzmann', 'bluff']), ('random+bluff', ['random', 'bluff']))
+    """
+    if text in POPULATIONS:
+        return text, list(POPULATIONS[text])
+    bots = [b.strip() for b in text.split("+") if b.strip()]
+    if not bots:
+        raise HeimlichError(f"not a population: {text!r} (a name of {', '.join(POPULATIONS)} or bots joined by +)")
+    for b in set(bots):
+        make_bot(b, seed=0)  # unknown names fail now, with the list of bots
+    return text, bots
+
+
+def evaluate_populations(populations, games: int, n_players: int, seed: int | None = None,
+                         rules: Rules | None = None, model=None, compare=None, progress: bool = True) -> dict:
+    """The evaluation on each population of the grid: ``{name: (table, scores, events)}``.
+
+    ``populations``: names or mixes (:func:`population`). ``model``: the beliefs' model (default the
+    kit's :func:`~heimlich_lab.inference.likelihoods.default_model`); ``compare``: a second model
+    scored beside it as ``"compare"`` (say the single BoltzmannModel). ``table`` has a row per method
+    (exact, compare, independent, points-share, uniform) and the metrics plus ``ece`` (expected
+    calibration error of the binary events "player r controls agent a", 10 bins) and ``max_z`` (the
+    largest per-bin z-score, clustered by game). Every population is played on the same seeds.
+    """
+    from ..inference.likelihoods import default_model
+    _check_evaluation(games, n_players, seed)
+    grid = [population(text) for text in populations]   # every name checked before any game
+    model = default_model() if model is None else model
+    models = {"exact": model, **({"compare": compare} if compare is not None else {})}
+    seed = seed_or_drawn(seed)
+    rules = Rules() if rules is None else rules
+    players = list(NAMES[:n_players])
+    out = {}
+    for name, bots in grid:
+        rows, events = [], {}
+        it = range(games)
+        if progress:
+            from tqdm import tqdm
+            it = tqdm(it, desc=name, unit="game")
+        for gi in it:
+            r, e = score_game(gi, seed, rules, players, lineup(bots, n_players, gi), models)
+            rows += r
+            for k, (pe, ye, ge) in e.items():
+                old = events.get(k, ((), (), ()))
+                events[k] = tuple(np.concatenate([a, b]) for a, b in zip(old, (pe, ye, ge)))
+        scores = pd.DataFrame(rows)
+        methods = [m for m in ("exact", "compare", *METHODS[1:]) if m in events]
+        table = scores.groupby("method")[list(METRICS)].mean().reindex(methods)
+        table["ece"] = [expected_calibration_error(events[m][0], events[m][1]) for m in methods]
+        table["max_z"] = [calibration_z_scores(*events[m]).z.abs().max() for m in methods]
+        out[name] = (table, scores, events)
+    return out
+
+
+def plot_reliability(events: dict, title: str, path) -> None:
+    """A reliability diagram of each method's binary events, saved to ``path`` (matplotlib)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(5, 5))
+    for method in ("exact", "compare", "independent", "points-share"):
+        if method in events:
+            plot_calibration(events[method][0], events[method][1], ax=ax, label=method)
+    ax.set_title(title)
+    ax.legend(loc="upper left")
+    fig.savefig(path, dpi=100, bbox_inches="tight")
+    plt.close(fig)
 
 
 def run(args) -> int:
@@ -132,6 +239,8 @@ def run(args) -> int:
         from ..secrets.cli import run_evaluate
         return run_evaluate(args)
     from ..inference.model import BoltzmannModel
+    if args.populations:
+        return run_populations(args)
     bots = split_names(args.bots, "bot")
     rules = rules_from(args)
     model = BoltzmannModel(beta=args.beta, epsilon=args.epsilon)
@@ -157,5 +266,42 @@ def run(args) -> int:
               f"log loss {sem.log_loss.max():.3f}, accuracy {sem.accuracy.max():.3f} at most)")
     if args.out:
         scores.to_csv(args.out, index=False)
+        print(f"Scores saved to {args.out}")
+    return 0
+
+
+def run_populations(args) -> int:
+    """``evaluate --populations ...``: one table (and reliability diagram) per population."""
+    from pathlib import Path
+
+    from ..inference.model import BoltzmannModel
+    from ..inference.player_types import default_population
+    grid = split_names(args.populations, "population")
+    single = BoltzmannModel(beta=args.beta, epsilon=args.epsilon)
+    model, compare = (default_population(), single) if args.model == "robust" else (single, None)
+    rules = rules_from(args)
+    seed = seed_or_drawn(args.seed)
+    t0 = time.perf_counter()
+    results = evaluate_populations(grid, args.games, args.players, seed, rules, model, compare)
+    variant = ("Top Secret" if rules.top_secret else "basic") + (" + Secret Dossier" if rules.dossier else "")
+    print(f"{args.games} games per population, {args.players} players ({variant}), seed {seed}"
+          f"{' (drawn)' if args.seed is None else ''}; exact: {'the robust population (player types)' if compare else single!r}"
+          f"{f'; compare: {single!r}' if compare else ''}; scored at the dossier mark, per player, own agents "
+          f"left out; {time.perf_counter() - t0:.1f} s")
+    if args.plots:
+        Path(args.plots).mkdir(parents=True, exist_ok=True)
+    frames = []
+    for name, (table, scores, events) in results.items():
+        print(f"\n== {name} ==")
+        with pd.option_context("display.float_format", "{:.3f}".format, "display.width", 120):
+            print(table.rename(columns={"log_loss": "log loss", "expected_correct": "expected correct",
+                                        "actual_correct": "actual correct", "max_z": "max |z|"}).to_string())
+        if args.plots:
+            path = Path(args.plots) / f"reliability-{name.replace('+', '-')}.png"
+            plot_reliability(events, f"{name}: {args.games} games, {args.players} players", path)
+            print(f"reliability diagram: {path}")
+        frames.append(scores.assign(population=name))
+    if args.out:
+        pd.concat(frames).to_csv(args.out, index=False)
         print(f"Scores saved to {args.out}")
     return 0
