@@ -13,7 +13,10 @@ from heimlich_lab.rules.replay import Decision, DecisionStream, public_decisions
 from heimlich_lab.rules.views import visible_action
 
 P3 = ("Ann", "Bob", "Cy")
-RULES = {"basic": Rules(), "top secret": Rules(top_secret=True), "dossier": Rules(top_secret=True, dossier=True)}
+RULES = {"basic": Rules(), "top secret": Rules(top_secret=True), "dossier": Rules(top_secret=True, dossier=True),
+         # the options of issue 11: the stream and the information rule hold under them too
+         "options": Rules(top_secret=True, dossier=True, draws="may", lone_announcer="one_card",
+                          safe_mover="creator")}
 
 
 def _view_fields(v):
