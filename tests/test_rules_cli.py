@@ -174,3 +174,14 @@ def test_argparse_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as e:
         main(["play"])
     assert e.value.code == 2 and "--players" in capsys.readouterr().err
+
+
+def test_the_rules_options_reach_the_game(capsys, tmp_path):
+    path = tmp_path / "g.json"
+    assert main(["play", "--players", "Ann,Bob,Cy", "--top-secret", "--draws", "may", "--safe-mover", "creator",
+                 "--lone-announcer", "one_card", "--seed", "4", "--out", str(path)]) == 0
+    rec = GameRecord.load(path)
+    assert (rec.rules.draws, rec.rules.safe_mover, rec.rules.lone_announcer) == ("may", "creator", "one_card")
+    assert any(a.kind == "collect" for a in rec.actions) and "the Top Secret card they may draw" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["play", "--players", "Ann,Bob", "--draws", "sometimes"])

@@ -12,7 +12,7 @@ import secrets
 from pathlib import Path
 
 from ..errors import HeimlichError
-from ..rules.ruleset import Rules
+from ..rules.ruleset import READING_OPTIONS, Rules
 
 #: Seeds given on the command line, and those drawn for you, are below this.
 MAX_CLI_SEED = 2**63
@@ -23,10 +23,21 @@ def add_rules_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dossier", action="store_true", help="the Secret Dossier variant")
     p.add_argument("--safe-destination", choices=["other", "unoccupied"], default="other",
                    help="where the safe may go after a scoring (default: other)")
+    for name, values in READING_OPTIONS.items():    # the readings of docs/rules.md#editions and #drawing-cards
+        p.add_argument(f"--{name.replace('_', '-')}", choices=values, default=values[0],
+                       help=f"{_READING_HELP[name]} (default: {values[0]})")
+
+
+_READING_HELP = {
+    "draws": "a card one may draw (0 points, the Ruins): 'always' drawn, or 'may' (the player says collect yes|no)",
+    "lone_announcer": "a lone announcer: 'round' (2002, the others may still play) or 'one_card' (2018)",
+    "safe_mover": "who moves the safe after a scoring: 'active' player (2002) or its 'creator' (2018)",
+}
 
 
 def rules_from(args) -> Rules:
-    return Rules(top_secret=args.top_secret, dossier=args.dossier, safe_destination=args.safe_destination)
+    return Rules(top_secret=args.top_secret, dossier=args.dossier, safe_destination=args.safe_destination,
+                 **{name: getattr(args, name) for name in READING_OPTIONS})
 
 
 def seed_argument(text: str) -> int:
