@@ -172,7 +172,6 @@ def test_notation_is_strict_ascii(word, rest):
                                                     "extra"]), st.one_of(junk, step_maps), max_size=4),
                    junk))
 def test_rules_from_anything_is_rules_or_refused(d):
-    from heimlich_lab import Rules
     try:
         r = Rules.from_dict(d)
     except HeimlichError:
@@ -182,7 +181,6 @@ def test_rules_from_anything_is_rules_or_refused(d):
 
 def _record_dict():
     from heimlich_lab import play
-    from heimlich_lab.rules.records import GameRecord    # noqa: F401  (the loader under test)
     return play(Rules(top_secret=True, dossier=True), {p: RandomBot(i) for i, p in enumerate(P3)}, seed=3).to_dict()
 
 
