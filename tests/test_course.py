@@ -70,7 +70,7 @@ def _assigned_names(source: str) -> set[str]:
 
 def test_the_course_is_there():
     numbers = [_number(p) for p in COURSE]
-    assert numbers == list(range(1, 11)), f"expected notebooks 01..10, found {[p.name for p in COURSE]}"
+    assert numbers == list(range(1, 12)), f"expected notebooks 01..11, found {[p.name for p in COURSE]}"
     assert [p.name for p in APPS] == ["play.ipynb"], f"unexpected notebooks: {[p.name for p in APPS]}"
 
 
@@ -163,6 +163,15 @@ WRONG_ANSWERS = {
     "10-beliefs-that-move.ipynb": {
         "p_hippie": [("0.25", "prediction alone"), ("0.0", "moved to Cy"), ("p_hippie + 0.1", "arrangement")],
         "p_middle_cia": [("2 / 3", "coin flip"), ("0.2 / 3 + 0.8", "wrong way round"), ("p_middle_cia / 2", "mixture")],
+    },
+    "11-when-the-model-is-wrong.ipynb": {
+        "p_top_mixed": [('0.8 / len(by_hand) + 0.2 * float((by_hand["careful"] / by_hand["careful"].sum())'
+                         '[by_hand["careful"].idxmax()])', "averaged the two posteriors"),
+                        ('float((by_hand["careful"] / by_hand["careful"].sum())[by_hand["careful"].idxmax()])',
+                         "careful type alone"),
+                        ("p_top_mixed / 2", "mixed likelihood")],
+        "p_cy_random": [("float(np.exp(-25.1) / (np.exp(-25.1) + np.exp(-28.3)))", "left out the prior"),
+                        ("1 - p_cy_random", "P(careful)"), ("p_cy_random / 2", "0.3 * exp(-25.1)")],
     },
 }
 
