@@ -25,7 +25,7 @@ CORE = ("heimlich_lab.inference.core", "heimlich_lab.inference.independent", "he
 
 #: Helpers every layer may use: the errors, and the lazy exports of the package __init__s (PEP 562).
 _BASE = {"errors", "_lazy"}
-_BELOW_APPS = _BASE | {"rules", "play", "inference", "core", "bots", "transcript", "secrets"}
+_BELOW_APPS = _BASE | {"rules", "play", "inference", "core", "bots", "transcript", "secrets", "svg"}
 #: area -> the other areas it may import. An area is a subpackage or a top-level module of heimlich_lab;
 #: "core" is CORE, "package" is heimlich_lab/__init__.py (the public names, gathered from every layer).
 ALLOWED = {
@@ -36,6 +36,7 @@ ALLOWED = {
     "play": _BASE | {"rules"},                      # plays a game between any objects with choose()
     "inference": _BASE | {"rules", "core"},
     "transcript": _BASE | {"rules", "inference", "core"},
+    "svg": _BASE | {"rules"},                      # static pictures of a position (a belief is duck-typed)
     "bots": _BASE | {"rules", "play", "inference", "core", "secrets"},   # the registry names every game's bots
     # the second game, beside the first, with its own belief, bots and board (which may reuse the first's widget)
     "secrets": _BASE | {"rules", "play", "inference", "core", "bots", "transcript", "widget"},
@@ -126,7 +127,7 @@ def package_sources() -> dict[str, tuple[str, bool]]:
 
 #: How the picture in docs/architecture.md names the areas.
 LABELS = {"core": "inference/core (game-agnostic)", "play": "play.py",
-          "transcript": "transcript.py", "cli": "cli.py"}
+          "transcript": "transcript.py", "cli": "cli.py", "svg": "svg.py"}
 ARCHITECTURE_DOC = PACKAGE.parent / "docs" / "architecture.md"
 
 
@@ -191,7 +192,7 @@ def test_the_benchmarks_live_above_what_they_measure():
      "errors, inference, play, rules, secrets"),
     ("heimlich_lab.analysis.x", "from ..commands import bench\n",
      "heimlich_lab.analysis.x line 1 imports heimlich_lab.commands.bench: analysis may import only _lazy, bots, "
-     "core, errors, inference, play, rules, secrets, transcript"),
+     "core, errors, inference, play, rules, secrets, svg, transcript"),
 ])
 def test_an_upward_import_is_reported(module, source, expected):
     assert layer_violations({module: (source, False)}) == [expected]
