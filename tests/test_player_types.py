@@ -188,3 +188,12 @@ def test_evaluate_population_grid(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "== greedy ==" in out and "ece" in out and "compare" in out
     assert (plots / "reliability-greedy.png").stat().st_size > 1000
+
+
+def test_the_belief_panel_shows_the_types():
+    from heimlich_lab.widget.panel import belief_panel
+    rec = five_player_game([lambda i: RandomBot(i)] * 5, seed=2)
+    panel = belief_panel(Belief.from_record(rec, "Ann", model=default_population(), until="dossier"))
+    assert sorted(panel["types"]) == ["Bob", "Cy", "Dee", "Eve"]
+    assert sum(panel["types"]["Bob"].values()) == pytest.approx(1.0, abs=1e-3)
+    assert belief_panel(Belief.from_record(rec, "Ann", model=BoltzmannModel(), until="dossier"))["types"] == {}

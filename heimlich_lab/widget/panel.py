@@ -41,6 +41,8 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
     ent = [round(float(x), 4) for x in entropy]
     if explanation is None and hasattr(belief, "last_explanation"):
         explanation = belief.last_explanation()
+    # each other player's posterior over the model's types (a model with types, the live belief only)
+    types = belief.player_types() if marginals is None and hasattr(belief, "player_types") else {}
     return {
         "observer": getattr(belief, "observer", None),
         "rows": rows, "cols": cols,
@@ -50,13 +52,14 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
         "notes": list(notes or []),
         "sheet": dict(sheet) if sheet else None,
         "version": int(version) if version is not None else len(ent),
+        "types": {p: {k: round(v, 4) for k, v in t.items()} for p, t in types.items()},
     }
 
 
 def stopped_panel(observer, reason: str) -> dict:
     """The panel of a belief that could not follow the game (the game goes on)."""
     return {"observer": observer, "rows": [], "cols": [], "p": [], "entropy": [], "explanation": "",
-            "notes": [f"The belief stopped: {reason}"], "sheet": None}
+            "notes": [f"The belief stopped: {reason}"], "sheet": None, "types": {}}
 
 
 def dossier_suggestion(belief, view) -> tuple[dict, list[str]]:
