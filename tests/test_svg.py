@@ -4,10 +4,12 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
 from heimlich_lab import Game, HeimlichError, Position, Rules
+import heimlich_lab.svg as hs
 from heimlich_lab.inference.belief import Belief
 from heimlich_lab.rules.board import BUILDING_VALUES
 from heimlich_lab.svg import (AGENT_COLOURS, BUILDING_RADIUS, Svg, board, building_point, heatmap,
@@ -165,3 +167,16 @@ def test_another_players_view_is_refused():
         heatmap({"Bob": {"pink": 1.0}})
     with pytest.raises(HeimlichError, match="not int"):
         heatmap(3)
+
+
+def test_the_pictures_and_the_widget_share_colours_and_geometry():
+    """Two renderers (the widget draws live in the browser), one look: the same palette and ring."""
+    logic = (Path(__file__).resolve().parents[1] / "widgets" / "logic.js").read_text(encoding="utf-8")
+    agent = r'(\w+): Object\.freeze\(\{ name: "\w+", letter: "\w", fill: "(#[0-9a-f]{6})", ink: "(#[0-9a-f]{6})" \}\)'
+    js_colours = {c: (fill, ink) for c, fill, ink in re.findall(agent, logic)}
+    assert js_colours == hs.AGENT_COLOURS
+    board_js = dict(re.findall(r"^  (\w+): (\d+),$", logic.split("export const BOARD")[1].split("});")[0], re.M))
+    assert {k: int(v) for k, v in board_js.items() if k in ("size", "ringRadius", "buildingRadius", "trackInset",
+                                                             "trackSpaceRadius")} == {
+        "size": hs.SIZE, "ringRadius": hs.RING_RADIUS, "buildingRadius": hs.BUILDING_RADIUS,
+        "trackInset": hs.TRACK_INSET, "trackSpaceRadius": hs.TRACK_RADIUS}
