@@ -20,6 +20,11 @@ def _moves(moves: dict) -> str:
     return ", ".join(f"{c} {building_name(a)}→{building_name(b)}" for c, (a, b) in moves.items())
 
 
+#: What the second-agent card did (a play or reveal event's ``second``).
+_SECOND_AGENT = {"take": "takes a free agent card",
+                 "replace": "no free agent card to take, so the card leaves the game and a replacement is drawn"}
+
+
 def describe(e: Event) -> str:
     """One event in words."""
     d, k, p = e.data, e.kind, e.data.get("player")
@@ -52,6 +57,8 @@ def describe(e: Event) -> str:
         return f"The discards ({d['cards']} cards) are shuffled into a new supply."
     if k == "announce":
         return f"{p} {'wants' if d['want'] else 'does not want'} to play a Top Secret card."
+    if k == "reveal":
+        return f"{p} draws the second-agent card and shows it: {_SECOND_AGENT[d['second']]}."
     if k == "collect":
         return f"{p} {'takes' if d['want'] else 'declines'} the Top Secret card they may draw."
     if k == "no_round":
@@ -67,10 +74,8 @@ def describe(e: Event) -> str:
             text += f": the safe to {building_name(d['safe'])}"
         if "gains" in d:
             text += ": " + ", ".join(f"{c} +{g}" for c, g in d["gains"].items())
-        if d.get("second") == "take":
-            text += ": takes a free agent card"
-        if d.get("second") == "replace":
-            text += ": no free agent card to take, so the card leaves the game and a replacement is drawn"
+        if d.get("second"):
+            text += f": {_SECOND_AGENT[d['second']]}"
         if d.get("triggers"):
             text += f". Scoring situation: {', '.join(d['triggers'])} at the safe"
         return text + "."

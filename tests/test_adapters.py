@@ -30,7 +30,8 @@ from heimlich_lab.adapters import pettingzoo_env as hpz  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = [(2, Rules()), (3, Rules(top_secret=True)), (5, Rules(top_secret=True, dossier=True)),
            (7, Rules(dossier=True, safe_destination="unoccupied")),
-           (4, Rules(top_secret=True, draws="may", lone_announcer="one_card", safe_mover="creator"))]  # issue 11
+           (4, Rules(top_secret=True, draws="may", lone_announcer="one_card", safe_mover="creator",  # issue 11
+                     second_agent="drawn"))]
 
 
 def random_manual_games(n, rules, seed, games=1):
@@ -111,7 +112,7 @@ def test_every_legal_action_and_chance_outcome_has_an_id(n, rules):
 
 def test_chance_table_size():
     t = chance_table(tuple(f"player_{i}" for i in range(5)), Rules().agents_for(5))
-    assert t.size == perm(7, 5) + 6 + 15 + 7
+    assert t.size == perm(7, 5) + 6 + 15 + 7 + 1          # + reveal second (issue 11)
 
 
 # ------------------------------------------------------------------------------------------ observations
@@ -182,7 +183,7 @@ def test_openspiel_random_simulation(n, rules):
 
 def test_openspiel_game_parameters():
     game = pyspiel.load_game("heimlich_lab(players=5,top_secret=True,dossier=True)")
-    assert game.num_players() == 5 and game.max_chance_outcomes() == perm(7, 5) + 28
+    assert game.num_players() == 5 and game.max_chance_outcomes() == perm(7, 5) + 29
     assert game.num_distinct_actions() == NUM_ACTIONS and game.max_game_length() == 2000
     t = game.get_type()
     assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION

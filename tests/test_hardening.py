@@ -651,3 +651,56 @@ def test_games_with_may_draw_replay_and_every_reader_follows_them(tmp_path, caps
                seed=5)
     assert all(a.args == (True,) for e, a in zip(rec.log, rec.actions) if a.kind == "collect" and e.actor in
                ("Ann", "Bob"))
+
+
+# ============================================================================ 14. the second-agent card acts when drawn
+DRAWN = Rules(top_secret=True, second_agent="drawn", deck={"second": 1, "swap": 2, "ruins": 2})
+
+
+@pytest.mark.parametrize("owners, outcome", [
+    ({"Ann": "red", "Bob": "blue", "Cy": "green", "Dee": "violet"}, "take"),
+    ({"Ann": ["red", "grey"], "Bob": ["blue", "yellow"], "Cy": ["green", "orange"], "Dee": "violet"}, "replace"),
+])
+def test_drawn_the_second_agent_card_is_shown_and_acts_at_once(owners, outcome):
+    g = _ts_game({}, owners, rules=DRAWN, positions={"grey": 10})
+    g.apply("move grey+1 yellow+1")           # Ann sends grey to the Ruins: she draws
+    assert g.phase == "draw" and Action.parse("reveal second") in g.legal_actions()
+    with pytest.raises(HeimlichError):
+        g.apply("draw second")                # in this reading it cannot be drawn silently
+    g.apply("reveal second")
+    shown = [d for k, p, d in g.events if k == "reveal"]
+    assert shown == [{"player": "Ann", "card": "second", "second": outcome}] and "second" not in g.hands["Ann"]
+    for viewer in ("Bob", None):              # public: everyone sees the card
+        assert [e.data for e in g.view(viewer).log if e.kind == "reveal"] == shown
+    if outcome == "take":
+        assert g.phase == "take" and g.discards == ["second"]
+        g.apply("take grey")
+        assert g.owners["Ann"] == ["red", "grey"]
+    else:
+        assert g.phase == "draw" and g.removed == ["second"]     # the replacement, at once
+        g.apply("draw swap")
+        assert g.hands["Ann"] == ["swap"] and g.owners["Ann"] == ["red", "grey"]
+
+
+def test_games_where_the_second_agent_card_acts_when_drawn_replay_and_are_followed():
+    from heimlich_lab.rules.replay import public_decisions
+    from heimlich_lab.transcript import transcript
+    rules = Rules(top_secret=True, dossier=True, second_agent="drawn")
+    reveals = 0
+    for seed in range(30):
+        rec = play(rules, {p: RandomBot(seed * 10 + i) for i, p in enumerate(FOUR)}, seed=seed)
+        if not any(a.kind == "reveal" for a in rec.actions):
+            continue
+        reveals += 1
+        game = GameRecord.from_json(rec.to_json()).replay()
+        assert not any(a == Action.parse("draw second") for _, a in game.history)
+        for obs in (None, "Cy"):
+            src = rec.public() if obs is None else rec.as_player(obs)
+            assert [d.action for d in public_decisions(src, obs) if d.action.kind in ("reveal", "take")] == \
+                [a if a.kind == "reveal" else Action("take", ("?",)) if rec.log[i].to != obs else a
+                 for i, a in enumerate(rec.actions) if a.kind in ("reveal", "take")]
+            assert transcript(src, obs) == transcript(game, obs)
+        Belief.from_record(rec, "Bob")
+        if reveals == 3:
+            break
+    assert reveals == 3

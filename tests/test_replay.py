@@ -16,7 +16,7 @@ P3 = ("Ann", "Bob", "Cy")
 RULES = {"basic": Rules(), "top secret": Rules(top_secret=True), "dossier": Rules(top_secret=True, dossier=True),
          # the options of issue 11: the stream and the information rule hold under them too
          "options": Rules(top_secret=True, dossier=True, draws="may", lone_announcer="one_card",
-                          safe_mover="creator")}
+                          safe_mover="creator", second_agent="drawn")}
 
 
 def _view_fields(v):

@@ -20,8 +20,8 @@ def games():
     """Games standing at many kinds of decision: every phase of a Top Secret + Dossier game, and chance nodes."""
     out = {}
     for rules, chance in [(Rules(top_secret=True, dossier=True), "auto"), (Rules(top_secret=True), "manual"),
-                          (Rules(top_secret=True, draws="may", lone_announcer="one_card", safe_mover="creator"),
-                           "auto")]:
+                          (Rules(top_secret=True, draws="may", lone_announcer="one_card", safe_mover="creator",
+                                 second_agent="drawn"), "auto")]:
         g = Game(P3, rules=rules, seed=5, chance=chance)
         bot = RandomBot(seed=1)
         while not g.is_over and len(out) < 40:

@@ -34,8 +34,9 @@ ids            kind         meaning
 
 Chance outcomes (ids per configuration, :class:`ChanceTable`): the deal (every
 assignment of agents to the players in seat order, in ``itertools.permutations``
-order), then the 6 die faces, the 15 card codes (a draw) and the 7 colours
-(a taken agent).
+order), then the 6 die faces, the 15 card codes (a draw), the 7 colours
+(a taken agent) and ``reveal second`` (the second-agent card drawn with
+``Rules(second_agent="drawn")``).
 
 Observations: :func:`encode_view` turns a :class:`~heimlich_lab.View` (what one
 player may know) into a flat float32 vector, laid out by :data:`OBS_LAYOUT`.
@@ -147,7 +148,7 @@ class ChanceTable:
 
     >>> t = ChanceTable(("player_0", "player_1"), ("grey", "yellow", "orange", "red", "green"))
     >>> t.size, str(t.decode(0)), str(t.decode(20)), t.id(Action.parse("draw swap"))
-    (48, 'deal player_0=grey player_1=yellow', 'roll 1-3', 33)
+    (49, 'deal player_0=grey player_1=yellow', 'roll 1-3', 33)
     """
 
     def __init__(self, players: tuple[str, ...], agents: tuple[str, ...]):
@@ -155,7 +156,7 @@ class ChanceTable:
         self.deals = [Action("deal", tuple(zip(self.players, cols)))
                       for cols in permutations(self.agents, len(self.players))]
         self.actions = (self.deals + [Action("roll", (f,)) for f in FACES] + [Action("draw", (c,)) for c in CARD_CODES]
-                        + [Action("take", (c,)) for c in COLOURS])
+                        + [Action("take", (c,)) for c in COLOURS] + [Action("reveal", ("second",))])
         self._id = {a: i for i, a in enumerate(self.actions)}
         self.size = len(self.actions)
 

@@ -30,6 +30,7 @@ def add_rules_arguments(p: argparse.ArgumentParser) -> None:
 
 _READING_HELP = {
     "draws": "a card one may draw (0 points, the Ruins): 'always' drawn, or 'may' (the player says collect yes|no)",
+    "second_agent": "the second-agent card acts when 'played' (2002) or when 'drawn' (2018)",
     "lone_announcer": "a lone announcer: 'round' (2002, the others may still play) or 'one_card' (2018)",
     "safe_mover": "who moves the safe after a scoring: 'active' player (2002) or its 'creator' (2018)",
 }

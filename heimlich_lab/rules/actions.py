@@ -27,8 +27,9 @@ from .cards import CARD_CODES, CARDS
 FACES = ("1-3", "2", "3", "4", "5", "6")
 _COLOUR_ORDER = {c: i for i, c in enumerate(COLOURS)}
 HIDDEN = "?"
-#: Kinds of chance outcomes: the deal, a die roll, a card drawn, a free agent card taken.
-CHANCE_KINDS = frozenset(("deal", "roll", "draw", "take"))
+#: Kinds of chance outcomes: the deal, a die roll, a card drawn, a free agent card taken, and (with
+#: ``Rules(second_agent="drawn")``) the second-agent card drawn and shown at once.
+CHANCE_KINDS = frozenset(("deal", "roll", "draw", "take", "reveal"))
 #: Kinds of a player's public decisions. (A ``dossier`` entry is a player's too, but private to its writer; and
 #: ``collect``, whether to draw a card one may draw, says nothing about who one is.)
 DECISION_KINDS = frozenset(("points", "move", "safe", "announce", "play", "pass", "done"))
@@ -205,7 +206,7 @@ class Action:
             return "dossier ?" if a[0] == HIDDEN else f"dossier {a[0]}={a[1]}"
         if k == "deal":
             return "deal ?" if a == (HIDDEN,) else "deal " + " ".join(f"{p}={c}" for p, c in a)
-        if k in ("draw", "take"):
+        if k in ("draw", "take", "reveal"):
             return f"{k} {a[0]}"
         return f"{k} {' '.join(map(str, a))}".strip()
 
@@ -287,6 +288,11 @@ class Action:
                 p, c = w.split("=")
                 pairs.append((check_player_name(p), _colour(c)))
             return Action("deal", tuple(pairs))
+        if k == "reveal":
+            need(1)
+            if rest[0] != "second":
+                raise NotationError(f"{text!r}: only the second-agent card is revealed when drawn: reveal second")
+            return Action("reveal", ("second",))
         if k == "draw":
             need(1)
             if rest[0] != HIDDEN and rest[0] not in CARD_CODES:
@@ -297,7 +303,7 @@ class Action:
             return Action("take", (rest[0] if rest[0] == HIDDEN else _colour(rest[0]),))
         raise NotationError(
             f"{text!r}: unknown action {k!r}; actions are roll, points, move, safe, announce, play, pass, done, "
-            "collect, dossier (and the chance events deal, draw, take)")
+            "collect, dossier (and the chance events deal, draw, take, reveal)")
 
 
 def _parse_targets(text: str, card: str, t: list[str]) -> tuple:

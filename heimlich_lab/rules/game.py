@@ -408,7 +408,7 @@ class Game:
             counts = {}
             for c in self._supply:
                 counts[c] = counts.get(c, 0) + 1
-            return [(Action("draw", (c,)), counts[c] / total) for c in CARD_CODES if c in counts]
+            return [(self._draw_action(c), counts[c] / total) for c in CARD_CODES if c in counts]
         if ph == "take":
             free = self._free_indices()
             return [(Action("take", (self.agents[a],)), 1 / len(free)) for a in free]
@@ -627,6 +627,9 @@ class Game:
         elif k == "draw":
             self.recipients[len(self.history) - 1] = self.players[self._draws[0]]
             self._do_draw(self._draws.pop(0), act.args[0])
+        elif k == "reveal":
+            self.recipients[len(self.history) - 1] = self.players[self._draws[0]]
+            self._do_reveal(self._draws.pop(0))
         elif k == "take":
             self.recipients[len(self.history) - 1] = self.players[self._take_for]
             self._do_take(self._aidx[act.args[0]])
@@ -712,6 +715,31 @@ class Game:
         self._hands[p].append(code)
         self._event("draw", p, player=self.players[p], card=code)
 
+    def _draw_action(self, code: str) -> Action:
+        """The chance outcome of drawing ``code``: ``draw CODE``, or ``reveal second`` for the second-agent
+        card when it acts as it is drawn (``Rules(second_agent="drawn")``)."""
+        if code == "second" and self.rules.second_agent == "drawn":
+            return _REVEAL_SECOND
+        return Action("draw", (code,))
+
+    def _do_reveal(self, p: int):
+        """2018: the second-agent card, drawn, is shown and acts at once (docs/rules.md#editions)."""
+        self._supply.remove("second")
+        self._second_agent(p)
+        self._event("reveal", None, player=self.players[p], card="second",
+                    second="take" if self._take_for == p else "replace")
+
+    def _second_agent(self, p: int) -> None:
+        """The second-agent card's action for player p, the card already out of p's hand: take a free agent
+        card (the card goes to the discards), or, with none left or two agents held, the card leaves the game
+        and p draws a replacement at once (docs/rules.md#second-agent)."""
+        if len(self._own[p]) == 1 and self._free_indices():
+            self._discards.append("second")
+            self._take_for = p
+        else:
+            self._removed.append("second")
+            self._draws.insert(0, p)
+
     def _do_take(self, a: int):
         p = self._take_for
         self._take_for = None
@@ -746,7 +774,8 @@ class Game:
     def _do_play(self, p: int, act: Action):
         code, t = act.args[0], act.args[1:]
         self._hands[p].remove(code)
-        self._discards.append(code)
+        if code != "second":
+            self._discards.append(code)     # the second-agent card: see _second_agent
         board = self._public_board()
         effect = CARDS[code].effect(board, t)
         for a, _, to in effect.moves:
@@ -764,16 +793,8 @@ class Game:
         self._triggers.clear()
         self._triggers.update(effect.triggers)
         if effect.second_agent:
-            if len(self._own[p]) == 1 and self._free_indices():
-                self._take_for = p
-                extra["second"] = "take"
-            else:
-                # out of the game, not to the discards: it cannot come back, nor be its own replacement
-                # (docs/rules.md#second-agent)
-                extra["second"] = "replace"
-                self._discards.pop()
-                self._removed.append(code)
-                self._queue_draw(p)
+            self._second_agent(p)
+            extra["second"] = "take" if self._take_for == p else "replace"
         self._event("play", None, player=self.players[p], card=code, targets=list(t),
                     moves=effect.moves_by_colour(board), triggers=[self.agents[a] for a in effect.triggers], **extra)
         self._played_now += 1
@@ -917,11 +938,11 @@ class Game:
                     continue
                 if self._supply_ordered:
                     # a stacked supply: the top card, no chance; logged like any draw (who drew is public)
-                    self._log_chance(Action("draw", (self._supply[0],)))
+                    self._log_chance(self._draw_action(self._supply[0]))
                     continue
                 if self.chance == "manual":
                     return
-                self._log_chance(Action("draw", (self._supply[rng.randrange(len(self._supply))],)))
+                self._log_chance(self._draw_action(self._supply[rng.randrange(len(self._supply))]))
                 continue
             if self._take_for is not None:
                 if self.chance == "manual":
@@ -1229,6 +1250,7 @@ _POINTS_BASIC = tuple(Action("points", (n,)) for n in (1, 2, 3))
 _POINTS_TS = (Action("points", (0,)),) + _POINTS_BASIC
 _ANNOUNCE_YES = Action("announce", (True,))
 _COLLECT = (Action("collect", (False,)), Action("collect", (True,)))
+_REVEAL_SECOND = Action("reveal", ("second",))
 _ANNOUNCE_NO = Action("announce", (False,))
 _PASS = Action("pass")
 _DONE = Action("done")

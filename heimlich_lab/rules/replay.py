@@ -286,9 +286,17 @@ class _Shadow:
                 code = action.args[0]
                 if code == HIDDEN:
                     code = g._supply[0]
+                    if g._draw_action(code).kind != "draw":    # a hidden draw is never a revealed card
+                        code = next((c for c in g._supply if g._draw_action(c).kind == "draw"), None)
+                        if code is None:
+                            code = next(c for q in self._hidden_holders() for c in g._hands[q] if c != "second")
+                            self._to_supply(code)
                 else:
                     self._to_supply(code)
                 g.apply(Action("draw", (code,)), player=CHANCE)
+            elif k == "reveal":     # Rules(second_agent="drawn"): the card is shown as it is drawn
+                self._to_supply(action.args[0])
+                g.apply(action, player=CHANCE)
             elif k == "take":
                 colour = action.args[0]
                 if colour == HIDDEN:
@@ -354,6 +362,8 @@ def _entries_from_log(events, start: int = 0):
             out.append((CHANCE, Action("draw", (d["card"] if d.get("card") else HIDDEN,)), d["player"]))
         elif k == "take":
             out.append((CHANCE, Action("take", (d["agent"] if d.get("agent") else HIDDEN,)), d["player"]))
+        elif k == "reveal":
+            out.append((CHANCE, Action("reveal", (d["card"],)), d["player"]))
         elif k == "announce":
             out.append((d["player"], Action("announce", (d["want"],)), None))
         elif k == "play":

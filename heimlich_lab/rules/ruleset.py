@@ -23,6 +23,7 @@ SAFE_DESTINATIONS = ("other", "unoccupied")
 #: (docs/rules.md#drawing-cards), and the 2018 edition's readings (docs/rules.md#editions; default: 2002).
 READING_OPTIONS = {
     "draws": ("always", "may"),                 # a card one may draw: always drawn / a choice (collect yes|no)
+    "second_agent": ("played", "drawn"),        # the second-agent card acts when played / when drawn
     "lone_announcer": ("round", "one_card"),    # one announcer: a round anyone may join / one card, then on
     "safe_mover": ("active", "creator"),        # after a scoring the active player / its creator moves the safe
 }
@@ -50,6 +51,9 @@ class Rules:
     The 2018 edition's readings, each an option with the 2002 reading as the default
     (docs/rules.md#editions):
 
+    - ``second_agent``: ``"played"`` (the card acts when it is played) or ``"drawn"``
+      (2018: "If a player draws this card": it is shown at once, ``reveal second``, and
+      acts; it never reaches the hand).
     - ``lone_announcer``: ``"round"`` (if only one player announces, the others may
       still play after that player's cards) or ``"one_card"`` (2018: that player plays
       one card, then the turn goes on to scoring).
@@ -69,6 +73,7 @@ class Rules:
     agents: tuple[str, ...] | None = None
     deck: Mapping[str, int] | None = None
     draws: str = "always"
+    second_agent: str = "played"
     lone_announcer: str = "round"
     safe_mover: str = "active"
 
