@@ -14,6 +14,7 @@ from __future__ import annotations
 from .rules.board import AGENT_BY_COLOUR, building_name
 from .rules.cards import CARDS
 from .rules.views import Event, view_label
+from .rules.words import for_any_name
 
 
 def _moves(moves: dict) -> str:
@@ -26,7 +27,15 @@ _SECOND_AGENT = {"take": "takes a free agent card",
 
 
 def describe(e: Event) -> str:
-    """One event in words."""
+    """One event in words, right for any player name.
+
+    >>> describe(Event("roll", {"player": "You", "turn": 3, "face": "4"}))
+    'Turn 3: You roll 4.'
+    """
+    return for_any_name(_words(e))
+
+
+def _words(e: Event) -> str:
     d, k, p = e.data, e.kind, e.data.get("player")
     if k == "start":
         return "The game starts from a given position."

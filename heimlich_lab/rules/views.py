@@ -22,6 +22,7 @@ from typing import Any
 
 from .actions import HIDDEN, Action
 from .board import value_of
+from .words import possessive
 
 # Event fields only the event's owner sees. For a dossier entry the agent is secret too: the agents a player
 # writes about are all but the player's own.
@@ -75,14 +76,14 @@ def hide_private(kind: str, data: dict) -> dict:
 def view_label(viewer: str | None, omniscient: bool = False) -> str:
     """Whose view it is, in words: a player's, the spectator's, or the omniscient one.
 
-    >>> view_label("Ann"), view_label(None)
-    ("Ann's view", 'Spectator (public information only)')
+    >>> view_label("Ann"), view_label("You"), view_label(None)
+    ("Ann's view", 'Your view', 'Spectator (public information only)')
     """
     if omniscient:
         return "Omniscient (all secrets shown)"
     if viewer is None:
         return "Spectator (public information only)"
-    return f"{viewer}'s view"
+    return f"{possessive(viewer)} view"
 
 
 def visible_action(action: Action, actor: str, to: str | None, viewer: str | None) -> Action:
