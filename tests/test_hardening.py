@@ -704,3 +704,24 @@ def test_games_where_the_second_agent_card_acts_when_drawn_replay_and_are_follow
         if reveals == 3:
             break
     assert reveals == 3
+
+
+def test_the_model_gives_every_decision_a_distribution_under_every_option():
+    """The deduction model follows the options: at every decision of games under all of them (collect, a lone
+    announcer's card, the creator's safe, a revealed second-agent card) its probabilities are a distribution."""
+    from heimlich_lab.inference.model import BoltzmannModel
+    rules = Rules(top_secret=True, draws="may", second_agent="drawn", lone_announcer="one_card", safe_mover="creator")
+    model = BoltzmannModel(beta=1.5, epsilon=0.1)
+    phases = set()
+    for seed in range(2):
+        g = Game(FOUR, rules=rules, seed=seed)
+        bot = RandomBot(seed)
+        while not g.is_over:
+            v, legal = g.view(g.current_player), g.legal_actions()
+            if len(legal) >= 2 and v.phase != "dossier":
+                phases.add(v.phase)
+                for agent in v.agents:
+                    pr = model.action_probabilities(v, agent, legal)
+                    assert pr.shape == (len(legal),) and np.all(pr >= 0) and pr.sum() == pytest.approx(1.0)
+            g.apply(bot.choose(v, legal))
+    assert {"collect", "round", "safe"} <= phases

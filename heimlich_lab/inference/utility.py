@@ -573,7 +573,8 @@ class Utility:
 
         Handles points, move, safe, announce (needs ``view.hand``: the actor's
         own view), and Top Secret rounds (plays, pass, done). Dossier entries
-        get utility 0.
+        and ``collect`` (whether to draw a card one may draw: worth the same to
+        every agent's owner) get utility 0.
         """
         st = PublicState.from_view(view) if state is None else state
         A = len(st.agents)
@@ -589,7 +590,7 @@ class Utility:
             return self.points(st, [a.args[0] for a in legal])
         if kinds == {"safe"}:
             return self.safe(st, [a.args[0] for a in legal])
-        if kinds == {"dossier"}:
+        if kinds in ({"dossier"}, {"collect"}):
             return np.zeros((len(legal), A))
         actor_is_active = view.current_player == view.active_player
         if kinds <= {"announce"}:
