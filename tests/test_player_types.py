@@ -197,3 +197,39 @@ def test_the_belief_panel_shows_the_types():
     assert sorted(panel["types"]) == ["Bob", "Cy", "Dee", "Eve"]
     assert sum(panel["types"]["Bob"].values()) == pytest.approx(1.0, abs=1e-3)
     assert belief_panel(Belief.from_record(rec, "Ann", model=BoltzmannModel(), until="dossier"))["types"] == {}
+
+
+def test_one_pass_over_the_options_equals_asking_per_action():
+    from heimlich_lab import Game
+    pop = default_population()
+    g = Game(["Ann", "Bob", "Cy", "Dee", "Eve"], seed=4)
+    view, legal = g.view(None), g.legal_actions()
+    table = pop.option_log_probabilities(view, g.current_player, legal)
+    for j, x in enumerate(legal):
+        np.testing.assert_allclose(table[:, j, :], pop.type_log_likelihoods(view, g.current_player, x), atol=1e-12)
+    np.testing.assert_allclose(np.exp(table).sum(axis=1), 1.0, atol=1e-9)    # every type: a distribution
+
+
+def test_simulation_based_calibration_bots_drawn_from_the_population():
+    """When the table is drawn from the model's own population (kind of table, then each player's type), the
+    robust belief is calibrated: its probabilities come true as often as they say (per-bin z-scores clustered
+    by game)."""
+    from heimlich_lab.bots.type_bot import draw_table
+    from heimlich_lab.inference.metrics import (binary_events, calibration_z_scores, expected_calibration_error,
+                                                truth_table)
+    from heimlich_lab.play import play_game
+    pop, names = default_population(), ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    p, y, games = [], [], []
+    for g in range(25):
+        rec = play_game(Rules(), draw_table(pop, names, seed=g), seed=1000 + g).record
+        bs = BeliefSet.from_record(rec, model=pop, until="dossier", keep_updates=False)
+        truth = truth_table(names, bs.agents, bs.truth)
+        for i, obs in enumerate(names):
+            opponents = [j for j in range(len(names) + 1) if j != i]
+            pe, ye = binary_events(bs[obs].marginals_array(), truth, opponents,
+                                   np.array([a not in bs[obs].own_agents for a in bs.agents]))
+            p.append(pe), y.append(ye), games.append(np.full(len(pe), g))
+    p, y, games = map(np.concatenate, (p, y, games))
+    assert expected_calibration_error(p, y) < 0.03
+    z = calibration_z_scores(p, y, games).z
+    assert z.abs().max() < 3.0, z

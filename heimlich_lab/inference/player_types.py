@@ -228,21 +228,34 @@ class PlayerPopulation:
         U, i = d
         return self._table_log_likelihoods(U, i)
 
-    def _table_log_likelihoods(self, U: np.ndarray, i: int) -> np.ndarray:
-        """Every type's log P(option i | agent) for a table of option utilities ``U`` (n, A)."""
+    def _table_log_likelihoods(self, U: np.ndarray, i) -> np.ndarray:
+        """Every type's log P(option i | agent) for a table of option utilities ``U`` (n, A): (K, A), or
+        (K, len(i), A) for an array of options ``i``."""
         n = len(U)
         Z = self._beta[:, None, None] * U[None]                            # (K, n, A)
-        out = Z[:, i, :] - _lse(Z, 1)
+        out = Z[:, i, :] - (_lse(Z, 1) if np.ndim(i) == 0 else _lse(Z, 1)[:, None, :])
         if self._bluff.size:
             base = _option_log_probs(U, 1.0, 0.05)                   # (n, A): how options point at agents
             exposure = np.exp(base - _lse(base, 1)[:, None])
             for k in self._bluff:
                 z = self._beta[k] * (U - self._secrecy[k] * exposure)
                 out[k] = z[i] - _lse(z, 0)
-        eps = self._eps[:, None]
+        eps = self._eps[:, None] if np.ndim(i) == 0 else self._eps[:, None, None]
         with np.errstate(divide="ignore"):
             mixed = np.logaddexp(np.log1p(-eps) + out, np.log(eps / n))
         return np.where(eps == 0, out, np.where(eps == 1, -math.log(n), mixed))
+
+    def option_log_probabilities(self, view, actor: str, legal) -> np.ndarray | None:
+        """``log P(x | type k, agent a)`` for every action ``x`` of ``legal`` (one decision's options), shape
+        (types, len(legal), agents), in one pass over the decision's table; ``None`` if the model does not read
+        this decision or it depends on a hand (ask :meth:`type_log_likelihoods` per action then)."""
+        legal = list(legal)
+        if not legal or any(x.kind in UNINFORMATIVE or x.kind in HAND_DECISIONS for x in legal):
+            return None
+        tables = [self._models[0].decision_utilities(view, actor, x) for x in legal]
+        if any(t is None or t[0] is not tables[0][0] for t in tables):
+            return None
+        return self._table_log_likelihoods(tables[0][0], np.array([i for _, i in tables]))
 
     def agent_log_likelihoods(self, view, actor: str, action: Action) -> np.ndarray | None:
         """The prior mixture ``log sum_k pi_k P(action | type k, agent a)`` (A,), for code that takes one
@@ -321,7 +334,7 @@ DEFAULT_BETAS = (0.3, 1.0, 3.0, 10.0)
 DEFAULT_EPSILONS = (0.05, 0.25)
 #: Weights of the grid (in :data:`DEFAULT_BETAS` x :data:`DEFAULT_EPSILONS` order) for careful players:
 #: centred on the kit's own ``BoltzmannModel()`` (beta 1, epsilon 0.05), the others kept possible.
-CAREFUL_GRID = (0.02, 0.02, 0.6, 0.1, 0.1, 0.04, 0.08, 0.04)
+CAREFUL_GRID = (0.01, 0.01, 0.8, 0.05, 0.05, 0.02, 0.04, 0.02)
 #: Kinds of table: (name, weight of the kind, P(random), P(Boltzmann, spread as ``grid``), P(bluffer), grid).
 DEFAULT_TABLES = (
     ("a mixed table", 0.25, 0.2, 0.6, 0.2, "flat"),
@@ -341,7 +354,7 @@ def default_population(weights: UtilityWeights | None = None) -> PlayerPopulatio
     >>> pop.table_names
     ('a mixed table', 'random players', 'careful players', 'bluffers')
     >>> {k: round(v, 2) for k, v in pop.describe_prior().items()}
-    {'random': 0.29, 'bluffer': 0.28, 'steady (β≈1)': 0.23, 'careful (β≈3)': 0.08, 'greedy (β≈10)': 0.07, 'careless (β≈0.3)': 0.05}
+    {'random': 0.3, 'bluffer': 0.28, 'steady (β≈1)': 0.27, 'careful (β≈3)': 0.06, 'greedy (β≈10)': 0.05, 'careless (β≈0.3)': 0.04}
     """
     grid = [PlayerType("boltzmann", b, e) for b in DEFAULT_BETAS for e in DEFAULT_EPSILONS]
     types = [PlayerType("random", 0.0, 0.0), *grid, PlayerType("bluff", 1.0, 0.05)]
