@@ -46,6 +46,7 @@ test-py: setup browser
 # Every notebook runs (lax); those listed in notebooks/STRICT have committed outputs, checked strictly.
 test-notebooks: setup
 	$(PY) scripts/make_student_copies.py --check
+	$(PY) scripts/make_answer_key.py --check
 	$(PY) -m pytest --nbval-lax --nbval-current-env notebooks/
 	$(PY) -m pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg \
 	    $(addprefix notebooks/,$(shell cat notebooks/STRICT))
@@ -57,6 +58,7 @@ bench: setup
 
 student-copies: setup
 	$(PY) scripts/make_student_copies.py
+	$(PY) scripts/make_answer_key.py
 
 clean:
 	rm -rf $(VENV) dist build .pytest_cache .benchmarks widgets/node_modules

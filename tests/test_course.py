@@ -1,10 +1,12 @@
 """The course notebooks: structure, exercises, student copies and the no-stderr rule.
 
 The notebooks themselves run under nbval (``make test-notebooks``); these tests check what nbval does not:
-every notebook opens with its title and learning goals, every notebook from 3 on has exercises with a
-solution cell and a self-check which, run in the notebook's own namespace, accepts the solution, rejects wrong
-answers with a hint and survives a missing answer; the student copies are current and hold no solution code,
-and the stderr hook in ``notebooks/conftest.py`` really fails a cell that writes to stderr.
+every notebook opens with its title and learning goals, the rules primer (0) and every notebook from 3 on
+have exercises with a solution cell and a self-check which, run in the notebook's own namespace, accepts the
+solution, rejects wrong answers with the hint for that mistake and survives a missing answer; the self-check
+module (``notebooks/selfcheck.py``) keeps answers hashed and every one of its hints is reached by a wrong
+answer below; the student copies (play.ipynb too) and the instructors' answer key are current, the copies hold
+no solution code, and the stderr hook in ``notebooks/conftest.py`` really fails a cell that writes to stderr.
 """
 from __future__ import annotations
 
@@ -29,11 +31,19 @@ APPS = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if p not in COURSE)     # pla
 STRICT = [line.strip() for line in (NOTEBOOKS / "STRICT").read_text().splitlines() if line.strip()]
 
 
-def _load_student_tool():
-    spec = importlib.util.spec_from_file_location("make_student_copies", ROOT / "scripts" / "make_student_copies.py")
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, mod)            # dataclasses look their module up there
     spec.loader.exec_module(mod)
     return mod
+
+
+def _load_student_tool():
+    return _load("make_student_copies", ROOT / "scripts" / "make_student_copies.py")
+
+
+selfcheck = _load("selfcheck", NOTEBOOKS / "selfcheck.py")
 
 
 def _read(path: Path):
@@ -46,6 +56,11 @@ def _tags(cell) -> set[str]:
 
 def _number(path: Path) -> int:
     return int(path.name.split("-", 1)[0])
+
+
+#: Notebooks with exercises: the rules primer (0) and every notebook from 3 on.
+WITH_EXERCISES = [p for p in COURSE if _number(p) == 0 or _number(p) >= 3]
+_SELF_CHECK_CALL = re.compile(r"""\b(check|choose)\(\s*["']([^"']+)["']""")
 
 
 def _exercises(nb):
@@ -70,7 +85,7 @@ def _assigned_names(source: str) -> set[str]:
 
 def test_the_course_is_there():
     numbers = [_number(p) for p in COURSE]
-    assert numbers == list(range(1, 12)), f"expected notebooks 01..11, found {[p.name for p in COURSE]}"
+    assert numbers == list(range(0, 12)), f"expected notebooks 00..11, found {[p.name for p in COURSE]}"
     assert [p.name for p in APPS] == ["play.ipynb"], f"unexpected notebooks: {[p.name for p in APPS]}"
 
 
@@ -90,13 +105,14 @@ def test_title_and_learning_goals(path):
     assert len(goals) >= 2, f"{path.name}: the learning goals must be a list (at least two '- ' items)"
 
 
-@pytest.mark.parametrize("path", [p for p in COURSE if _number(p) >= 3], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", WITH_EXERCISES, ids=lambda p: p.name)
 def test_exercises_with_solution_and_self_check(path):
     nb = _read(path)
     pairs = _exercises(nb)
     assert pairs, f"{path.name}: no exercise (a code cell tagged 'solution')"
     for i, sol, chk in pairs:
-        assert any(c.cell_type == "markdown" and "Exercise" in c.source for c in nb.cells[:i]), \
+        assert any(c.cell_type == "markdown" and ("Exercise" in c.source or "Question" in c.source)
+                   for c in nb.cells[:i]), \
             f"{path.name}: cell {i}: no exercise text before the solution cell"
         first = sol.source.splitlines()[0]
         assert first.startswith("#"), f"{path.name}: cell {i}: a solution cell must open with the task as comments"
@@ -107,13 +123,21 @@ def test_exercises_with_solution_and_self_check(path):
             f"{path.name}: the self-check after cell {i} must not be tagged (it stays in the student copy)"
         assert any(re.search(rf"\b{a}\b", chk.source) for a in answers), \
             f"{path.name}: the self-check after cell {i} does not look at the answer ({', '.join(sorted(answers))})"
-        for needle in ("except NameError", "✓", "✗", "hint"):
+        call = _SELF_CHECK_CALL.search(chk.source)
+        # a self-check asks the selfcheck module (hashed answer, hints per mistake), or (older notebooks) says it all
+        needles = ("except NameError", "hint") if call else ("except NameError", "✓", "✗", "hint")
+        for needle in needles:
             assert needle in chk.source, f"{path.name}: the self-check after cell {i} has no {needle!r}"
+        if call:
+            assert call.group(2) in selfcheck.EXERCISES, f"{path.name}: unknown self-check key {call.group(2)!r}"
+            assert _assigned_names(chk.source) <= {"_answer"}, \
+                f"{path.name}: the self-check after cell {i} leaves names in the student's namespace"
 
 
-@pytest.mark.parametrize("path", [p for p in COURSE if _number(p) >= 3], ids=lambda p: p.name)
-def test_self_checks_survive_a_missing_answer(path):
+@pytest.mark.parametrize("path", WITH_EXERCISES, ids=lambda p: p.name)
+def test_self_checks_survive_a_missing_answer(path, monkeypatch):
     """In the student copy the answer is missing: each self-check must print a hint, not crash."""
+    monkeypatch.syspath_prepend(str(NOTEBOOKS))          # the notebook's folder: selfcheck.py
     for i, _, chk in _exercises(_read(path)):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
@@ -127,6 +151,16 @@ def test_self_checks_survive_a_missing_answer(path):
 # cell (so they have the answer's type), each with a fragment of the hint the self-check must then print. Where a
 # self-check knows a typical mistake (nats for bits, the independent answer...), that mistake is one of the cases.
 WRONG_ANSWERS = {
+    "00-rules-primer.ipynb": {
+        "q_pass": [('"a"', "END its move"), ('"c"', "EVERY agent scores"), ('"d"', "one of the letters")],
+        "q_free": [('"a"', "takes nothing away"), ('"c"', "FARTHEST count")],
+        "gains": [('{**gains, "red": -3}', "never goes below 0: look at red"),
+                  ('{a: (g if a in ("yellow", "blue") else 0) for a, g in gains.items()}', "not only the agents that"),
+                  ('{**gains, "yellow": 10, "blue": 5}', "into the Ruins)."),
+                  ('{**gains, "yellow": 10, "blue": 5, "red": -3}', "Ruins), and a marker never"),
+                  ('{a: 0 for a in gains}', "the value of the building it stands on AFTER"),
+                  ('dict(list(gains.items())[:5])', "the value of the building")],
+    },
     "03-bayes-one-move.ipynb": {
         "p_red": [("1 - p_red", "row of P")],
         "posterior_beta0": [('bayes["posterior"].to_numpy()', "when beta = 0"),
@@ -225,7 +259,7 @@ def _run_self_checks(path: Path):
     return printed
 
 
-@pytest.mark.parametrize("path", [p for p in COURSE if _number(p) >= 3], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", WITH_EXERCISES, ids=lambda p: p.name)
 def test_self_checks_accept_the_right_answer_and_reject_wrong_ones(path):
     """In the notebook's own namespace: the solution passes; each wrong answer (of the right type) gets the
     failure mark and the expected hint; the student copy (solution cell's names missing) gets a hint."""
@@ -253,9 +287,75 @@ def test_student_copies_are_current():
     with contextlib.redirect_stderr(buf):
         rc = tool.main(["--check"])
     assert rc == 0, "student copies are stale; run: python scripts/make_student_copies.py\n" + buf.getvalue()
+    assert sorted(p.name for p in STUDENT.glob("*.ipynb")) == sorted(p.name for p in COURSE + APPS)
+    assert (STUDENT / "selfcheck.py").read_text() == (NOTEBOOKS / "selfcheck.py").read_text()
 
 
-@pytest.mark.parametrize("path", COURSE, ids=lambda p: p.name)
+def test_answer_key_is_current_and_kept_from_students():
+    key_tool = _load("make_answer_key", ROOT / "scripts" / "make_answer_key.py")
+    buf = io.StringIO()
+    with contextlib.redirect_stderr(buf):
+        rc = key_tool.main(["--check"])
+    assert rc == 0, "the answer key is stale; run: python scripts/make_answer_key.py\n" + buf.getvalue()
+    key = key_tool.KEY.read_text()
+    for path in WITH_EXERCISES:                     # every exercise's solution is in the key
+        for _, sol, chk in _exercises(_read(path)):
+            if "choose(" not in chk.source:
+                assert sol.source.strip() in key, f"{path.name}: a solution is missing from the answer key"
+    assert "Answer: b)." in key                    # the primer's questions, with their explanation
+    assert not list(STUDENT.rglob("*answer-key*")) and STUDENT not in key_tool.KEY.parents
+
+
+def _self_check_keys(path: Path) -> dict[str, str]:
+    """key in selfcheck.EXERCISES -> the answer variable its self-check cell looks at."""
+    out = {}
+    for _, sol, chk in _exercises(_read(path)):
+        call = _SELF_CHECK_CALL.search(chk.source)
+        if call:
+            (answer,) = [n for n in _assigned_names(sol.source) if n in WRONG_ANSWERS[path.name]]
+            out[call.group(2)] = answer
+    return out
+
+
+def test_every_hint_of_the_self_check_module_is_tested():
+    """Each foreseeable mistake's hint (and each wrong option's feedback) is printed for one of WRONG_ANSWERS."""
+    used = {key: (path.name, answer) for path in WITH_EXERCISES for key, answer in _self_check_keys(path).items()}
+    assert set(used) == set(selfcheck.EXERCISES), \
+        f"self-check keys without a notebook: {sorted(set(selfcheck.EXERCISES) - set(used))}"
+    for key, (name, answer) in used.items():
+        entry = selfcheck.EXERCISES[key]
+        fragments = [hint for _, hint in WRONG_ANSWERS[name][answer]]
+        if isinstance(entry, selfcheck.Choice):
+            right = [o for o in entry.feedback if selfcheck.matches(key, o, entry.answer)]
+            hints = [text for option, text in entry.feedback.items() if option not in right]
+        else:
+            hints = [m.hint for m in entry.mistakes] + [entry.hint]
+        for hint in hints:
+            assert any(f in hint for f in fragments), f"{key}: no wrong answer in WRONG_ANSWERS reaches the hint {hint!r}"
+
+
+def test_the_self_check_module_keeps_answers_unreadable():
+    """No answer in readable form: not in selfcheck.py, not in the self-check cells."""
+    module_text = (NOTEBOOKS / "selfcheck.py").read_text()
+    for path in WITH_EXERCISES:
+        nb = _read(path)
+        for i, sol, chk in _exercises(nb):
+            if not _SELF_CHECK_CALL.search(chk.source):
+                continue
+            tail = [ln for ln in sol.source.splitlines() if ln.strip() and not ln.startswith("#")][-1]
+            printed = "".join(o.get("text", "") or o.get("data", {}).get("text/plain", "") for o in sol.get("outputs", []))
+            for shown in {tail.split("=", 1)[-1].strip(), printed.strip()} - {""}:
+                if len(shown) > 3:         # a single letter or digit proves nothing
+                    assert shown not in module_text and shown not in chk.source, \
+                        f"{path.name}: the answer {shown!r} can be read in the self-check"
+
+
+def test_the_self_check_module_doctests():
+    import doctest
+    assert doctest.testmod(selfcheck).failed == 0
+
+
+@pytest.mark.parametrize("path", COURSE + APPS, ids=lambda p: p.name)
 def test_student_copy_has_no_solution_code(path):
     source = _read(path)
     student = _read(STUDENT / path.name)
