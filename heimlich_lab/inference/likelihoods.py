@@ -131,9 +131,13 @@ def ask_model(model, view, actor: str, action: Action, n_agents: int) -> np.ndar
     if rows.shape != (k, n_agents):
         raise ModelError(f"{model_name(model)}.type_log_likelihoods(view, {actor!r}, {str(action)!r}) returned "
                          f"shape {rows.shape}; expected ({k}, {n_agents}): one row per type")
-    out = np.stack([r if np.isneginf(r).all() else checked_likelihoods(r, n_agents, model, actor, action)
-                    for r in rows])   # a type may find the decision impossible, but not every type
-    if np.isneginf(out).all():
+    out = rows
+    if not (rows <= _LOGLIK_TOL).all():   # NaN, +inf or a probability above 1 somewhere: say where
+        for r in rows:
+            if not np.isneginf(r).all():
+                checked_likelihoods(r, n_agents, model, actor, action)
+        raise ModelError(f"{model_name(model)}: {action}: a type's log-likelihoods are NaN or above 0")
+    if np.isneginf(out).all(axis=1).all():   # a type may find the decision impossible, but not every type
         raise ModelError(f"{model_name(model)}: {action} is impossible for every type and agent")
     out.setflags(write=False)
     return out

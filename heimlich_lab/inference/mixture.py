@@ -62,6 +62,22 @@ _MAX_SLOTS = 16
 _SINGLE_SLOTS: dict = {}
 
 
+_HOLDINGS: dict = {}
+
+
+def _holdings(space: HypothesisSpace) -> list[np.ndarray]:
+    """Each owner's possible holdings in ``space``, as sorted bit masks of slots (cached per space: the beliefs
+    of a game's observers start from a few shared spaces)."""
+    hit = _HOLDINGS.get(id(space))
+    if hit is None or hit[0] is not space:
+        if len(_HOLDINGS) > 256:
+            _HOLDINGS.clear()
+        powers = 1 << np.arange(space.n_slots)
+        hit = _HOLDINGS[id(space)] = (space, [_frozen(np.unique(space.slots_of(o).astype(np.int64) @ powers))
+                                              for o in range(space.n_owners)])
+    return hit[1]
+
+
 def _single_slots(masks: np.ndarray) -> np.ndarray | None:
     """The slot of each holding when every holding is one slot, else ``None`` (cached per set of holdings)."""
     key = masks.tobytes()
@@ -142,27 +158,23 @@ class TypedPosterior(Posterior):
         if lp.ndim != 2 or lp.size == 0:
             raise ModelError("type_log_prior must be log weights, one per type (or a table populations x types)")
         M, K = lp.shape
-        for row in lp:
-            if not np.isfinite(logsumexp(row)):
-                raise ModelError("type_log_prior is -inf for every type of a population")
+        if np.isposinf(lp).any() or np.isneginf(lp).all(axis=1).any():
+            raise ModelError("type_log_prior must be finite or -inf, and not -inf for every type of a population")
         mp = np.zeros(M) if population_log_prior is None else _log_table(population_log_prior, "population_log_prior")
         mp = _check_vector(mp, M, "population_log_prior", "one log weight per population")
-        if not np.isfinite(logsumexp(mp)):
+        if np.isneginf(mp).all():
             raise ModelError("population_log_prior is -inf for every population")
         self.type_names = _names_for(type_names, K, "type")
         self.population_names = _names_for(population_names, M, "population")
         super().__init__(space, log_prior, keep_updates=keep_updates)
-        self.type_log_prior = _frozen(lp - logsumexp(lp, axis=1, keepdims=True))        # (M, K)
-        self.population_log_prior = _frozen(mp - logsumexp(mp))
+        self.type_log_prior = _frozen(lp - _lse(lp, 1)[:, None])        # (M, K)
+        self.population_log_prior = _frozen(mp - _lse(mp, 0))
         #: P(population | hypothesis, everything seen) (M, H): how the posterior splits over populations
         self._given = _frozen(np.repeat(np.exp(self.population_log_prior)[:, None], len(space), axis=1))
-        powers = 1 << np.arange(space.n_slots)
         #: owner index -> (holding masks (n,), unnormalized type log weights (M, K, n)); replaced, never changed
         self._tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        for o in range(space.n_owners):
-            masks = np.unique(space.slots_of(o).astype(np.int64) @ powers)
-            self._tables[o] = (_frozen(masks),
-                               _frozen(np.repeat(self.type_log_prior[:, :, None], masks.size, axis=2)))
+        for o, masks in enumerate(_holdings(space)):
+            self._tables[o] = (masks, _frozen(np.repeat(self.type_log_prior[:, :, None], masks.size, axis=2)))
         self._columns_cache: dict = {}
 
     @property

@@ -140,6 +140,9 @@ class PlayerPopulation:
         if len(names) != M or len(set(names)) != M:
             raise ModelError(f"table_names must be {M} different names, not {table_names!r}")
         self.types = types
+        self.type_names = tuple(t.name for t in types)
+        #: each type's :attr:`PlayerType.label` (types that differ only by tremble share one)
+        self.labels = tuple(t.label for t in types)
         #: how the prior was fitted (:func:`~heimlich_lab.inference.population.fit_population`), else None
         self.fit: dict | None = None
         self.tables = rows / rows.sum(axis=1, keepdims=True)
@@ -163,15 +166,6 @@ class PlayerPopulation:
         self._secrecy = np.array([t.secrecy for t in types])
 
     # ---------------------------------------------------------------- identity
-    @property
-    def type_names(self) -> tuple[str, ...]:
-        return tuple(t.name for t in self.types)
-
-    @property
-    def labels(self) -> tuple[str, ...]:
-        """Each type's :attr:`PlayerType.label` (types that differ only by tremble share one)."""
-        return tuple(t.label for t in self.types)
-
     @property
     def log_prior(self) -> np.ndarray:
         """log :attr:`prior` (K,): the marginal prior of each type."""
