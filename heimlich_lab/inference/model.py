@@ -30,6 +30,7 @@ uniformly at random instead.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
@@ -442,6 +443,7 @@ def _compositions(parts: int, n: int) -> np.ndarray:
     return t
 
 
+@lru_cache(maxsize=1024)   # shared by every model (the types of a population ask for the same hands)
 def _hand_distribution(pool: tuple, n: int, codes: tuple) -> tuple[np.ndarray, np.ndarray]:
     """The hands of ``n`` cards drawn without replacement from ``pool`` (copies per ``CARD_CODES``), as
     rows ``M`` (H, len(codes)): 1 if the hand holds that playable code, and their hypergeometric
@@ -454,4 +456,7 @@ def _hand_distribution(pool: tuple, n: int, codes: tuple) -> tuple[np.ndarray, n
     C = _compositions(len(K), n)                            # (H, k + 1) counts per category
     w = _COMB[K[None, :], C].prod(axis=1)                   # zero where a category has too few copies
     keep = w > 0
-    return (C[keep, :-1] > 0).astype(float), w[keep] / w[keep].sum()
+    M, w = (C[keep, :-1] > 0).astype(float), w[keep] / w[keep].sum()
+    M.setflags(write=False)
+    w.setflags(write=False)
+    return M, w
