@@ -185,3 +185,10 @@ def test_the_rules_options_reach_the_game(capsys, tmp_path):
     assert any(a.kind == "collect" for a in rec.actions) and "the Top Secret card they may draw" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["play", "--players", "Ann,Bob", "--draws", "sometimes"])
+
+
+def test_tournament_refuses_an_unknown_summary_column_before_playing(capsys, monkeypatch):
+    from heimlich_lab import Game
+    monkeypatch.setattr(Game, "__init__", lambda *a, **k: pytest.fail("a game was set up"))
+    assert main(["tournament", "--games", "1", "--by", "bot,colour", "--no-progress"]) == 2
+    assert "--by: unknown column(s) ['colour']" in capsys.readouterr().err

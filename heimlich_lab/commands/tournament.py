@@ -70,12 +70,16 @@ def run(args) -> int:
     import pandas as pd
 
     from ..analysis import free_agent_win_rate, tournament, win_rates
+    from ..analysis.storage import COLUMNS
 
+    by = split_names(args.by, "column")
+    unknown = [c for c in by if c not in COLUMNS and not (args.evaluate and c.startswith("belief_"))]
+    if unknown:     # said now, not after every game has been played
+        raise HeimlichError(f"--by: unknown column(s) {unknown}; columns are {', '.join(COLUMNS)}")
     df = tournament(player_counts=parse_counts(args.players), variants=split_names(args.variants, "variant"),
                     bots=parse_lineups(args.bots), games=args.games, seed=args.seed, n_jobs=args.jobs,
                     scheduler=args.scheduler, out=args.out, progress=not args.no_progress,
                     evaluate=args.evaluate)
-    by = split_names(args.by, "column")
     games = df["game_id"].nunique() if len(df) else 0
     # without --seed the root seed is drawn from the OS (or is the one of the run saved in --out, resumed)
     root = f", root seed {df['root_seed'].iloc[0]}" if len(df) else ""
