@@ -483,7 +483,7 @@ def test_belief_evaluation_columns_and_same_games(with_beliefs):
 def test_belief_evaluation_matches_a_direct_computation(with_beliefs):
     from heimlich_lab.inference.belief import BeliefSet
     from heimlich_lab.inference.metrics import accuracy, brier_score, log_loss, truth_table
-    from heimlich_lab.inference.model import BoltzmannModel
+    from heimlich_lab.inference.likelihoods import default_model   # the evaluator's default model
     from heimlich_lab.inference.dossier import secret_dossier  # noqa: F401  (the sheet the metrics describe)
 
     row = with_beliefs.iloc[5]                        # game 1, P2
@@ -491,7 +491,7 @@ def test_belief_evaluation_matches_a_direct_computation(with_beliefs):
     players = ["P1", "P2", "P3", "P4"]
     g = play_game(Rules(), {p: make_bot("boltzmann", seed=b) for p, b in zip(players, bot_seeds)}, seed=s)
     assert (row["game_index"], row["player"]) == (1, "P2") and row["seed"] == s
-    bs = BeliefSet.from_record(g.record, model=BoltzmannModel(), until="dossier")
+    bs = BeliefSet.from_record(g.record, model=default_model(), until="dossier")
     m = bs["P2"].marginals_array()
     agents = list(bs.agents)
     owners = bs.truth
@@ -536,14 +536,14 @@ def test_bench_target_prints_its_figures():
 def test_belief_scores_equal_score_belief(with_beliefs):
     """The evaluator's fast scoring is score_belief's arithmetic (every game, every player)."""
     from heimlich_lab.inference.belief import BeliefSet
+    from heimlich_lab.inference.likelihoods import default_model   # the evaluator's default model
     from heimlich_lab.inference.metrics import score_belief
-    from heimlich_lab.inference.model import BoltzmannModel
 
     players = ["P1", "P2", "P3", "P4"]
     for k in range(3):
         s, bot_seeds = game_seeds(5, k, 4)
         g = play_game(Rules(), {p: make_bot("boltzmann", seed=b) for p, b in zip(players, bot_seeds)}, seed=s)
-        bs = BeliefSet.from_record(g.record, model=BoltzmannModel(), until="dossier")
+        bs = BeliefSet.from_record(g.record, model=default_model(), until="dossier")
         for p in players:
             ref = score_belief(bs[p].marginals_array(), players, list(bs.agents), bs.truth, observer=p,
                                own_agents=list(bs.truth[p]))

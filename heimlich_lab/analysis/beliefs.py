@@ -12,8 +12,9 @@ at the dossier mark (the first scoring marker at 29; the end of the game if no m
   probable owner (an opponent or "free") of each such agent;
 * ``belief_at_mark``: whether the game reached the dossier mark.
 
-The truth is who controlled which agent when the replay stopped. The model defaults to
-``BoltzmannModel()``, whose parameters are those of the default ``boltzmann`` bot.
+The truth is who controlled which agent when the replay stopped. The model defaults to the kit's
+default model (:func:`~heimlich_lab.inference.likelihoods.default_model`, types learned per player);
+``BoltzmannModel()`` has the parameters of the default ``boltzmann`` bot.
 
 Speed: bots whose model has the same utility weights as the evaluator's model are given the
 evaluator's :class:`~heimlich_lab.inference.utility.Utility` (its cache) before the game, so the
@@ -38,13 +39,13 @@ class BeliefEvaluator:
     """``evaluate(record) -> {column: {player: value}}`` with every player's exact belief scores.
 
     ``until="dossier"`` (default) scores the beliefs at the dossier mark; ``until=None`` after the
-    whole game. ``model``: any player model (default ``BoltzmannModel()``).
+    whole game. ``model``: any player model (default: the kit's default model).
     """
 
     def __init__(self, model=None, until="dossier", share_utility: bool = True, prefix: str = "belief_"):
         if model is None:
-            from ..inference.model import BoltzmannModel
-            model = BoltzmannModel()
+            from ..inference.likelihoods import default_model
+            model = default_model()
         self.model = model
         self.until = until
         self.share_utility = share_utility

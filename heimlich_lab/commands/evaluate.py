@@ -57,9 +57,10 @@ def register(sub):
     p.add_argument("--beta", type=finite_number, default=1.0, help="the beliefs' BoltzmannModel beta (default 1)")
     p.add_argument("--epsilon", type=finite_number, default=0.05,
                    help="the beliefs' BoltzmannModel epsilon (default 0.05)")
-    p.add_argument("--model", choices=("robust", "boltzmann"), default="boltzmann",
-                   help="the beliefs' player model: robust (learns each player's type, beside the single "
-                        "BoltzmannModel) or boltzmann (the single BoltzmannModel of --beta/--epsilon; default)")
+    p.add_argument("--model", choices=("robust", "boltzmann"), default="robust",
+                   help="the beliefs' player model: robust (default: learns each player's type; with "
+                        "--populations the single BoltzmannModel is scored beside it) or boltzmann (the single "
+                        "BoltzmannModel of --beta/--epsilon)")
     p.add_argument("--populations", default=None,
                    help="a population grid instead of --bots, comma-separated: random, greedy, boltzmann, bluff, "
                         "mixed, or bots joined by + (e.g. random,mixed,random+bluff); one table per population")
@@ -92,13 +93,13 @@ def evaluate(games: int, n_players: int, bots: list[str], seed: int | None = Non
     seeds are :func:`~heimlich_lab.analysis.game_seeds` ``(seed, k, n_players)``; ``seed=None`` draws one
     from the OS (kept in the ``root_seed`` column).
     """
-    from ..inference.model import BoltzmannModel
+    from ..inference.likelihoods import default_model
     _check_evaluation(games, n_players, seed)
     for b in set(bots):
         make_bot(b, seed=0)  # unknown names fail now, with the list of bots
     seed = seed_or_drawn(seed)
     rules = Rules() if rules is None else rules
-    model = BoltzmannModel() if model is None else model
+    model = default_model() if model is None else model
     players = list(NAMES[:n_players])
     rows = []
     it = range(games)
@@ -241,9 +242,11 @@ def run(args) -> int:
     from ..inference.model import BoltzmannModel
     if args.populations:
         return run_populations(args)
+    from ..inference.player_types import default_population
     bots = split_names(args.bots, "bot")
     rules = rules_from(args)
-    model = BoltzmannModel(beta=args.beta, epsilon=args.epsilon)
+    single = BoltzmannModel(beta=args.beta, epsilon=args.epsilon)
+    model = default_population() if args.model == "robust" else single
     t0 = time.perf_counter()
     seed = seed_or_drawn(args.seed)
     table, scores = evaluate(args.games, args.players, bots, seed=seed, rules=rules, model=model,
@@ -254,7 +257,7 @@ def run(args) -> int:
     variant = ("Top Secret" if rules.top_secret else "basic") + (" + Secret Dossier" if rules.dossier else "")
     print(f"{n_games} games, {args.players} players ({variant}), bots {', '.join(bots)}, seed {seed}"
           f"{' (drawn)' if args.seed is None else ''}; "
-          f"beliefs: BoltzmannModel(beta={model.beta:g}, epsilon={model.epsilon:g})")
+          f"beliefs: {'the robust population (player types)' if args.model == 'robust' else single!r}")
     print(f"scored at the dossier mark ({reached:.0%} of games reached it; the others at their end), "
           f"per player, own agents left out; {dt:.1f} s")
     n_entries = len(scores[scores.method == "exact"])

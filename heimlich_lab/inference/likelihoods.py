@@ -24,9 +24,11 @@ __all__ = ["LIKELIHOOD_CACHE", "LikelihoodCache", "PushModel", "ask_model", "che
 
 
 def default_model():
-    """``BoltzmannModel()`` from :mod:`heimlich_lab.inference.model` (the kit's default player model)."""
-    from .model import BoltzmannModel
-    return BoltzmannModel()
+    """The kit's default player model: :func:`~heimlich_lab.inference.player_types.default_population`, which
+    reads every player through a population of types and learns each player's type (robust when players are
+    not what a single model assumes). ``BoltzmannModel()`` is one of its types, and the model for teaching."""
+    from .player_types import default_population
+    return default_population()
 
 
 def model_name(model) -> str:

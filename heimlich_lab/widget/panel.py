@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from ..errors import HeimlichError, ModelError
 from ..inference.belief import Belief
 from ..inference.dossier import DossierNoteWriter, expected_correct, secret_dossier
-from ..inference.model import BoltzmannModel
+from ..inference.likelihoods import default_model
 from ..rules.actions import CHANCE_KINDS, Action
 from ..rules.game import CHANCE
 from ..rules.records import GameRecord
@@ -94,8 +94,8 @@ def dossier_note_lines(found, max_notes: int = MAX_NOTES) -> list[str]:
 
 
 def default_belief_factory(game, observer):
-    """The panel's belief: exact deduction with the Boltzmann player model."""
-    return Belief.for_game(game, observer, BoltzmannModel())
+    """The panel's belief: exact deduction with the kit's default player model (types learned per player)."""
+    return Belief.for_game(game, observer, default_model())
 
 
 def replay_belief(record: GameRecord, viewer, model=None):
@@ -103,7 +103,7 @@ def replay_belief(record: GameRecord, viewer, model=None):
     record cannot be followed."""
     rec = record.as_player(viewer) if viewer is not None else record.public()
     try:
-        return Belief.from_record(rec, observer=viewer, model=model or BoltzmannModel())
+        return Belief.from_record(rec, observer=viewer, model=model or default_model())
     except HeimlichError:
         return None
 
