@@ -504,8 +504,9 @@ def test_a_custom_belief_factory_is_used():
         def marginals(self):
             return {p: {c: 0.25 for c in AG6} for p in ["Ann", "Bob", "Cy", "free"]}
 
-        def observe(self, view, actor, action):
-            self.seen = (view.viewer, actor, str(action))
+        def add(self, decision):          # every decision of Ann's stream, as Ann saw it
+            if decision.view is not None:
+                self.seen = (decision.view.viewer, decision.actor, str(decision.action))
 
     made = []
     ctl = GameController(THREE, bots=bots("Bob", "Cy"), start=pos(decision="move", die="2"),

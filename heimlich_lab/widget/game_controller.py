@@ -51,7 +51,8 @@ class GameController:
     (a spectator's view) goes up whenever the screen must change hands.
     ``autoplay``: whether bots play by themselves (paced by ``speed_ms``, scheduled on the
     kernel's event loop); default: yes when a human plays, no for bots alone (click Play).
-    ``belief_factory(game, observer)`` makes the belief panel's belief; by default a
+    ``belief_factory(game, observer)`` makes the belief panel's belief, which then reads the observer's
+    decisions one at a time with ``add(decision)`` (see :class:`~heimlich_lab.widget.panel.LivePanels`); by default a
     :class:`~heimlich_lab.inference.belief.Belief` with the Boltzmann model
     (:func:`~heimlich_lab.widget.panel.default_belief_factory`).
     """
@@ -150,13 +151,9 @@ class GameController:
 
     # ------------------------------------------------------------ actions
     def _apply(self, action, actor: str) -> None:
-        """Apply one action, updating every belief from its observer's view before the action."""
-        g = self.game
-        act = action if isinstance(action, Action) else Action.parse(action)
-        before = self.panels.before()
-        n = len(g.history)
-        g.apply(act, player=actor)
-        self.panels.observe(before, n, actor, act)
+        """Apply one action; the belief panels follow it."""
+        self.game.apply(action, player=actor)
+        self.panels.follow()
 
     def _sample(self) -> Action:
         outcomes = self.game.chance_outcomes()

@@ -13,11 +13,8 @@ from ..errors import HeimlichError, ModelError
 from ..inference.belief import Belief
 from ..inference.dossier import DossierNoteWriter, expected_correct, secret_dossier
 from ..inference.likelihoods import default_model
-from ..rules.actions import CHANCE_KINDS, Action
-from ..rules.game import CHANCE
 from ..rules.records import GameRecord
 from ..rules.replay import DecisionStream
-from ..rules.views import visible_action
 
 #: How many dossier notes the panel lists: each player's support, then the latest others.
 MAX_NOTES = 8
@@ -94,8 +91,10 @@ def dossier_note_lines(found, max_notes: int = MAX_NOTES) -> list[str]:
 
 
 def default_belief_factory(game, observer):
-    """The panel's belief: exact deduction with the kit's default player model (types learned per player)."""
-    return Belief.for_game(game, observer, default_model())
+    """The panel's belief: exact deduction with the kit's default player model (types learned per player),
+    knowing the observer's own agent card(s) and no decision yet (:class:`LivePanels` tells it each one)."""
+    own = tuple(game.view(observer).own_agents) if observer is not None else ()
+    return Belief(game.players, game.agents, observer, default_model(), own)
 
 
 def replay_belief(record: GameRecord, viewer, model=None):
@@ -109,52 +108,40 @@ def replay_belief(record: GameRecord, viewer, model=None):
 
 
 class LivePanels:
-    """The belief panels of a live game: one belief per observer, told every decision as that observer saw it,
-    and the observer's dossier notes, written as the game goes (each decision is read once, from the
-    observer's :class:`~heimlich_lab.rules.replay.DecisionStream`: a late step costs what an early one does).
+    """The belief panels of a live game: for each observer, the one stream of decisions as that observer saw
+    them (:class:`~heimlich_lab.rules.replay.DecisionStream`, which hides what the observer may not see), read
+    once each: its belief and its dossier notes follow it, so a late step costs what an early one does.
 
-    ``factory(game, observer)`` makes a belief; one that fails (or later cannot follow the game) stops with
-    its reason shown in its panel, and the game goes on.
+    ``factory(game, observer)`` makes a belief that has read no decision yet and takes them one at a time
+    with ``add(decision)`` (as :class:`~heimlich_lab.inference.belief.Belief` does); one that fails (or later
+    cannot follow the game) stops with its reason shown in its panel, and the game goes on.
     """
 
     def __init__(self, game, observers, factory=default_belief_factory):
         self.game = game
         self.beliefs: dict = {}
         self.errors: dict = {}
-        self._panels: dict = {}  # observer -> (what the panel was made from, panel)
-        self._notes: dict = {}   # observer -> (its decision stream, its dossier note writer)
+        self._panels: dict = {}   # observer -> (what the panel was made from, panel)
+        self._streams: dict = {}  # observer -> (its decision stream, its dossier note writer)
         for o in observers:
             try:
                 self.beliefs[o] = factory(game, o)
             except HeimlichError as e:
                 self.errors[o] = str(e)
-            self._notes[o] = (DecisionStream(game, o), DossierNoteWriter(o))
-        self.write_notes()
+            self._streams[o] = (DecisionStream(game, o), DossierNoteWriter(o))
+        self.follow()
 
-    def before(self) -> dict:
-        """Each observer's view now: pass it to :meth:`observe` after the next action."""
-        return {o: self.game.view(o) for o in self.beliefs}
-
-    def observe(self, before: dict, index: int, actor: str, action: Action) -> None:
-        """Tell every belief the action at history ``index`` as its observer saw it (``before``: :meth:`before`;
-        what an observer may see of it is the rules' :func:`~heimlich_lab.rules.views.visible_action`)."""
-        self.write_notes()
-        if action.kind in CHANCE_KINDS and action.kind != "take":
-            return                                   # the deal, rolls and draws tell a belief nothing about owners
-        to = self.game.recipients.get(index)         # who received a taken agent card
-        who = to if actor == CHANCE else actor
-        for o, b in list(self.beliefs.items()):
-            try:
-                b.observe(before[o], who, visible_action(action, actor, to, o))
-            except HeimlichError as e:               # a belief that cannot follow stops; the game goes on
-                del self.beliefs[o]
-                self.errors[o] = str(e)
-
-    def write_notes(self) -> None:
-        """Note the decisions made since the last call, for every observer."""
-        for stream, writer in self._notes.values():
+    def follow(self) -> None:
+        """Read the decisions made since the last call, for every observer: its notes and its belief."""
+        for o, (stream, writer) in self._streams.items():
             for decision in stream.new():
                 writer.add(decision)
+                if o in self.beliefs:
+                    try:
+                        self.beliefs[o].add(decision)
+                    except HeimlichError as e:   # a belief that cannot follow stops; the game goes on
+                        del self.beliefs[o]
+                        self.errors[o] = str(e)
 
     def panel(self, observer, view) -> dict | None:
         """``observer``'s panel for ``view`` (the observer's view now), or ``None`` without a belief."""
@@ -175,4 +162,4 @@ class LivePanels:
 
     def note_lines(self, observer) -> list[str]:
         """The observer's dossier notes so far (the rulebook's deductions)."""
-        return dossier_note_lines(self._notes[observer][1].notes())
+        return dossier_note_lines(self._streams[observer][1].notes())
