@@ -526,11 +526,11 @@ def test_explain_wording():
     assert line == ("Bob moved red from 3 to 9: 8.0 times more likely if Bob controls red than if "
                     "Bob does not (P: 0.33 -> 0.80).")
     lines = explain(upd, "Bob moved red", k=3, owner="Bob", verb="holds")
-    assert lines[1] == ("Bob moved red: 4.5 times less likely if Bob holds blue than if Bob does not "
-                        "(P: 0.33 -> 0.10).")
+    assert lines[1] == ("Bob moved red: 4.5 times more likely if Bob does not hold blue than if Bob does "
+                        "(P: 0.33 -> 0.10).")          # never "N times less likely"
     free = explain(upd, "Bob moved red", owner="free")
-    assert free[0].startswith("Bob moved red: ") and "if nobody controls" in free[0]
-    assert "than if somebody does" in free[0]
+    assert free[0] == ("Bob moved red: 4.5 times more likely if somebody controls red than if nobody does "
+                       "(P: 0.33 -> 0.10).")
     # no evidence
     flat = Posterior(space).update(np.full(len(space), -1.0))
     assert explain(flat, "Ann waited") == ["Ann waited: no evidence about whether Ann controls red (P: 0.33 -> 0.33)."]

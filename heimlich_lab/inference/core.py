@@ -1051,7 +1051,7 @@ def explain(
     >>> for line in explain(upd, "Bob moved red", k=2, verb="holds", owner="Bob"):
     ...     print(line)
     Bob moved red: 3.0 times more likely if Bob holds red than if Bob does not (P: 0.50 -> 0.75).
-    Bob moved red: 3.0 times less likely if Bob holds blue than if Bob does not (P: 0.50 -> 0.25).
+    Bob moved red: 3.0 times more likely if Bob does not hold blue than if Bob does (P: 0.50 -> 0.25).
     """
     out = []
     log_ratios = update.log_likelihood_ratios()
@@ -1071,8 +1071,12 @@ def explain(
             out.append(f"{describe_observation}: impossible if {claim} {p}.")
         elif lr > np.log1p(tol):
             out.append(f"{describe_observation}: {_times(lr)} times more likely if {claim} than if {contrast} {p}.")
-        elif lr < -np.log1p(tol):
-            out.append(f"{describe_observation}: {_times(-lr)} times less likely if {claim} than if {contrast} {p}.")
+        elif lr < -np.log1p(tol):     # said the right way round: "N times more likely if not ...", never "N times less"
+            if c.owner == FREE_LABEL:
+                turned = f"somebody {verb} {c.slot} than if nobody does"
+            else:
+                turned = f"{c.owner} does not {verb.removesuffix('s')} {c.slot} than if {c.owner} does"
+            out.append(f"{describe_observation}: {_times(-lr)} times more likely if {turned} {p}.")
         else:
             out.append(f"{describe_observation}: no evidence about whether {claim} {p}.")
     return out
