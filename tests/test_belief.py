@@ -249,7 +249,10 @@ def test_model_sees_only_the_observers_view(rules):
         assert spy.seen == {("player", "Bob")}
     spy = SpyModel()
     BeliefSet.from_record(g.record, model=spy)
-    assert spy.seen == {("spectator", None)}
+    # the public view for every decision; a decision that depends on a hidden hand is also read by each player
+    # from their own view (the exact pool of cards: the deck minus what that player has seen, their hand included)
+    hand_readers = {("player", p) for p in P3} if rules.top_secret else set()
+    assert spy.seen == {("spectator", None)} | hand_readers
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -823,7 +826,7 @@ def test_add_feeds_a_belief_from_the_stream_as_sync_does(observer):
         for d in stream.new():
             added.add(d)
         synced.sync(game.view(observer))
-    assert len(added.history) == len(synced.history) > 20
+    assert len(added.history) == len(synced.history) > 10
     np.testing.assert_array_equal(added.marginals_history(), synced.marginals_history())
     assert added.explanations() == synced.explanations()
     with pytest.raises(ModelError, match="fed by add"):

@@ -93,7 +93,7 @@ def test_every_kind_of_decision_is_played():
                     card_kinds.add(a.args[0])
                 if a.kind == "points":
                     points.add(a.args[0])
-    assert kinds == {"points", "move", "safe", "announce", "play", "pass", "done", "dossier"}
+    assert kinds == {"points", "move", "safe", "announce", "play", "pass", "done", "dossier", "collect"}
     assert points == {0, 1, 2, 3}
     assert len(card_kinds) >= 12, card_kinds
 

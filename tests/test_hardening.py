@@ -623,11 +623,15 @@ def test_collect_yes_draws_and_a_full_hand_is_not_asked():
     assert full.phase != "collect" and [d["reason"] for k, _, d in full.events if k == "no_draw"] == ["hand-limit"]
 
 
-def test_always_draw_is_the_old_behaviour():
+def test_the_books_may_draw_is_the_default_and_always_draw_the_option():
     owners = {"Ann": "red", "Bob": "blue", "Cy": "green", "Dee": "violet"}
     g = _ts_game({}, owners, rules=Rules(top_secret=True, deck=DECK5), positions={"grey": 10})
+    g.apply("move grey+1 yellow+1")           # grey ends in the Ruins: Ann may draw
+    assert Rules().draws == "may" and g.phase == "collect" and g.current_player == "Ann"
+    assert [str(a) for a in g.legal_actions()] == ["collect no", "collect yes"]
+    g = _ts_game({}, owners, rules=Rules(top_secret=True, deck=DECK5, draws="always"), positions={"grey": 10})
     g.apply("move grey+1 yellow+1")
-    assert g.phase == "draw" and Rules().draws == "always"
+    assert g.phase == "draw"                  # drawn without asking
 
 
 def test_games_with_may_draw_replay_and_every_reader_follows_them(tmp_path, capsys):
@@ -654,7 +658,7 @@ def test_games_with_may_draw_replay_and_every_reader_follows_them(tmp_path, caps
 
 
 # ============================================================================ 14. the second-agent card acts when drawn
-DRAWN = Rules(top_secret=True, second_agent="drawn", deck={"second": 1, "swap": 2, "ruins": 2})
+DRAWN = Rules(top_secret=True, second_agent="drawn", draws="always", deck={"second": 1, "swap": 2, "ruins": 2})
 
 
 @pytest.mark.parametrize("owners, outcome", [

@@ -302,7 +302,7 @@ def test_model_and_boltzmann_bot_are_the_same_generative_process():
     """For every decision a BoltzmannBot makes, the model's likelihood at the bot's true agent(s), computed
     from the bot's own view (its hand known), is exactly the bot's probability of its choice: points, moves,
     safe moves, announcements, card + targets, pass and done. Actors with two agents: the mean over the
-    agents (the belief core's rule). Dossier entries are the only uninformative decisions."""
+    agents (the belief core's rule). Dossier entries and collecting a card are the only uninformative decisions."""
     checked = dict.fromkeys(("points", "move", "safe", "announce", "play", "pass", "done", "two agents"), 0)
     for rules, n, seeds in [(Rules(), 5, range(2)), (Rules(top_secret=True), 3, range(8)),
                             (Rules(top_secret=True, dossier=True, safe_destination="unoccupied"), 4, range(3))]:
@@ -312,7 +312,7 @@ def test_model_and_boltzmann_bot_are_the_same_generative_process():
             model = BoltzmannModel(beta=0.8, epsilon=0.1)
             for v, spec, legal, a, p, own in decisions(rules, n, seed, bots):
                 ll = model.agent_log_likelihoods(v, p, a)
-                if a.kind == "dossier":
+                if a.kind in ("dossier", "collect"):   # model bots always collect: no evidence
                     assert ll is None
                     continue
                 want = bots[p].probabilities(v, legal)[legal.index(a)]
@@ -440,19 +440,21 @@ def ts_game(bob_hand, bob_agent="yellow", until="round"):
     return g
 
 
-def unseen_by_cy(g):
-    """The cards not in public view (each copy once): the deck minus the discards (the model's pool)."""
-    v = g.view("Cy")
+def unseen_by_cy(g, viewer="Cy"):
+    """The cards the viewer (default Cy; ``None``: a spectator) cannot see, each copy once: the deck minus the
+    discards, the card out of the game and the viewer's own hand (the model's pool for that view)."""
+    v = g.view(viewer)
     deck = v.rules.deck_for(3)
-    return [c for c, k in deck.items() for _ in range(k - v.discards.count(c))]
+    seen = v.discards + v.removed + tuple(v.hand)
+    return [c for c, k in deck.items() for _ in range(k - seen.count(c))]
 
 
-def brute_force(until, actions, beta=0.9, epsilon=0.1):
+def brute_force(until, actions, beta=0.9, epsilon=0.1, viewer="Cy"):
     """P(action | Bob holds agent a) = mean over every 3-card subset of the cards not in public view (all
     equally likely) of the BoltzmannBot's probability of the action with that hand: {action: {agent: p}}."""
     from collections import Counter
     from itertools import combinations
-    unseen = unseen_by_cy(ts_game(("second", "join", "twofwd"), until=until))
+    unseen = unseen_by_cy(ts_game(("second", "join", "twofwd"), until=until), viewer)
     hands = Counter(tuple(sorted(unseen[i] for i in s)) for s in combinations(range(len(unseen)), 3))
     total = math.comb(len(unseen), 3)
     out = {x: dict.fromkeys(BOB_AGENTS, 0.0) for x in actions}
@@ -469,7 +471,7 @@ def brute_force(until, actions, beta=0.9, epsilon=0.1):
 
 def test_announcement_likelihood_averages_the_bot_over_the_hands_the_observer_cannot_see():
     """Cy sees neither Bob's hand nor the supply: the model's P(announce | agent) from Cy's view is the
-    average of the bot's probability over all 3-card hands from the cards not in public view (1771 subsets)."""
+    average of the bot's probability over all 3-card hands from the cards Cy cannot see (her own hand left out)."""
     m = BoltzmannModel(beta=0.9, epsilon=0.1)
     g = ts_game(("second", "join", "twofwd"), until="announce")
     acts = [Action.parse("announce yes"), Action.parse("announce no")]
@@ -495,11 +497,13 @@ def test_card_choice_and_pass_likelihood_averages_the_bot_over_the_hidden_hand()
         got = np.exp(m.agent_log_likelihoods(v, "Bob", x))
         for agent in BOB_AGENTS:
             assert got[v.agents.index(agent)] == pytest.approx(want[x][agent], rel=1e-9), (x, agent)
-    # a function of the public history: the spectator (and Ann) get the same likelihood as Cy
-    for other in (None, "Ann"):
-        for x in acts:
-            assert np.array_equal(m.agent_log_likelihoods(g.view(other), "Bob", x),
-                                  m.agent_log_likelihoods(v, "Bob", x))
+    # each observer averages over the cards it cannot see: a spectator over more than Cy (who holds cards)
+    assert unseen_by_cy(g, None) != unseen_by_cy(g)
+    want = brute_force("round", acts, viewer=None)
+    for x in acts:
+        got = np.exp(m.agent_log_likelihoods(g.view(None), "Bob", x))
+        for agent in BOB_AGENTS:
+            assert got[v.agents.index(agent)] == pytest.approx(want[x][agent], rel=1e-9), (x, agent)
 
 
 def test_hand_decision_probabilities_sum_to_one():

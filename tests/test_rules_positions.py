@@ -93,9 +93,11 @@ def test_an_ordered_supply_is_drawn_from_the_top_and_logged():
             supply_ordered=True)
     g = Game(P3, rules=TS, chance="manual", start=p)
     g.apply("points 0")
+    g.apply("collect yes")
     assert not g.is_chance_node and g.hands["Ann"] == ["ruins", "swap"]
-    assert [(who, str(a)) for who, a in g.history] == [("Ann", "points 0"), ("chance", "draw swap")]
-    assert g.recipients == {1: "Ann"}
+    assert [(who, str(a)) for who, a in g.history] == [("Ann", "points 0"), ("Ann", "collect yes"),
+                                                        ("chance", "draw swap")]
+    assert g.recipients == {2: "Ann"}
     g.apply("announce no")
     assert g.phase == "roll" and g.position().supply[:2] == ["bonus", "back12"] and g.position().supply_ordered
     # the record replays it and hides it from other players

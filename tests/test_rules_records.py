@@ -60,9 +60,23 @@ def test_json_round_trip(rules):
     assert again.rules == rules and again.players == tuple(P3) and again.seed == 3
     assert again.view == "full" and again.result == rec.result
     d = json.loads(text)
-    assert d["format"] == FORMAT == "heimlich-lab-record" and d["version"] == VERSION == 1
+    assert d["format"] == FORMAT == "heimlich-lab-record" and d["version"] == VERSION == 2
     assert set(d) == {"format", "version", "view", "players", "rules", "seed", "chance", "start", "deal", "log",
                       "result"}
+
+
+def test_a_version_1_record_reads_as_always_draw():
+    # version 1 was written before a card one may draw became a choice: its games drew without asking
+    rules = Rules(top_secret=True, draws="always")
+    g, _ = played(rules=rules, seed=3)
+    d = g.record.to_dict()
+    assert d["version"] == 2 and d["rules"]["draws"] == "always"
+    del d["rules"]["draws"]
+    d["version"] = 1
+    old = GameRecord.from_dict(d)
+    assert old.rules == rules and old.replay().history == g.history
+    d["version"] = 2                           # without the field, version 2 means the books' "may draw"
+    assert GameRecord.from_dict(d, check=False).rules.draws == "may"
 
 
 def test_replay_reproduces_every_intermediate_state_auto_chance():

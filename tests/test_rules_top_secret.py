@@ -79,6 +79,7 @@ def test_deck_size_and_opening_hands(n):
 def test_draw_probabilities_follow_the_supply_counts():
     g = ts(hands={"Ann": ["ruins"]}, decision="points", die="1-3")
     g.apply("points 0")
+    g.apply("collect yes")                        # the books' "may draw": Ann chooses to draw
     outs = dict((str(a), p) for a, p in g.chance_outcomes())
     deck = Counter(TS.deck_for(4))                # the supply: the deck without Ann's card
     deck["ruins"] -= 1
@@ -93,11 +94,22 @@ def test_points_zero_moves_nothing_and_draws_a_card():
     assert [str(a) for a in g.legal_actions()] == ["points 0", "points 1", "points 2", "points 3"]
     before = g.positions
     g.apply("points 0")
+    assert g.phase == "collect" and not g.is_chance_node and g.current_player == "Ann"    # she *may* draw
+    g.apply("collect yes")
     assert g.phase == "draw" and g.is_chance_node
     g.apply("draw swap")
     assert g.hands["Ann"] == ["ruins", "swap"] and g.positions == before
     assert not events(g, "move") and g.recipients[len(g.history) - 1] == "Ann"
     assert g.phase == "announce" and g.current_player == "Ann"
+
+
+def test_a_player_who_may_draw_can_decline():
+    g = ts(hands={"Ann": ["ruins"]}, decision="points", die="1-3")
+    supply = g.supply_size
+    g.apply("points 0")
+    g.apply("collect no")
+    assert g.phase == "announce" and g.hands["Ann"] == ["ruins"] and g.supply_size == supply
+    assert events(g, "collect") == [{"player": "Ann", "want": False}]
 
 
 def test_hand_limit_four_no_draw():
@@ -120,6 +132,8 @@ def test_die_move_ending_agents_in_the_ruins_draws_one_card_however_many():
     g = ts(positions={"red": 10, "blue": 9}, hands={"Ann": []}, die="3", points=3)
     g.apply("move red+1 blue+2")
     assert g.positions["red"] == g.positions["blue"] == -3
+    assert g.phase == "collect"
+    g.apply("collect yes")
     assert g.phase == "draw"
     g.apply("draw swap")
     assert g.phase == "announce" and g.hands["Ann"] == ["swap"]       # one card, not two
@@ -137,9 +151,12 @@ def test_active_player_draws_one_card_per_card_played_ending_agents_in_the_ruins
     g.apply("move grey+2")
     announce(g, yes={"Ann"})
     g.apply("play twofwd red blue")                                    # two agents into the Ruins: one card
+    assert g.phase == "collect"
+    g.apply("collect yes")
     assert g.phase == "draw"
     g.apply("draw swap")
     g.apply("play ruins yellow")                                       # a second card into the Ruins: one more
+    g.apply("collect yes")
     g.apply("draw bonus")
     assert g.hands["Ann"] == ["swap", "bonus"] and g.phase == "round" and g.current_player == "Ann"
 
@@ -161,6 +178,7 @@ def test_empty_supply_reshuffles_the_discards():
     g = ts(hands={"Ann": ["ruins"]}, decision="points", die="1-3", supply=[], discards=["fwd123", "step1"],
            rules=rules)
     g.apply("points 0")
+    g.apply("collect yes")
     assert g.phase == "draw" and g.discards == [] and g.supply_size == 2
     assert events(g, "reshuffle") == [{"cards": 2}]
     assert {str(a): p for a, p in g.chance_outcomes()} == {"draw step1": 0.5, "draw fwd123": 0.5}
@@ -182,6 +200,7 @@ def test_auto_chance_reshuffle_keeps_cards_conserved():
                      hands={"Ann": ["ruins"]}, supply=[], discards=["fwd123", "step1"])
     g = Game(FOUR, rules=rules, seed=3, start=start)
     g.apply("points 0")
+    g.apply("collect yes")
     assert len(g.hands["Ann"]) == 2 and g.supply_size == 1 and g.discards == []
 
 
@@ -470,10 +489,12 @@ def test_targets_that_would_leave_everything_as_it_is_are_not_legal(card, play):
 def test_church_card_needs_an_agent_outside_the_church():
     g = ts(hands={"Ann": ["church", "ruins"]}, decision="points", die="1-3")
     g.apply("points 0")
+    g.apply("collect yes")
     g.apply("draw swap")
     announce(g, yes={"Ann"})
     assert Action.parse("play church") not in g.legal_actions()
-    g.apply("play ruins red")          # red leaves the Church (and Ann, active, draws)
+    g.apply("play ruins red")          # red leaves the Church (and Ann, active, may draw)
+    g.apply("collect yes")
     g.apply("draw back12")
     assert Action.parse("play church") in g.legal_actions()
 

@@ -89,11 +89,13 @@ def twin_games():
         step("safe 4")
         step("roll 1-3")                   # Bob's turn
         step("points 0")                   # Bob draws: a different card in each game
+        step("collect yes")                # Bob may draw, and does
         step(f"draw {draw}")
         step("announce no")                # Bob
         step("announce no")                # Ann (Cy holds no card)
         step("roll 1-3")                   # Cy's turn
         step("points 0")                   # Cy draws the same card in both games
+        step("collect yes")
         step("draw ruins")
         step("announce no")                # Cy
         step("announce no")                # Ann

@@ -34,7 +34,10 @@ from .ruleset import Rules
 from .views import visible_action
 
 FORMAT = "heimlich-lab-record"
-VERSION = 1
+VERSION = 2
+#: Versions this heimlich-lab reads. Version 1 was written before a card one *may* draw became a choice
+#: (docs/rules.md#drawing-cards): its games drew without asking, so it reads as ``draws="always"``.
+READS_VERSIONS = (1, 2)
 #: The fields of a finished game's ``result``.
 RESULT_KEYS = ("winners", "scores", "final_owners", "controlled", "dossier_bonus", "dossier_sheets")
 
@@ -240,8 +243,9 @@ class GameRecord:
             raise RecordError(f"{source}: a record is a JSON object")
         if d.get("format") != FORMAT:
             raise RecordError(f"{source}: 'format' must be {FORMAT!r}, not {d.get('format')!r}")
-        if type(d.get("version")) is not int or d["version"] != VERSION:    # not 1.0, not true
-            raise RecordError(f"{source}: unknown version {d.get('version')!r}; this heimlich-lab reads version {VERSION}")
+        if type(d.get("version")) is not int or d["version"] not in READS_VERSIONS:    # not 1.0, not true
+            raise RecordError(f"{source}: unknown version {d.get('version')!r}; this heimlich-lab reads versions "
+                              f"{', '.join(map(str, READS_VERSIONS))}")
         missing = [k for k in ("players", "rules", "log") if k not in d]
         if missing:
             raise RecordError(f"{source}: missing field(s) {missing}")
@@ -268,7 +272,10 @@ class GameRecord:
             if d.get(k) is not None and not isinstance(d[k], dict):
                 raise RecordError(f"{source}: {k!r} must be a JSON object or null, not {d[k]!r}")
         try:
-            rules = Rules.from_dict(d["rules"])
+            rules_dict = d["rules"]
+            if d["version"] == 1 and isinstance(rules_dict, dict) and "draws" not in rules_dict:
+                rules_dict = {**rules_dict, "draws": "always"}    # the migration from version 1
+            rules = Rules.from_dict(rules_dict)
             players = tuple(d["players"])
             start = Position.from_dict(d["start"]) if d.get("start") else None
         except HeimlichError as e:

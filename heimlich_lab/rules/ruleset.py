@@ -22,7 +22,7 @@ SAFE_DESTINATIONS = ("other", "unoccupied")
 #: Readings the rulebooks allow, each an option whose first value is the default: the books' "may draw"
 #: (docs/rules.md#drawing-cards), and the 2018 edition's readings (docs/rules.md#editions; default: 2002).
 READING_OPTIONS = {
-    "draws": ("always", "may"),                 # a card one may draw: always drawn / a choice (collect yes|no)
+    "draws": ("may", "always"),                 # a card one may draw: a choice (collect yes|no) / always drawn
     "second_agent": ("played", "drawn"),        # the second-agent card acts when played / when drawn
     "lone_announcer": ("round", "one_card"),    # one announcer: a round anyone may join / one card, then on
     "safe_mover": ("active", "creator"),        # after a scoring the active player / its creator moves the safe
@@ -44,9 +44,9 @@ class Rules:
     - ``agents``: the colours in play, or ``None`` for the first N of the list.
     - ``deck``: a mapping card code -> copies, or ``None`` for the 26-card deck.
 
-    - ``draws``: ``"always"`` (default: the card a player may draw, on 0 points and
-      for the Ruins, is drawn without asking) or ``"may"`` (the books' "may draw" as a
-      decision: ``collect yes`` or ``collect no``).
+    - ``draws``: ``"may"`` (default, the books' "may draw": the card a player may draw,
+      on 0 points and for the Ruins, is a decision, ``collect yes`` or ``collect no``) or
+      ``"always"`` (it is drawn without asking; records of version 1 read this way).
 
     The 2018 edition's readings, each an option with the 2002 reading as the default
     (docs/rules.md#editions):
@@ -72,7 +72,7 @@ class Rules:
     safe_destination: str = "other"
     agents: tuple[str, ...] | None = None
     deck: Mapping[str, int] | None = None
-    draws: str = "always"
+    draws: str = "may"
     second_agent: str = "played"
     lone_announcer: str = "round"
     safe_mover: str = "active"
