@@ -75,6 +75,7 @@ from .core import FREE_LABEL, HypothesisSpace, Posterior, Update, explain
 from .likelihoods import (LIKELIHOOD_CACHE, LikelihoodCache, PushModel, ask_model, default_model, is_typed,
                           model_cache_key, model_name)
 from .mixture import TypedPosterior
+from .model import HAND_DECISIONS
 from .player_types import group_types
 from .plots import plot_belief_history, plot_marginals
 from .wording import card_moves, describe_action
@@ -301,6 +302,8 @@ class Belief:
         ``cache`` by every belief that saw the same public history ``key``."""
         mkey = model_cache_key(self.model) if (cache is not None and key is not None) else None
         if mkey is not None:
+            if action.kind in HAND_DECISIONS and view.viewer is not None:
+                key = (key, tuple(sorted(view.hand)))   # a hidden hand comes from what this viewer cannot see
             hit, v = cache.get((mkey, key))
             if hit:
                 return v

@@ -8,11 +8,13 @@ from scipy.special import logsumexp
 
 from ..errors import InformationRuleError, ModelError, RecordError
 from ..rules.actions import DECISION_KINDS
+from ..rules.game import Game
 from ..rules.records import GameRecord
 from ..rules.replay import Decision, public_decisions
 from .baselines import IndependentBelief, PointsShareBelief
 from .belief import Belief
 from .likelihoods import ask_model, default_model
+from .model import HAND_DECISIONS
 from .wording import describe_action
 
 __all__ = ["BeliefSet"]
@@ -24,7 +26,11 @@ class BeliefSet:
     The model is asked once per decision, with the spectator view (public
     information only), and every observer's exact posterior is updated with
     the same per-agent values; each observer's private knowledge (own card,
-    the agent they took) goes only into their own belief. ``baselines=True``
+    the agent they took) goes only into their own belief. A decision that
+    depends on a hidden hand (announce, a card play, pass, done) is read by
+    each player with their own view too: the actor's hand comes from the cards
+    that player has not seen (their own hand left out), as in
+    :meth:`Belief.from_record`. ``baselines=True``
     also keeps an :class:`IndependentBelief` and a :class:`PointsShareBelief`
     per observer (:attr:`independent`, :attr:`points_share`).
 
@@ -106,8 +112,18 @@ class BeliefSet:
         bs = cls(record.players, agents, {o: (own_of[o] if o is not None else ()) for o in obs}, model,
                  baselines=baselines, keep_updates=keep_updates, alpha=alpha)
         stop = None
+        # a decision that depends on a hidden hand reads each player's pool without that player's own hand:
+        # their views come from a twin of the game (the full record holds every secret)
+        twin = Game(record.players, record.rules, chance="manual", start=record.start) \
+            if record.rules.top_secret and any(o is not None for o in obs) else None
         for item in public_decisions(record, None, until):
-            bs._consume(item, record)
+            views = None
+            if twin is not None:
+                if item.action.kind in HAND_DECISIONS:
+                    views = {o: twin.view(o) for o in bs.beliefs if o is not None and o != item.actor}
+                entry = record.log[item.index]
+                twin.apply(entry.action, player=entry.actor)
+            bs._consume(item, record, views)
             bs.index = item.index + 1
             if item.at_mark:
                 bs.at_mark = True
@@ -123,10 +139,11 @@ class BeliefSet:
                 bs.truth = game.owners
         return bs
 
-    def _consume(self, item: Decision, record: GameRecord) -> None:
+    def _consume(self, item: Decision, record: GameRecord, views: dict | None = None) -> None:
         """One log entry for every observer, all or nothing: the model's answer is validated before any
         belief changes, and if one observer's update fails (an impossible observation, a second take)
-        every belief and baseline is restored to its state before the entry."""
+        every belief and baseline is restored to its state before the entry. ``views``: observer -> their
+        own view before a decision that depends on a hidden hand (their exact pool of cards)."""
         k = item.action.kind
         if k == "take":
             agent = record.log[item.index].action.args[0]  # the full record: given only to the taker
@@ -137,6 +154,13 @@ class BeliefSet:
         if k not in DECISION_KINDS:
             return
         values = ask_model(self.model, item.view, item.actor, item.action, len(self.agents))  # spectator view
+        own = {}   # observer -> values from the observer's own pool (hand decisions), one answer per hand
+        by_hand: dict = {}
+        for o, v in (views or {}).items():
+            hand = tuple(sorted(v.hand))
+            if hand not in by_hand:
+                by_hand[hand] = ask_model(self.model, v, item.actor, item.action, len(self.agents))
+            own[o] = by_hand[hand]
         with self._all_or_nothing():
             for pb in self.points_share.values():
                 pb.count_move(item.actor, item.action)
@@ -145,7 +169,7 @@ class BeliefSet:
             desc = describe_action(item.view, item.actor, item.action)
             for o, b in self.beliefs.items():
                 if o != item.actor:
-                    b._update_with(item.actor, item.action, values, desc, item.index, item.turn)
+                    b._update_with(item.actor, item.action, own.get(o, values), desc, item.index, item.turn)
             if self.independent and values.ndim == 2:  # the foils read every player through the prior mixture
                 values = logsumexp(values + self.model.log_prior[:, None], axis=0)
             for o, ib in self.independent.items():

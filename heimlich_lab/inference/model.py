@@ -117,12 +117,11 @@ class BoltzmannModel:
     not in public view (the deck minus the discards), each multiset of codes
     weighted by its hypergeometric probability, conditioned on the decision
     being possible (e.g. the first player of a round holds a playable card).
-    **Approximations**: this prior ignores that the actor's earlier choices
+    The viewer's own hand is taken out of that pool too: each observer's
+    likelihood uses exactly what that observer knows (a spectator, nothing).
+    **Approximation**: this prior ignores that the actor's earlier choices
     (announcements, passes, the points 0 that draws a card) correlate with
-    what it holds; and it does not subtract the viewer's own hand, so that the
-    likelihood depends on the public history only (the belief caches
-    likelihoods per public history and shares them between observers, and a
-    ``BeliefSet`` uses the spectator's view). The per-hand probabilities are exact.
+    what it holds. The per-hand probabilities are exact.
     The pass/done legality is read from the view's public log.
     The dossier entries are secret and never observed.
     ``beta = 0`` or ``epsilon = 1`` make every decision uninformative (``None``).
@@ -268,10 +267,10 @@ class BoltzmannModel:
             hand = tuple(sorted(view.hand))
             pool, n = None, len(hand)
         else:
-            # public pool: the viewer's own hand is not subtracted, so the likelihood is a function of the
-            # public history (the belief caches it per public history and shares it between observers)
+            # the pool the actor's hand comes from, as the viewer knows it: the deck minus the discards, the
+            # card out of the game and the viewer's own hand (a belief caches this per public history and hand)
             deck = view.rules.deck_for(len(view.players))
-            seen = view.discards + view.removed     # a second-agent card out of the game is in no hand
+            seen = view.discards + view.removed + tuple(view.hand)   # a spectator's view has no hand
             pool = tuple(deck[c] - seen.count(c) for c in CARD_CODES)
             n, hand = view.hand_sizes[actor], None
         k = action.kind
