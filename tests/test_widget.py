@@ -428,8 +428,13 @@ def test_replay_seek_slider_messages_and_labels(tmp_path):
     path = rec.save(tmp_path / "game.json")
     r = ReplayController(path, viewer="Bob")
     s = r.widget.state
-    assert s["replay"] == {"index": len(rec.log), "length": len(rec.log) + 1}
+    # a replay opens at the start, so that the result is not given away
+    assert s["replay"] == {"index": 0, "length": len(rec.log) + 1} and s["winners"] is None
+    assert s["banner"] == "Turn 1: The agent cards were being dealt" and s["decision_text"] == ""
+    r.handle_message({"type": "replay", "index": len(rec.log)})
+    s = r.widget.state
     assert s["view_label"] == "Replay, Bob's view" and s["winners"] is not None and not s["is_human_turn"]
+    assert s["banner"].startswith("Game over") and s["result"]["winners"] == list(rec.winners)
     r.handle_message({"type": "replay", "index": 0})
     s = r.widget.state
     assert s["replay"]["index"] == 0 and set(s["positions"].values()) == {0} and s["own_agents"] == []
@@ -758,3 +763,129 @@ def test_the_board_benchmark_times_every_bot_step_of_a_whole_game():
     times = step_times(0)
     assert len(times) > 50 and all(t >= 0 for t in times)
     assert "board" in BENCHMARKS
+
+
+# ---------------------------------------------------------------- the classroom board (issue 13)
+
+#: "You's", or "You" with a verb of the third person ("You rolls"); "You pass" is right
+BAD_ENGLISH = re.compile(r"\bYou's\b|\bYou (?:already )?(?:is|has|does|[a-z]+[^s\W]s)\b")
+
+
+def _strings(x):
+    """Every string in a JSON-like value (what the front end can show)."""
+    if isinstance(x, str):
+        yield x
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield from _strings(k)
+            yield from _strings(v)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            yield from _strings(v)
+
+
+def test_the_turn_banner_is_true_through_top_secret_rounds():
+    """Checked against the game's own state at every decision of whole Top Secret games."""
+    rounds = 0
+    for seed in (1, 2, 3):
+        ctl = GameController(["Ann", "You", "Cy"], bots=bots("Ann", "You", "Cy", seed=seed), rules=TS, seed=seed,
+                             beliefs=False, viewer="Ann")
+        g = ctl.game
+        while not g.is_over:
+            s = board_state(g, "Ann")
+            active, decider = g.active_player, ctl.decider
+            whose = "Your turn" if active == "You" else f"{active}'s turn"
+            assert s["banner"].startswith(whose), (s["banner"], active)
+            if g.die is not None:
+                assert f"(rolled {g.die})" in s["banner"]
+            if decider is not None and decider != active:
+                assert f". {decider}: " in s["banner"], (s["banner"], decider)
+                rounds += g.phase == "round"
+            assert not BAD_ENGLISH.search(s["banner"])
+            ctl.step()
+        assert board_state(g, "Ann")["banner"].startswith("Game over")
+    assert rounds > 0, "the games had Top Secret rounds where another player decides"
+
+
+def test_a_human_called_you_reads_right_everywhere_on_the_board():
+    ctl = GameController(["You", "Bob", "Cy"], bots=bots("Bob", "Cy"), rules=Rules(top_secret=True, dossier=True),
+                         seed=4)
+    w = ctl.widget
+    texts = []
+    for _ in range(400):
+        if ctl.game.is_over:
+            break
+        s = w.state
+        texts += list(_strings(s))
+        if s["is_human_turn"]:
+            ctl.send_action(human_policy(s))
+        else:
+            ctl.step()
+    texts += list(_strings(w.state)) + list(_strings(ctl.replay("You").state))
+    assert ctl.game.is_over
+    assert [t for t in texts if BAD_ENGLISH.search(t)] == []
+    assert "Your view" in texts and any(t.startswith("You control ") for t in texts)
+    assert any(re.search(r"\bYou roll \d", t) for t in texts)
+
+
+def test_the_end_is_a_results_table_and_the_bot_controls_are_off():
+    ctl = GameController(THREE, bots=bots(*THREE), rules=Rules(dossier=True), seed=5, beliefs=False)
+    assert ctl.widget.state["autoplay"]["available"] is True and ctl.widget.state["result"] is None
+    ctl.run_bots()
+    s = ctl.widget.state
+    assert s["autoplay"]["available"] is False
+    result, over = s["result"], ctl.game.view(None).log[-1].data
+    assert result["winners"] == list(ctl.game.winners)
+    assert {r["agent"]: r["final"] for r in result["rows"]} == ctl.game.scores
+    assert [r["final"] for r in result["rows"]] == sorted(ctl.game.scores.values(), reverse=True)
+    for r in result["rows"]:
+        assert r["owner"] == over["owners"][r["agent"]] and r["marker"] + r["dossier"] == r["final"]
+        assert r["farthest"] == (r["agent"] in over["farthest"])
+    assert (result["note"] != "") == any(v > 42 for v in ctl.game.scores.values())
+
+
+def test_card_options_name_agents_as_the_board_does_and_pass_is_no_other():
+    p = pos({"red": 5, "blue": 3}, decision="roll", rules=TS, hands={"Ann": ["fwd123"]})
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), rules=TS, start=p, seed=1)
+    for _ in range(60):
+        s = ctl.widget.state
+        plays = [d for d in s["decisions"] if d["kind"] == "play"]
+        if plays:
+            assert all(re.fullmatch(r"(Schulz|Perry|Bucci|Jaques|Mirkov|Doyle) \+[123]", d["label"]) for d in plays)
+            assert {d["group"] for d in s["decisions"] if d["kind"] in ("pass", "done")} <= {"round"}
+            assert "Other" not in {d["title"] for d in s["decisions"]}
+            return
+        if s["is_human_turn"]:
+            ctl.send_action("announce yes" if "announce yes" in notations(s) else human_policy(s))
+        elif not ctl.step():
+            break
+    pytest.fail("no card decision came up")
+
+
+def test_the_belief_panel_explains_itself():
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), seed=3)
+    for _ in range(40):
+        s = ctl.widget.state
+        if s["is_human_turn"]:
+            ctl.send_action(human_policy(s))
+        else:
+            ctl.step()
+    b = ctl.widget.state["belief"]
+    mine = ctl.game.owners["Ann"]
+    assert b["own"] == mine and b["own_text"].startswith("Ann's own agent: ")
+    assert b["caption"] == "cell = probability that this player controls this agent, given what Ann has seen"
+    assert 1 <= len(b["updates"]) <= 3 and all(u["change"] > 0 for u in b["updates"])
+    assert [u["change"] for u in b["updates"]] == sorted((u["change"] for u in b["updates"]), reverse=True)
+    since = ctl.widget.state["since_last_turn"]
+    assert since and not any(line.startswith("Ann ") for line in since[:1])
+
+
+def test_the_last_move_of_each_player_is_sent_for_the_arrows():
+    ctl = GameController(THREE, bots=bots(*THREE), seed=2, beliefs=False)
+    for _ in range(12):
+        ctl.step()
+    lm = ctl.widget.state["last_moves"]
+    moves = [e for e in ctl.game.view(None).log if e.kind == "move"]
+    for player in {e.player for e in moves}:
+        last = [e for e in moves if e.player == player][-1]
+        assert lm[player] == {c: list(ft) for c, ft in last.data["moves"].items()}

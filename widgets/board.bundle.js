@@ -25,12 +25,12 @@ var BOARD = Object.freeze({
   cy: 400,
   ringRadius: 236,
   buildingRadius: 54,
-  agentRadius: 11,
-  agentSpacing: 24,
-  agentRowGap: 22,
+  agentRadius: 13,
+  agentSpacing: 28,
+  agentRowGap: 26,
   trackInset: 26,
   trackSpaceRadius: 12,
-  markerRadius: 8
+  markerRadius: 9
 });
 function mod(a, n) {
   return (a % n + n) % n;
@@ -153,8 +153,8 @@ function markerLayout(scores, order, track = trackGeometry()) {
     list.forEach((c, k) => {
       const row = Math.floor(k / 2);
       const col = list.length === 1 ? 0 : k % 2 - 0.5;
-      const inward = 22 + row * 16;
-      const along = col * 17;
+      const inward = 28 + row * 19;
+      const along = col * 20;
       out[c] = {
         x: round2(t.x + t.nx * inward + tx * along),
         y: round2(t.y + t.ny * inward + ty * along),
@@ -219,6 +219,11 @@ function normaliseState(raw, setup = {}) {
     current_player: s.current_player == null ? null : String(s.current_player),
     phase: s.phase == null ? "" : String(s.phase),
     decision_text: s.decision_text == null ? "" : String(s.decision_text),
+    banner: s.banner == null ? "" : String(s.banner),
+    identity: s.identity == null ? "" : String(s.identity),
+    last_moves: asObject(s.last_moves),
+    since_last_turn: asArray(s.since_last_turn).map(String),
+    result: s.result && typeof s.result === "object" && Array.isArray(s.result.rows) ? s.result : null,
     is_human_turn: s.is_human_turn === true,
     decisions: asArray(s.decisions).filter((d) => d && typeof d.notation === "string" && typeof d.group === "string"),
     move: Number.isInteger(move.points) && move.agents && typeof move.agents === "object" ? move : null,
@@ -354,22 +359,38 @@ function heatInk(p) {
   return Number.isFinite(p) && p > 0.55 ? "#ffffff" : "#111111";
 }
 function formatProb(p) {
-  return Number.isFinite(p) ? p.toFixed(2) : "–";
+  if (!Number.isFinite(p)) return "–";
+  if (p <= 1e-9) return "0";
+  if (p >= 1 - 1e-9) return "1";
+  if (p < 0.01) return "<0.01";
+  if (p > 0.99) return ">0.99";
+  return p.toFixed(2);
 }
-function sparklinePoints(values, width = 160, height = 40, pad = 3) {
-  const vals = (values || []).filter((v) => Number.isFinite(v));
-  if (!vals.length) return "";
-  const max = Math.max(...vals, 0);
-  const min = Math.min(0, ...vals);
-  const span = max - min || 1;
-  const n = vals.length;
-  const xs = n === 1 ? [pad, width - pad] : vals.map((_, i) => pad + i * (width - 2 * pad) / (n - 1));
-  const ys = vals.map((v) => height - pad - (v - min) / span * (height - 2 * pad));
-  const pts = n === 1 ? [[xs[0], ys[0]], [xs[1], ys[0]]] : xs.map((x, i) => [x, ys[i]]);
-  return pts.map(([x, y]) => `${round2(x)},${round2(y)}`).join(" ");
+function bannerLines(banner) {
+  const text = String(banner || "");
+  const m = text.match(/^(.*?\))(?:[.:] )(.*)$/) || text.match(/^(.*?)(?:\. |: )(.*)$/);
+  return m ? [m[1], m[2]] : [text, ""];
+}
+function cardPreview(decisions, notation) {
+  const d = (decisions || []).find((x) => x.notation === notation);
+  if (!d || !d.effect) return null;
+  const landings = {};
+  for (const [c, ft] of Object.entries(d.effect.moves || {})) if (Array.isArray(ft)) landings[c] = ft[1];
+  return { notation, landings, safe: Array.isArray(d.effect.safe) ? d.effect.safe[1] : null };
+}
+function arrowPath(a, b, opts = {}) {
+  const { cx, cy } = { ...BOARD, ...opts };
+  const mx = (a.x + b.x) / 2;
+  const my = (a.y + b.y) / 2;
+  const qx = mx + (cx - mx) * 0.45;
+  const qy = my + (cy - my) * 0.45;
+  const pull = (p, k) => ({ x: p.x + (qx - p.x) * k, y: p.y + (qy - p.y) * k });
+  const s = pull(a, 0.3);
+  const e = pull(b, 0.3);
+  return `M${round2(s.x)},${round2(s.y)} Q${round2(qx)},${round2(qy)} ${round2(e.x)},${round2(e.y)}`;
 }
 function initialUi() {
-  return { alloc: {}, selected: null, pending: false };
+  return { alloc: {}, selected: null, pending: false, preview: null };
 }
 function decisionKey(state) {
   return JSON.stringify([
@@ -472,6 +493,8 @@ function applyCommand(ui, cmd, ctx) {
     }
     case "reset":
       return { ui: { ...ui, alloc: {} }, message: null };
+    case "preview":
+      return { ui: { ...ui, preview: cmd.action || null }, message: null };
     case "add":
     case "remove":
     case "set": {
@@ -547,7 +570,8 @@ function viewModel(rawState, ui = initialUi()) {
   const mode = ctx.mode;
   const alloc = mode === "move" ? ui.alloc || {} : {};
   const points = ctx.points;
-  const landings = mode === "move" ? previewLandings(state.move, alloc) : {};
+  const preview = ui.preview ? cardPreview(state.decisions, ui.preview) : null;
+  const landings = mode === "move" ? previewLandings(state.move, alloc) : preview ? preview.landings : {};
   const scoring = mode === "move" ? scoringAgents(state.move, alloc, order) : [];
   const geometry = ringGeometry(state.ring);
   const layout = agentLayout(state.positions, order, landings, geometry);
@@ -573,6 +597,7 @@ function viewModel(rawState, ui = initialUi()) {
     buildingActs,
     own,
     owners,
+    preview,
     styles: Object.fromEntries(state.agents.map((a) => [a.colour, agentStyle(a)])),
     allowed: mode === "move" && isLegalAllocation(alloc, state.move)
   };
@@ -613,11 +638,11 @@ function renderSafe(vm) {
   if (s === null) return "";
   const g = vm.geometry.find((b) => b.value === s);
   const B = BOARD;
-  const r = B.ringRadius - B.buildingRadius - 2;
+  const r = B.ringRadius - B.buildingRadius - 30;
   const rad = g.angle * Math.PI / 180;
   const x = B.cx + r * Math.cos(rad);
   const y = B.cy + r * Math.sin(rad);
-  return `<g class="hb-safe" data-safe="${esc(g.name)}" transform="translate(${fmt(x)},${fmt(y)})"><title>The safe is in ${esc(g.label)}</title><rect class="hb-safe-box" x="-15" y="-13" width="30" height="26" rx="4"/><circle class="hb-safe-dial" r="6"/><line class="hb-safe-dial" x1="0" y1="0" x2="4" y2="-4"/><rect class="hb-safe-handle" x="9" y="-5" width="3" height="10"/></g>`;
+  return `<g class="hb-safe" data-safe="${esc(g.name)}" transform="translate(${fmt(x)},${fmt(y)})"><title>The safe is in ${esc(g.label)}</title><rect class="hb-safe-box" x="-22" y="-18" width="44" height="36" rx="5"/><circle class="hb-safe-dial" r="9"/><line class="hb-safe-dial" x1="0" y1="0" x2="6" y2="-6"/><rect class="hb-safe-handle" x="13" y="-7" width="4" height="14"/></g>`;
 }
 function agentNodes(vm) {
   const triggers = new Set(vm.state.triggers);
@@ -631,7 +656,7 @@ function agentNodes(vm) {
     const owner = vm.owners ? vm.owners[c] : void 0;
     const steps = vm.alloc[c] || 0;
     const label = `${st.name} (${c}) in ${buildingLabel(vm.state.ring, p.building)}${own ? ", your agent" : ""}${owner ? `, owner ${owner}` : ""}${steps ? `, +${steps} planned` : ""}`;
-    const inner = `<title>${esc(label)}</title>` + (own ? `<circle class="hb-own-ring" r="${BOARD.agentRadius + 4}"/>` : "") + `<circle class="hb-agent-body" r="${BOARD.agentRadius}" fill="${esc(st.fill)}"/><text class="hb-agent-letter" text-anchor="middle" dy="0.35em" fill="${esc(st.ink)}">${esc(st.letter)}</text>`;
+    const inner = `<title>${esc(label)}</title>` + (own ? `<circle class="hb-own-ring" r="${BOARD.agentRadius + 5}"/>` : "") + `<circle class="hb-agent-body" r="${BOARD.agentRadius}" fill="${esc(st.fill)}"/><text class="hb-agent-letter" text-anchor="middle" dy="0.35em" fill="${esc(st.ink)}">${esc(st.letter)}</text>`;
     out.push({
       key: c,
       x: p.x,
@@ -662,14 +687,15 @@ function renderGhosts(vm) {
     if (!p) continue;
     const st = vm.styles[c];
     const sc = scoring.has(c);
-    out += `<g class="${cls("hb-ghost", sc && "hb-scores")}" data-ghost="${esc(c)}" transform="translate(${fmt(p.x)},${fmt(p.y)})"><title>${esc(`${st.name} would land in ${buildingLabel(vm.state.ring, p.building)}${sc ? " — scoring!" : ""}`)}</title><circle class="hb-ghost-body" r="${BOARD.agentRadius}" stroke="${esc(st.fill)}"/><text class="hb-agent-letter" text-anchor="middle" dy="0.35em">${esc(st.letter)}</text>` + (sc ? `<text class="hb-ghost-star" x="10" y="-8">★</text>` : "") + `</g>`;
+    out += `<g class="${cls("hb-ghost", sc && "hb-scores")}" data-ghost="${esc(c)}" transform="translate(${fmt(p.x)},${fmt(p.y)})"><title>${esc(`${st.name} would ${vm.preview ? "go to" : "land in"} ${buildingLabel(vm.state.ring, p.building)}${sc ? " — scoring!" : ""}`)}</title><circle class="hb-ghost-body" r="${BOARD.agentRadius}" stroke="${esc(st.fill)}"/><text class="hb-agent-letter" text-anchor="middle" dy="0.35em">${esc(st.letter)}</text>` + (sc ? `<text class="hb-ghost-star" x="10" y="-8">★</text>` : "") + `</g>`;
   }
   return out;
 }
 function renderTrack(vm) {
   const r = BOARD.trackSpaceRadius;
   let out = "";
-  for (const t of vm.track) {
+  for (const t0 of vm.track) {
+    const t = vm.state.dossier ? t0 : { ...t0, mark: false };
     const title = t.mark ? `${t.score}: dossier mark` : t.finish ? `${t.score}: finish` : String(t.score);
     out += `<g class="${cls("hb-track-space", t.mark && "hb-mark", t.finish && "hb-finish")}" data-track="${t.score}" transform="translate(${fmt(t.x)},${fmt(t.y)})"><title>${esc(title)}</title><circle r="${t.mark || t.finish ? r + 2 : r}"/><text text-anchor="middle" dy="0.35em">${t.score}</text></g>`;
   }
@@ -699,17 +725,32 @@ function renderCenter(vm) {
   if (pips) for (const [px, py] of pips) out += `<circle class="hb-pip" cx="${px * 30 * 0.75}" cy="${py * 30 * 0.75}" r="5.5"/>`;
   else if (face !== null) out += `<text class="hb-die-text" text-anchor="middle" dy="0.35em">${esc(face)}</text>`;
   out += `</g>`;
-  const turn = s.winners ? "Game over" : s.current_player ? `${s.current_player}'s turn` : "";
-  if (turn) out += `<text class="hb-center-turn" x="${cx}" y="${cy + 22}" text-anchor="middle">${esc(turn)}</text>`;
-  if (s.points !== null) out += `<text class="hb-center-sub" x="${cx}" y="${cy + 44}" text-anchor="middle">${esc(`${s.points} point${s.points === 1 ? "" : "s"}`)}</text>`;
-  if (s.phase) out += `<text class="hb-center-sub" x="${cx}" y="${cy + 64}" text-anchor="middle">${esc(`phase: ${s.phase}`)}</text>`;
+  const [line1, line2] = bannerLines(s.banner || (s.winners ? "Game over" : ""));
+  if (line1) out += `<text class="hb-center-turn" x="${cx}" y="${cy + 24}" text-anchor="middle">${esc(line1)}</text>`;
+  if (line2) out += `<text class="hb-center-sub" x="${cx}" y="${cy + 48}" text-anchor="middle">${esc(line2)}</text>`;
   return out;
 }
-var SVG_LAYERS = Object.freeze(["track", "buildings", "safe", "center", "ghosts", "agents", "markers"]);
+function renderArrows(vm) {
+  const byValue = geometryByValue(vm.geometry);
+  let out = "";
+  for (const [player, moves] of Object.entries(vm.state.last_moves || {})) {
+    for (const [c, ft] of Object.entries(moves || {})) {
+      const a = byValue.get(ft && ft[0]);
+      const b = byValue.get(ft && ft[1]);
+      const st = vm.styles[c];
+      if (!a || !b || !st || a === b) continue;
+      const path = arrowPath(a, b);
+      out += `<g class="hb-arrow" data-arrow="${esc(`${player}:${c}`)}"><title>${esc(`${player} last moved ${st.name}: ${a.label} → ${b.label}`)}</title><path d="${path}" stroke="${esc(st.fill)}" marker-end="url(#hb-arrowhead)"/></g>`;
+    }
+  }
+  return out;
+}
+var SVG_LAYERS = Object.freeze(["track", "buildings", "arrows", "safe", "center", "ghosts", "agents", "markers"]);
 function svgLayers(vm) {
   return {
     track: renderTrack(vm),
     buildings: renderBuildings(vm),
+    arrows: renderArrows(vm),
     safe: renderSafe(vm),
     center: renderCenter(vm),
     ghosts: renderGhosts(vm),
@@ -722,7 +763,8 @@ function swatch(st, extra = "") {
 }
 function renderHeader(vm) {
   const s = vm.state;
-  let out = `<span class="hb-view" data-testid="view-label">${esc(s.view_label || (s.viewer ? `${s.viewer}'s view` : ""))}</span>`;
+  let out = `<span class="hb-view" data-testid="view-label">${esc(s.view_label || (s.viewer ? `${s.viewer}: view` : ""))}</span>`;
+  if (s.banner) out += `<span class="hb-banner" data-testid="banner" aria-live="polite">${esc(s.banner)}</span>`;
   if (s.players.length) {
     out += `<span class="hb-players">` + s.players.map((p) => {
       const size = s.top_secret && s.hand_sizes && Number.isFinite(s.hand_sizes[p]) ? ` <span class="hb-hand-size" data-hand-size="${esc(p)}" title="cards in hand">${esc(s.hand_sizes[p])} card${s.hand_sizes[p] === 1 ? "" : "s"}</span>` : "";
@@ -767,13 +809,29 @@ function renderActionGroups(vm) {
     }).join(" ") + `</fieldset>`;
   }).join("") + `</div>`;
 }
+function renderResult(vm) {
+  const r = vm.state.result;
+  const rows = Array.isArray(r.rows) ? r.rows : [];
+  const winners = Array.isArray(r.winners) ? r.winners.map(String) : [];
+  const head = winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(" and ")}` : "No player wins: a free agent went farthest";
+  let out = `<div class="hb-result" data-testid="result"><strong>${esc(head)}</strong><table class="hb-result-table"><thead><tr><th scope="col">Agent</th><th scope="col">Controlled by</th><th scope="col">Marker</th>` + (r.dossier ? `<th scope="col">Dossier</th><th scope="col">Final</th>` : "") + `</tr></thead><tbody>`;
+  for (const row of rows) {
+    const st = vm.styles[row.agent] || agentStyle(row.agent);
+    const won = row.owner && winners.includes(row.owner);
+    out += `<tr class="${cls(row.farthest && "hb-farthest", won && "hb-winner-row")}" data-result="${esc(row.agent)}"><td>${swatch(st)} ${esc(st.name)}${row.farthest ? " ★" : ""}</td><td>${esc(row.owner || "nobody (free)")}</td><td>${esc(row.marker)}</td>` + (r.dossier ? `<td>${row.dossier ? `+${esc(row.dossier)}` : "0"}</td><td><strong>${esc(row.final)}</strong></td>` : "") + `</tr>`;
+  }
+  out += `</tbody></table>`;
+  if (r.note) out += `<p class="hb-note">${esc(r.note)}</p>`;
+  return out + `<p class="hb-caption">★ farthest marker</p></div>`;
+}
 function renderCurtain(vm) {
   return `<div class="hb-curtain" data-testid="curtain" role="dialog" aria-label="Curtain"><p>${esc(vm.state.curtain)}</p><button type="button" class="hb-reveal" data-curtain="reveal">Reveal</button></div>`;
 }
 function renderControls(vm) {
   const s = vm.state;
   let out = `<div class="hb-decision" data-testid="decision" aria-live="polite">${esc(s.decision_text)}</div>`;
-  if (s.winners || s.result_text) {
+  if (s.result) out += renderResult(vm);
+  else if (s.winners || s.result_text) {
     out += `<div class="hb-result" data-testid="result">` + (s.winners ? `<strong>${esc(s.winners.length ? `Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.join(", ")}` : "No player wins")}</strong> ` : "") + `${esc(s.result_text)}</div>`;
   }
   if (s.error && vm.mode !== "curtain") out += `<div class="hb-error" data-testid="error" role="alert">${esc(s.error)}</div>`;
@@ -797,11 +855,12 @@ function renderHand(vm) {
   }
   if (!s.top_secret || !s.hand) return sheet;
   const items = s.hand.map((code) => `<li class="hb-card" data-card="${esc(code)}"><span class="hb-card-code">${esc(code)}</span> ${esc(s.card_names[code] || "")}</li>`).join("");
-  return `<section class="hb-hand" data-testid="hand"><h4>${esc(s.viewer ? `${s.viewer}'s hand` : "Hand")} (${s.hand.length})</h4>` + (items ? `<ul>${items}</ul>` : `<p class="hb-empty">No cards.</p>`) + `</section>` + sheet;
+  return `<section class="hb-hand" data-testid="hand"><h4>${esc(s.viewer ? "Your hand" : "Hand")} (${s.hand.length})</h4>` + (items ? `<ul>${items}</ul>` : `<p class="hb-empty">No cards.</p>`) + `</section>` + sheet;
 }
 function renderLegend(vm) {
   const s = vm.state;
-  return `<ul class="hb-legend">` + vm.order.map((c) => {
+  const you = s.identity && !s.curtain ? `<p class="hb-you" data-testid="identity">${[...vm.own].map((c) => swatch(vm.styles[c] || agentStyle(c))).join("")} ${esc(s.identity)}</p>` : "";
+  return you + `<ul class="hb-legend">` + vm.order.map((c) => {
     const st = vm.styles[c];
     const score = s.scores[c];
     const own = vm.own.has(c) ? ` <span class="hb-yours">yours</span>` : "";
@@ -822,13 +881,13 @@ function renderPlayback(vm) {
   if (a) {
     const avail = a.available !== false;
     const speed = Number.isFinite(a.speed_ms) ? a.speed_ms : animationMs(s);
-    out += `<div class="hb-autoplay" data-testid="autoplay"><button type="button" data-control="step"${avail && !a.playing ? "" : " disabled"} title="one bot decision">Step</button><button type="button" data-control="play"${avail && !a.playing ? "" : " disabled"}>Play</button><button type="button" data-control="pause"${a.playing ? "" : " disabled"}>Pause</button><label>Speed <input type="range" data-control="speed" min="${SPEED_RANGE.min}" max="${SPEED_RANGE.max}" step="${SPEED_RANGE.step}" value="${esc(speed)}" aria-label="milliseconds per step"/> <span data-bind="speed">${esc(speed)} ms</span></label></div>`;
+    out += `<div class="hb-autoplay" data-testid="autoplay"><button type="button" data-control="step"${avail && !a.playing ? "" : " disabled"} title="the next bot decision" aria-label="Step: the next bot decision">Step</button><button type="button" data-control="play"${avail && !a.playing ? "" : " disabled"}>Play</button><button type="button" data-control="pause"${a.playing ? "" : " disabled"}>Pause</button><label>Speed <input type="range" data-control="speed" min="${SPEED_RANGE.min}" max="${SPEED_RANGE.max}" step="${SPEED_RANGE.step}" value="${esc(speed)}" aria-label="milliseconds per step"/> <span data-bind="speed">${esc(speed)} ms</span></label></div>`;
   }
   const r = s.replay;
   if (r) {
     const len = replayLast(r);
     const idx = Math.max(0, Math.min(len, Math.trunc(Number(r.index) || 0)));
-    out += `<div class="hb-replay" data-testid="replay"><button type="button" data-replay-step="first" title="start"${idx <= 0 ? " disabled" : ""}>«</button><button type="button" data-replay-step="-1" title="back ( [ )"${idx <= 0 ? " disabled" : ""}>◀</button><input type="range" data-control="replay" min="0" max="${len}" step="1" value="${idx}" aria-label="replay position"/><button type="button" data-replay-step="+1" title="forward ( ] )"${idx >= len ? " disabled" : ""}>▶</button><button type="button" data-replay-step="last" title="end"${idx >= len ? " disabled" : ""}>»</button> <span data-bind="replay">${idx} / ${len}</span></div>`;
+    out += `<div class="hb-replay" data-testid="replay"><button type="button" data-replay-step="first" title="start" aria-label="to the start"${idx <= 0 ? " disabled" : ""}>«</button><button type="button" data-replay-step="-1" title="back ( [ )" aria-label="one step back"${idx <= 0 ? " disabled" : ""}>◀</button><input type="range" data-control="replay" min="0" max="${len}" step="1" value="${idx}" aria-label="replay position"/><button type="button" data-replay-step="+1" title="forward ( ] )" aria-label="one step forward"${idx >= len ? " disabled" : ""}>▶</button><button type="button" data-replay-step="last" title="end" aria-label="to the end"${idx >= len ? " disabled" : ""}>»</button> <span data-bind="replay">${idx} / ${len}</span></div>`;
   }
   return out;
 }
@@ -845,43 +904,71 @@ function renderBelief(vm) {
   const rows = Array.isArray(b.rows) ? b.rows.map(String) : [];
   const cols = Array.isArray(b.cols) ? b.cols.map(String) : [];
   const p = Array.isArray(b.p) ? b.p : [];
-  let table = `<table class="hb-heat"><thead><tr><th></th>`;
+  const observer = b.observer == null ? null : String(b.observer);
+  const own = new Set(Array.isArray(b.own) ? b.own.map(String) : []);
+  let table = `<table class="hb-heat"><thead><tr><th scope="col"><span class="hb-sr">player</span></th>`;
   for (const c of cols) {
     const st = vm.styles[c] || agentStyle(c);
-    table += `<th scope="col" title="${esc(`${st.name} (${c})`)}">${swatch(st)}</th>`;
+    table += `<th scope="col" title="${esc(`${st.name} (${c})`)}">${swatch(st)}<span class="hb-col-name">${esc(st.name)}</span></th>`;
   }
   table += `</tr></thead><tbody>`;
+  let sumsToTwo = false;
   rows.forEach((r, i) => {
-    table += `<tr><th scope="row">${esc(r)}</th>`;
+    if (observer !== null && r === observer && own.size) return;
+    const label = r === "free" ? "nobody (free)" : r;
+    let sum = 0;
+    table += `<tr><th scope="row">${esc(label)}</th>`;
     cols.forEach((c, j) => {
       const v = Array.isArray(p[i]) ? Number(p[i][j]) : NaN;
-      table += `<td data-cell="${esc(`${r}:${c}`)}" style="background:${heatFill(v)};color:${heatInk(v)}" title="${esc(`P(${r} owns ${c})`)}">${formatProb(v)}</td>`;
+      if (Number.isFinite(v)) sum += v;
+      const st = vm.styles[c] || agentStyle(c);
+      table += `<td data-cell="${esc(`${r}:${c}`)}" style="background:${heatFill(v)};color:${heatInk(v)}" title="${esc(`P(${label} controls ${st.name}) = ${Number.isFinite(v) ? v.toFixed(4) : "?"}`)}">${formatProb(v)}</td>`;
     });
+    if (r !== "free" && sum > 1.5) sumsToTwo = true;
     table += `</tr>`;
   });
   table += `</tbody></table>`;
+  const legend = `<div class="hb-heat-legend" data-testid="heat-legend" aria-hidden="true"><span>0</span><span class="hb-heat-scale"></span><span>1</span> <span class="hb-muted">probability</span></div>`;
+  const caption = `<p class="hb-caption" data-testid="belief-caption">${esc(b.caption || "cell = probability that this player controls this agent")}</p>`;
+  const mine = own.size && observer !== null ? `<p class="hb-own-line" data-testid="own-line">${[...own].map((c) => swatch(vm.styles[c] || agentStyle(c))).join("")} ${esc(b.own_text || `${observer}'s own agent (no row: known for sure)`)}</p>` : "";
+  const two = sumsToTwo ? `<p class="hb-note" data-testid="sums-to-two">A row sums to 2 when that player may hold a second agent (the Top Secret card that takes a free agent).</p>` : "";
   const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
-  let spark = "";
-  if (ent.length) {
-    spark = `<div class="hb-entropy"><svg class="hb-spark" data-testid="entropy" viewBox="0 0 160 40" width="160" height="40" role="img" aria-label="entropy over time"><polyline points="${sparklinePoints(ent, 160, 40)}"/></svg> <span>uncertainty (entropy): ${esc(ent[ent.length - 1].toFixed(2))} bits</span></div>`;
-  }
-  const expl = b.explanation ? `<p class="hb-explanation">${esc(b.explanation)}</p>` : "";
-  const notes = Array.isArray(b.notes) && b.notes.length ? `<ul class="hb-notes">${b.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "";
+  const plot = ent.length ? renderEntropy(ent) : "";
+  const expl = b.explanation ? `<p class="hb-explanation"><strong>Last update:</strong> ${esc(b.explanation)}</p>` : "";
+  const ups = Array.isArray(b.updates) && b.updates.length ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}">turn ${esc(u.turn)}: ${esc(u.text)} <span class="hb-muted">(${esc(Number(u.change).toFixed(2))} moved)</span></li>`).join("")}</ol>` : "";
+  const types = b.types && typeof b.types === "object" && Object.keys(b.types).length ? `<h5>Player types</h5><ul class="hb-types" data-testid="types">${Object.entries(b.types).map(([who, t]) => `<li>${esc(who)} plays like: ${esc(Object.entries(t || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(", "))}</li>`).join("")}</ul>` : "";
+  const notes = Array.isArray(b.notes) && b.notes.length ? `<h5>Dossier notes</h5><ul class="hb-notes" data-testid="notes">${b.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "";
   let sheet = "";
   if (b.sheet && typeof b.sheet === "object") {
-    sheet = `<p class="hb-sheet" data-testid="sheet">Suggested sheet: ` + Object.entries(b.sheet).map(([c, who2]) => {
+    sheet = `<p class="hb-sheet" data-testid="sheet">Suggested sheet: ` + Object.entries(b.sheet).map(([c, who]) => {
       const st = vm.styles[c] || agentStyle(c);
-      return `<span class="hb-sheet-entry" data-sheet="${esc(c)}">${swatch(st)}→${esc(who2)}</span>`;
+      return `<span class="hb-sheet-entry" data-sheet="${esc(c)}">${swatch(st)}→${esc(who)}</span>`;
     }).join(" ") + `</p>`;
   }
-  const who = b.observer ? `Beliefs of ${b.observer}` : "Beliefs";
   const version = Number.isFinite(Number(b.version)) && b.version !== null && b.version !== "" ? ` data-belief-version="${esc(Math.trunc(Number(b.version)))}"` : "";
-  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc(who)}</h4>${table}${spark}${expl}${notes}${sheet}</section>`;
+  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc(b.title || "Who controls which agent?")}</h4>${caption}${table}${legend}${mine}${two}${expl}<details class="hb-fold" data-fold="belief-more"><summary>Updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}</summary>${ups}${types}${plot}${notes}${sheet}</details></section>`;
 }
-function renderHelp() {
-  return `<p class="hb-help">Keys: <kbd>R</kbd> roll · <kbd>0</kbd>–<kbd>3</kbd> choose points · <kbd>←</kbd>/<kbd>→</kbd> or an agent's letter select an agent · <kbd>+</kbd>/<kbd>−</kbd> add/remove a step · digits set its steps · <kbd>Enter</kbd> confirm · <kbd>Esc</kbd> reset · <kbd>Y</kbd>/<kbd>N</kbd> announce · <kbd>[</kbd>/<kbd>]</kbd> replay step</p>`;
+function renderEntropy(values) {
+  const W = 240, H = 92, left = 34, bottom = 22, top = 6, right = 8;
+  const max = Math.max(...values, 0.01);
+  const n = values.length;
+  const x = (i) => left + (n === 1 ? 0 : i * (W - left - right) / (n - 1));
+  const y = (v) => top + (1 - v / max) * (H - top - bottom);
+  const pts = (n === 1 ? [[x(0), y(values[0])], [W - right, y(values[0])]] : values.map((v, i) => [x(i), y(v)])).map(([a, b]) => `${Math.round(a * 10) / 10},${Math.round(b * 10) / 10}`).join(" ");
+  const fmt2 = (v) => (Math.round(v * 10) / 10).toString();
+  return `<figure class="hb-entropy"><svg class="hb-spark" data-testid="entropy" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="uncertainty (entropy) in bits after each decision"><line class="hb-axis" x1="${left}" y1="${top}" x2="${left}" y2="${H - bottom}"/><line class="hb-axis" x1="${left}" y1="${H - bottom}" x2="${W - right}" y2="${H - bottom}"/><text class="hb-tick" x="${left - 4}" y="${top + 8}" text-anchor="end">${fmt2(max)}</text><text class="hb-tick" x="${left - 4}" y="${H - bottom}" text-anchor="end">0</text><text class="hb-tick" x="${left}" y="${H - 6}">0</text><text class="hb-tick" x="${W - right}" y="${H - 6}" text-anchor="end">${n - 1}</text><text class="hb-tick" x="${(left + W) / 2}" y="${H - 6}" text-anchor="middle">decisions</text><text class="hb-tick" x="10" y="${(H - bottom) / 2}" text-anchor="middle" transform="rotate(-90 10 ${(H - bottom) / 2})">bits</text><polyline points="${pts}"/></svg><figcaption>uncertainty (entropy): ${esc(values[n - 1].toFixed(2))} bits</figcaption></figure>`;
 }
-var SECTIONS = Object.freeze(["header", "controls", "hand", "legend", "playback", "log", "belief", "help"]);
+function renderSince(vm) {
+  const lines = Array.isArray(vm.state.since_last_turn) ? vm.state.since_last_turn : [];
+  if (!lines.length || vm.state.curtain) return "";
+  return `<ol class="hb-since" data-testid="since">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ol>`;
+}
+function renderHelp(vm) {
+  const replayOnly = vm && vm.state.replay && !vm.state.autoplay;
+  if (replayOnly) return `<p class="hb-help">Keys (click the board or Tab to it first): <kbd>[</kbd> one step back · <kbd>]</kbd> one step forward; the slider and the buttons do the same.</p>`;
+  return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll · <kbd>0</kbd>–<kbd>3</kbd> choose points · <kbd>←</kbd>/<kbd>→</kbd> or an agent's letter select an agent · <kbd>+</kbd>/<kbd>−</kbd> add/remove a step · digits set its steps · <kbd>Enter</kbd> confirm · <kbd>Esc</kbd> reset · <kbd>Y</kbd>/<kbd>N</kbd> announce · <kbd>[</kbd>/<kbd>]</kbd> replay step</p>`;
+}
+var SECTIONS = Object.freeze(["header", "controls", "hand", "legend", "playback", "since", "log", "belief", "help"]);
 function renderSections(vm) {
   return {
     header: renderHeader(vm),
@@ -889,15 +976,17 @@ function renderSections(vm) {
     hand: renderHand(vm),
     legend: renderLegend(vm),
     playback: renderPlayback(vm),
+    since: renderSince(vm),
     log: renderLog(vm),
     belief: renderBelief(vm),
-    help: renderHelp()
+    help: renderHelp(vm)
   };
 }
 function renderSkeleton() {
   const S = BOARD.size;
   const sec = (k, tag = "div") => `<${tag} class="hb-section hb-${k}-section" data-section="${k}"></${tag}>`;
-  return sec("header") + `<div class="hb-main"><div class="hb-board-col"><svg class="hb-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${S} ${S}" role="group" aria-label="Board"><rect class="hb-svg-bg" x="0" y="0" width="${S}" height="${S}" rx="18"/>` + SVG_LAYERS.map((k) => `<g data-layer="${k}"></g>`).join("") + `</svg>` + sec("legend") + `</div><div class="hb-side-col">` + sec("controls") + sec("hand") + sec("playback") + sec("log") + `</div></div>` + sec("belief") + sec("help");
+  const fold = (k, title, open) => `<details class="hb-fold" data-fold="${k}"${open ? " open" : ""}><summary>${title}</summary>${sec(k)}</details>`;
+  return sec("header") + `<div class="hb-main"><div class="hb-board-col"><svg class="hb-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${S} ${S}" role="group" aria-label="Board"><defs><marker id="hb-arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs><rect class="hb-svg-bg" x="0" y="0" width="${S}" height="${S}" rx="18"/>` + SVG_LAYERS.map((k) => `<g data-layer="${k}"></g>`).join("") + `</svg>` + sec("legend") + `</div><div class="hb-side-col">` + sec("controls") + sec("playback") + sec("belief") + `<div class="hb-folds">` + sec("hand") + fold("since", "Since your last turn", true) + fold("log", "Log", false) + fold("help", "Keys", false) + `</div></div></div>`;
 }
 
 // board.js
@@ -1034,7 +1123,7 @@ function render({ model, el }) {
     const state = { ...normaliseState(model.get("state"), model.get("setup")), __normalised: true };
     const key = decisionKey(state);
     if (key !== lastKey) {
-      ui = { ...ui, alloc: {}, selected: ui.selected };
+      ui = { ...ui, alloc: {}, selected: ui.selected, preview: null };
       lastKey = key;
     }
     vm = viewModel(state, ui);
@@ -1042,7 +1131,7 @@ function render({ model, el }) {
     root.classList.toggle("hb-curtained", !!state.curtain);
     root.classList.toggle("hb-my-turn", vm.mode !== "none" && vm.mode !== "curtain");
     const svg = svgLayers(vm);
-    for (const k of ["track", "buildings", "safe", "center", "ghosts"]) setLayer(k, svg[k]);
+    for (const k of ["track", "buildings", "arrows", "safe", "center", "ghosts"]) setLayer(k, svg[k]);
     patchKeyed(layers.agents, agentNodes(vm), "data-agent", agentMarkup, innerCache);
     patchKeyed(layers.markers, markerNodes(vm), "data-marker", markerMarkup, innerCache);
     const html = renderSections(vm);
@@ -1144,6 +1233,12 @@ function render({ model, el }) {
       else replayTimer = setTimeout(send, REPLAY_DEBOUNCE_MS);
     }
   }
+  function onPreview(event) {
+    const node = event.target && event.target.closest ? event.target.closest("[data-action]") : null;
+    const action = node && root.contains(node) && (event.type === "mouseover" || event.type === "focusin") ? node.getAttribute("data-action") : null;
+    if (action === ui.preview || action && !cardPreview(vm && vm.state.decisions, action)) return;
+    dispatch({ type: "preview", action });
+  }
   function onState() {
     ui = { ...ui, pending: false };
     replaySent = null;
@@ -1154,6 +1249,7 @@ function render({ model, el }) {
   root.addEventListener("keydown", onKeyDown);
   root.addEventListener("input", onInput);
   root.addEventListener("change", onInput);
+  for (const t of ["mouseover", "mouseout", "focusin", "focusout"]) root.addEventListener(t, onPreview);
   model.on("change:state", onState);
   model.on("change:speed_ms", update);
   model.on("change:setup", update);
@@ -1169,6 +1265,7 @@ function render({ model, el }) {
     root.removeEventListener("keydown", onKeyDown);
     root.removeEventListener("input", onInput);
     root.removeEventListener("change", onInput);
+    for (const t of ["mouseover", "mouseout", "focusin", "focusout"]) root.removeEventListener(t, onPreview);
     root.remove();
   };
 }

@@ -156,7 +156,7 @@ function render({ model, el }) {
     const state = { ...L.normaliseState(model.get("state"), model.get("setup")), __normalised: true };
     const key = L.decisionKey(state);
     if (key !== lastKey) {
-      ui = { ...ui, alloc: {}, selected: ui.selected };
+      ui = { ...ui, alloc: {}, selected: ui.selected, preview: null };
       lastKey = key;
     }
     vm = R.viewModel(state, ui);
@@ -166,7 +166,7 @@ function render({ model, el }) {
 
     // SVG layers: strings for static-ish ones, keyed patch for pieces (animated moves)
     const svg = R.svgLayers(vm);
-    for (const k of ["track", "buildings", "safe", "center", "ghosts"]) setLayer(k, svg[k]);
+    for (const k of ["track", "buildings", "arrows", "safe", "center", "ghosts"]) setLayer(k, svg[k]);
     patchKeyed(layers.agents, R.agentNodes(vm), "data-agent", R.agentMarkup, innerCache);
     patchKeyed(layers.markers, R.markerNodes(vm), "data-marker", R.markerMarkup, innerCache);
 
@@ -279,6 +279,15 @@ function render({ model, el }) {
     }
   }
 
+  // a card option under the pointer (or focused) previews its effect as ghosts on the board
+  function onPreview(event) {
+    const node = event.target && event.target.closest ? event.target.closest("[data-action]") : null;
+    const action = node && root.contains(node) && (event.type === "mouseover" || event.type === "focusin")
+      ? node.getAttribute("data-action") : null;
+    if (action === ui.preview || (action && !L.cardPreview(vm && vm.state.decisions, action))) return;
+    dispatch({ type: "preview", action });
+  }
+
   function onState() {
     ui = { ...ui, pending: false };
     replaySent = null;
@@ -290,6 +299,7 @@ function render({ model, el }) {
   root.addEventListener("keydown", onKeyDown);
   root.addEventListener("input", onInput);
   root.addEventListener("change", onInput);
+  for (const t of ["mouseover", "mouseout", "focusin", "focusout"]) root.addEventListener(t, onPreview);
   model.on("change:state", onState);
   model.on("change:speed_ms", update);
   model.on("change:setup", update);
@@ -306,6 +316,7 @@ function render({ model, el }) {
     root.removeEventListener("keydown", onKeyDown);
     root.removeEventListener("input", onInput);
     root.removeEventListener("change", onInput);
+    for (const t of ["mouseover", "mouseout", "focusin", "focusout"]) root.removeEventListener(t, onPreview);
     root.remove();
   };
 }

@@ -41,12 +41,12 @@ export const BOARD = Object.freeze({
   cy: 400,
   ringRadius: 236,
   buildingRadius: 54,
-  agentRadius: 11,
-  agentSpacing: 24,
-  agentRowGap: 22,
+  agentRadius: 13,
+  agentSpacing: 28,
+  agentRowGap: 26,
   trackInset: 26,
   trackSpaceRadius: 12,
-  markerRadius: 8,
+  markerRadius: 9,
 });
 
 function mod(a, n) {
@@ -214,8 +214,8 @@ export function markerLayout(scores, order, track = trackGeometry()) {
     list.forEach((c, k) => {
       const row = Math.floor(k / 2);
       const col = list.length === 1 ? 0 : (k % 2) - 0.5;
-      const inward = 22 + row * 16;
-      const along = col * 17;
+      const inward = 28 + row * 19;
+      const along = col * 20;
       out[c] = {
         x: round2(t.x + t.nx * inward + tx * along),
         y: round2(t.y + t.ny * inward + ty * along),
@@ -297,6 +297,11 @@ export function normaliseState(raw, setup = {}) {
     current_player: s.current_player == null ? null : String(s.current_player),
     phase: s.phase == null ? "" : String(s.phase),
     decision_text: s.decision_text == null ? "" : String(s.decision_text),
+    banner: s.banner == null ? "" : String(s.banner),
+    identity: s.identity == null ? "" : String(s.identity),
+    last_moves: asObject(s.last_moves),
+    since_last_turn: asArray(s.since_last_turn).map(String),
+    result: s.result && typeof s.result === "object" && Array.isArray(s.result.rows) ? s.result : null,
     is_human_turn: s.is_human_turn === true,
     decisions: asArray(s.decisions).filter((d) => d && typeof d.notation === "string" && typeof d.group === "string"),
     move: Number.isInteger(move.points) && move.agents && typeof move.agents === "object" ? move : null,
@@ -490,9 +495,50 @@ export function heatInk(p) {
   return Number.isFinite(p) && p > 0.55 ? "#ffffff" : "#111111";
 }
 
-/** Probability printed in a cell: two decimals; "\u2013" if not a number. */
+/**
+ * Probability printed in a cell: two decimals, but no false certainty (">0.99", "<0.01"); 0 and 1 only when
+ * exact (heimlich_lab.svg.probability_label says the same); "\u2013" if not a number.
+ */
 export function formatProb(p) {
-  return Number.isFinite(p) ? p.toFixed(2) : "\u2013";
+  if (!Number.isFinite(p)) return "\u2013";
+  if (p <= 1e-9) return "0";
+  if (p >= 1 - 1e-9) return "1";
+  if (p < 0.01) return "<0.01";
+  if (p > 0.99) return ">0.99";
+  return p.toFixed(2);
+}
+
+/** The turn banner in two lines: whose turn (and the roll), then who decides what ("Bob: play a card?"). */
+export function bannerLines(banner) {
+  const text = String(banner || "");
+  const m = text.match(/^(.*?\))(?:[.:] )(.*)$/) || text.match(/^(.*?)(?:\. |: )(.*)$/);
+  return m ? [m[1], m[2]] : [text, ""];
+}
+
+/**
+ * A card option's preview (`notation` of a decision with an `effect`): the agents' landings (colour ->
+ * building) for the ghosts, and the safe's move if any; null for a decision without an effect.
+ */
+export function cardPreview(decisions, notation) {
+  const d = (decisions || []).find((x) => x.notation === notation);
+  if (!d || !d.effect) return null;
+  const landings = {};
+  for (const [c, ft] of Object.entries(d.effect.moves || {})) if (Array.isArray(ft)) landings[c] = ft[1];
+  return { notation, landings, safe: Array.isArray(d.effect.safe) ? d.effect.safe[1] : null };
+}
+
+/** SVG path of an arrow from building `a` to building `b` ({x, y}), bent towards the board's centre. */
+export function arrowPath(a, b, opts = {}) {
+  const { cx, cy } = { ...BOARD, ...opts };
+  const mx = (a.x + b.x) / 2;
+  const my = (a.y + b.y) / 2;
+  const qx = mx + (cx - mx) * 0.45;
+  const qy = my + (cy - my) * 0.45;
+  // start and end at the buildings' inner edges, not their centres
+  const pull = (p, k) => ({ x: p.x + (qx - p.x) * k, y: p.y + (qy - p.y) * k });
+  const s = pull(a, 0.3);
+  const e = pull(b, 0.3);
+  return `M${round2(s.x)},${round2(s.y)} Q${round2(qx)},${round2(qy)} ${round2(e.x)},${round2(e.y)}`;
 }
 
 /** Polyline points "x,y x,y" for a sparkline of `values` in a width x height box (y from 0 to max). */
@@ -515,7 +561,7 @@ export function sparklinePoints(values, width = 160, height = 40, pad = 3) {
 
 /** Fresh local UI state: the allocation being built, the selected agent, pending send. */
 export function initialUi() {
-  return { alloc: {}, selected: null, pending: false };
+  return { alloc: {}, selected: null, pending: false, preview: null };
 }
 
 /**
@@ -643,6 +689,8 @@ export function applyCommand(ui, cmd, ctx) {
     }
     case "reset":
       return { ui: { ...ui, alloc: {} }, message: null };
+    case "preview":   // a card option hovered or focused (null: none)
+      return { ui: { ...ui, preview: cmd.action || null }, message: null };
     case "add":
     case "remove":
     case "set": {

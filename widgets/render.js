@@ -51,7 +51,8 @@ export function viewModel(rawState, ui = L.initialUi()) {
   const mode = ctx.mode;
   const alloc = mode === "move" ? ui.alloc || {} : {};
   const points = ctx.points;
-  const landings = mode === "move" ? L.previewLandings(state.move, alloc) : {};
+  const preview = ui.preview ? L.cardPreview(state.decisions, ui.preview) : null;  // a card option hovered
+  const landings = mode === "move" ? L.previewLandings(state.move, alloc) : preview ? preview.landings : {};
   const scoring = mode === "move" ? L.scoringAgents(state.move, alloc, order) : [];
   const geometry = L.ringGeometry(state.ring);
   const layout = L.agentLayout(state.positions, order, landings, geometry);
@@ -62,7 +63,7 @@ export function viewModel(rawState, ui = L.initialUi()) {
   const owners = curtain ? null : L.ownersByAgent(state.owners);
   return {
     state, ui: { ...L.initialUi(), ...ui }, ctx, mode, order, alloc, points, landings, scoring,
-    geometry, layout, track, markers, buildingActs, own, owners,
+    geometry, layout, track, markers, buildingActs, own, owners, preview,
     styles: Object.fromEntries(state.agents.map((a) => [a.colour, L.agentStyle(a)])),
     allowed: mode === "move" && L.isLegalAllocation(alloc, state.move),
   };
@@ -103,15 +104,15 @@ export function renderSafe(vm) {
   if (s === null) return "";
   const g = vm.geometry.find((b) => b.value === s);
   const B = L.BOARD;
-  const r = B.ringRadius - B.buildingRadius - 2;
+  const r = B.ringRadius - B.buildingRadius - 30;
   const rad = (g.angle * Math.PI) / 180;
   const x = B.cx + r * Math.cos(rad);
   const y = B.cy + r * Math.sin(rad);
   return `<g class="hb-safe" data-safe="${esc(g.name)}" transform="translate(${fmt(x)},${fmt(y)})">`
     + `<title>The safe is in ${esc(g.label)}</title>`
-    + `<rect class="hb-safe-box" x="-15" y="-13" width="30" height="26" rx="4"/>`
-    + `<circle class="hb-safe-dial" r="6"/><line class="hb-safe-dial" x1="0" y1="0" x2="4" y2="-4"/>`
-    + `<rect class="hb-safe-handle" x="9" y="-5" width="3" height="10"/></g>`;
+    + `<rect class="hb-safe-box" x="-22" y="-18" width="44" height="36" rx="5"/>`
+    + `<circle class="hb-safe-dial" r="9"/><line class="hb-safe-dial" x1="0" y1="0" x2="6" y2="-6"/>`
+    + `<rect class="hb-safe-handle" x="13" y="-7" width="4" height="14"/></g>`;
 }
 
 /** Nodes for the agents: [{key, x, y, cls, inner, label}]. One per agent with a valid position. */
@@ -128,7 +129,7 @@ export function agentNodes(vm) {
     const steps = vm.alloc[c] || 0;
     const label = `${st.name} (${c}) in ${L.buildingLabel(vm.state.ring, p.building)}${own ? ", your agent" : ""}${owner ? `, owner ${owner}` : ""}${steps ? `, +${steps} planned` : ""}`;
     const inner = `<title>${esc(label)}</title>`
-      + (own ? `<circle class="hb-own-ring" r="${L.BOARD.agentRadius + 4}"/>` : "")
+      + (own ? `<circle class="hb-own-ring" r="${L.BOARD.agentRadius + 5}"/>` : "")
       + `<circle class="hb-agent-body" r="${L.BOARD.agentRadius}" fill="${esc(st.fill)}"/>`
       + `<text class="hb-agent-letter" text-anchor="middle" dy="0.35em" fill="${esc(st.ink)}">${esc(st.letter)}</text>`;
     out.push({
@@ -155,7 +156,7 @@ export function renderGhosts(vm) {
     const st = vm.styles[c];
     const sc = scoring.has(c);
     out += `<g class="${cls("hb-ghost", sc && "hb-scores")}" data-ghost="${esc(c)}" transform="translate(${fmt(p.x)},${fmt(p.y)})">`
-      + `<title>${esc(`${st.name} would land in ${L.buildingLabel(vm.state.ring, p.building)}${sc ? " \u2014 scoring!" : ""}`)}</title>`
+      + `<title>${esc(`${st.name} would ${vm.preview ? "go to" : "land in"} ${L.buildingLabel(vm.state.ring, p.building)}${sc ? " \u2014 scoring!" : ""}`)}</title>`
       + `<circle class="hb-ghost-body" r="${L.BOARD.agentRadius}" stroke="${esc(st.fill)}"/>`
       + `<text class="hb-agent-letter" text-anchor="middle" dy="0.35em">${esc(st.letter)}</text>`
       + (sc ? `<text class="hb-ghost-star" x="10" y="-8">\u2605</text>` : "") + `</g>`;
@@ -167,7 +168,8 @@ export function renderGhosts(vm) {
 export function renderTrack(vm) {
   const r = L.BOARD.trackSpaceRadius;
   let out = "";
-  for (const t of vm.track) {
+  for (const t0 of vm.track) {
+    const t = vm.state.dossier ? t0 : { ...t0, mark: false };
     const title = t.mark ? `${t.score}: dossier mark` : t.finish ? `${t.score}: finish` : String(t.score);
     out += `<g class="${cls("hb-track-space", t.mark && "hb-mark", t.finish && "hb-finish")}" data-track="${t.score}" transform="translate(${fmt(t.x)},${fmt(t.y)})">`
       + `<title>${esc(title)}</title><circle r="${t.mark || t.finish ? r + 2 : r}"/>`
@@ -209,21 +211,39 @@ export function renderCenter(vm) {
   if (pips) for (const [px, py] of pips) out += `<circle class="hb-pip" cx="${px * 30 * 0.75}" cy="${py * 30 * 0.75}" r="5.5"/>`;
   else if (face !== null) out += `<text class="hb-die-text" text-anchor="middle" dy="0.35em">${esc(face)}</text>`;
   out += `</g>`;
-  const turn = s.winners ? "Game over" : s.current_player ? `${s.current_player}'s turn` : "";
-  if (turn) out += `<text class="hb-center-turn" x="${cx}" y="${cy + 22}" text-anchor="middle">${esc(turn)}</text>`;
-  if (s.points !== null) out += `<text class="hb-center-sub" x="${cx}" y="${cy + 44}" text-anchor="middle">${esc(`${s.points} point${s.points === 1 ? "" : "s"}`)}</text>`;
-  if (s.phase) out += `<text class="hb-center-sub" x="${cx}" y="${cy + 64}" text-anchor="middle">${esc(`phase: ${s.phase}`)}</text>`;
+  const [line1, line2] = L.bannerLines(s.banner || (s.winners ? "Game over" : ""));
+  if (line1) out += `<text class="hb-center-turn" x="${cx}" y="${cy + 24}" text-anchor="middle">${esc(line1)}</text>`;
+  if (line2) out += `<text class="hb-center-sub" x="${cx}" y="${cy + 48}" text-anchor="middle">${esc(line2)}</text>`;
+  return out;
+}
+
+/** Each player's last move as arrows from building to building (bent towards the centre), in the agent's colour. */
+export function renderArrows(vm) {
+  const byValue = L.geometryByValue(vm.geometry);
+  let out = "";
+  for (const [player, moves] of Object.entries(vm.state.last_moves || {})) {
+    for (const [c, ft] of Object.entries(moves || {})) {
+      const a = byValue.get(ft && ft[0]);
+      const b = byValue.get(ft && ft[1]);
+      const st = vm.styles[c];
+      if (!a || !b || !st || a === b) continue;
+      const path = L.arrowPath(a, b);
+      out += `<g class="hb-arrow" data-arrow="${esc(`${player}:${c}`)}"><title>${esc(`${player} last moved ${st.name}: ${a.label} \u2192 ${b.label}`)}</title>`
+        + `<path d="${path}" stroke="${esc(st.fill)}" marker-end="url(#hb-arrowhead)"/></g>`;
+    }
+  }
   return out;
 }
 
 /** Layers of the board SVG, in drawing order (board.js patches them one by one). */
-export const SVG_LAYERS = Object.freeze(["track", "buildings", "safe", "center", "ghosts", "agents", "markers"]);
+export const SVG_LAYERS = Object.freeze(["track", "buildings", "arrows", "safe", "center", "ghosts", "agents", "markers"]);
 
 /** The markup of each SVG layer. */
 export function svgLayers(vm) {
   return {
     track: renderTrack(vm),
     buildings: renderBuildings(vm),
+    arrows: renderArrows(vm),
     safe: renderSafe(vm),
     center: renderCenter(vm),
     ghosts: renderGhosts(vm),
@@ -237,7 +257,7 @@ export function renderBoardSvg(vm) {
   const S = L.BOARD.size;
   const layers = svgLayers(vm);
   return `<svg class="hb-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${S} ${S}" role="group" aria-label="Board">`
-    + `<rect class="hb-svg-bg" x="0" y="0" width="${S}" height="${S}" rx="18"/>`
+    + `<defs><marker id="hb-arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs><rect class="hb-svg-bg" x="0" y="0" width="${S}" height="${S}" rx="18"/>`
     + SVG_LAYERS.map((k) => `<g data-layer="${k}">${layers[k]}</g>`).join("")
     + `</svg>`;
 }
@@ -253,7 +273,8 @@ function swatch(st, extra = "") {
 /** Header: whose view, whose turn, winners. */
 export function renderHeader(vm) {
   const s = vm.state;
-  let out = `<span class="hb-view" data-testid="view-label">${esc(s.view_label || (s.viewer ? `${s.viewer}'s view` : ""))}</span>`;
+  let out = `<span class="hb-view" data-testid="view-label">${esc(s.view_label || (s.viewer ? `${s.viewer}: view` : ""))}</span>`;
+  if (s.banner) out += `<span class="hb-banner" data-testid="banner" aria-live="polite">${esc(s.banner)}</span>`;
   if (s.players.length) {
     out += `<span class="hb-players">` + s.players.map((p) => {
       const size = s.top_secret && s.hand_sizes && Number.isFinite(s.hand_sizes[p]) ? ` <span class="hb-hand-size" data-hand-size="${esc(p)}" title="cards in hand">${esc(s.hand_sizes[p])} card${s.hand_sizes[p] === 1 ? "" : "s"}</span>` : "";
@@ -318,6 +339,27 @@ export function renderActionGroups(vm) {
   }).join("") + `</div>`;
 }
 
+/** The end of the game as a table: agents farthest first, owner, marker, dossier points, final marker. */
+export function renderResult(vm) {
+  const r = vm.state.result;
+  const rows = Array.isArray(r.rows) ? r.rows : [];
+  const winners = Array.isArray(r.winners) ? r.winners.map(String) : [];
+  const head = winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.join(" and ")}` : "No player wins: a free agent went farthest";
+  let out = `<div class="hb-result" data-testid="result"><strong>${esc(head)}</strong>`
+    + `<table class="hb-result-table"><thead><tr><th scope="col">Agent</th><th scope="col">Controlled by</th><th scope="col">Marker</th>`
+    + (r.dossier ? `<th scope="col">Dossier</th><th scope="col">Final</th>` : "") + `</tr></thead><tbody>`;
+  for (const row of rows) {
+    const st = vm.styles[row.agent] || L.agentStyle(row.agent);
+    const won = row.owner && winners.includes(row.owner);
+    out += `<tr class="${cls(row.farthest && "hb-farthest", won && "hb-winner-row")}" data-result="${esc(row.agent)}">`
+      + `<td>${swatch(st)} ${esc(st.name)}${row.farthest ? " \u2605" : ""}</td><td>${esc(row.owner || "nobody (free)")}</td><td>${esc(row.marker)}</td>`
+      + (r.dossier ? `<td>${row.dossier ? `+${esc(row.dossier)}` : "0"}</td><td><strong>${esc(row.final)}</strong></td>` : "") + `</tr>`;
+  }
+  out += `</tbody></table>`;
+  if (r.note) out += `<p class="hb-note">${esc(r.note)}</p>`;
+  return out + `<p class="hb-caption">\u2605 farthest marker</p></div>`;
+}
+
 /** The curtain panel (hot seat): text and the reveal button. */
 export function renderCurtain(vm) {
   return `<div class="hb-curtain" data-testid="curtain" role="dialog" aria-label="Curtain">`
@@ -329,7 +371,8 @@ export function renderCurtain(vm) {
 export function renderControls(vm) {
   const s = vm.state;
   let out = `<div class="hb-decision" data-testid="decision" aria-live="polite">${esc(s.decision_text)}</div>`;
-  if (s.winners || s.result_text) {
+  if (s.result) out += renderResult(vm);
+  else if (s.winners || s.result_text) {
     out += `<div class="hb-result" data-testid="result">`
       + (s.winners ? `<strong>${esc(s.winners.length ? `Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.join(", ")}` : "No player wins")}</strong> ` : "")
       + `${esc(s.result_text)}</div>`;
@@ -360,14 +403,16 @@ export function renderHand(vm) {
   }
   if (!s.top_secret || !s.hand) return sheet;
   const items = s.hand.map((code) => `<li class="hb-card" data-card="${esc(code)}"><span class="hb-card-code">${esc(code)}</span> ${esc(s.card_names[code] || "")}</li>`).join("");
-  return `<section class="hb-hand" data-testid="hand"><h4>${esc(s.viewer ? `${s.viewer}'s hand` : "Hand")} (${s.hand.length})</h4>`
+  return `<section class="hb-hand" data-testid="hand"><h4>${esc(s.viewer ? "Your hand" : "Hand")} (${s.hand.length})</h4>`
     + (items ? `<ul>${items}</ul>` : `<p class="hb-empty">No cards.</p>`) + `</section>` + sheet;
 }
 
 /** Legend: each agent with colour, letter, name, score; "yours" and owners when known. */
 export function renderLegend(vm) {
   const s = vm.state;
-  return `<ul class="hb-legend">` + vm.order.map((c) => {
+  const you = s.identity && !s.curtain
+    ? `<p class="hb-you" data-testid="identity">${[...vm.own].map((c) => swatch(vm.styles[c] || L.agentStyle(c))).join("")} ${esc(s.identity)}</p>` : "";
+  return you + `<ul class="hb-legend">` + vm.order.map((c) => {
     const st = vm.styles[c];
     const score = s.scores[c];
     const own = vm.own.has(c) ? ` <span class="hb-yours">yours</span>` : "";
@@ -396,7 +441,7 @@ export function renderPlayback(vm) {
     const avail = a.available !== false;
     const speed = Number.isFinite(a.speed_ms) ? a.speed_ms : L.animationMs(s);
     out += `<div class="hb-autoplay" data-testid="autoplay">`
-      + `<button type="button" data-control="step"${avail && !a.playing ? "" : " disabled"} title="one bot decision">Step</button>`
+      + `<button type="button" data-control="step"${avail && !a.playing ? "" : " disabled"} title="the next bot decision" aria-label="Step: the next bot decision">Step</button>`
       + `<button type="button" data-control="play"${avail && !a.playing ? "" : " disabled"}>Play</button>`
       + `<button type="button" data-control="pause"${a.playing ? "" : " disabled"}>Pause</button>`
       + `<label>Speed <input type="range" data-control="speed" min="${L.SPEED_RANGE.min}" max="${L.SPEED_RANGE.max}" step="${L.SPEED_RANGE.step}" value="${esc(speed)}" aria-label="milliseconds per step"/>`
@@ -407,11 +452,11 @@ export function renderPlayback(vm) {
     const len = L.replayLast(r); // positions 0..length-1
     const idx = Math.max(0, Math.min(len, Math.trunc(Number(r.index) || 0)));
     out += `<div class="hb-replay" data-testid="replay">`
-      + `<button type="button" data-replay-step="first" title="start"${idx <= 0 ? " disabled" : ""}>\u00AB</button>`
-      + `<button type="button" data-replay-step="-1" title="back ( [ )"${idx <= 0 ? " disabled" : ""}>\u25C0</button>`
+      + `<button type="button" data-replay-step="first" title="start" aria-label="to the start"${idx <= 0 ? " disabled" : ""}>\u00AB</button>`
+      + `<button type="button" data-replay-step="-1" title="back ( [ )" aria-label="one step back"${idx <= 0 ? " disabled" : ""}>\u25C0</button>`
       + `<input type="range" data-control="replay" min="0" max="${len}" step="1" value="${idx}" aria-label="replay position"/>`
-      + `<button type="button" data-replay-step="+1" title="forward ( ] )"${idx >= len ? " disabled" : ""}>\u25B6</button>`
-      + `<button type="button" data-replay-step="last" title="end"${idx >= len ? " disabled" : ""}>\u00BB</button>`
+      + `<button type="button" data-replay-step="+1" title="forward ( ] )" aria-label="one step forward"${idx >= len ? " disabled" : ""}>\u25B6</button>`
+      + `<button type="button" data-replay-step="last" title="end" aria-label="to the end"${idx >= len ? " disabled" : ""}>\u00BB</button>`
       + ` <span data-bind="replay">${idx} / ${len}</span></div>`;
   }
   return out;
@@ -424,7 +469,7 @@ export function playbackSignature(vm) {
   return JSON.stringify([a ? [a.available !== false, !!a.playing] : null, r ? [L.replayLast(r), Math.trunc(r.index) <= 0, Math.trunc(r.index) >= L.replayLast(r)] : null]);
 }
 
-/** Belief panel: heatmap, entropy sparkline, explanation, notes, suggested sheet. */
+/** Belief panel: caption, heatmap with names and legend, the viewer's own agent, largest updates, types, entropy plot. */
 export function renderBelief(vm) {
   const s = vm.state;
   if (s.curtain) return `<section class="hb-belief" data-testid="belief" data-belief="hidden"><p>Beliefs hidden behind the curtain.</p></section>`;
@@ -433,30 +478,43 @@ export function renderBelief(vm) {
   const rows = Array.isArray(b.rows) ? b.rows.map(String) : [];
   const cols = Array.isArray(b.cols) ? b.cols.map(String) : [];
   const p = Array.isArray(b.p) ? b.p : [];
-  let table = `<table class="hb-heat"><thead><tr><th></th>`;
+  const observer = b.observer == null ? null : String(b.observer);
+  const own = new Set(Array.isArray(b.own) ? b.own.map(String) : []);
+  let table = `<table class="hb-heat"><thead><tr><th scope="col"><span class="hb-sr">player</span></th>`;
   for (const c of cols) {
     const st = vm.styles[c] || L.agentStyle(c);
-    table += `<th scope="col" title="${esc(`${st.name} (${c})`)}">${swatch(st)}</th>`;
+    table += `<th scope="col" title="${esc(`${st.name} (${c})`)}">${swatch(st)}<span class="hb-col-name">${esc(st.name)}</span></th>`;
   }
   table += `</tr></thead><tbody>`;
+  let sumsToTwo = false;
   rows.forEach((r, i) => {
-    table += `<tr><th scope="row">${esc(r)}</th>`;
+    if (observer !== null && r === observer && own.size) return;   // the viewer knows their own row
+    const label = r === "free" ? "nobody (free)" : r;
+    let sum = 0;
+    table += `<tr><th scope="row">${esc(label)}</th>`;
     cols.forEach((c, j) => {
       const v = Array.isArray(p[i]) ? Number(p[i][j]) : NaN;
-      table += `<td data-cell="${esc(`${r}:${c}`)}" style="background:${L.heatFill(v)};color:${L.heatInk(v)}" title="${esc(`P(${r} owns ${c})`)}">${L.formatProb(v)}</td>`;
+      if (Number.isFinite(v)) sum += v;
+      const st = vm.styles[c] || L.agentStyle(c);
+      table += `<td data-cell="${esc(`${r}:${c}`)}" style="background:${L.heatFill(v)};color:${L.heatInk(v)}" title="${esc(`P(${label} controls ${st.name}) = ${Number.isFinite(v) ? v.toFixed(4) : "?"}`)}">${L.formatProb(v)}</td>`;
     });
+    if (r !== "free" && sum > 1.5) sumsToTwo = true;
     table += `</tr>`;
   });
   table += `</tbody></table>`;
+  const legend = `<div class="hb-heat-legend" data-testid="heat-legend" aria-hidden="true"><span>0</span><span class="hb-heat-scale"></span><span>1</span> <span class="hb-muted">probability</span></div>`;
+  const caption = `<p class="hb-caption" data-testid="belief-caption">${esc(b.caption || "cell = probability that this player controls this agent")}</p>`;
+  const mine = own.size && observer !== null
+    ? `<p class="hb-own-line" data-testid="own-line">${[...own].map((c) => swatch(vm.styles[c] || L.agentStyle(c))).join("")} ${esc(b.own_text || `${observer}'s own agent (no row: known for sure)`)}</p>` : "";
+  const two = sumsToTwo ? `<p class="hb-note" data-testid="sums-to-two">A row sums to 2 when that player may hold a second agent (the Top Secret card that takes a free agent).</p>` : "";
   const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
-  let spark = "";
-  if (ent.length) {
-    spark = `<div class="hb-entropy"><svg class="hb-spark" data-testid="entropy" viewBox="0 0 160 40" width="160" height="40" role="img" aria-label="entropy over time">`
-      + `<polyline points="${L.sparklinePoints(ent, 160, 40)}"/></svg>`
-      + ` <span>uncertainty (entropy): ${esc(ent[ent.length - 1].toFixed(2))} bits</span></div>`;
-  }
-  const expl = b.explanation ? `<p class="hb-explanation">${esc(b.explanation)}</p>` : "";
-  const notes = Array.isArray(b.notes) && b.notes.length ? `<ul class="hb-notes">${b.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "";
+  const plot = ent.length ? renderEntropy(ent) : "";
+  const expl = b.explanation ? `<p class="hb-explanation"><strong>Last update:</strong> ${esc(b.explanation)}</p>` : "";
+  const ups = Array.isArray(b.updates) && b.updates.length
+    ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}">turn ${esc(u.turn)}: ${esc(u.text)} <span class="hb-muted">(${esc(Number(u.change).toFixed(2))} moved)</span></li>`).join("")}</ol>` : "";
+  const types = b.types && typeof b.types === "object" && Object.keys(b.types).length
+    ? `<h5>Player types</h5><ul class="hb-types" data-testid="types">${Object.entries(b.types).map(([who, t]) => `<li>${esc(who)} plays like: ${esc(Object.entries(t || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(", "))}</li>`).join("")}</ul>` : "";
+  const notes = Array.isArray(b.notes) && b.notes.length ? `<h5>Dossier notes</h5><ul class="hb-notes" data-testid="notes">${b.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "";
   let sheet = "";
   if (b.sheet && typeof b.sheet === "object") {
     sheet = `<p class="hb-sheet" data-testid="sheet">Suggested sheet: ` + Object.entries(b.sheet).map(([c, who]) => {
@@ -464,21 +522,49 @@ export function renderBelief(vm) {
       return `<span class="hb-sheet-entry" data-sheet="${esc(c)}">${swatch(st)}\u2192${esc(who)}</span>`;
     }).join(" ") + `</p>`;
   }
-  const who = b.observer ? `Beliefs of ${b.observer}` : "Beliefs";
   const version = Number.isFinite(Number(b.version)) && b.version !== null && b.version !== "" ? ` data-belief-version="${esc(Math.trunc(Number(b.version)))}"` : "";
-  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc(who)}</h4>${table}${spark}${expl}${notes}${sheet}</section>`;
+  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc(b.title || "Who controls which agent?")}</h4>${caption}${table}${legend}${mine}${two}${expl}`
+    + `<details class="hb-fold" data-fold="belief-more"><summary>Updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}</summary>${ups}${types}${plot}${notes}${sheet}</details></section>`;
 }
 
-/** Key help line. */
-export function renderHelp() {
-  return `<p class="hb-help">Keys: <kbd>R</kbd> roll \u00B7 <kbd>0</kbd>\u2013<kbd>3</kbd> choose points \u00B7 `
+/** The uncertainty (entropy, bits) over the decisions: a small plot with axes and their labels. */
+export function renderEntropy(values) {
+  const W = 240, H = 92, left = 34, bottom = 22, top = 6, right = 8;
+  const max = Math.max(...values, 0.01);
+  const n = values.length;
+  const x = (i) => left + (n === 1 ? 0 : (i * (W - left - right)) / (n - 1));
+  const y = (v) => top + (1 - v / max) * (H - top - bottom);
+  const pts = (n === 1 ? [[x(0), y(values[0])], [W - right, y(values[0])]] : values.map((v, i) => [x(i), y(v)]))
+    .map(([a, b]) => `${Math.round(a * 10) / 10},${Math.round(b * 10) / 10}`).join(" ");
+  const fmt = (v) => (Math.round(v * 10) / 10).toString();
+  return `<figure class="hb-entropy"><svg class="hb-spark" data-testid="entropy" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="uncertainty (entropy) in bits after each decision">`
+    + `<line class="hb-axis" x1="${left}" y1="${top}" x2="${left}" y2="${H - bottom}"/><line class="hb-axis" x1="${left}" y1="${H - bottom}" x2="${W - right}" y2="${H - bottom}"/>`
+    + `<text class="hb-tick" x="${left - 4}" y="${top + 8}" text-anchor="end">${fmt(max)}</text><text class="hb-tick" x="${left - 4}" y="${H - bottom}" text-anchor="end">0</text>`
+    + `<text class="hb-tick" x="${left}" y="${H - 6}">0</text><text class="hb-tick" x="${W - right}" y="${H - 6}" text-anchor="end">${n - 1}</text>`
+    + `<text class="hb-tick" x="${(left + W) / 2}" y="${H - 6}" text-anchor="middle">decisions</text>`
+    + `<text class="hb-tick" x="10" y="${(H - bottom) / 2}" text-anchor="middle" transform="rotate(-90 10 ${(H - bottom) / 2})">bits</text>`
+    + `<polyline points="${pts}"/></svg><figcaption>uncertainty (entropy): ${esc(values[n - 1].toFixed(2))} bits</figcaption></figure>`;
+}
+
+/** What happened since the viewer's last decision (the bots' turns, in words). */
+export function renderSince(vm) {
+  const lines = Array.isArray(vm.state.since_last_turn) ? vm.state.since_last_turn : [];
+  if (!lines.length || vm.state.curtain) return "";
+  return `<ol class="hb-since" data-testid="since">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ol>`;
+}
+
+/** Key help: the play keys only on a board where one plays; a replay-only board lists its own. */
+export function renderHelp(vm) {
+  const replayOnly = vm && vm.state.replay && !vm.state.autoplay;
+  if (replayOnly) return `<p class="hb-help">Keys (click the board or Tab to it first): <kbd>[</kbd> one step back \u00B7 <kbd>]</kbd> one step forward; the slider and the buttons do the same.</p>`;
+  return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll \u00B7 <kbd>0</kbd>\u2013<kbd>3</kbd> choose points \u00B7 `
     + `<kbd>\u2190</kbd>/<kbd>\u2192</kbd> or an agent's letter select an agent \u00B7 <kbd>+</kbd>/<kbd>\u2212</kbd> add/remove a step \u00B7 `
     + `digits set its steps \u00B7 <kbd>Enter</kbd> confirm \u00B7 <kbd>Esc</kbd> reset \u00B7 <kbd>Y</kbd>/<kbd>N</kbd> announce \u00B7 `
     + `<kbd>[</kbd>/<kbd>]</kbd> replay step</p>`;
 }
 
 /** HTML sections (board.js updates each one only when its markup changes). */
-export const SECTIONS = Object.freeze(["header", "controls", "hand", "legend", "playback", "log", "belief", "help"]);
+export const SECTIONS = Object.freeze(["header", "controls", "hand", "legend", "playback", "since", "log", "belief", "help"]);
 
 /** Markup of every HTML section. */
 export function renderSections(vm) {
@@ -488,24 +574,32 @@ export function renderSections(vm) {
     hand: renderHand(vm),
     legend: renderLegend(vm),
     playback: renderPlayback(vm),
+    since: renderSince(vm),
     log: renderLog(vm),
     belief: renderBelief(vm),
-    help: renderHelp(),
+    help: renderHelp(vm),
   };
 }
 
-/** The layout: empty section containers and the SVG with empty layers. */
+/**
+ * The layout: the board on the left (it scales with the width), on the right the decision above the
+ * belief heatmap; what happened, the hand, the log and the keys fold away below them.
+ */
 export function renderSkeleton() {
   const S = L.BOARD.size;
   const sec = (k, tag = "div") => `<${tag} class="hb-section hb-${k}-section" data-section="${k}"></${tag}>`;
+  const fold = (k, title, open) => `<details class="hb-fold" data-fold="${k}"${open ? " open" : ""}><summary>${title}</summary>${sec(k)}</details>`;
   return sec("header")
     + `<div class="hb-main"><div class="hb-board-col">`
     + `<svg class="hb-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${S} ${S}" role="group" aria-label="Board">`
+    + `<defs><marker id="hb-arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>`
     + `<rect class="hb-svg-bg" x="0" y="0" width="${S}" height="${S}" rx="18"/>`
     + SVG_LAYERS.map((k) => `<g data-layer="${k}"></g>`).join("") + `</svg>`
     + sec("legend") + `</div><div class="hb-side-col">`
-    + sec("controls") + sec("hand") + sec("playback") + sec("log")
-    + `</div></div>` + sec("belief") + sec("help");
+    + sec("controls") + sec("playback") + sec("belief")
+    + `<div class="hb-folds">` + sec("hand") + fold("since", "Since your last turn", true) + fold("log", "Log", false)
+    + fold("help", "Keys", false) + `</div>`
+    + `</div></div>`;
 }
 
 /** The whole widget's inner markup (for tests and static export). */

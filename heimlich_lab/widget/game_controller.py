@@ -22,6 +22,7 @@ from ..rules.actions import Action
 from ..rules.game import CHANCE, Game, Position
 from ..rules.records import GameRecord
 from ..rules.ruleset import Rules
+from ..rules.words import for_any_name
 from .front_end import BoardWidget, clamp_speed
 from .panel import LivePanels, default_belief_factory
 from .replay_controller import ReplayController
@@ -141,12 +142,12 @@ class GameController:
             belief = self.panels.panel(None if omniscient else viewer, view)
         state = board_state(
             g, viewer, omniscient=omniscient, human_players=self.humans, belief=belief, curtain=self.curtain,
-            autoplay=({"available": True, "playing": self.playing, "speed_ms": self.widget.speed_ms}
+            autoplay=({"available": not g.is_over, "playing": self.playing, "speed_ms": self.widget.speed_ms}
                       if self.bots else None),
             last_move=last_move_of(view), view=None)
         if self.curtain and self.humans:
             state["view_label"] = "Curtain up: public information only"
-        state["error"] = self.last_error
+        state["error"] = for_any_name(self.last_error)
         self.widget.state = state
 
     # ------------------------------------------------------------ actions
@@ -256,7 +257,7 @@ class GameController:
                 self.curtain = self._bots_curtain()
             if self.curtain != was:
                 self.last_error = ""    # an old error message may mention the previous viewer's cards
-        if self.bots and not self.humans and g.is_over:
+        if g.is_over:
             self.playing = False
         self.refresh()
         self._schedule()

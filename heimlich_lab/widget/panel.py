@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
+
 from ..errors import HeimlichError, ModelError
 from ..inference.belief import Belief
 from ..inference.dossier import DossierNoteWriter, expected_correct, secret_dossier
 from ..inference.likelihoods import default_model
+from ..rules.board import AGENT_BY_COLOUR
 from ..rules.records import GameRecord
 from ..rules.replay import DecisionStream
+from ..rules.words import for_any_name, possessive
 
 #: How many dossier notes the panel lists: each player's support, then the latest others.
 MAX_NOTES = 8
@@ -22,13 +26,16 @@ MAX_NOTES = 8
 
 def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = None,
                  marginals: Mapping | None = None, entropy=None, explanation: str | None = None,
-                 version: int | None = None) -> dict:
+                 version: int | None = None, steps: int | None = None) -> dict:
     """The belief panel's JSON from a :class:`~heimlich_lab.inference.belief.Belief`-like object.
 
     Needs ``marginals()`` (player/free -> agent -> p) and optionally ``entropy_history()`` and
     ``last_explanation()``; ``marginals``, ``entropy`` and ``explanation`` override them (a replay
     shows a belief at an earlier step). ``version``: the log length of the position the panel was made for
     (the front end shows it as ``data-belief-version``, so a page can tell when the panel is updated).
+    ``steps``: how many of the belief's steps had happened by then (a replay; default all), for ``updates``,
+    the largest changes so far (:func:`largest_updates`). ``own``: the observer's own agents (their row is
+    certain: the board shows a line instead of it).
     """
     m = marginals if marginals is not None else belief.marginals()
     rows = list(m)
@@ -40,12 +47,22 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
         explanation = belief.last_explanation()
     # each other player's posterior over the model's types (a model with types, the live belief only)
     types = belief.player_types() if marginals is None and hasattr(belief, "player_types") else {}
+    observer = getattr(belief, "observer", None)
+    own = [c for c in cols if observer in m and m[observer][c] >= 0.999]
+    seen = f"given what {observer} has seen" if observer is not None else "given the public information"
     return {
-        "observer": getattr(belief, "observer", None),
+        "observer": observer,
+        "title": "Who controls which agent?",
+        "caption": for_any_name(f"cell = probability that this player controls this agent, {seen}"),
+        "own": own,
+        "own_text": (f"{possessive(observer)} own agent{'s' if len(own) > 1 else ''}: "
+                     + " and ".join(f"{AGENT_BY_COLOUR[c].name} ({c})" for c in own) + " (no row: known for sure)"
+                     if own else ""),
+        "updates": largest_updates(belief, steps),
         "rows": rows, "cols": cols,
         "p": [[round(float(m[r][c]), 4) for c in cols] for r in rows],
         "entropy": ent[-200:],
-        "explanation": explanation or "",
+        "explanation": for_any_name(explanation or ""),
         "notes": list(notes or []),
         "sheet": dict(sheet) if sheet else None,
         "version": int(version) if version is not None else len(ent),
@@ -53,10 +70,39 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
     }
 
 
+#: How many of the largest updates the panel lists.
+MAX_UPDATES = 3
+
+
+def largest_updates(belief, steps: int | None = None, k: int = MAX_UPDATES) -> list[dict]:
+    """The ``k`` steps (of the first ``steps``) that changed the belief most, largest first: ``turn``, ``text``
+    (the decision, in words), ``change`` (half the summed absolute change of the table: how much probability
+    moved) and ``log`` (the log entry). ``[]`` for a belief without a history.
+
+    >>> from heimlich_lab import Belief, Rules, play
+    >>> from heimlich_lab.bots import GreedyBot
+    >>> rec = play(Rules(), {"Ann": GreedyBot(seed=1), "Bob": GreedyBot(seed=2), "Cy": GreedyBot(seed=3)}, seed=5)
+    >>> ups = largest_updates(Belief.from_record(rec, "Ann", until=30))
+    >>> len(ups), ups[0]["change"] >= ups[-1]["change"] > 0
+    (3, True)
+    """
+    history = getattr(belief, "history", None)
+    if not history or not hasattr(belief, "marginals_history"):
+        return []
+    n = len(history) if steps is None else min(steps, len(history))
+    if n == 0:
+        return []
+    tables = belief.marginals_history()[: n + 1]
+    moved = 0.5 * np.abs(np.diff(tables, axis=0)).sum(axis=(1, 2))
+    best = [int(i) for i in np.argsort(-moved, kind="stable")[:k] if moved[i] > 1e-6]
+    return [{"turn": history[i].turn, "text": for_any_name(history[i].description), "change": round(float(moved[i]), 3),
+             "log": history[i].index} for i in best]
+
+
 def stopped_panel(observer, reason: str) -> dict:
     """The panel of a belief that could not follow the game (the game goes on)."""
     return {"observer": observer, "rows": [], "cols": [], "p": [], "entropy": [], "explanation": "",
-            "notes": [f"The belief stopped: {reason}"], "sheet": None, "types": {}}
+            "notes": [f"The belief stopped: {reason}"], "sheet": None, "types": {}, "own": [], "updates": []}
 
 
 def dossier_suggestion(belief, view) -> tuple[dict, list[str]]:

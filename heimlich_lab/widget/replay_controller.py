@@ -11,6 +11,7 @@ from ..errors import WrongPlayer
 from ..inference.dossier import DossierNoteWriter
 from ..rules.records import GameRecord
 from ..rules.replay import public_decisions
+from ..rules.views import view_label
 from .front_end import BoardWidget
 from .panel import belief_panel, dossier_note_lines, most_probable_sheet, replay_belief
 from .state import board_setup, board_state, last_move_of
@@ -41,7 +42,7 @@ class ReplayController:
                 continue                # an entry already drawn from the seed (chance="auto"): same position
             self.applied.append(len(g.history))
             self.views.append(g.omniscient_view() if viewer == "omniscient" else g.view(viewer))
-        self.index = len(self.views) - 1
+        self.index = 0                  # the start: the result is not given away
         self.belief = None
         self.belief_error = ""
         if beliefs and viewer != "omniscient":
@@ -55,7 +56,7 @@ class ReplayController:
     @property
     def label(self) -> str:
         who = {None: "a spectator (public information only)",
-               "omniscient": "omniscient: every secret shown"}.get(self.viewer, f"{self.viewer}'s view")
+               "omniscient": "omniscient: every secret shown"}.get(self.viewer, view_label(self.viewer))
         return f"Replay, {who}"
 
     def _panel(self, index: int) -> dict | None:
@@ -81,7 +82,7 @@ class ReplayController:
                 notes = ["Suggested sheet: the most probable owner of each agent (or 'free') at this point."]
             notes = notes + self._note_lines(index)
             self._panels[index] = belief_panel(b, marginals=m, entropy=ent, explanation=expl, sheet=sheet,
-                                               notes=notes, version=self.applied[index])
+                                               notes=notes, version=self.applied[index], steps=k)
         return self._panels[index]
 
     def _note_lines(self, index: int) -> list[str]:

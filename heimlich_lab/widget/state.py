@@ -40,6 +40,7 @@ from ..rules.actions import Action
 from ..rules.board import AGENT_BY_COLOUR, BUILDING_VALUES, CHURCH, DOSSIER_MARK, FINISH, RUINS, building_name, \
     index_of, step, value_of
 from ..rules.cards import CARDS, PublicBoard
+from ..rules.words import for_any_name, possessive
 from ..transcript import describe
 
 LOG_LINES = 60
@@ -50,6 +51,7 @@ _DECISION_TEXT = {
     "roll": "{p}: roll the die", "move": "{p}: allocate {n} point(s)",
     "safe": "{p}: a scoring! Move the safe to another building", "announce": "{p}: play a Top Secret card this turn?",
     "round": "{p}: play a Top Secret card, or pass", "dossier": "{p}: fill in the Secret Dossier ({a})",
+    "collect": "{p}: take the Top Secret card you may draw?",
     "draw": "A card is drawn", "take": "A free agent card is taken", "deal": "Agent cards are dealt",
 }
 
@@ -130,9 +132,12 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
         "active_player": v.active_player,
         "turn": v.turn,
         "phase": v.phase,
-        "decision_text": _decision_text(v, current),
+        "decision_text": _decision_text(v, current) if replay is None else "",
+        "banner": turn_banner(v, replay=replay is not None),
         "is_human_turn": bool(human_turn),
         "own_agents": list(v.own_agents) if private else [],
+        "identity": (for_any_name(f"{v.viewer} controls " + " and ".join(
+            f"{AGENT_BY_COLOUR[c].name} ({c})" for c in v.own_agents)) if private and v.own_agents else ""),
         "owners": ({c: o for c, o in (v.final_owners or {}).items()} if v.is_over
                    else ({c: p for p, cols in v.owners.items() for c in cols} if v.owners else None)),
         "hand": list(v.hand) if private else None,
@@ -141,11 +146,14 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
         "triggers": list(v.triggers),
         "log": [describe(e) for e in log[max(0, len(log) - LOG_LINES):]],
         "last_move": last_move or {},
+        "last_moves": last_moves(v),
+        "since_last_turn": since_last_turn(v) if private and replay is None else [],
         "curtain": curtain,
         "autoplay": autoplay,
         "replay": replay,
         "winners": list(v.winners) if v.winners is not None else None,
         "result_text": describe(log[-1]) if v.is_over and len(log) else "",
+        "result": game_result(v),
         "belief": belief if curtain is None else None,
         "decisions": decisions,
         "move": move,
@@ -187,6 +195,10 @@ def decision_entries(actions, view) -> list[dict]:
             continue
         seen.add(text)
         entries.append(decision_entry(a, view))
+    if [e["label"] for e in entries if e["kind"] == "announce"] == ["No"]:
+        for e in entries:
+            if e["kind"] == "announce":
+                e["title"] = "Announce? No card you hold can be played now"
     groups = list(dict.fromkeys(e["group"] for e in entries))
     agents = list(view.agents)
 
@@ -212,7 +224,7 @@ def decision_entry(action, view) -> dict:
     {'notation': 'points 2', 'kind': 'points', 'group': 'points', 'title': 'Points', 'label': '2', 'key': '2'}
     >>> e = decision_entry("play fwd123 red+2", v)
     >>> e["group"], e["label"], e["effect"]
-    ('play:fwd123', 'red +2', {'moves': {'red': [0, 2]}})
+    ('play:fwd123', 'Jaques +2', {'moves': {'red': [0, 2]}})
     """
     if action == ROLL:
         return {"notation": ROLL, "kind": "roll", "group": "roll", "title": "Die", "label": "Roll the die", "key": "r"}
@@ -239,18 +251,27 @@ def decision_entry(action, view) -> dict:
         agent, name = args
         entry |= {"group": f"dossier:{agent}", "title": f"Dossier: {AGENT_BY_COLOUR[agent].name} ({agent})",
                   "label": name}
+    elif k in ("pass", "done"):
+        entry |= {"group": "round", "title": "Top Secret round",
+                  "label": "Pass (play no card)" if k == "pass" else "Done (end my part of the round)"}
     else:
-        entry |= {"group": "other", "title": "Other", "label": k.capitalize() if k in ("pass", "done") else str(act)}
+        entry |= {"group": "other", "title": "Other", "label": str(act)}
     return entry
 
 
 def _target_label(word: str) -> str:
-    """A card target as a button shows it: ``red+1`` as ``red +1``, ``blue-2`` as ``blue \u22122``, buildings
-    by their labels."""
+    """A card target as a button shows it, agents by name as on the board: ``red+1`` as ``Jaques +1``,
+    ``blue-2`` as ``Doyle \u22122``, buildings by their labels.
+
+    >>> _target_label("red+1"), _target_label("blue"), _target_label("ruins")
+    ('Jaques +1', 'Doyle', 'Ruins')
+    """
     for sign in "+-":
         colour, _, n = word.partition(sign)
-        if n.isdigit() and colour.isalpha():
-            return f"{colour} {sign.replace('-', chr(0x2212))}{n}"
+        if n.isdigit() and colour in AGENT_BY_COLOUR:   # named as the board names the agent
+            return f"{AGENT_BY_COLOUR[colour].name} {sign.replace('-', chr(0x2212))}{n}"
+    if word in AGENT_BY_COLOUR:
+        return AGENT_BY_COLOUR[word].name
     if word in ("church", "ruins") or word.lstrip("-").isdigit():
         value = CHURCH if word == "church" else RUINS if word == "ruins" else int(word)
         if value in BUILDING_VALUES:
@@ -279,7 +300,88 @@ def _decision_text(v, who) -> str:
     if v.phase == "points":
         return f"{who}: choose 1, 2 or 3 points" + (" (or 0 to draw a card)" if v.rules.top_secret else "")
     about = "for each agent but your own, an opponent or 'free'"
-    return _DECISION_TEXT.get(v.phase, "{p}").format(p=who, n=v.points, a=about)
+    return for_any_name(_DECISION_TEXT.get(v.phase, "{p}").format(p=who, n=v.points, a=about))
+
+
+#: What the decider is asked, in the banner (a question to whoever decides now).
+_ASKED = {"roll": "roll the die", "points": "choose the points", "move": "move agents {n} step(s)",
+          "safe": "a scoring! Move the safe", "announce": "play a Top Secret card?", "round": "play a card or pass?",
+          "dossier": "fill in the Secret Dossier", "collect": "take the card you may draw?"}
+#: The same decisions in the past tense, for replays (the position before the decision was made).
+_WAS_ASKED = {"roll": "{p} was about to roll the die", "points": "{p} was choosing the points",
+              "move": "{p} was moving agents {n} step(s)", "safe": "A scoring: {p} was to move the safe",
+              "announce": "{p} was asked whether to play a Top Secret card",
+              "round": "Top Secret round: {p} was to play a card or pass",
+              "dossier": "{p} was filling in the Secret Dossier", "collect": "{p} was asked whether to take a card",
+              "draw": "A card was being drawn", "take": "A free agent card was being taken",
+              "deal": "The agent cards were being dealt"}
+
+
+def turn_banner(view, replay: bool = False) -> str:
+    """Whose turn it is, what was rolled, and who must decide now (in a Top Secret round not the same player).
+
+    >>> from heimlich_lab import Game
+    >>> g = Game(["Ann", "Bob", "Cy"], seed=2)
+    >>> turn_banner(g.view("Ann")), turn_banner(g.view("Ann"), replay=True)
+    ("Ann's turn (rolled 3): move agents 3 step(s)", 'Turn 1: Ann was moving agents 3 step(s)')
+    """
+    if view.is_over:
+        won = view.winners or ()
+        return for_any_name("Game over: " + (f"{' and '.join(won)} {'win' if len(won) > 1 else 'wins'}" if won
+                                             else "a free agent went farthest, so nobody wins"))
+    active, decider = view.active_player, decider_of(view)
+    if replay:
+        who = decider or active
+        return for_any_name(f"Turn {view.turn}: " + _WAS_ASKED.get(view.phase, "{p}").format(p=who, n=view.points))
+    text = f"{possessive(active)} turn" + (f" (rolled {view.die})" if view.die is not None else "")
+    asked = _ASKED.get(view.phase, "").format(n=view.points)
+    if decider is None:
+        return text + (f": {_DECISION_TEXT[view.phase].lower()}" if view.phase in _DECISION_TEXT else "")
+    if decider == active:
+        return for_any_name(f"{text}: {asked}" if asked else text)
+    return for_any_name(f"{text}. {decider}: {asked}")
+
+
+def game_result(view) -> dict | None:
+    """The end of the game as a table: one row per agent, farthest first (``None`` before the end): its owner,
+    the marker before the dossier points, the dossier points its owner earned, the final marker."""
+    if not view.is_over or not len(view.log) or view.log[-1].kind != "over":
+        return None
+    d = view.log[-1].data
+    bonus = d.get("bonus") or {}
+    rows = []
+    for c, final in d["scores"].items():
+        owner = d["owners"].get(c)
+        extra = bonus.get(owner, 0) if owner is not None else 0
+        rows.append({"agent": c, "owner": owner, "marker": final - extra, "dossier": extra, "final": final,
+                     "farthest": c in d["farthest"]})
+    rows.sort(key=lambda r: -r["final"])
+    note = (f"Markers may end past {FINISH}: the dossier points are added after the race, and the farthest marker "
+            "wins." if any(r["final"] > FINISH for r in rows) else "")
+    return {"rows": rows, "winners": list(d["winners"]), "dossier": bool(bonus), "note": note}
+
+
+#: Decisions of a player (what "your last turn" ends with).
+_OWN_DECISIONS = ("points", "move", "announce", "play", "pass", "done", "safe", "dossier", "collect")
+SINCE_LINES = 30
+
+
+def since_last_turn(view) -> list[str]:
+    """What happened since the viewer's last decision, in words (the newest :data:`SINCE_LINES` lines)."""
+    if view.viewer is None:
+        return []
+    log = view.log
+    last = max((i for i, e in enumerate(log) if e.player == view.viewer and e.kind in _OWN_DECISIONS), default=-1)
+    return [describe(e) for e in log[max(last + 1, len(log) - SINCE_LINES):]]
+
+
+def last_moves(view) -> dict:
+    """Each player's latest move or card play: player -> {agent: [from, to]} (public)."""
+    out: dict = {}
+    for e in view.log:
+        if e.kind in ("move", "play") and e.data.get("moves") and e.player is not None:
+            out[e.player] = {c: list(ft) for c, ft in e.data["moves"].items()}
+    return out
 
 
 def last_move_of(view) -> dict:

@@ -1,17 +1,19 @@
-"""Serve a notebook with Voila, offline: a tiny Voila template that extends Voila's ``lab`` template and
-drops its outside links (Font Awesome from a CDN, which the board does not use, and nbconvert's
+"""Serve a notebook with Voila, offline: a tiny Voila template that extends Voila's ``lab`` template, leaves
+out the cells tagged ``lab-only`` (so that the app opens on its board) and drops its outside links (Font Awesome from a CDN, which the board does not use, and nbconvert's
 loader of mermaid.js from a CDN, used only by Mermaid diagrams, which these notebooks have none of).
 
     python -m heimlich_lab.widget.voila_app notebooks/play.ipynb [more voila options]
 
 writes the template into a cache directory, puts it on ``JUPYTER_PATH`` and runs
-``voila --template=heimlich-offline``. :func:`voila_command` gives the command and environment
+``voila --template=heimlich-offline`` in a process group of its own; stopping the wrapper (SIGTERM, SIGINT,
+Ctrl-C) ends Voila and its kernels. :func:`voila_command` gives the command and environment
 (for tests and scripts).
 """
 from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -38,7 +40,11 @@ def _index_template() -> str:
             "{{ css" + drop + " }}\n"
             "{%- endblock notebook_css -%}\n"
             "{#- nbconvert's loader of mermaid.js from a CDN (no diagram here) -#}\n"
-            "{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}\n")
+            "{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}\n"
+            "{#- cells tagged lab-only (how to open the app, say) are not part of the app: the board comes first -#}\n"
+            "{%- block any_cell scoped -%}\n"
+            "{%- if 'lab-only' not in cell.metadata.get('tags', []) -%}{{ super() }}{%- endif -%}\n"
+            "{%- endblock any_cell -%}\n")
 
 
 def write_template(root: str | Path | None = None) -> Path:
@@ -60,14 +66,56 @@ def voila_command(notebook: str | Path, args: Sequence[str] = (), root: str | Pa
     return [sys.executable, "-m", "voila", f"--template={TEMPLATE}", *args, str(notebook)], env
 
 
+def stop(proc: subprocess.Popen, grace: float = 10.0) -> None:
+    """End Voila and everything it started: SIGTERM to its process group (Voila shuts its kernels down), then,
+    after ``grace`` seconds, SIGKILL to whatever of it is left (its kernels run in sessions of their own, so
+    they are found as its descendants, not by group)."""
+    import psutil     # comes with ipykernel, which Voila needs
+    try:
+        family = [psutil.Process(proc.pid), *psutil.Process(proc.pid).children(recursive=True)]
+    except psutil.NoSuchProcess:
+        family = []
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    _, alive = psutil.wait_procs(family, timeout=grace)
+    for p in alive:
+        try:
+            p.kill()
+        except psutil.NoSuchProcess:
+            pass
+    psutil.wait_procs(alive, timeout=5)
+    proc.poll()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run Voila until it ends, or until this process gets SIGTERM or SIGINT: then end Voila and its kernels
+    (:func:`stop`) and return 0. Voila runs in a process group of its own, so a plain ``kill`` of this
+    wrapper leaves nothing behind."""
     argv = list(sys.argv[1:] if argv is None else argv)
     notebooks = [a for a in argv if not a.startswith("-")]
     if len(notebooks) != 1:
         print("usage: python -m heimlich_lab.widget.voila_app NOTEBOOK.ipynb [voila options]", file=sys.stderr)
         return 2
     cmd, env = voila_command(notebooks[0], [a for a in argv if a.startswith("-")])
-    return subprocess.call(cmd, env=env)
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+    stopping = []
+
+    def on_signal(signum, frame):
+        stopping.append(signum)
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        return proc.wait()
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        stop(proc)
 
 
 if __name__ == "__main__":

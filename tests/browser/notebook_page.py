@@ -43,3 +43,13 @@ def run_report(page) -> dict:
     m = re.search(r"REPORT (\{.*\})", text, re.S)
     assert m, f"no report in the cell output: {text[:500]}"
     return json.loads(m.group(1))
+
+
+#: The classroom screen the boards must fit (a laptop at default zoom).
+SCREEN = {"width": 1366, "height": 768}
+
+
+def inside(box, screen=SCREEN) -> bool:
+    """Whether a bounding box (Playwright's ``{x, y, width, height}``) lies inside the window ``screen``."""
+    return bool(box) and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= screen["width"] + 0.5 \
+        and box["y"] + box["height"] <= screen["height"] + 0.5

@@ -12,7 +12,7 @@ import re
 import statistics
 
 import pytest
-from notebook_page import run_all_cells, run_report
+from notebook_page import SCREEN, inside, run_all_cells, run_report
 
 pytestmark = pytest.mark.browser
 
@@ -120,7 +120,8 @@ def act_once(page):
             click_wait(page, f"[data-step='+1'][data-target='{plus}']")
         click_wait(page, "[data-testid='confirm']")
     else:
-        for sel in ("[data-action^='safe ']", "[data-action='announce no']", "[data-action='pass']",
+        for sel in ("[data-action^='safe ']", "[data-action='announce no']", "[data-action='collect yes']",
+                    "[data-action='pass']",
                     "[data-action='done']", "[data-action^='dossier ']", "[data-action^='play ']"):
             if b.locator(sel).count():
                 click_wait(page, sel)
@@ -204,6 +205,48 @@ def notebooks(lab_root, make_notebook):
         "r.widget",
         "import json\nprint('REPORT ' + json.dumps({'index': r.index, 'length': len(r.views), "
         "'positions': r.views[r.index].positions, 'notes': r.widget.state['belief']['notes']}))",
+    ])
+    write_notebook(lab_root / "classroom.ipynb", [
+        "from heimlich_lab import Rules\n"
+        "from heimlich_lab.bots import RandomBot\n"
+        "from heimlich_lab.widget import play_in_notebook\n"
+        "players = ['Ann', 'Bob', 'Cy', 'Dee', 'Eve']\n"
+        "w = play_in_notebook(players, bots={p: RandomBot(i) for i, p in enumerate(players[1:])},\n"
+        "                     rules=Rules(top_secret=True, dossier=True), seed=7, speed_ms=0)\n"
+        "ctl = w.controller\n"
+        "w",
+        REPORT + "report(ctl)",
+    ])
+    write_notebook(lab_root / "you.ipynb", [
+        "from heimlich_lab import Rules\n"
+        "from heimlich_lab.bots import RandomBot\n"
+        "from heimlich_lab.widget import play_in_notebook\n"
+        "w = play_in_notebook(['You', 'Bob', 'Cy'], bots={'Bob': RandomBot(1), 'Cy': RandomBot(2)},\n"
+        "                     rules=Rules(top_secret=True, dossier=True), seed=3, speed_ms=0)\n"
+        "ctl = w.controller\n"
+        "w",
+        REPORT + "report(ctl)",
+    ])
+    write_notebook(lab_root / "banner.ipynb", [
+        "from heimlich_lab import Rules\n"
+        "from heimlich_lab.bots import RandomBot\n"
+        "from heimlich_lab.widget import GameController\n"
+        "players = ['Ann', 'You', 'Cy']\n"
+        "ctl = GameController(players, bots={p: RandomBot(i) for i, p in enumerate(players)}, rules=Rules(top_secret=True),\n"
+        "                     seed=3, viewer='Ann', autoplay=False, beliefs=False)\n"
+        "ctl.widget",
+        REPORT + "report(ctl)",
+    ])
+    write_notebook(lab_root / "end.ipynb", [
+        "from heimlich_lab import Rules\n"
+        "from heimlich_lab.bots import RandomBot\n"
+        "from heimlich_lab.widget import GameController, ReplayController\n"
+        "ctl = GameController(['Ann', 'Bob', 'Cy'], bots={p: RandomBot(i) for i, p in enumerate(['Ann', 'Bob', 'Cy'])},\n"
+        "                     rules=Rules(dossier=True), seed=5, autoplay=False, beliefs=False)\n"
+        "ctl.run_bots()\n"
+        "ctl.widget",
+        "ReplayController(ctl.record, viewer='Bob').widget",
+        REPORT + "report(ctl)",
     ])
     players7 = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
     write_notebook(lab_root / "speed.ipynb", [
@@ -520,3 +563,210 @@ def test_replay_slider_drag_seeks_in_the_kernel(page, lab, notebooks, artifacts)
     assert rep["index"] == shown and rep["length"] == last + 1
     assert rep["notes"] and len(b.locator("[data-testid='belief'] .hb-notes li").all()) == len(rep["notes"])
     screenshot(page, artifacts, "replay-02-seeked")
+
+
+# ---------------------------------------------------------------------------- the classroom board (issue 13)
+#: "You's", or "You" with a verb of the third person ("You rolls"); "You pass" is right
+BAD_ENGLISH = re.compile(r"\bYou's\b|\bYou (?:already )?(?:is|has|does|[a-z]+[^s\W]s)\b")
+
+
+def board_top(page, board):
+    """Scroll the board's top to the top of the window (what a teacher does before playing)."""
+    board.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(300)
+
+
+def one_screen_boxes(board):
+    return {"board": board.locator("svg.hb-svg").bounding_box(),
+            "decision": board.locator("[data-section='controls']").bounding_box(),
+            "heatmap": board.locator("[data-testid='belief'] table.hb-heat").bounding_box()}
+
+
+def test_board_decision_and_heatmap_on_one_1366x768_screen(page, lab, notebooks, artifacts):
+    """JupyterLab at its default zoom with the file browser open; then 1024 px wide with it folded away."""
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, "classroom.ipynb")
+    page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
+    page.wait_for_selector("#filebrowser", state="visible", timeout=10_000)
+    b = page.locator(BOARD)
+    b.locator("[data-action='roll']").wait_for(timeout=30_000)
+    board_top(page, b)
+    boxes = one_screen_boxes(b)
+    page.screenshot(path=str(artifacts / "classroom-01-one-screen-1366x768.png"))
+    for name, box in boxes.items():
+        assert inside(box), f"the {name} is not inside the 1366x768 screen: {box}"
+    assert boxes["board"]["x"] + boxes["board"]["width"] <= boxes["decision"]["x"], "decision beside the board"
+    # the rest (the hand, what happened, the log, the keys) folds away; keyboard use is described
+    assert b.locator("details[data-fold='log'] > summary").text_content() == "Log"
+    assert "Keys" in b.locator("details[data-fold='help']").text_content()
+    # 1024 px wide, the file browser folded away: still one screen, the board smaller
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.evaluate("() => window.jupyterapp.commands.execute('application:toggle-left-area')")
+    page.wait_for_selector("#filebrowser", state="hidden", timeout=10_000)
+    board_top(page, b)
+    small = one_screen_boxes(b)
+    page.screenshot(path=str(artifacts / "classroom-02-1024.png"))
+    for name, box in small.items():
+        assert inside(box, {"width": 1024, "height": 768}), f"the {name} is not inside the 1024x768 screen: {box}"
+    assert small["board"]["width"] < boxes["board"]["width"], "the board scales with the width"
+
+
+def test_the_turn_banner_follows_the_game_through_a_top_secret_round(page, lab, notebooks, artifacts):
+    """Step the bots one decision at a time; at each, the banner is checked against the kernel's game."""
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, "banner.ipynb")
+    b = page.locator(BOARD)
+    seen_round = shot = False
+    for _ in range(80):
+        rep = run_report(page)
+        banner = b.locator("[data-testid='banner']").text_content()
+        active, decider = rep["active"], rep["decider"]
+        assert banner.startswith("Your turn" if active == "You" else f"{active}'s turn"), (banner, rep["phase"])
+        if decider and decider != active:
+            assert f". {decider}: " in banner, (banner, decider)
+        if rep["phase"] == "round" and decider != active:
+            seen_round = True
+            if not shot:
+                b.screenshot(path=str(artifacts / "classroom-03-banner-top-secret-round.png"))
+                shot = True
+        elif seen_round and rep["phase"] not in ("round", "announce"):
+            break                                           # one whole Top Secret round checked
+        assert not BAD_ENGLISH.search(banner)
+        click_wait(page, "[data-control='step']")
+    assert seen_round, "no Top Secret round where another player decides"
+
+
+def test_a_human_called_you_reads_right_in_the_dom(page, lab, notebooks, artifacts):
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, "you.ipynb")
+    b = page.locator(BOARD)
+    texts = []
+    for _ in range(30):
+        texts.append(b.inner_text())
+        texts.append(dom(page, f"() => [...document.querySelectorAll('{BOARD} [title], {BOARD} [aria-label]')]"
+                               ".map((e) => (e.getAttribute('title') || '') + ' ' + (e.getAttribute('aria-label') || '')).join('\\n')"))
+        if b.locator("[data-testid='result'] table").count():
+            break
+        decision = f"{BOARD} [data-action], {BOARD} [data-testid='allocation'], {BOARD} [data-testid='result'] table"
+        page.wait_for_selector(decision, timeout=30_000)          # the bots have played
+        if not b.locator("[data-testid='result'] table").count():
+            act_once(page)
+    texts.append(b.text_content())          # also what is folded away
+    b.screenshot(path=str(artifacts / "classroom-04-you.png"))
+    bad = sorted({m.group(0) for t in texts for m in BAD_ENGLISH.finditer(t)})
+    assert bad == []
+    assert "Your view" in texts[0] and re.search(r"\bYou control ", "\n".join(texts))
+    assert re.search(r"\bYou roll \d", "\n".join(texts))
+
+
+def test_a_card_option_previews_its_effect_as_ghosts(page, lab, notebooks, artifacts):
+    open_and_run(page, lab, "keys.ipynb")
+    b = page.locator(BOARD)
+    for _ in range(12):
+        if b.locator("[data-action^='play fwd123']").count():
+            break
+        if b.locator("[data-action='announce yes']").count():
+            click_wait(page, "[data-action='announce yes']")
+        else:
+            act_once(page)
+    option = b.locator("[data-action^='play fwd123']").first
+    notation = option.get_attribute("data-action")           # "play fwd123 red+2": red goes 2 forward
+    colour = notation.split()[2].split("+")[0]
+    page.mouse.move(0, 0)                                  # nothing under the pointer, nothing focused
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.wait_for_function(f"() => !document.querySelector('{BOARD} [data-ghost]')", timeout=5_000)
+    option.hover()
+    page.wait_for_selector(f"{BOARD} [data-ghost='{colour}']", timeout=5_000)
+    assert option.text_content().split()[0] in ("Schulz", "Perry", "Bucci", "Jaques", "Mirkov", "Doyle")
+    assert b.locator("[data-ghost]").count() == 1
+    b.screenshot(path=str(artifacts / "classroom-05-card-preview.png"))
+    b.locator("[data-testid='banner']").hover()
+    page.wait_for_function(f"() => !document.querySelector('{BOARD} [data-ghost]')", timeout=5_000)
+
+
+def test_the_end_table_the_controls_off_and_a_replay_at_step_0(page, lab, notebooks, artifacts):
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, "end.ipynb")
+    end, replay = page.locator(BOARD).nth(0), page.locator(BOARD).nth(1)
+    table = end.locator("[data-testid='result'] table")
+    table.wait_for(timeout=30_000)
+    rep = run_report(page)
+    rows = end.locator("[data-result]")
+    assert rows.count() == len(rep["scores"])
+    finals = [int(r.locator("td").nth(4).text_content()) for r in rows.all()]
+    assert finals == sorted(rep["scores"].values(), reverse=True)
+    assert end.locator("[data-control='step']").is_disabled() and end.locator("[data-control='play']").is_disabled()
+    assert end.locator("[data-testid='banner']").text_content().startswith("Game over")
+    end.scroll_into_view_if_needed()
+    end.screenshot(path=str(artifacts / "classroom-06-end-table.png"))
+    # the replay opens at the start (no spoiler), past tense, and lists no play keys
+    assert replay.locator("[data-bind='replay']").text_content().startswith("0 / ")
+    assert replay.locator("[data-testid='result']").count() == 0
+    assert " were " in replay.locator("[data-testid='banner']").text_content() \
+        or " was " in replay.locator("[data-testid='banner']").text_content()
+    help_text = replay.locator("details[data-fold='help']").text_content()
+    assert "[" in help_text and "roll" not in help_text and "confirm" not in help_text
+    replay.scroll_into_view_if_needed()
+    replay.screenshot(path=str(artifacts / "classroom-07-replay-step-0.png"))
+
+
+def test_the_voila_app_shows_the_board_first_on_one_screen(page, voila, artifacts):
+    page.set_viewport_size(SCREEN)
+    warnings = []
+    page.on("console", lambda m: warnings.append(m.text) if "Unsatisfied version" in m.text else None)
+    page.goto(voila, timeout=120_000)
+    first = page.locator(BOARD).first
+    first.locator("[data-action='roll']").wait_for(timeout=120_000)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    boxes = one_screen_boxes(first)
+    page.screenshot(path=str(artifacts / "voila-04-one-screen-1366x768.png"))
+    for name, box in boxes.items():
+        assert inside(box), f"the {name} is not inside the 1366x768 screen in Voila: {box}"
+    assert "Learning goals" not in page.locator("body").inner_text()      # the notebook's lab-only cell
+    print("Unsatisfied version warnings in Voila:", len(warnings))
+
+
+def test_the_voila_wrapper_leaves_no_process_after_sigterm(tmp_path, server_env):
+    """``python -m heimlich_lab.widget.voila_app``, stopped with a plain kill (SIGTERM): Voila and its kernel end."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    import psutil
+    pytest.importorskip("voila")
+    root = Path(__file__).resolve().parents[2]
+    (tmp_path / "play.ipynb").write_bytes((root / "notebooks" / "play.ipynb").read_bytes())
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(server_env, JUPYTER_PATH=str(tmp_path / "share"))
+    cmd = [sys.executable, "-m", "heimlich_lab.widget.voila_app", "play.ipynb", "--no-browser",
+           "--Voila.ip=127.0.0.1", f"--port={port}"]
+    with open(tmp_path / "voila.log", "w") as log:
+        wrapper = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=90).read()   # starts a kernel
+                break
+            except OSError:
+                assert wrapper.poll() is None and time.monotonic() < deadline, (tmp_path / "voila.log").read_text()
+                time.sleep(0.5)
+        family = psutil.Process(wrapper.pid).children(recursive=True)
+        names = [" ".join(p.cmdline()) for p in family]
+        assert any("-m voila" in n for n in names) and any("kernel" in n for n in names), names
+        wrapper.send_signal(signal.SIGTERM)
+        assert wrapper.wait(timeout=30) == 0
+        gone, alive = psutil.wait_procs(family, timeout=20)
+        assert alive == [], [p.pid for p in alive]
+        assert not any(psutil.pid_exists(p.pid) and psutil.Process(p.pid).status() != psutil.STATUS_ZOMBIE
+                       for p in family)
+    finally:
+        if wrapper.poll() is None:
+            wrapper.kill()

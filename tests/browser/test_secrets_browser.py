@@ -9,12 +9,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from notebook_page import run_all_cells, run_report
+from notebook_page import SCREEN, inside, run_all_cells, run_report
 
 pytestmark = pytest.mark.browser
 
 TABLE = ".secrets-table"
-SCREEN = {"width": 1366, "height": 768}
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -78,11 +77,6 @@ def shoot(page, artifacts, name):
     table = page.locator(TABLE).first
     table.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / f"{name}.png"))
-
-
-def inside(box, screen=SCREEN):
-    return box and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= screen["width"] \
-        and box["y"] + box["height"] <= screen["height"]
 
 
 def test_a_human_offers_a_card_and_a_bot_answers(page, lab, secrets_notebooks, artifacts):

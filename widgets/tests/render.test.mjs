@@ -279,7 +279,7 @@ describe("side panels", () => {
     for (const hook of ['data-testid="decision"', 'data-testid="log"', 'data-testid="belief"', 'data-testid="hand"', 'data-testid="confirm"']) {
       assert.equal(count(html, hook), 1, hook);
     }
-    assert.match(html, /Keys:/);
+    assert.match(html, /Keys/);
     for (const k of R.SECTIONS) assert.equal(count(html, `data-section="${k}"`), 1, k);
     for (const k of R.SVG_LAYERS) assert.equal(count(html, `data-layer="${k}"`), 1, k);
   });
