@@ -257,7 +257,7 @@ def run(args) -> int:
     variant = ("Top Secret" if rules.top_secret else "basic") + (" + Secret Dossier" if rules.dossier else "")
     print(f"{n_games} games, {args.players} players ({variant}), bots {', '.join(bots)}, seed {seed}"
           f"{' (drawn)' if args.seed is None else ''}; "
-          f"beliefs: {'the robust population (player types)' if args.model == 'robust' else single!r}")
+          f"beliefs: {_model_words(model)}")
     print(f"scored at the dossier mark ({reached:.0%} of games reached it; the others at their end), "
           f"per player, own agents left out; {dt:.1f} s")
     n_entries = len(scores[scores.method == "exact"])
@@ -271,6 +271,13 @@ def run(args) -> int:
         scores.to_csv(args.out, index=False)
         print(f"Scores saved to {args.out}")
     return 0
+
+
+def _model_words(model) -> str:
+    """A model as the command line names it."""
+    if hasattr(model, "type_names"):
+        return f"the robust population ({len(model.type_names)} player types, {len(getattr(model, 'table_names', '?'))} kinds of table)"
+    return f"BoltzmannModel(beta={model.beta:g}, epsilon={model.epsilon:g})"
 
 
 def run_populations(args) -> int:
@@ -288,8 +295,8 @@ def run_populations(args) -> int:
     results = evaluate_populations(grid, args.games, args.players, seed, rules, model, compare)
     variant = ("Top Secret" if rules.top_secret else "basic") + (" + Secret Dossier" if rules.dossier else "")
     print(f"{args.games} games per population, {args.players} players ({variant}), seed {seed}"
-          f"{' (drawn)' if args.seed is None else ''}; exact: {'the robust population (player types)' if compare else single!r}"
-          f"{f'; compare: {single!r}' if compare else ''}; scored at the dossier mark, per player, own agents "
+          f"{' (drawn)' if args.seed is None else ''}; exact: {_model_words(model)}"
+          f"{f'; compare: {_model_words(compare)}' if compare else ''}; scored at the dossier mark, per player, own agents "
           f"left out; {time.perf_counter() - t0:.1f} s")
     if args.plots:
         Path(args.plots).mkdir(parents=True, exist_ok=True)
