@@ -276,7 +276,8 @@ def run(args) -> int:
 def _model_words(model) -> str:
     """A model as the command line names it."""
     if hasattr(model, "type_names"):
-        return f"the robust population ({len(model.type_names)} player types, {len(getattr(model, 'table_names', '?'))} kinds of table)"
+        kinds = len(getattr(model, "table_names", ())) or 1
+        return f"the robust population ({len(model.type_names)} player types, {kinds} kinds of table)"
     return f"BoltzmannModel(beta={model.beta:g}, epsilon={model.epsilon:g})"
 
 
