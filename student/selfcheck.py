@@ -216,3 +216,278 @@ EXERCISES.update({
                             "c9d257ae802d24cdf0c5", "5bd2468393916f3e47e5", "0510f787fb13bd1b3088")),
         )),
 })
+
+EXERCISES.update({
+    # notebook 3, Bayes' rule for one move
+    "03.q_likelihood": Choice(('92c4d79da1fdacdc21c5',), {
+        "a": 'that is the posterior read backwards. 0.19 is P(move | red): how often a player of '
+             'red makes this move. P(red | move) needs the other hypotheses too, and came out '
+             '0.695.',
+        "b": 'A likelihood is a probability of the DATA given a hypothesis: among games where Bob '
+             'plays for red, how often he chooses red+2. It is a column of P, not a probability of '
+             'red.',
+        "c": 'for a player of yellow, orange or green the best move is blue+2; a likelihood says '
+             'how probable the move is under ONE hypothesis, not which move is best overall.',
+    }),
+    "03.p_red": Exercise(
+        "p_red", ('297bf4a90065f9635660',),
+        'take the row of P for this move (find it in game.legal_actions()), multiply by the prior '
+        'of 1/5, and divide by the total so that the posterior sums to 1.',
+        mistakes=(
+            Mistake('that is prior x likelihood for red alone, unnormalised: divide by the sum over'
+                    ' all five hypotheses.',
+                    answer=('bfd137ad79423e25bd71',)),
+            Mistake("that is the library's full model (BoltzmannModel() with default weights). The "
+                    'exercise asks for the simple utility: the table P above, beta = 1, no tremble.',
+                    answer=('6e40a42cc12be1553e53',)),
+            Mistake('that is the probability that Bob does NOT control red.',
+                    slip='complement'),
+            Mistake('that looks like a percentage: give a probability between 0 and 1.',
+                    slip='percent'),
+        ),
+    ),
+    "03.posterior_beta0": Exercise(
+        "posterior_beta0", ('f93f668562a7fade4f7e', 'b157073eb011aa1a49c4', '8cbd58aa567a8bda34b4', '3c5d9c511bc1193860c3', '643b413c673eccc111c2'),
+        'what is exp(beta * U) when beta = 0, and what does that make each column of P? The answer '
+        'is an array of 5 probabilities.',
+        mistakes=(
+            Mistake('that is the posterior at beta = 1. At beta = 0 every move has the same '
+                    'probability for every agent.',
+                    answer=('95b33d526f8b344b5f37', '37d799e9495173e9b16e', '36410e79567ff45fb4fa', '4b7bbe079ecd80353650', '461fc604c3340edf6557')),
+            Mistake('your numbers are proportional to the posterior but do not sum to 1: divide by '
+                    'their total.',
+                    slip='unnormalised'),
+        ),
+    ),
+    "03.p_runner": Exercise(
+        "p_runner", ('8e7986d087c572708679',),
+        'for red, the move comes from running (0.6) OR from the random choice (0.4 / 21); for any '
+        'other agent only from the random choice. Then prior x likelihood, divided by the total.',
+        mistakes=(
+            Mistake('that is prior x likelihood for red alone, unnormalised: divide by the sum over'
+                    ' all five hypotheses.',
+                    answer=('7845f2aa93cd572a8719',)),
+            Mistake('a runner playing for red can also play red+2 in his random 40%: P(red+2 | red)'
+                    ' = 0.6 + 0.4 / 21.',
+                    answer=('6fe47794142978c3b659',)),
+            Mistake('the random choice happens only 40% of the time: each move has probability 0.4 '
+                    '/ 21 from it, not 1 / 21.',
+                    answer=('38d35222da3a44dce692',)),
+            Mistake("that is the Boltzmann player's posterior from the Bayes table; the runner's "
+                    'likelihood is different: build it from the description.',
+                    answer=('78861421cb23bfe3358e',)),
+            Mistake('that is the probability that Bob does NOT control red.',
+                    slip='complement'),
+        ),
+    ),
+})
+
+EXERCISES.update({
+    # notebook 7, bluffing and information
+    "07.q_misled": Choice(('3dfe66b8efc6899fd897',), {
+        "a": 'a KL divergence of 1.3 bits is a large move (from a uniform prior over 5, a belief of'
+             ' about 0.7 on one agent is 1 bit away). Small KL means little change.',
+        "b": 'KL says how far the belief moved (1.3 bits, a lot); the negative bits towards the '
+             'truth say the true agent lost probability. A bluff does exactly this.',
+        "c": 'neither number measures certainty: that is the entropy, and its drop can have either '
+             'sign whatever these two say.',
+    }),
+    "07.h": Exercise(
+        "h", ('ab3d09e72c82e18e5019',),
+        'H = -sum p log2(p). Each term is p times the number of yes/no questions that outcome '
+        "'costs'.",
+        mistakes=(
+            Mistake('that is in nats (natural log). Entropy in bits uses log base 2.',
+                    slip='nats'),
+        ),
+    ),
+    "07.kl_bits": Exercise(
+        "kl_bits", ('1c97707ca03b0e69c8bd',),
+        'KL(posterior || prior) = sum over hypotheses of q * log2(q / p), in bits.',
+        mistakes=(
+            Mistake('KL is not symmetric: that is D(p || q), the wrong direction. Weigh by the '
+                    'posterior: sum q log2(q / p).',
+                    answer=('0690a4e76ca39955c61b',)),
+            Mistake('that is in nats (natural log); use log2 for bits.',
+                    slip='nats'),
+        ),
+    ),
+    "07.bits_to_truth": Exercise(
+        "bits_to_truth", ('96447dbef2c95e9f9c50',),
+        "build the runner's likelihood (0.6 + 0.4/21 for red, 0.4/21 for the others), the posterior"
+        ' q, then log2(q[blue] / p[blue]) with p = 1/5.',
+        mistakes=(
+            Mistake('wrong direction: bits towards the truth are log2(q / p), after over before; a '
+                    'move that misleads gives a negative number.',
+                    answer=('dbcd14f30e0658fdc84c',)),
+            Mistake('that is in nats (natural log); use log2 for bits.',
+                    slip='nats'),
+            Mistake("that is for red. Bob's true agent is blue: measure how the move changed "
+                    'P(blue).',
+                    answer=('70b173837bf063444760',)),
+        ),
+    ),
+})
+
+EXERCISES.update({
+    # notebook 5, modelling players
+    "05.q_random": Choice(('f1ebde78313da62c2942',), {
+        "a": 'beta is a property of the PLAYERS, not of the game: it says how strongly they prefer '
+             'better moves. Players who ignore the utility have no preference to measure.',
+        "b": 'Choices that ignore the utility are best explained by a flat softmax, beta near 0 '
+             '(the fit cannot go below 0, so the interval starts at or near 0).',
+        "c": 'a large beta predicts that the player almost always picks the best move; random '
+             'choices contradict that, so a large beta has a LOW likelihood here.',
+    }),
+    "05.beta_hat": Exercise(
+        "beta_hat", ('5a6d4f8e4ece7b10f29a',),
+        'log L(beta) = sum over the four decisions of log softmax(beta * U)[chosen]; evaluate it at'
+        ' every beta of the grid and take the beta with the largest value.',
+        mistakes=(
+            Mistake('the likelihood kept rising to the end of the grid: that happens when only the '
+                    'best option is ever chosen. Use all four choices: 2, 2, 1 and 0.',
+                    answer=('8437dca53a2c46721959',)),
+            Mistake('that is the fit with a tremble of 0.05; the exercise says epsilon = 0 (the '
+                    'softmax alone).',
+                    answer=('a849010ddd9f52714bec',)),
+        ),
+        places=2,
+    ),
+    "05.beta_random": Exercise(
+        "beta_random", ('92a372fb7898e4b4c33d',),
+        'play the 5 games with RandomBot (seeds as in the prompt), then call fit_boltzmann(records,'
+        ' epsilon=0.05) and take .beta.',
+        mistakes=(
+            Mistake('that is the fit with epsilon free; the exercise fixes epsilon = 0.05 '
+                    '(fit_boltzmann(..., epsilon=0.05)).',
+                    answer=('707040f511d95bc8af05',)),
+        ),
+    ),
+})
+
+EXERCISES.update({
+    # notebook 6, the Secret Dossier as a decision
+    "06.expected_points": Exercise(
+        "expected_points", ('55398c11601eb48b99c8',),
+        'by linearity of expectation, add up P(entry is right) over the three entries, then '
+        'multiply by the points per correct entry.',
+        mistakes=(
+            Mistake('that is the expected number of correct entries. How many points is each worth?',
+                    answer=('ecf9554b8a0747b08d54',)),
+        ),
+    ),
+    "06.penalty_sheet": Exercise(
+        "penalty_sheet", ('7013df6386c13352c0fe', 'ad11e6eb7dcf5b10fd0c', 'bf3dd39875575f69f366', 'c0f3c534ee907ac780b9'),
+        "an entry 'agent -> w' is worth 5 p - 5 (1 - p) in expectation, with p = P(w holds the "
+        "agent) from the marginal table (without Ann's row). Write the entries where that is "
+        'positive, with the most probable w.',
+        mistakes=(
+            Mistake('that is the per-agent sheet with every entry filled in. An entry whose best p '
+                    'is below 1/2 loses points in expectation (10 p - 5 < 0): leave it blank.',
+                    answer=('7013df6386c13352c0fe', 'ad11e6eb7dcf5b10fd0c', '747c784b676a3d4f0909', '5cadd4f173b544b5372a', 'be5b657ee7c01ae8e168', '367b700d65ce8204f694')),
+            Mistake('that is the MAP assignment: the best sheet for an all-or-nothing prize, not '
+                    'for this reward. Judge each entry on its own: 10 p - 5.',
+                    answer=('7013df6386c13352c0fe', 'ad11e6eb7dcf5b10fd0c', '96de961d7bee556e029e', '5cadd4f173b544b5372a', 'be5b657ee7c01ae8e168', '367b700d65ce8204f694')),
+            Mistake('an empty sheet earns 0 for sure, but an entry with p above 1/2 earns 10 p - 5 '
+                    '> 0 in expectation.',
+                    answer=()),
+        ),
+    ),
+})
+
+EXERCISES.update({
+    # notebook 8, experiments
+    "08.ece_middle": Exercise(
+        "ece_middle", ('e135b67ea3ea4d660c6b',),
+        'keep bins 1 to 8; for each take |mean_predicted - frequency|, weight it by n / (total n of'
+        ' these bins), and add up.',
+        mistakes=(
+            Mistake('that is the ECE of all ten bins; the exercise keeps only bins 1 to 8.',
+                    answer=('0e5cb167cf53d65244ba',)),
+            Mistake('you weighted by the share of ALL predictions; weight by the share of the '
+                    'predictions in bins 1 to 8.',
+                    answer=('64d45d05574f71b404f4',)),
+            Mistake('that is the plain mean over the 8 bins; weight each bin by how many '
+                    'predictions it holds.',
+                    answer=('4411e6f8ae3479f603ce',)),
+            Mistake('take the absolute value of each gap: over- and underconfidence must not '
+                    'cancel.',
+                    answer=('3abb4bf91fb7736ee69f',)),
+        ),
+    ),
+})
+
+EXERCISES.update({
+    # notebook 9, Top Secret cards
+    "09.p_orange": Exercise(
+        "p_orange", ('b1f1ea2c30a1faf8416b',),
+        'Bob holds orange afterwards if it was his first card, or if his first card was another one'
+        ' and he then drew orange out of the three free cards.',
+        mistakes=(
+            Mistake("0.1 is the chance that orange was Bob's FIRST card. He may also draw it now.",
+                    answer=('3f823e70d6f1a5597254',)),
+            Mistake('there are three free cards here, not two: each is drawn with probability 1/3.',
+                    answer=('53e498ced74fb204b53f',)),
+            Mistake('that is the chance of drawing orange now, without the chance that it was '
+                    'already his.',
+                    answer=('293168a5a61b6163085b',)),
+            Mistake('that is the probability that Bob does NOT hold orange.',
+                    slip='complement'),
+        ),
+    ),
+    "09.n_after": Exercise(
+        "n_after", ('0fa5a2a45c4fba9d2441',),
+        "after the take Bob holds 2 of Ann's 5 unknown agents (in any order: a set) and Cy 1 of the"
+        ' rest.',
+        mistakes=(
+            Mistake('you counted (parent, drawn card) pairs. Different parents can give the same '
+                    'assignment: count distinct assignments.',
+                    answer=('9abd1a5576e47118515a',)),
+            Mistake('that is the count BEFORE the take (Bob and Cy with one agent each).',
+                    answer=('028f744f8f303ec6b71d',)),
+        ),
+    ),
+})
+
+EXERCISES.update({
+    # notebook 4, one agent per player
+    "04.n_hyp": Exercise(
+        "n_hyp", ('088c946303989168320f',),
+        'how many agents are unknown to Ann now, and how many players must each get one of them? '
+        'Use n! / (n - k)!.',
+        mistakes=(
+            Mistake("that counts Ann's hypotheses before Bob showed his card. Bob's agent is known "
+                    'now: leave him and his agent out.',
+                    answer=('34703083413cad962c2d',)),
+            Mistake('that counts what a spectator does not know. Ann knows two cards.',
+                    answer=('50ca5fb4432c5d47f9d7',)),
+            Mistake('the players are different people: Cy with red and Dee with blue is not Cy with'
+                    ' blue and Dee with red. Count ordered choices, n! / (n - k)!, not '
+                    'combinations.',
+                    answer=('6a6fcc713f9c0a76f0ec',)),
+            Mistake('the deal gives each of Cy, Dee and Eve ONE agent; the other two unknown agents'
+                    ' are free. Not every ordering of all 5 agents is a different assignment.',
+                    answer=('e9338c586cb15dacd056',)),
+        ),
+    ),
+    "04.p_cy_red": Exercise(
+        "p_cy_red", ('5ff054d1267a895360d4',),
+        "list the 6 (Bob, Cy) assignments, weigh each by Bob's likelihood times Cy's, normalize, "
+        'and add up the assignments in which Cy holds red.',
+        mistakes=(
+            Mistake('that is the independent answer, which ignores Bob. Enumerate the 6 assignments'
+                    ' and weigh each by both likelihoods.',
+                    answer=('ea4173c8e5486813a783',)),
+            Mistake('that is the probability that Cy does NOT hold red.',
+                    slip='complement'),
+        ),
+    ),
+    "04.q_linked": Choice(('61bc02838d55b0fdd27e',), {
+        "a": 'the beliefs are linked through the whole assignment: only one player can control red,'
+             " so what makes Bob's claim on red stronger weakens Cy's.",
+        "b": "Exclusivity links the players: probability that moves to 'Bob controls red' must come"
+             " from the other owners of red, Cy and 'free' (explaining away).",
+        "c": 'nothing in the model says players choose alike; and two players can never control the'
+             ' same agent.',
+    }),
+})
