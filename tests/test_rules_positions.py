@@ -103,8 +103,8 @@ def test_an_ordered_supply_is_drawn_from_the_top_and_logged():
     # the record replays it and hides it from other players
     rec = g.record
     assert rec.replay().hands == g.hands
-    assert [e.to_list() for e in rec.public().log] == [["Ann", "points 0"], ["chance", "draw ?", "Ann"],
-                                                       ["Ann", "announce no"]]
+    assert [e.to_list() for e in rec.public().log] == [["Ann", "points 0"], ["Ann", "collect yes"],
+                                                       ["chance", "draw ?", "Ann"], ["Ann", "announce no"]]
 
 
 BAD = [
