@@ -491,3 +491,21 @@ EXERCISES.update({
              ' same agent.',
     }),
 })
+
+EXERCISES.update({
+    # notebook 2, the rules as a program
+    "02.p_red_scores": Exercise(
+        "p_red_scores", ('63be0bf46eb3c5c99bda',),
+        'for each of the six faces, ask: can Ann put exactly 4 steps on red (from 3 to 7) and spend'
+        ' any other points on other agents? Count the faces that allow it, out of 6.',
+        mistakes=(
+            Mistake('red need not take ALL the points: with 5 or 6 she gives red 4 and the rest to '
+                    'other agents.',
+                    answer=('b8552dda111df3945fd6',)),
+            Mistake('the 1-3 face gives at most 3 points, one short of the 4 red needs.',
+                    answer=('ad64ce959afa5a5535fc',)),
+            Mistake('the die has six faces, and 1-3 is one of them: divide by 6.',
+                    answer=('ff44b60ec73f584b6a3a',)),
+        ),
+    ),
+})

@@ -1,8 +1,8 @@
 """The course notebooks: structure, exercises, student copies and the no-stderr rule.
 
 The notebooks themselves run under nbval (``make test-notebooks``); these tests check what nbval does not:
-every notebook opens with its title and learning goals, the rules primer (0) and every notebook from 3 on
-have exercises with a solution cell and a self-check which, run in the notebook's own namespace, accepts the
+every notebook opens with its title and learning goals, every notebook but the first (where students play)
+has exercises with a solution cell and a self-check which, run in the notebook's own namespace, accepts the
 solution, rejects wrong answers with the hint for that mistake and survives a missing answer; the self-check
 module (``notebooks/selfcheck.py``) keeps answers hashed and every one of its hints is reached by a wrong
 answer below; the student copies (play.ipynb too) and the instructors' answer key are current, the copies hold
@@ -58,8 +58,8 @@ def _number(path: Path) -> int:
     return int(path.name.split("-", 1)[0])
 
 
-#: Notebooks with exercises: the rules primer (0) and every notebook from 3 on.
-WITH_EXERCISES = [p for p in COURSE if _number(p) == 0 or _number(p) >= 3]
+#: Notebooks with exercises: all but notebook 1 (the students play there).
+WITH_EXERCISES = [p for p in COURSE if _number(p) != 1]
 _SELF_CHECK_CALL = re.compile(r"""\b(check|choose)\(\s*["']([^"']+)["']""")
 
 
@@ -160,6 +160,10 @@ WRONG_ANSWERS = {
                   ('{**gains, "yellow": 10, "blue": 5, "red": -3}', "Ruins), and a marker never"),
                   ('{a: 0 for a in gains}', "the value of the building it stands on AFTER"),
                   ('dict(list(gains.items())[:5])', "the value of the building")],
+    },
+    "02-rules-as-a-program.ipynb": {
+        "p_red_scores": [("1 / 6", "need not take ALL"), ("4 / 6", "at most 3 points"), ("3 / 5", "divide by 6"),
+                         ("p_red_scores / 2", "Count the faces")],
     },
     "03-bayes-one-move.ipynb": {
         "q_likelihood": [('"a"', "read backwards"), ('"c"', "ONE hypothesis")],
