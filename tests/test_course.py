@@ -449,3 +449,18 @@ def test_stderr_hook(tmp_path, source, fails):
         assert "cell wrote to stderr" in res.stdout, res.stdout[-2000:]
     else:
         assert res.returncode == 0, "a clean cell failed:\n" + res.stdout[-2000:] + res.stderr[-2000:]
+
+
+def test_the_app_hides_the_instructor_cells(tmp_path):
+    """Voila serves notebooks/play.ipynb as an app: its answers to the questions (cells tagged solution-text)
+    must not reach the page, as they do not reach the student copy."""
+    from nbconvert.exporters import HTMLExporter
+    from traitlets.config.loader import KVArgParseConfigLoader
+    from heimlich_lab.widget.voila_app import HIDDEN_CELLS, voila_command
+
+    cmd, _ = voila_command(NOTEBOOKS / "play.ipynb", root=tmp_path)
+    assert all(flag in cmd for flag in HIDDEN_CELLS)
+    nb = _read(NOTEBOOKS / "play.ipynb")
+    assert any("solution-text" in _tags(c) and "For instructors" in c.source for c in nb.cells)
+    html, _ = HTMLExporter(config=KVArgParseConfigLoader(list(HIDDEN_CELLS)).load_config()).from_notebook_node(nb)
+    assert "For instructors" not in html and "Hot seat" in html

@@ -31,6 +31,11 @@ CDN_LINKS = (
 )
 
 
+#: The app hides the course's instructor cells (tagged ``solution-text``: answers to the notebook's questions,
+#: which the student copies leave out too; scripts/make_student_copies.py).
+HIDDEN_CELLS = ("--TagRemovePreprocessor.enabled=True", "--TagRemovePreprocessor.remove_cell_tags=solution-text")
+
+
 def _index_template() -> str:
     drop = "".join(f" | replace({json.dumps(link)}, '')" for link in CDN_LINKS)
     return ("{%- extends 'lab/index.html.j2' -%}\n"
@@ -63,7 +68,7 @@ def voila_command(notebook: str | Path, args: Sequence[str] = (), root: str | Pa
     root = write_template(root)
     env = dict(os.environ if env is None else env)
     env["JUPYTER_PATH"] = os.pathsep.join([str(root), *filter(None, [env.get("JUPYTER_PATH", "")])])
-    return [sys.executable, "-m", "voila", f"--template={TEMPLATE}", *args, str(notebook)], env
+    return [sys.executable, "-m", "voila", f"--template={TEMPLATE}", *HIDDEN_CELLS, *args, str(notebook)], env
 
 
 def stop(proc: subprocess.Popen, grace: float = 10.0) -> None:
