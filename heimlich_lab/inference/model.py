@@ -258,31 +258,13 @@ class BoltzmannModel:
         With the actor's own view the hand is known; otherwise the probability
         is averaged over the hands the actor could hold (see the class doc).
         """
-        self._check_hand_decision(view, action)
-        st = PublicState.from_view(view)
-        active = actor == view.active_player
+        st, active, hands_key, stay = self.hand_situation(view, actor, action)
         codes, G, Es, m = self._card_table(st, active)
-        known = view.viewer == actor
-        if known:
-            hand = tuple(sorted(view.hand))
-            pool, n = None, len(hand)
-        else:
-            # the pool the actor's hand comes from, as the viewer knows it: the deck minus the discards, the
-            # card out of the game and the viewer's own hand (a belief caches this per public history and hand)
-            deck = view.rules.deck_for(len(view.players))
-            seen = view.discards + view.removed + tuple(view.hand)   # a spectator's view has no hand
-            pool = tuple(deck[c] - seen.count(c) for c in CARD_CODES)
-            n, hand = view.hand_sizes[actor], None
         k = action.kind
-        stay = None if k == "announce" else ("pass" if k == "pass" else round_stay_option(view))
-        key = (st, active, k == "announce", stay is not None, hand, pool, n, self.beta, self.epsilon)
+        key = (st, active, k == "announce", stay is not None, *hands_key, self.beta, self.epsilon)
         hit = self._hand_cache.get(key)
         if hit is None:
-            if known:
-                M = np.array([[c in hand for c in codes]], dtype=float)
-                w = np.ones(1)
-            else:
-                M, w = _hand_distribution(pool, n, codes)
+            M, w = hands_of(codes, *hands_key)
             if k == "announce":
                 hit = self._announce_probs(G, M, w, st)
             else:
@@ -294,11 +276,8 @@ class BoltzmannModel:
             return hit if action.args[0] else 1.0 - hit
         if k in ("pass", "done"):
             return hit[-1]
-        code = action.args[0]
-        if code not in codes:
-            raise ModelError(f"{action}: card {code!r} has no legal target in this position")
-        p_card = hit[codes.index(code)]
-        plays = card_plays(st, code)
+        p_card = hit[self.card_row(codes, action)]
+        plays = card_plays(st, action.args[0])
         if action not in plays:
             raise ModelError(f"{action} cannot be carried out in this position")
         if len(plays) == 1:
@@ -306,6 +285,34 @@ class BoltzmannModel:
         z = self.beta * self.utility.cards(st, plays, active)
         p_t = np.exp(log_mixture(_log_softmax(z)[plays.index(action)], self.epsilon, len(plays)))
         return p_card * p_t
+
+    def hand_situation(self, view, actor: str, action: Action) -> tuple:
+        """What a decision that depends on a hand is read from: ``(state, actor is active, hands, stay)``,
+        ``hands`` = ``(hand, pool, n)`` for :func:`hands_of` (the actor's own view: its hand; else the
+        pool of cards the viewer cannot see and the hand size), ``stay`` the pass/done option or ``None``.
+        Raises :class:`~heimlich_lab.errors.ModelError` for a decision not legal here."""
+        self._check_hand_decision(view, action)
+        st = PublicState.from_view(view)
+        if view.viewer == actor:
+            hand = tuple(sorted(view.hand))
+            hands = (hand, None, len(hand))
+        else:
+            # the pool the actor's hand comes from, as the viewer knows it: the deck minus the discards, the
+            # card out of the game and the viewer's own hand (a belief caches this per public history and hand)
+            deck = view.rules.deck_for(len(view.players))
+            seen = view.discards + view.removed + tuple(view.hand)   # a spectator's view has no hand
+            hands = (None, tuple(deck[c] - seen.count(c) for c in CARD_CODES), view.hand_sizes[actor])
+        k = action.kind
+        stay = None if k == "announce" else ("pass" if k == "pass" else round_stay_option(view))
+        return st, actor == view.active_player, hands, stay
+
+    @staticmethod
+    def card_row(codes: tuple, action: Action) -> int:
+        """The row of a card play's code among the playable ``codes``."""
+        code = action.args[0]
+        if code not in codes:
+            raise ModelError(f"{action}: card {code!r} has no legal target in this position")
+        return codes.index(code)
 
     def _card_table(self, st, active):
         """Playable codes in this state, their soft-max values ``G`` (k, A), and ``exp(beta * (V - m))``
@@ -440,6 +447,14 @@ def _compositions(parts: int, n: int) -> np.ndarray:
         from ..rules.allocations import allocation_table
         t = _COMPOSITIONS[key] = np.asarray(allocation_table(parts, n), dtype=np.intp)
     return t
+
+
+def hands_of(codes: tuple, hand: tuple | None, pool: tuple | None, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The hands an actor may hold, as :func:`_hand_distribution`'s ``(M, w)``: its known ``hand``, or the
+    hands of ``n`` cards drawn from ``pool`` (see :meth:`BoltzmannModel.hand_situation`)."""
+    if hand is not None:
+        return np.array([[c in hand for c in codes]], dtype=float), np.ones(1)
+    return _hand_distribution(pool, n, codes)
 
 
 @lru_cache(maxsize=1024)   # shared by every model (the types of a population ask for the same hands)

@@ -46,9 +46,10 @@ from scipy.special import logsumexp
 
 from ..errors import ModelError
 from ..rules.actions import Action
+from ..rules.cards import CARD_CODES
 from .mixture import _lse
-from .model import HAND_DECISIONS, UNINFORMATIVE, BoltzmannModel, log_mixture
-from .utility import Utility, UtilityWeights
+from .model import HAND_DECISIONS, UNINFORMATIVE, BoltzmannModel, hands_of, log_mixture
+from .utility import Utility, UtilityWeights, card_plays
 
 __all__ = ["KINDS", "PlayerPopulation", "PlayerType", "default_population", "group_types", "single_type"]
 
@@ -164,6 +165,7 @@ class PlayerPopulation:
         self._eps = np.array([0.0 if t.kind == "random" else t.epsilon for t in types])
         self._bluff = np.flatnonzero(kinds == "bluff")
         self._secrecy = np.array([t.secrecy for t in types])
+        self._hand_cache: dict = {}
 
     # ---------------------------------------------------------------- identity
     @property
@@ -215,12 +217,82 @@ class PlayerPopulation:
             return None
         if action.kind in HAND_DECISIONS:
             with np.errstate(divide="ignore"):
-                return np.log(np.vstack([m.hand_decision_probabilities(view, actor, action) for m in self._models]))
+                return np.log(self._hand_probabilities(view, actor, action))
         d = self._models[0].decision_utilities(view, actor, action)
         if d is None:
             return None
         U, i = d
         return self._table_log_likelihoods(U, i)
+
+    def _hand_probabilities(self, view, actor: str, action: Action) -> np.ndarray:
+        """Every type's :meth:`~heimlich_lab.inference.model.BoltzmannModel.hand_decision_probabilities`
+        (K, A) in one pass: the types differ only by ``beta`` and ``epsilon`` there (a bluffer's hand
+        decisions are its Boltzmann model's)."""
+        model = self._models[0]
+        st, active, hands, stay = model.hand_situation(view, actor, action)
+        u = self.utility
+        vals = u.card_values(st, CARD_CODES, active)
+        codes = tuple(vals)
+        k = action.kind
+        key = (st, active, k == "announce", stay is not None, *hands)
+        hit = self._hand_cache.get(key)
+        if hit is None:
+            M, w = hands_of(codes, *hands)
+            G = np.array(list(vals.values())).reshape(len(codes), len(st.agents))
+            hit = self._announce_probs(G, M, w, u.stay(st)) if k == "announce" \
+                else self._card_choice_probs(M, w, np.vstack([G, u.stay(st)[None, :]]), stay is not None)
+            if len(self._hand_cache) > 512:
+                self._hand_cache.clear()
+            self._hand_cache[key] = hit
+        if k == "announce":
+            return hit if action.args[0] else 1.0 - hit
+        if k in ("pass", "done"):
+            return hit[:, -1]
+        p_card = hit[:, model.card_row(codes, action)]
+        plays = card_plays(st, action.args[0])
+        if action not in plays:
+            raise ModelError(f"{action} cannot be carried out in this position")
+        if len(plays) == 1:
+            return p_card
+        z = self._beta[:, None, None] * u.cards(st, plays, active)[None]          # (K, P, A)
+        p_t = np.exp(z[:, plays.index(action)] - _lse(z, 1))
+        eps = self._eps[:, None]
+        return p_card * ((1 - eps) * p_t + eps / len(plays))
+
+    def _announce_probs(self, G, M, w, stay):
+        """``P(yes | type, a)`` (K, A), as :meth:`BoltzmannModel._announce_probs` for every type at once."""
+        S = M.sum(axis=1)
+        can = S > 0
+        if not can.any():
+            return np.zeros((len(self._beta), len(stay)))
+        tau = self.weights.softness
+        gm = G.max(axis=0)
+        Y = tau * np.log((M[can] @ np.exp((G - gm) / tau)) / S[can, None]) + gm          # (H, A)
+        beta, eps = self._beta[:, None, None], self._eps[:, None, None]
+        p_yes = (1 - eps) / (1 + np.exp(-beta * (Y - stay)[None])) + eps / 2             # (K, H, A)
+        return np.einsum("h,kha->ka", w[can], p_yes) / w.sum()
+
+    def _card_choice_probs(self, M, w, V, stay_legal):
+        """``P(option | type, a)`` (K, k + 1, A), as :meth:`BoltzmannModel._card_choice_probs` for every
+        type at once (``V``: the card values and the unchanged state stacked, (k + 1, A))."""
+        Es = np.exp(self._beta[:, None, None] * (V - V.max(axis=0))[None])            # (K, k + 1, A)
+        E = Es[:, :-1]
+        D = np.einsum("hc,kca->kha", M, E)
+        n_opt = M.sum(axis=1)
+        if stay_legal:
+            D = D + Es[:, -1][:, None, :]
+            n_opt = n_opt + 1
+        ok = n_opt > 0
+        if not ok.any():
+            raise ModelError("no hand the actor could hold gives it a legal option here")
+        M, D, n_opt, w = M[ok], D[:, ok], n_opt[ok], w[ok] / w[ok].sum()
+        eps = self._eps[:, None, None]
+        inv = (1 - eps) * w[None, :, None] / D                                          # (K, H, A)
+        tremble = self._eps[:, None] * (w / n_opt)[None]                                # (K, H)
+        cards = E * np.einsum("hc,kha->kca", M, inv) + (tremble @ M)[:, :, None]
+        stay = Es[:, -1] * inv.sum(axis=1) + tremble.sum(axis=1)[:, None] if stay_legal \
+            else np.zeros((len(eps), E.shape[2]))
+        return np.concatenate([cards, stay[:, None, :]], axis=1)
 
     def _table_log_likelihoods(self, U: np.ndarray, i) -> np.ndarray:
         """Every type's log P(option i | agent) for a table of option utilities ``U`` (n, A): (K, A), or
