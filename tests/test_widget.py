@@ -430,7 +430,7 @@ def test_replay_seek_slider_messages_and_labels(tmp_path):
     s = r.widget.state
     # a replay opens at the start, so that the result is not given away
     assert s["replay"] == {"index": 0, "length": len(rec.log) + 1} and s["winners"] is None
-    assert s["banner"] == "Turn 1: The agent cards were being dealt" and s["decision_text"] == ""
+    assert s["banner"] == s["decision_text"] == "Turn 1: The agent cards were being dealt"     # past tense
     r.handle_message({"type": "replay", "index": len(rec.log)})
     s = r.widget.state
     assert s["view_label"] == "Replay, Bob's view" and s["winners"] is not None and not s["is_human_turn"]

@@ -132,7 +132,7 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
         "active_player": v.active_player,
         "turn": v.turn,
         "phase": v.phase,
-        "decision_text": _decision_text(v, current) if replay is None else "",
+        "decision_text": _decision_text(v, current) if replay is None else turn_banner(v, replay=True),
         "banner": turn_banner(v, replay=replay is not None),
         "is_human_turn": bool(human_turn),
         "own_agents": list(v.own_agents) if private else [],

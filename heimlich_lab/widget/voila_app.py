@@ -1,6 +1,7 @@
 """Serve a notebook with Voila, offline: a tiny Voila template that extends Voila's ``lab`` template, leaves
-out the cells tagged ``lab-only`` (so that the app opens on its board) and drops its outside links (Font Awesome from a CDN, which the board does not use, and nbconvert's
-loader of mermaid.js from a CDN, used only by Mermaid diagrams, which these notebooks have none of).
+out the cells tagged ``lab-only`` (so that the app opens on its board) and drops its outside links (Font
+Awesome from a CDN, which the board does not use, and nbconvert's loader of mermaid.js from a CDN, used only
+by Mermaid diagrams, which these notebooks have none of).
 
     python -m heimlich_lab.widget.voila_app notebooks/play.ipynb [more voila options]
 

@@ -270,15 +270,15 @@ def notebooks(lab_root, make_notebook):
 def test_a_human_turn_by_clicking_roll_allocate_confirm_and_move_the_safe(page, lab, notebooks, artifacts):
     open_and_run(page, lab, "turn.ipynb", artifacts, "turn-01-start")
     b = page.locator(BOARD)
-    # the board drawn: ring of 12 buildings, track 0..42 with the dossier mark, 6 agents, the safe, the die
+    # the board drawn: ring of 12 buildings, track 0..42 (no dossier mark: not a dossier game), 6 agents, the safe
     assert b.locator("[data-layer='buildings'] [data-building]").count() == 12
-    assert b.locator("[data-track]").count() == 43 and "hb-mark" in b.locator("[data-track='29']").get_attribute("class")
+    assert b.locator("[data-track]").count() == 43 and "hb-mark" not in b.locator("[data-track='29']").get_attribute("class")
     assert b.locator("[data-layer='agents'] [data-agent]").count() == 6
     assert b.locator("[data-marker]").count() == 6 and b.locator("[data-safe='7']").count() == 1
     assert b.locator("[data-die]").count() == 1
     assert b.locator("[data-testid='decision']").text_content() == "Ann: roll the die"
     assert b.locator("[data-testid='belief']").get_attribute("data-belief") == "shown"
-    assert b.locator("[data-cell]").count() == 4 * 6
+    assert b.locator("[data-cell]").count() == 3 * 6      # Bob, Cy and free (no row for Ann's own)
     # the information rule in the DOM: only Ann's own agent is marked; nobody's owner is shown
     assert own_marks(page) == ["red"] and b.locator("[data-owner]").count() == 0
     assert b.locator("[data-agent='blue']").get_attribute("aria-label").find("your agent") < 0
@@ -400,7 +400,7 @@ def test_speed_of_a_seven_player_top_secret_game(page, lab, notebooks, artifacts
     b = page.locator(BOARD)
     assert b.locator("[data-agent]").count() == 7 and b.locator("[data-hand-size]").count() == 7
     assert sorted(cards_shown(page)) == ["fwd123", "swap"]
-    assert b.locator("[data-cell]").count() == 8 * 7
+    assert b.locator("[data-cell]").count() == 7 * 7        # six opponents and 'free' (no row for Ann's own)
     for _ in range(6):
         click_wait(page, "[data-step='+1'][data-target='grey']")
     # done = the board shows grey moved AND the belief panel shows the belief after the move (its version,
@@ -482,6 +482,10 @@ def test_the_play_notebook_as_a_voila_app(page, voila, artifacts):
     page.wait_for_function(f"() => !document.querySelector('{BOARD} [data-action=\"roll\"]')", timeout=15_000)
     assert first.locator("[data-die]").get_attribute("data-die") in ("1-3", "2", "3", "4", "5", "6")
     first.screenshot(path=str(artifacts / "voila-02-rolled.png"))
+    assert boards.nth(2).locator("[data-bind='replay']").text_content().startswith("0 /")     # opens at the start
+    boards.nth(2).locator("[data-replay-step='last']").click()
+    page.wait_for_function(f"() => !document.querySelectorAll('{BOARD}')[2]"
+                           ".querySelector('[data-bind=\"replay\"]').textContent.startsWith('0 /')", timeout=15_000)
     boards.nth(2).locator("[data-replay-step='first']").click()
     page.wait_for_function(f"() => document.querySelectorAll('{BOARD}')[2]"
                            ".querySelector('[data-bind=\"replay\"]').textContent.startsWith('0 /')", timeout=15_000)
@@ -644,7 +648,8 @@ def test_a_human_called_you_reads_right_in_the_dom(page, lab, notebooks, artifac
     for _ in range(30):
         texts.append(b.inner_text())
         texts.append(dom(page, f"() => [...document.querySelectorAll('{BOARD} [title], {BOARD} [aria-label]')]"
-                               ".map((e) => (e.getAttribute('title') || '') + ' ' + (e.getAttribute('aria-label') || '')).join('\\n')"))
+                               ".map((e) => `${e.getAttribute('title') || ''} ${e.getAttribute('aria-label') || ''}`)"
+                               ".join('\\n')"))
         if b.locator("[data-testid='result'] table").count():
             break
         decision = f"{BOARD} [data-action], {BOARD} [data-testid='allocation'], {BOARD} [data-testid='result'] table"
