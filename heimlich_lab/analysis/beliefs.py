@@ -106,15 +106,55 @@ def _score(marginals, t, players, agents, observer, own) -> dict[str, float]:
     }
 
 
-#: Names accepted by ``tournament(evaluate=...)``.
+class SecretsBeliefEvaluator:
+    """``evaluate(record) -> {column: {player: value}}`` for Secrets: every observer's exact filter
+    (:class:`~heimlich_lab.secrets.Belief`, ``model=None``: only what was seen and heard) at the end of the
+    game, before the final reveal, scored against where the markers lay, over every seat and the middle:
+
+    * ``belief_log_loss`` (natural log), ``belief_brier`` and ``belief_accuracy`` (the likeliest team right);
+    * ``belief_own``: the probability the observer gave their own true identity (they can lose track of it).
+
+    >>> from heimlich_lab import secrets
+    >>> rec = secrets.play([secrets.RandomBot(i) for i in range(4)], seed=2)
+    >>> scores = SecretsBeliefEvaluator()(rec)
+    >>> sorted(scores), 0 <= scores["belief_accuracy"]["Ann"] <= 1
+    (['belief_accuracy', 'belief_brier', 'belief_log_loss', 'belief_own'], True)
+    """
+
+    def __init__(self, model=None, prefix: str = "belief_"):
+        self.model = model
+        self.prefix = prefix
+
+    def __repr__(self):
+        return f"SecretsBeliefEvaluator(model={self.model!r})"
+
+    def __call__(self, record) -> dict:
+        from ..secrets.belief import Belief
+        from ..secrets.rules import TEAMS
+        truth = record.final_identities
+        out: dict = {f"{self.prefix}{k}": {} for k in ("log_loss", "brier", "accuracy", "own")}
+        for p in record.players:
+            b = Belief.from_record(record, observer=p, model=self.model)
+            m = np.asarray(b.marginals(), dtype=float)                   # (teams, slots)
+            t = np.array([[float(truth[s] == team) for s in b.slots] for team in TEAMS])
+            right = (m * t).sum(axis=0)
+            out[f"{self.prefix}log_loss"][p] = float(-np.log(np.clip(right, 1e-15, 1.0)).mean())
+            out[f"{self.prefix}brier"][p] = float(((m - t) ** 2).sum(axis=0).mean())
+            out[f"{self.prefix}accuracy"][p] = float((t[np.argmax(m, axis=0), np.arange(m.shape[1])] == 1).mean())
+            out[f"{self.prefix}own"][p] = float(right[b.slots.index(p)])
+        return out
+
+
+#: Names accepted by ``tournament(evaluate=...)``, per game.
 EVALUATORS = {"beliefs": BeliefEvaluator, "belief": BeliefEvaluator}
+SECRETS_EVALUATORS = {"beliefs": SecretsBeliefEvaluator, "belief": SecretsBeliefEvaluator}
 
 
-def resolve_evaluator(evaluate):
-    """A named evaluator (``"beliefs"``) or the callable itself."""
+def resolve_evaluator(evaluate, game: str = "heimlich"):
+    """A named evaluator (``"beliefs"``) of ``game``, or the callable itself."""
     if isinstance(evaluate, str):
         try:
-            return EVALUATORS[evaluate.strip().lower()]()
+            return (SECRETS_EVALUATORS if game == "secrets" else EVALUATORS)[evaluate.strip().lower()]()
         except KeyError:
             raise HeimlichError(f"unknown evaluator {evaluate!r}; named evaluators are "
                                 f"{', '.join(sorted(EVALUATORS))} (or give a function evaluate(record) -> dict)") from None

@@ -17,6 +17,12 @@ or 10 000):
 >>> ss = _game_seed_sequence(0, 7)
 >>> ss.spawn_key == np.random.SeedSequence(0).spawn(10)[7].spawn_key
 True
+
+The second game, Secrets (``game="secrets"``), has its own player counts (4 to 8), bots and rule options;
+its games are named apart from the first game's:
+
+>>> [t.game_id for t in game_tasks(4, "basic", "team", games=1, seed=0, game="secrets")]
+['0/secrets/4p/basic/team/0']
 """
 from __future__ import annotations
 
@@ -28,6 +34,10 @@ import numpy as np
 from ..bots.registry import make_bot
 from ..errors import HeimlichError
 from ..rules.ruleset import Rules
+from ..secrets.rules import MAX_PLAYERS, MIN_PLAYERS, SecretsRules
+
+#: The games a tournament can play.
+GAMES = ("heimlich", "secrets")
 
 #: Named variants: name -> Rules options.
 VARIANTS = {
@@ -75,14 +85,8 @@ def parse_variant(spec: "str | Rules | Mapping") -> tuple[str, Rules]:
     >>> parse_variant({"dossier": True})[0]
     'dossier'
     """
-    if isinstance(spec, Rules):
-        return rules_label(spec), spec
-    if isinstance(spec, Mapping):
-        try:
-            rules = Rules(**spec)
-        except TypeError as e:
-            raise HeimlichError(f"variant {dict(spec)!r}: {e}") from None
-        return rules_label(rules), rules
+    if isinstance(spec, (Rules, Mapping)):
+        return _labelled(Rules, rules_label, spec, "variant")
     if not isinstance(spec, str) or not spec.strip():
         raise HeimlichError(f"a variant is a name ({', '.join(VARIANTS)}), a Rules or a dict, not {spec!r}")
     text = spec.strip().lower()
@@ -99,6 +103,58 @@ def parse_variant(spec: "str | Rules | Mapping") -> tuple[str, Rules]:
         kw.update(VARIANT_OPTIONS[o])
     rules = Rules(**kw)
     return rules_label(rules), rules
+
+
+def secrets_rules_label(rules: SecretsRules) -> str:
+    """A short, unique name for Secrets rule options (``basic`` for the defaults).
+
+    >>> secrets_rules_label(SecretsRules()), secrets_rules_label(SecretsRules(double_agent_value=-1))
+    ('basic', 'double_agent=-1')
+    """
+    parts = [f"double_agent={rules.double_agent_value}"] if rules.double_agent_value else []
+    if rules.markers:
+        parts.append("markers=" + ".".join(f"{n}:{'-'.join(map(str, c))}" for n, c in sorted(rules.markers.items())))
+    return "+".join(parts) or "basic"
+
+
+def parse_secrets_variant(spec: "str | SecretsRules | Mapping") -> tuple[str, SecretsRules]:
+    """``(label, SecretsRules)`` from ``"basic"``, ``"double_agent=N"``, a :class:`SecretsRules` or a dict of its
+    options.
+
+    >>> parse_secrets_variant("double_agent=2")[1].double_agent_value, parse_secrets_variant({})[0]
+    (2, 'basic')
+    """
+    if isinstance(spec, (SecretsRules, Mapping)):
+        return _labelled(SecretsRules, secrets_rules_label, spec, "Secrets variant")
+    text = spec.strip().lower() if isinstance(spec, str) else ""
+    if text == "basic":
+        return "basic", SecretsRules()
+    name, _, value = text.partition("=")
+    if name.replace("-", "_") == "double_agent":
+        try:
+            return parse_secrets_variant({"double_agent_value": int(value)})
+        except ValueError:
+            pass
+    raise HeimlichError(f"a Secrets variant is 'basic', 'double_agent=N' (the Double Agent's points), a "
+                        f"SecretsRules or a dict of its options, not {spec!r}")
+
+
+def _labelled(options, label, spec, what: str) -> tuple[str, object]:
+    """``(label(rules), rules)`` for a rules object of class ``options``, or a dict of its options."""
+    if isinstance(spec, options):
+        return label(spec), spec
+    try:
+        rules = options(**spec)
+    except TypeError as e:
+        raise HeimlichError(f"{what} {dict(spec)!r}: {e}") from None
+    return label(rules), rules
+
+
+def check_game(game) -> str:
+    """The game's name, checked: ``heimlich`` or ``secrets``."""
+    if game not in GAMES:
+        raise HeimlichError(f"unknown game {game!r}; games are {', '.join(GAMES)}")
+    return game
 
 
 @dataclass(frozen=True)
@@ -170,6 +226,7 @@ class GameTask:
     rules: Rules
     lineup: str
     seat_bots: tuple[str, ...]
+    game: str = "heimlich"
 
 
 def _as_list(x, what: str) -> list:
@@ -184,20 +241,23 @@ def _as_list(x, what: str) -> list:
     return out
 
 
-def game_tasks(player_counts, variants, bots, games: int, seed: int) -> list[GameTask]:
+def game_tasks(player_counts, variants, bots, games: int, seed: int, game: str = "heimlich") -> list[GameTask]:
     """Every game of the grid, in grid order (player count, variant, line-up, game index).
 
-    Bad input (a player count out of 2..7, an unknown variant or bot, a line-up that fits no
-    table) raises :class:`~heimlich_lab.errors.HeimlichError` here, before any game is played.
+    Bad input (a player count out of 2..7, or 4..8 for Secrets, an unknown variant or bot, a line-up
+    that fits no table) raises :class:`~heimlich_lab.errors.HeimlichError` here, before any game is played.
     """
-    counts = [int(n) for n in _as_list(player_counts, "player count")]
+    check_game(game)
+    low, high, title, parse, options = ((2, 7, "Heimlich & Co.", parse_variant, Rules) if game == "heimlich" else
+                                        (MIN_PLAYERS, MAX_PLAYERS, "Secrets", parse_secrets_variant, SecretsRules))
+    counts = [_player_count(n) for n in _as_list(player_counts, "player count")]
     for n in counts:
-        if not 2 <= n <= 7:
-            raise HeimlichError(f"Heimlich & Co. is for 2 to 7 players, not {n}")
-    if isinstance(variants, Mapping) and not set(variants) <= set(Rules.__dataclass_fields__):
-        vlist = [(str(k), parse_variant(v)[1]) for k, v in variants.items()]  # {label: spec}
+        if not low <= n <= high:
+            raise HeimlichError(f"{title} is for {low} to {high} players, not {n}")
+    if isinstance(variants, Mapping) and not set(variants) <= set(options.__dataclass_fields__):
+        vlist = [(str(k), parse(v)[1]) for k, v in variants.items()]  # {label: spec}
     else:
-        vlist = [parse_variant(v) for v in _as_list(variants, "variant")]
+        vlist = [parse(v) for v in _as_list(variants, "variant")]
     labels = [v for v, _ in vlist]
     if len(set(labels)) != len(labels):
         raise HeimlichError(f"variants repeat: {labels}")
@@ -210,18 +270,27 @@ def game_tasks(player_counts, variants, bots, games: int, seed: int) -> list[Gam
                                 f"all seats, or a 'rotate:' mix")
     names = sorted({b for lu in lineups for b in lu.names})
     for b in names:  # fail now, in this process, on a misspelt bot
-        make_bot(b, seed=0)
+        make_bot(b, seed=0, game=game)
+    prefix = f"{seed}/" if game == "heimlich" else f"{seed}/{game}/"   # the first game's ids as they always were
     tasks = []
     for n in counts:
         for vlabel, rules in vlist:
-            rules.agents_for(n)  # a custom agent list that does not fit fails here
+            if game == "heimlich":
+                rules.agents_for(n)  # a custom agent list that does not fit fails here
             for lu in lineups:
                 if not lu.fits(n):
                     continue
                 for k in range(games):
-                    gid = f"{seed}/{n}p/{vlabel}/{lu.label}/{k}"
-                    tasks.append(GameTask(gid, seed, k, n, vlabel, rules, lu.label, lu.seats(n, k)))
+                    gid = f"{prefix}{n}p/{vlabel}/{lu.label}/{k}"
+                    tasks.append(GameTask(gid, seed, k, n, vlabel, rules, lu.label, lu.seats(n, k), game))
     return tasks
+
+
+def _player_count(n) -> int:
+    try:
+        return int(n)
+    except (TypeError, ValueError):
+        raise HeimlichError(f"a player count is a whole number, not {n!r}") from None
 
 
 def _game_seed_sequence(root_seed: int, game_index: int) -> np.random.SeedSequence:

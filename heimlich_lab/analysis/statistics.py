@@ -45,7 +45,7 @@ def win_rates(df: pd.DataFrame, by=("bot",), confidence: float = 0.95) -> pd.Dat
     Columns: the ``by`` columns, ``games`` (player-games in the group), ``wins`` (shared wins
     count as wins), ``win_rate``, ``ci_low``, ``ci_high``, ``shared_wins`` and ``fair_share``
     (the win rate of a seat if every player were equally good and a free agent never won:
-    the mean of 1 / number of players). Rows of one game are not independent (at most a few
+    the mean of 1 / number of players; NaN for Secrets, won by teams). Rows of one game are not independent (at most a few
     players win each game), so read the interval as a guide when a bot fills several seats.
 
     >>> df = pd.DataFrame({"bot": ["a", "a", "b", "b"], "won": [True, False, False, False],
@@ -57,7 +57,8 @@ def win_rates(df: pd.DataFrame, by=("bot",), confidence: float = 0.95) -> pd.Dat
     missing = [c for c in cols + ["won"] if c not in df.columns]
     if missing:
         raise HeimlichError(f"the table has no column(s) {missing}")
-    d = df.assign(_fair=1.0 / df["n_players"] if "n_players" in df else np.nan,
+    # a seat's fair share is 1/n in Heimlich & Co.; Secrets (a table with a "game" column) is won by teams
+    d = df.assign(_fair=1.0 / df["n_players"] if "n_players" in df and "game" not in df else np.nan,
                   _shared=df["shared_win"] if "shared_win" in df else False)
     g = d.groupby(cols, sort=True, observed=True)
     out = pd.DataFrame({"games": g["won"].size(), "wins": g["won"].sum().astype("int64")})

@@ -27,11 +27,28 @@ COLUMNS = (
     "safe_destination", "lineup", "seat", "player", "bot", "bot_seed", "agent", "agents", "final_agent",
     "score", "dossier_bonus", "won", "shared_win", "free_agent_won", "n_winners", "n_turns", "n_actions",
 )
+#: The columns of a Secrets tournament table: the same where they apply (``game`` says which game it is;
+#: ``dealt_team`` the identity dealt, ``team`` the one that counted at the end, ``winning_team`` empty on a tie).
+SECRETS_COLUMNS = (
+    "game_id", "root_seed", "game_index", "seed", "game", "n_players", "variant", "lineup", "seat", "player", "bot",
+    "bot_seed", "dealt_team", "team", "score", "won", "shared_win", "winning_team", "nobody_won", "n_winners",
+    "n_turns", "n_actions",
+)
 _INT_COLUMNS = ("root_seed", "game_index", "seed", "n_players", "seat", "bot_seed", "score", "dossier_bonus",
                 "n_winners", "n_turns", "n_actions")
-_BOOL_COLUMNS = ("top_secret", "dossier", "won", "shared_win", "free_agent_won")
+_BOOL_COLUMNS = ("top_secret", "dossier", "won", "shared_win", "free_agent_won", "nobody_won")
 _STR_COLUMNS = ("game_id", "variant", "safe_destination", "lineup", "player", "bot", "agent", "agents",
-                "final_agent")
+                "final_agent", "game", "dealt_team", "team", "winning_team")
+
+
+def columns_of(game: str) -> tuple[str, ...]:
+    """The columns of a tournament table of ``game`` (``heimlich`` or ``secrets``)."""
+    return SECRETS_COLUMNS if game == "secrets" else COLUMNS
+
+
+def game_of(df: pd.DataFrame) -> str:
+    """Which game a tournament table holds (a Secrets table has a ``game`` column)."""
+    return "secrets" if "game" in df.columns else "heimlich"
 
 
 def _normalize(df: pd.DataFrame) -> pd.DataFrame:
@@ -46,13 +63,14 @@ def _normalize(df: pd.DataFrame) -> pd.DataFrame:
     for c in _STR_COLUMNS:
         if c in df:
             df[c] = df[c].astype(str)
-    extra = sorted(c for c in df.columns if c not in COLUMNS)
-    return df[[c for c in COLUMNS if c in df.columns] + extra]
+    columns = columns_of(game_of(df))
+    extra = sorted(c for c in df.columns if c not in columns)
+    return df[[c for c in columns if c in df.columns] + extra]
 
 
-def _empty() -> pd.DataFrame:
+def _empty(game: str = "heimlich") -> pd.DataFrame:
     return _normalize(pd.DataFrame({c: pd.Series(dtype="int64" if c in _INT_COLUMNS else bool if c in _BOOL_COLUMNS
-                                                 else object) for c in COLUMNS}))
+                                                 else object) for c in columns_of(game)}))
 
 
 def _format(path: Path) -> str:
@@ -64,23 +82,23 @@ def _format(path: Path) -> str:
     raise HeimlichError(f"{path}: results are saved as .parquet or .csv (by the file name's extension)")
 
 
-def load_results(path: "str | os.PathLike") -> pd.DataFrame:
-    """Read a tournament table saved by :func:`tournament` (Parquet or CSV, by extension).
+def load_results(path: "str | os.PathLike", game: str = "heimlich") -> pd.DataFrame:
+    """Read a tournament table saved by :func:`tournament` (Parquet or CSV, by extension), of either game.
 
-    A file that does not exist yet gives an empty table with the tournament columns.
+    A file that does not exist yet gives an empty table with the tournament columns of ``game``.
 
-    >>> load_results("no-such-file.parquet").shape[0]
-    0
+    >>> load_results("no-such-file.parquet").shape[0], "team" in load_results("no-such.csv", game="secrets")
+    (0, True)
     """
     path = Path(path)
     fmt = _format(path)
     if not path.exists():
-        return _empty()
+        return _empty(game)
     try:
         df = pd.read_parquet(path) if fmt == "parquet" else pd.read_csv(path)
     except Exception as e:  # noqa: BLE001 - a clear message instead of a pyarrow/pandas traceback
         raise HeimlichError(f"cannot read tournament results {path}: {e}") from None
-    missing = [c for c in COLUMNS if c not in df.columns]
+    missing = [c for c in columns_of(game_of(df)) if c not in df.columns]
     if missing:
         raise HeimlichError(f"{path} is not a tournament table: missing column(s) {missing}")
     df = _normalize(df)
@@ -130,11 +148,15 @@ class ResultSink:
 
     Without ``out`` it only collects; :meth:`table` gives the games in the order asked for."""
 
-    def __init__(self, out: "str | os.PathLike | None", flush_every: float):
+    def __init__(self, out: "str | os.PathLike | None", flush_every: float, game: str = "heimlich"):
         self.path = Path(out) if out is not None else None
         self.fmt = _format(self.path) if self.path is not None else None
         self.flush_every = flush_every
-        self.saved = load_results(self.path) if self.path is not None else _empty()
+        self.game = game
+        self.saved = load_results(self.path, game) if self.path is not None else _empty(game)
+        if len(self.saved) and game_of(self.saved) != game:
+            raise HeimlichError(f"{self.path} holds a {game_of(self.saved)} tournament, not {game}: "
+                                f"save this one in another file")
         self.pending: list[dict] = []
         self.rows: list[dict] = []
         self._last = time.monotonic()
@@ -173,7 +195,7 @@ class ResultSink:
         if self.path is None and self.rows:
             parts.append(pd.DataFrame(self.rows))
         if not parts or sum(len(p) for p in parts) == 0:
-            return _empty()
+            return _empty(self.game)
         df = _normalize(pd.concat(parts, ignore_index=True)) if len(parts) > 1 else _normalize(parts[0])
         df = df.assign(_order=df["game_id"].map(order)).sort_values(["_order", "seat"], kind="stable")
         return df.drop(columns="_order").reset_index(drop=True)

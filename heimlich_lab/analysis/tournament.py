@@ -53,7 +53,7 @@ from tqdm.auto import tqdm
 
 from ..errors import HeimlichError
 from .beliefs import resolve_evaluator
-from .grid import game_tasks
+from .grid import check_game, game_tasks
 from .running import SCHEDULER_ENV, run_games
 from .storage import COLUMNS, ResultSink
 
@@ -63,7 +63,8 @@ __all__ = ["tournament", "interrupted_results", "COLUMNS", "SCHEDULER_ENV"]
 def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",), bots=("random",),
                games: int = 100, seed: int | None = None, n_jobs: int = 1, scheduler=None,
                evaluate: Callable | None = None, out: "str | os.PathLike | None" = None,
-               progress: bool = True, chunk_size: int | None = None, flush_every: float = 10.0) -> pd.DataFrame:
+               progress: bool = True, chunk_size: int | None = None, flush_every: float = 10.0,
+               game: str = "heimlich") -> pd.DataFrame:
     """Play a grid of bots-only games and return one row per game and player.
 
     Parameters
@@ -110,6 +111,13 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
         Games per unit of work (default: chosen from the number of games and workers).
     flush_every:
         Seconds between writes to ``out``.
+    game:
+        ``"heimlich"`` (default) or ``"secrets"``, the second game: 4 to 8 players, its bots (``random``,
+        ``team``, ``bluff``), variants ``basic``, ``double_agent=N``, a
+        :class:`~heimlich_lab.secrets.SecretsRules` or a dict of its options; the columns are
+        :data:`~heimlich_lab.analysis.storage.SECRETS_COLUMNS` (``team`` the identity that counted at the end),
+        and ``evaluate="beliefs"`` scores each observer's exact filter at the end of the game
+        (:class:`~heimlich_lab.analysis.beliefs.SecretsBeliefEvaluator`).
 
     Interrupting (Ctrl-C, or interrupting the Jupyter kernel) keeps the games already played: the
     ``KeyboardInterrupt`` carries them as a table in ``.partial`` (also returned by
@@ -121,19 +129,20 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     ``final_agent`` the one that counted at the end; ``won`` includes shared wins;
     ``free_agent_won`` means no player won.
     """
-    if not isinstance(games, (int, np.integer)) or games < 0:
+    check_game(game)
+    if not isinstance(games, (int, np.integer)) or isinstance(games, bool) or games < 0:
         raise HeimlichError(f"games must be a whole number >= 0, not {games!r}")
-    sink = ResultSink(out, flush_every)
+    sink = ResultSink(out, flush_every, game)
     if seed is None:
         roots = set(sink.saved["root_seed"]) if len(sink.saved) else set()
         seed = int(roots.pop()) if len(roots) == 1 else secrets.randbits(63)
     if not isinstance(seed, (int, np.integer)) or seed < 0:
         raise HeimlichError(f"seed must be a whole number >= 0, not {seed!r}")
     seed = int(seed)
-    evaluate = resolve_evaluator(evaluate)
+    evaluate = resolve_evaluator(evaluate, game)
     if evaluate is not None and not callable(evaluate):
         raise HeimlichError("evaluate must be a function evaluate(record) -> dict of metrics, or \"beliefs\"")
-    tasks = game_tasks(player_counts, variants, bots, int(games), seed)
+    tasks = game_tasks(player_counts, variants, bots, int(games), seed, game)
     game_ids = [t.game_id for t in tasks]
 
     done_ids = set(sink.saved["game_id"]) if len(sink.saved) else set()

@@ -9,6 +9,9 @@ Example (quote the ``|`` that separates line-ups)::
 A fixed line-up names one bot per seat (or one bot for every seat) and is used
 at the tables it fits; ``rotate:A,B`` fills any table with the mix and turns it
 one seat per game. ``--bots`` may also be given several times.
+
+The second game: ``heimlich-lab tournament --game secrets --players 4,6,8 --bots "rotate:team,bluff,random"``
+(win rates also by team).
 """
 from __future__ import annotations
 
@@ -21,10 +24,14 @@ def register(sub):
                        description="Play every combination of player counts, variants and bot line-ups "
                        "--games times, save one row per game and player, and print win rates with "
                        "95%% Wilson intervals.")
-    p.add_argument("--players", default="3", help="player counts, comma-separated (default: 3)")
+    p.add_argument("--game", default="heimlich", choices=("heimlich", "secrets"),
+                   help="the game: heimlich (Heimlich & Co., default) or secrets (Secrets, 4 to 8 players; "
+                        "bots random, team, bluff)")
+    p.add_argument("--players", default=None,
+                   help="player counts, comma-separated (default: 3; for secrets 5)")
     p.add_argument("--variants", default="basic",
                    help="variants, comma-separated: basic, top_secret, dossier, both; add +unoccupied for the "
-                        "older safe rule (default: basic)")
+                        "older safe rule; for secrets basic or double_agent=N (default: basic)")
     p.add_argument("--bots", action="append", default=None,
                    help="bot line-ups separated by '|': 'random' (every seat), 'random,greedy,random' "
                         "(per seat) or 'rotate:random,greedy' (a mix rotated over the seats); may be repeated "
@@ -43,7 +50,8 @@ def register(sub):
     p.add_argument("--evaluate", default=None, choices=("beliefs",),
                    help="per game and player, score the exact belief at the dossier mark (adds columns "
                         "belief_log_loss, belief_brier, belief_accuracy, belief_expected_correct, "
-                        "belief_actual_correct, belief_at_mark) and print their means")
+                        "belief_actual_correct, belief_at_mark) and print their means; for secrets the exact "
+                        "filter at the end (belief_log_loss, belief_brier, belief_accuracy, belief_own)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -70,16 +78,18 @@ def run(args) -> int:
     import pandas as pd
 
     from ..analysis import free_agent_win_rate, tournament, win_rates
-    from ..analysis.storage import COLUMNS
+    from ..analysis.storage import columns_of
 
+    columns = columns_of(args.game)
     by = split_names(args.by, "column")
-    unknown = [c for c in by if c not in COLUMNS and not (args.evaluate and c.startswith("belief_"))]
+    unknown = [c for c in by if c not in columns and not (args.evaluate and c.startswith("belief_"))]
     if unknown:     # said now, not after every game has been played
-        raise HeimlichError(f"--by: unknown column(s) {unknown}; columns are {', '.join(COLUMNS)}")
-    df = tournament(player_counts=parse_counts(args.players), variants=split_names(args.variants, "variant"),
+        raise HeimlichError(f"--by: unknown column(s) {unknown}; columns are {', '.join(columns)}")
+    players = args.players or ("5" if args.game == "secrets" else "3")
+    df = tournament(player_counts=parse_counts(players), variants=split_names(args.variants, "variant"),
                     bots=parse_lineups(args.bots), games=args.games, seed=args.seed, n_jobs=args.jobs,
                     scheduler=args.scheduler, out=args.out, progress=not args.no_progress,
-                    evaluate=args.evaluate)
+                    evaluate=args.evaluate, game=args.game)
     games = df["game_id"].nunique() if len(df) else 0
     # without --seed the root seed is drawn from the OS (or is the one of the run saved in --out, resumed)
     root = f", root seed {df['root_seed'].iloc[0]}" if len(df) else ""
@@ -90,13 +100,20 @@ def run(args) -> int:
     rates = win_rates(df, by=by)
     with pd.option_context("display.width", 160, "display.max_columns", 20, "display.max_rows", 500):
         print("\nWin rates (95% Wilson interval; a shared win counts as a win):")
-        print(_fmt(rates[by + ["games", "wins", "win_rate", "ci_low", "ci_high", "fair_share"]]))
+        fair = ["fair_share"] if args.game == "heimlich" else []     # Secrets is won by teams: no seat's share
+        print(_fmt(rates[by + ["games", "wins", "win_rate", "ci_low", "ci_high", *fair]]))
         fa_by = [c for c in by if c in ("n_players", "variant", "lineup")] or ["n_players"]
-        print("\nNo player won (a free agent scored most):")
-        print(_fmt(free_agent_win_rate(df, by=fa_by)))
+        if args.game == "secrets":
+            print("\nWin rates by team (the identity that counted at the end):")
+            print(_fmt(win_rates(df, by=fa_by + ["team"])[fa_by + ["team", "games", "wins", "win_rate", "ci_low",
+                                                                   "ci_high"]]))
+        else:
+            print("\nNo player won (a free agent scored most):")
+            print(_fmt(free_agent_win_rate(df, by=fa_by)))
         metrics = [c for c in df.columns if c.startswith("belief_") and c != "belief_at_mark"]
         if args.evaluate and metrics:
-            print("\nExact beliefs at the dossier mark (mean per player-game):")
+            when = "at the end of the game" if args.game == "secrets" else "at the dossier mark"
+            print(f"\nExact beliefs {when} (mean per player-game):")
             print(_fmt(df.groupby(fa_by, observed=True)[metrics].mean().reset_index()))
     return 0
 
