@@ -441,7 +441,7 @@ export function renderPlayback(vm) {
     const avail = a.available !== false;
     const speed = Number.isFinite(a.speed_ms) ? a.speed_ms : L.animationMs(s);
     out += `<div class="hb-autoplay" data-testid="autoplay">`
-      + `<button type="button" data-control="step"${avail && !a.playing ? "" : " disabled"} title="the next bot decision" aria-label="Step: the next bot decision">Step</button>`
+      + `<button type="button" data-control="step"${avail && !a.playing ? "" : " disabled"} title="the next bot decision (with Pause on, the bots wait for it)" aria-label="Next: the next bot decision">Next</button>`
       + `<button type="button" data-control="play"${avail && !a.playing ? "" : " disabled"}>Play</button>`
       + `<button type="button" data-control="pause"${a.playing ? "" : " disabled"}>Pause</button>`
       + `<label>Speed <input type="range" data-control="speed" min="${L.SPEED_RANGE.min}" max="${L.SPEED_RANGE.max}" step="${L.SPEED_RANGE.step}" value="${esc(speed)}" aria-label="milliseconds per step"/>`
