@@ -356,7 +356,7 @@ function heatFill(p) {
   return `hsl(210, 70%, ${light}%)`;
 }
 function heatInk(p) {
-  return Number.isFinite(p) && p > 0.55 ? "#ffffff" : "#111111";
+  return Number.isFinite(p) && p > 0.8 ? "#ffffff" : "#111111";
 }
 function formatProb(p) {
   if (!Number.isFinite(p)) return "–";

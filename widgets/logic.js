@@ -490,9 +490,9 @@ export function heatFill(p) {
   return `hsl(210, 70%, ${light}%)`;
 }
 
-/** Text colour readable on heatFill(p). */
+/** Text colour readable on heatFill(p): the one with the higher contrast, at least 4.5:1 (WCAG AA) everywhere. */
 export function heatInk(p) {
-  return Number.isFinite(p) && p > 0.55 ? "#ffffff" : "#111111";
+  return Number.isFinite(p) && p > 0.8 ? "#ffffff" : "#111111";
 }
 
 /**

@@ -271,6 +271,7 @@ describe("state helpers", () => {
     assert.equal(light(2), light(1), "clamped");
     assert.equal(L.heatInk(0.9), "#ffffff");
     assert.equal(L.heatInk(0.1), "#111111");
+    assert.equal(L.heatInk(0.7), "#111111");   // white on the mid blues is below 4.5:1
     assert.equal(L.formatProb(0.4567), "0.46");
     assert.equal(L.formatProb(NaN), "\u2013");
   });
