@@ -354,10 +354,10 @@ def _marginals(belief) -> tuple[dict[str, dict[str, float]], str | None]:
 
 
 def _cell_fill(p: float) -> tuple[str, str]:
-    """White to deep blue; the ink with the higher contrast (at least 4.5:1: dark up to 0.72, then white)."""
+    """White to deep blue; the ink with the higher contrast (at least 4.5:1: dark up to 0.75, then white)."""
     lo, hi = (255, 255, 255), (21, 71, 150)
     rgb = "".join(f"{round(a + (b - a) * p):02x}" for a, b in zip(lo, hi))
-    return "#" + rgb, "#ffffff" if p > 0.72 else _INK
+    return "#" + rgb, "#ffffff" if p > 0.75 else _INK
 
 
 def _heatmap_group(belief, observer: str | None = None) -> tuple[str, float, float]:
