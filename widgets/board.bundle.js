@@ -935,7 +935,7 @@ function renderBelief(vm) {
   const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
   const plot = ent.length ? renderEntropy(ent) : "";
   const expl = b.explanation ? `<p class="hb-explanation"><strong>Last update:</strong> ${esc(b.explanation)}</p>` : "";
-  const ups = Array.isArray(b.updates) && b.updates.length ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}">turn ${esc(u.turn)}: ${esc(u.text)} <span class="hb-muted">(${esc(Number(u.change).toFixed(2))} moved)</span></li>`).join("")}</ol>` : "";
+  const ups = Array.isArray(b.updates) && b.updates.length ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc(u.turn)}" title="show turn ${esc(u.turn)} in the log">turn ${esc(u.turn)}</button>: ${esc(u.text)} <span class="hb-muted">(${esc(Number(u.change).toFixed(2))} moved)</span></li>`).join("")}</ol>` : "";
   const types = b.types && typeof b.types === "object" && Object.keys(b.types).length ? `<h5>Player types</h5><ul class="hb-types" data-testid="types">${Object.entries(b.types).map(([who, t]) => `<li>${esc(who)} plays like: ${esc(Object.entries(t || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(", "))}</li>`).join("")}</ul>` : "";
   const notes = Array.isArray(b.notes) && b.notes.length ? `<h5>Dossier notes</h5><ul class="hb-notes" data-testid="notes">${b.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "";
   let sheet = "";
@@ -1177,7 +1177,25 @@ function render({ model, el }) {
     }
     update();
   }
+  function showTurnInLog(turn) {
+    const fold = root.querySelector('details[data-fold="log"]');
+    if (fold) fold.open = true;
+    const lines = [...sections.log.querySelectorAll("li")];
+    for (const li of lines) li.classList.remove("hb-highlight");
+    const start = lines.findIndex((li) => li.textContent.startsWith(`Turn ${turn}:`));
+    if (start < 0) return;
+    let end = lines.findIndex((li, i) => i > start && /^Turn \d+:/.test(li.textContent));
+    if (end < 0) end = lines.length;
+    for (const li of lines.slice(start, end)) li.classList.add("hb-highlight");
+    lines[start].scrollIntoView({ block: "nearest" });
+  }
   function onClick(event) {
+    const turnLink = event.target && event.target.closest ? event.target.closest("[data-log-turn]") : null;
+    if (turnLink && root.contains(turnLink)) {
+      event.preventDefault();
+      showTurnInLog(turnLink.getAttribute("data-log-turn"));
+      return;
+    }
     const node = event.target && event.target.closest ? event.target.closest(CLICK_SELECTOR) : null;
     if (!node || !root.contains(node) || node.disabled) return;
     if (node.getAttribute("data-control") === "speed" || node.getAttribute("data-control") === "replay") return;

@@ -219,7 +219,27 @@ function render({ model, el }) {
     update();
   }
 
+  // a largest update's "turn N" opens the log at that turn's lines
+  function showTurnInLog(turn) {
+    const fold = root.querySelector('details[data-fold="log"]');
+    if (fold) fold.open = true;
+    const lines = [...sections.log.querySelectorAll("li")];
+    for (const li of lines) li.classList.remove("hb-highlight");
+    const start = lines.findIndex((li) => li.textContent.startsWith(`Turn ${turn}:`));
+    if (start < 0) return;
+    let end = lines.findIndex((li, i) => i > start && /^Turn \d+:/.test(li.textContent));
+    if (end < 0) end = lines.length;
+    for (const li of lines.slice(start, end)) li.classList.add("hb-highlight");
+    lines[start].scrollIntoView({ block: "nearest" });
+  }
+
   function onClick(event) {
+    const turnLink = event.target && event.target.closest ? event.target.closest("[data-log-turn]") : null;
+    if (turnLink && root.contains(turnLink)) {
+      event.preventDefault();
+      showTurnInLog(turnLink.getAttribute("data-log-turn"));
+      return;
+    }
     const node = event.target && event.target.closest ? event.target.closest(CLICK_SELECTOR) : null;
     if (!node || !root.contains(node) || node.disabled) return;
     if (node.getAttribute("data-control") === "speed" || node.getAttribute("data-control") === "replay") return;

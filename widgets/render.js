@@ -511,7 +511,7 @@ export function renderBelief(vm) {
   const plot = ent.length ? renderEntropy(ent) : "";
   const expl = b.explanation ? `<p class="hb-explanation"><strong>Last update:</strong> ${esc(b.explanation)}</p>` : "";
   const ups = Array.isArray(b.updates) && b.updates.length
-    ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}">turn ${esc(u.turn)}: ${esc(u.text)} <span class="hb-muted">(${esc(Number(u.change).toFixed(2))} moved)</span></li>`).join("")}</ol>` : "";
+    ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc(u.turn)}" title="show turn ${esc(u.turn)} in the log">turn ${esc(u.turn)}</button>: ${esc(u.text)} <span class="hb-muted">(${esc(Number(u.change).toFixed(2))} moved)</span></li>`).join("")}</ol>` : "";
   const types = b.types && typeof b.types === "object" && Object.keys(b.types).length
     ? `<h5>Player types</h5><ul class="hb-types" data-testid="types">${Object.entries(b.types).map(([who, t]) => `<li>${esc(who)} plays like: ${esc(Object.entries(t || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(", "))}</li>`).join("")}</ul>` : "";
   const notes = Array.isArray(b.notes) && b.notes.length ? `<h5>Dossier notes</h5><ul class="hb-notes" data-testid="notes">${b.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "";

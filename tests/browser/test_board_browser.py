@@ -658,6 +658,15 @@ def test_a_human_called_you_reads_right_in_the_dom(page, lab, notebooks, artifac
             act_once(page)
     texts.append(b.text_content())          # also what is folded away
     b.screenshot(path=str(artifacts / "classroom-04-you.png"))
+    # a largest update links to its turn in the log
+    b.locator("details[data-fold='belief-more'] > summary").click()
+    link = b.locator("[data-log-turn]").first
+    turn = link.get_attribute("data-log-turn")
+    link.click()
+    assert b.locator("details[data-fold='log']").get_attribute("open") is not None
+    marked = b.locator("[data-testid='log'] li.hb-highlight")
+    in_log = [t for t in b.locator("[data-testid='log'] li").all_text_contents() if t.startswith(f"Turn {turn}:")]
+    assert marked.count() >= len(in_log) and (not in_log or marked.first.text_content() == in_log[0])
     bad = sorted({m.group(0) for t in texts for m in BAD_ENGLISH.finditer(t)})
     assert bad == []
     assert "Your view" in texts[0] and re.search(r"\bYou control ", "\n".join(texts))
