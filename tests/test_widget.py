@@ -852,6 +852,8 @@ def test_card_options_name_agents_as_the_board_does_and_pass_is_no_other():
         plays = [d for d in s["decisions"] if d["kind"] == "play"]
         if plays:
             assert all(re.fullmatch(r"(Schulz|Perry|Bucci|Jaques|Mirkov|Doyle) \+[123]", d["label"]) for d in plays)
+            if not any(d["kind"] == "pass" for d in s["decisions"]):     # the round's first player must play
+                assert s["decision_text"].endswith("(the first to play in a round may not pass)")
             assert {d["group"] for d in s["decisions"] if d["kind"] in ("pass", "done")} <= {"round"}
             assert "Other" not in {d["title"] for d in s["decisions"]}
             return

@@ -120,6 +120,10 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
             move = allocation_table(v)
         else:
             decisions = decision_entries(game.legal_actions(), v)
+    text = _decision_text(v, current) if replay is None else turn_banner(v, replay=True)
+    if v.phase == "round" and decisions and not any(d["kind"] in ("pass", "done") for d in decisions):
+        # why there is no Pass: the round's first player must play (docs/rules.md#top-secret-round)
+        text = for_any_name(f"{current}: play at least one Top Secret card (the first to play in a round may not pass)")
     return {
         "viewer": viewer,
         "view_label": label or v.label,
@@ -132,7 +136,7 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
         "active_player": v.active_player,
         "turn": v.turn,
         "phase": v.phase,
-        "decision_text": _decision_text(v, current) if replay is None else turn_banner(v, replay=True),
+        "decision_text": text,
         "banner": turn_banner(v, replay=replay is not None),
         "is_human_turn": bool(human_turn),
         "own_agents": list(v.own_agents) if private else [],
