@@ -397,6 +397,20 @@ EXERCISES.update({
 
 EXERCISES.update({
     # notebook 8, experiments
+    "08.n_needed": Exercise(
+        "n_needed", ('1a94099d042ae88e2000',),
+        'solve 1.96 * sqrt(p (1 - p) / n) = 0.02 for n, with p = 0.3, and round up (any n within '
+        'about 15 games of the smallest is fine).',
+        mistakes=(
+            Mistake('that uses z = 2; a 95% interval uses z = 1.96.',
+                    answer=('d0cf7565a7d7120c2266',)),
+            Mistake('square 1.96 too: n = 1.96^2 p (1 - p) / 0.02^2.',
+                    answer=('ebb133bc67efc626455b',)),
+            Mistake('that is the worst case p = 0.5; the exercise says the win rate is near 0.3.',
+                    answer=('205b5d3d72b17277e236',)),
+        ),
+        places=-1,
+    ),
     "08.ece_middle": Exercise(
         "ece_middle", ('e135b67ea3ea4d660c6b',),
         'keep bins 1 to 8; for each take |mean_predicted - frequency|, weight it by n / (total n of'

@@ -206,7 +206,8 @@ WRONG_ANSWERS = {
                           ("float(np.log2(q5[2] / p5[2]))", "that is for red"), ("bits_to_truth / 2", "build the runner's")],
     },
     "08-experiments.ipynb": {
-        "n_needed": [("n_needed // 2", "too few games"), ("n_needed * 2", "more games than needed")],
+        "n_needed": [("2100", "z = 2"), ("1029", "square 1.96"), ("2401", "worst case p = 0.5"),
+                     ("n_needed // 2", "solve 1.96"), ("n_needed * 2", "solve 1.96")],
         "ece_middle": [("float(expected_calibration_error(p_matched, y_matched))", "all ten bins"),
                        ("float((middle['n'] * (middle['mean_predicted'] - middle['frequency']).abs()).sum()"
                         " / curve['n'].sum())", "share of ALL"),
