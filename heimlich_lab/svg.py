@@ -33,7 +33,8 @@ from .errors import HeimlichError
 from .rules.board import AGENT_BY_COLOUR, BUILDING_VALUES, CHURCH, DOSSIER_MARK, FINISH, RUINS
 from .rules.game import Game, Position
 from .rules.ruleset import Rules
-from .rules.views import View
+from .rules.views import View, view_label
+from .rules.words import for_any_name, possessive
 
 #: Fill and ink (letter) colours of the agents, the board widget's (widgets/logic.js AGENT_INFO).
 AGENT_COLOURS: dict[str, tuple[str, str]] = {
@@ -127,7 +128,7 @@ class Scene:
             source = source.view(viewer) if viewer is not None else source.spectator_view()
         elif isinstance(source, View):
             if viewer is not None and viewer != source.viewer:
-                raise HeimlichError(f"this is {source.label}; draw {viewer}'s view from the game instead")
+                raise HeimlichError(f"this is {source.label}; draw {view_label(viewer)} from the game instead")
         elif isinstance(source, Position):
             return cls._of_position(source, viewer, rules or Rules())
         else:
@@ -286,7 +287,7 @@ def _agents(scene: Scene) -> str:
             own = c in scene.own_agents
             owner = scene.owners.get(c) if scene.owners else None
             title = f"{_agent_name(c)} ({c})" + (", your agent" if own else "") + (
-                f", {owner}'s agent" if owner else ", free" if scene.owners else "")
+                f", {possessive(owner)} agent" if owner else ", free" if scene.owners else "")
             ring = (f"<circle class='hs-own' r='{AGENT_RADIUS + 5}' fill='none' stroke='{_INK}' stroke-width='3'/>"
                     if own else "")
             out.append(_piece(c, bx + dx, by + dy, AGENT_RADIUS, "hs-agent", title, ring, data_agent=c))
@@ -320,7 +321,7 @@ def _centre(scene: Scene) -> str:
     if scene.viewer is not None and scene.own_agents:
         mine = " and ".join(f"{_agent_name(c)} ({c})" for c in scene.own_agents)
         lines.append(f"<text class='hs-small' text-anchor='middle' x='{CENTRE:g}' y='{CENTRE + 34:g}'>"
-                     f"{escape(scene.viewer)}'s agent: {mine}</text>")
+                     f"{escape(possessive(scene.viewer))} agent: {mine}</text>")
     if scene.owners:
         players: dict[str, list[str]] = {}
         for c, p in scene.owners.items():
@@ -371,7 +372,7 @@ def _heatmap_group(belief, observer: str | None = None) -> tuple[str, float, flo
     own = [c for c in cols if observer in table and table[observer][c] > 0.5]
     rows = [r for r in table if r != observer]
     width = HEAD_W + CELL_W * len(cols) + 10
-    seen = f"given what {observer} has seen" if observer else "given the public information"
+    seen = for_any_name(f"given what {observer} has seen") if observer else "given the public information"
     out = [f"<text class='hs-caption' x='0' y='18'>Who controls which agent?</text>",
            f"<text class='hs-small' x='0' y='38'>cell = probability that this player controls this agent,</text>",
            f"<text class='hs-small' x='0' y='54'>{escape(seen)}</text>"]
@@ -406,7 +407,7 @@ def _heatmap_group(belief, observer: str | None = None) -> tuple[str, float, flo
                f"stroke='#c9c5b8'/><text class='hs-small' x='{HEAD_W + CELL_W * 2}' y='{y + 6}'>1</text></g>")
     notes = []
     if own:
-        notes.append(f"{observer}'s own agent: " + " and ".join(f"{_agent_name(c)} ({c})" for c in own)
+        notes.append(f"{possessive(observer)} own agent: " + " and ".join(f"{_agent_name(c)} ({c})" for c in own)
                      + " (no row: they know it)")
     if any(sum(float(v) for v in table[r].values()) > 1.5 for r in rows if r != "free"):
         notes.append("A row sums to 2 when that player may hold a second agent (Top Secret card).")
@@ -446,7 +447,7 @@ def board(source, viewer: str | None = None, *, belief=None, rules: Rules | None
     False
     """
     scene = Scene.of(source, viewer, rules)
-    label = f"Heimlich board, {scene.viewer}'s view" if scene.viewer else "Heimlich board"
+    label = f"Heimlich board, {view_label(scene.viewer)}" if scene.viewer else "Heimlich board"
     if belief is None:
         return _document(_board_group(scene), SIZE, SIZE, size, label)
     observer = scene.viewer if scene.viewer is not None else None

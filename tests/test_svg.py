@@ -180,3 +180,10 @@ def test_the_pictures_and_the_widget_share_colours_and_geometry():
                                                              "trackSpaceRadius")} == {
         "size": hs.SIZE, "ringRadius": hs.RING_RADIUS, "buildingRadius": hs.BUILDING_RADIUS,
         "trackInset": hs.TRACK_INSET, "trackSpaceRadius": hs.TRACK_RADIUS}
+
+
+def test_a_player_called_you_reads_right_in_pictures():
+    g = Game(["You", "Bob", "Cy"], seed=3)
+    words = text_of(parse(board(g, viewer="You", belief=Belief.for_game(g, "You"))))
+    assert "You's" not in words and "You has" not in words
+    assert "Your agent: " in words and "given what You have seen" in words and "Your own agent: " in words
