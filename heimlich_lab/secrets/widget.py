@@ -20,23 +20,17 @@ True
 """
 from __future__ import annotations
 
-import asyncio
-import logging
 from pathlib import Path
 from typing import Mapping, Sequence
 
-import anywidget
-import traitlets
-
-from ..errors import HeimlichError, WrongPlayer
+from ..errors import HeimlichError
+from ..widget.front_end import TableWidget
+from ..widget.table_controller import OMNISCIENT, TableController, TableReplay, check_viewer
 from .belief import Belief
 from .game import Game
 from .records import SecretsRecord
 from .rules import SecretsRules
 from .widget_state import table_setup, table_state
-
-_LOG = logging.getLogger(__name__)
-OMNISCIENT = "omniscient"
 
 
 def static_dir() -> Path:
@@ -48,32 +42,14 @@ def static_dir() -> Path:
     raise FileNotFoundError("the Secrets table's front end (table.js) is missing from the package and the checkout")
 
 
-class SecretsTableWidget(anywidget.AnyWidget):
-    """The anywidget: ``setup`` (fixed for the game) and ``state`` (what the viewer may see now). Messages from
-    the front end go to ``controller.handle_message``."""
+class SecretsTableWidget(TableWidget):
+    """The Secrets table (see :class:`~heimlich_lab.widget.front_end.TableWidget`)."""
 
     _esm = static_dir() / "table.js"
     _css = static_dir() / "table.css"
-    setup = traitlets.Dict().tag(sync=True)
-    state = traitlets.Dict().tag(sync=True)
-
-    def __init__(self, controller=None, **kwargs):
-        super().__init__(**kwargs)
-        self.controller = controller
-        self.on_msg(self._on_front_end_message)
-
-    def _on_front_end_message(self, widget, content, buffers):
-        if self.controller is not None and isinstance(content, dict):
-            self.controller.handle_message(content)
 
 
-def _check_viewer(viewer, players) -> None:
-    if viewer not in (None, OMNISCIENT, *players):
-        raise WrongPlayer(f"viewer must be a player, {OMNISCIENT!r} or None (a spectator), not {viewer!r}",
-                          rule="players")
-
-
-class SecretsController:
+class SecretsController(TableController):
     """Runs one live game of Secrets for the table: humans' clicks, bots' moves, the curtain, autoplay, beliefs.
 
     ``players`` in seat order; ``bots`` maps some of them to bots (``choose(view, legal_actions)``), the others
@@ -84,51 +60,28 @@ class SecretsController:
     ``autoplay``: bots act by themselves, ``speed_ms`` apart, on the kernel's event loop (default: when a human
     plays); otherwise click Step or Play. ``beliefs``: show the viewer's exact belief (``Belief``); ``model``: its
     player model (``None``: only what was seen and heard; a :class:`~heimlich_lab.secrets.SecretsModel` also reads
-    the choices).
+    the choices). What does not depend on the game (the curtain, the checks on a decision, a bot's step, autoplay,
+    the front end's messages) is :class:`~heimlich_lab.widget.table_controller.TableController`'s.
     """
+
+    HAND_OVER = "Hand the screen to {player}, then click Reveal"
+    BOTS_PLAYING = "The bots are playing (public view); the table asks for the next human when it is their turn"
+    NOT_SHOWN = "It is {player}'s decision: hand the screen to {player} first."
 
     def __init__(self, players: Sequence[str], bots: Mapping[str, object] | None = None, seed: int | None = None,
                  rules: SecretsRules | None = None, viewer: str | None = None, speed_ms: int = 400,
                  autoplay: bool | None = None, beliefs: bool = True, model=None):
-        bots = dict(bots or {})
-        players = tuple(players)
-        unknown = set(bots) - set(players)
-        if unknown:
-            raise HeimlichError(f"bots given for unknown player(s) {sorted(unknown)}; players are {list(players)}")
-        for p, b in bots.items():
-            if not callable(getattr(b, "choose", None)):
-                raise HeimlichError(f"the bot for {p} has no choose(view, legal_actions) method")
-        _check_viewer(viewer, players)
+        players = self._seat(players, bots, viewer, autoplay)
         if type(speed_ms) is not int or speed_ms < 0:
             raise HeimlichError(f"speed_ms must be a whole number of milliseconds >= 0, not {speed_ms!r}")
         self.game = Game(players, seed=seed, rules=rules)
-        self.bots = bots
-        self.humans = [p for p in players if p not in bots]
-        self.viewer = self.humans[0] if len(self.humans) == 1 else (None if self.humans else viewer)
-        self.speed_ms = speed_ms
-        self.playing = bool(self.humans) if autoplay is None else bool(autoplay)
-        self.curtain: str | None = None
-        self.last_error = ""
-        self._pending = None
         observers = self.humans or ([] if viewer == OMNISCIENT else [viewer])
         self.beliefs = {o: Belief.for_game(self.game, o, model) for o in observers} if beliefs else {}
-        self.widget = SecretsTableWidget(controller=self, setup=table_setup(self.game.view(None)))
-        if len(self.humans) > 1:
-            self.curtain = self._curtain_text()
+        self.widget = SecretsTableWidget(controller=self, speed_ms=speed_ms, setup=table_setup(self.game.view(None)))
+        self._hot_seat_curtain()
         self._after_change()
 
-    # ------------------------------------------------------------ who acts, what is shown
-    @property
-    def decider(self) -> str | None:
-        """The player whose decision it is (``None`` at the end)."""
-        return self.game.current_player
-
-    def _curtain_text(self) -> str:
-        d = self.decider
-        if d in self.humans:
-            return f"Hand the screen to {d}, then click Reveal"
-        return "The bots are playing (public view); the table asks for the next human when it is their turn"
-
+    # ------------------------------------------------------------ what is shown
     def refresh(self) -> None:
         """Rebuild the synced state from the shown viewer's view."""
         g = self.game
@@ -139,7 +92,7 @@ class SecretsController:
         else:
             view, belief, markers = g.view(self.viewer), self.beliefs.get(self.viewer), None
         human = not self.curtain and self.viewer in self.humans and self.decider == self.viewer
-        autoplay = {"playing": self.playing, "speed_ms": self.speed_ms} if self.bots else None
+        autoplay = {"playing": self.playing, "speed_ms": self.widget.speed_ms} if self.bots else None
         self.widget.state = table_state(view, belief, legal=g.legal_actions() if human else (), human=human,
                                         curtain=self.curtain, autoplay=autoplay, error=self.last_error,
                                         markers=markers)
@@ -150,126 +103,8 @@ class SecretsController:
         for o, b in self.beliefs.items():
             b.sync(self.game.view(o))
 
-    def send_action(self, notation: str, player: str | None = None) -> None:
-        """A human's decision (from the front end or Python). A refused action is shown in ``state["error"]`` and
-        the game is unchanged."""
-        self.last_error = ""
-        d = self.decider
-        if d is None:
-            self.last_error = "The game is over."
-        elif d not in self.humans:
-            self.last_error = f"It is {d}'s decision, and {d} is a bot."
-        elif player is not None and player != d:
-            self.last_error = f"It is {d}'s decision, not {player}'s."
-        elif self.curtain or self.viewer != d:
-            self.last_error = f"It is {d}'s decision: hand the screen to {d} first."
-        else:
-            try:
-                self._apply(str(notation).strip(), d)
-            except HeimlichError as e:
-                self.last_error = str(e)
-        self._after_change()
 
-    def step(self) -> bool:
-        """Let the bot whose decision it is act once. Returns False if no bot is due."""
-        p = self.decider
-        if p is None or p not in self.bots:
-            return False
-        self.last_error = ""
-        g = self.game
-        a = self.bots[p].choose(g.view(p), g.legal_actions())
-        try:
-            self._apply(a, p)
-        except HeimlichError as e:     # the detail may name the bot's secrets: to the kernel's log only
-            _LOG.warning("the bot %s chose %s, which is refused: %s", p, a, e)
-            self.last_error = f"The bot {p} chose an action the rules refuse; the game is paused (details in the log)."
-            self.playing = False
-            self.refresh()
-            return False
-        self._after_change()
-        return True
-
-    def run_bots(self, max_steps: int = 10_000) -> int:
-        """Let bots act until a human's decision or the end (for scripts and tests). Returns the steps taken."""
-        n = 0
-        while n < max_steps and self.step():
-            n += 1
-        return n
-
-    def _after_change(self) -> None:
-        d = self.decider
-        if len(self.humans) > 1:
-            was = self.curtain
-            if self.game.is_over:
-                self.curtain, self.viewer = None, None          # the end: everyone sees the public result
-            elif (d in self.humans and (self.curtain or d != self.viewer)) or (d not in self.humans and not self.curtain):
-                self.curtain = self._curtain_text()
-            if self.curtain != was:
-                self.last_error = ""    # an old message may mention the previous viewer's cards
-        if self.game.is_over:
-            self.playing = False
-        self.refresh()
-        self._schedule()
-
-    def reveal(self) -> None:
-        """The next human has the screen: lift the curtain and show their view."""
-        d = self.decider
-        if self.curtain and d in self.humans:
-            self.curtain, self.viewer, self.last_error = None, d, ""
-        self.refresh()
-
-    # ------------------------------------------------------------ autoplay on the kernel's loop
-    def _schedule(self) -> None:
-        if not self.playing or self._pending is not None or self.decider not in self.bots:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:        # plain Python: call run_bots()
-            return
-        self._pending = loop.call_later(self.speed_ms / 1000, self._tick)
-
-    def _tick(self) -> None:
-        self._pending = None
-        if self.playing:
-            self.step()
-
-    def play(self) -> None:
-        """Start autoplay."""
-        self.playing = True
-        self.refresh()
-        self._schedule()
-
-    def pause(self) -> None:
-        """Stop autoplay."""
-        self.playing = False
-        if self._pending is not None:
-            self._pending.cancel()
-            self._pending = None
-        self.refresh()
-
-    def handle_message(self, msg: dict) -> None:
-        """A message from the front end (see the module doc)."""
-        kind = msg.get("type")
-        if kind == "action":
-            self.send_action(str(msg.get("action", "")))
-        elif kind == "curtain":
-            self.reveal()
-        elif kind == "control":
-            cmd = msg.get("command")
-            if cmd == "step" and not self.step():
-                self.refresh()
-            elif cmd == "play":
-                self.play()
-            elif cmd == "pause":
-                self.pause()
-
-    @property
-    def record(self) -> SecretsRecord:
-        """The game's record so far (it replays exactly)."""
-        return self.game.record
-
-
-class SecretsReplay:
+class SecretsReplay(TableReplay):
     """A record on the table with a slider, seen as one player, a spectator (``None``) or ``"omniscient"``.
 
     It opens at step 0 (the first decision); each step is one log entry that changes the position. The belief
@@ -282,7 +117,7 @@ class SecretsReplay:
             record = SecretsRecord.load(record)
         if not isinstance(record, SecretsRecord):
             raise HeimlichError(f"a Secrets replay needs a SecretsRecord or a path to one, not {type(record).__name__}")
-        _check_viewer(viewer, record.players)
+        check_viewer(viewer, record.players)
         self.record, self.viewer = record, viewer
         omniscient = viewer == OMNISCIENT
         belief = Belief(record.players, viewer, record.rules, model) if beliefs and not omniscient else None
@@ -303,28 +138,12 @@ class SecretsReplay:
         self.widget = SecretsTableWidget(controller=self, setup=table_setup(record.replay(0).view(None)))
         self.refresh()
 
-    @property
-    def label(self) -> str:
-        who = {None: "a spectator (public information only)",
-               OMNISCIENT: "omniscient: every secret shown"}.get(self.viewer, f"{self.viewer}'s view")
-        return f"Replay, {who}"
+    def __len__(self) -> int:
+        """The number of positions on the slider."""
+        return len(self.states)
 
     def refresh(self) -> None:
         self.widget.state = self.states[self.index]
-
-    def seek(self, index: int) -> None:
-        """Show step ``index`` (clamped to the record)."""
-        self.index = max(0, min(int(index), len(self.states) - 1))
-        self.refresh()
-
-    def handle_message(self, msg: dict) -> None:
-        if msg.get("type") == "replay":
-            try:
-                self.seek(int(msg.get("index", self.index)))
-            except (TypeError, ValueError):
-                pass
-        elif msg.get("type") == "control" and msg.get("command") == "step":
-            self.seek(self.index + 1)
 
 
 def play_in_notebook(players: Sequence[str], bots: Mapping[str, object] | None = None, seed: int | None = None,

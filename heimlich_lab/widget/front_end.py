@@ -49,12 +49,11 @@ def static_dir() -> Path:
                             "run: make bundle")
 
 
-class BoardWidget(anywidget.AnyWidget):
-    """The anywidget: ``setup`` (fixed for the game, sent once), ``state`` (what the viewer may see now) and
-    ``speed_ms`` (animation and autoplay pace). Messages from the front end go to ``controller``."""
+class TableWidget(anywidget.AnyWidget):
+    """A game's table as an anywidget: ``setup`` (fixed for the game, sent once), ``state`` (what the viewer may
+    see now) and ``speed_ms`` (animation and autoplay pace). Messages from the front end go to ``controller``.
+    Each game's subclass names its front end (``_esm``, ``_css``)."""
 
-    _esm = static_dir() / "board.bundle.js"  # one module: anywidget loads it from a blob URL
-    _css = static_dir() / "board.css"
     setup = traitlets.Dict().tag(sync=True)
     state = traitlets.Dict().tag(sync=True)
     speed_ms = traitlets.Int(400).tag(sync=True)
@@ -67,3 +66,10 @@ class BoardWidget(anywidget.AnyWidget):
     def _on_front_end_message(self, widget, content, buffers):
         if self.controller is not None and isinstance(content, dict):
             self.controller.handle_message(content)
+
+
+class BoardWidget(TableWidget):
+    """The board of Heimlich & Co. (see :class:`TableWidget`)."""
+
+    _esm = static_dir() / "board.bundle.js"  # one module: anywidget loads it from a blob URL
+    _css = static_dir() / "board.css"

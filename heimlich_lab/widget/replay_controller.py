@@ -7,17 +7,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import WrongPlayer
 from ..inference.dossier import DossierNoteWriter
 from ..rules.records import GameRecord
 from ..rules.replay import public_decisions
-from ..rules.views import view_label
 from .front_end import BoardWidget
 from .panel import belief_panel, dossier_note_lines, most_probable_sheet, replay_belief
 from .state import board_setup, board_state, last_move_of
+from .table_controller import TableReplay, check_viewer
 
 
-class ReplayController:
+class ReplayController(TableReplay):
     """A saved record on the board with a slider, seen as one player, a spectator, or omniscient (labelled).
 
     ``beliefs=True`` shows the viewer's belief at each position (a spectator's for a
@@ -28,9 +27,7 @@ class ReplayController:
                  model=None):
         if isinstance(record, (str, Path)):
             record = GameRecord.load(record)
-        if viewer not in (None, "omniscient", *record.players):
-            raise WrongPlayer(f"viewer must be a player of the record, 'omniscient' or None, not {viewer!r}",
-                              rule="players")
+        check_viewer(viewer, record.players)
         self.record = record
         self.viewer = viewer
         self.views = []
@@ -53,11 +50,9 @@ class ReplayController:
         self.widget = BoardWidget(controller=self, speed_ms=speed_ms, setup=board_setup(self.views[0]))
         self.refresh()
 
-    @property
-    def label(self) -> str:
-        who = {None: "a spectator (public information only)",
-               "omniscient": "omniscient: every secret shown"}.get(self.viewer, view_label(self.viewer))
-        return f"Replay, {who}"
+    def __len__(self) -> int:
+        """The number of positions on the slider."""
+        return len(self.views)
 
     def _panel(self, index: int) -> dict | None:
         b = self.belief
@@ -107,16 +102,3 @@ class ReplayController:
                             replay={"index": self.index, "length": len(self.views)}, last_move=last_move_of(v),
                             belief=self._panel(self.index), label=self.label)
         self.widget.state = state
-
-    def seek(self, index: int):
-        self.index = max(0, min(int(index), len(self.views) - 1))
-        self.refresh()
-
-    def handle_message(self, msg: dict):
-        if msg.get("type") == "replay":
-            try:
-                self.seek(int(msg.get("index", self.index)))
-            except (TypeError, ValueError):
-                pass
-        elif msg.get("type") == "control" and msg.get("command") == "step":
-            self.seek(self.index + 1)

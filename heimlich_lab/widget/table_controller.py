@@ -1,0 +1,296 @@
+"""What the tables of both games share in the notebook: one controller shape for live games, one for replays.
+
+A game's live controller (:class:`~heimlich_lab.widget.game_controller.GameController` for Heimlich & Co.,
+:class:`~heimlich_lab.secrets.widget.SecretsController` for Secrets) subclasses :class:`TableController`, which
+holds what does not depend on the game: who sits at the screen (humans, bots, the viewer), the hot-seat curtain,
+the checks on a human's decision, a bot's step (a refused choice pauses the game; its detail, which may name the
+bot's secrets, goes to the kernel's log only), autoplay on the kernel's event loop, and the front end's messages.
+The subclass makes the game and the widget and says how an action is applied (:meth:`TableController._apply`),
+how the shown state is built (:meth:`TableController.refresh`) and, if it draws chance itself,
+:meth:`TableController._resolve_chance`. :class:`TableReplay` is the same for a record on a slider.
+
+>>> from heimlich_lab.widget import GameController, ReplayController
+>>> issubclass(GameController, TableController), issubclass(ReplayController, TableReplay)
+(True, True)
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Mapping, Sequence
+
+from ..errors import HeimlichError, WrongPlayer
+from ..rules.views import view_label
+from .front_end import clamp_speed
+
+_LOG = logging.getLogger(__name__)
+
+#: The viewer that sees every secret (a replay's or a bots-only game's view; nobody's knowledge).
+OMNISCIENT = "omniscient"
+
+
+def check_viewer(viewer, players: Sequence[str]) -> None:
+    """Refuse a viewer that is not a player, ``"omniscient"`` or ``None`` (a spectator)."""
+    if viewer not in (None, OMNISCIENT, *players):
+        raise WrongPlayer(f"viewer must be a player, {OMNISCIENT!r} or None (a spectator), not {viewer!r}",
+                          rule="players")
+
+
+def _running_loop():
+    """The running asyncio loop (a Jupyter kernel's), or ``None`` in plain Python."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+class TableController:
+    """The game-agnostic part of a live table (see the module doc). Subclasses set ``game`` and ``widget`` (a
+    :class:`~heimlich_lab.widget.front_end.TableWidget`) after :meth:`_seat`, and define :meth:`refresh`."""
+
+    #: The curtain's words when the screen must go to a human, and while bots play between humans.
+    HAND_OVER = "Hand over to {player}, then click Reveal"
+    BOTS_PLAYING = "The bots are playing (public view); the board asks for the next human when it is their turn"
+    #: The refusal of a decision made at a screen that shows someone else.
+    NOT_SHOWN = "It is {player}'s decision: hand the screen over to {player} first."
+
+    def _seat(self, players: Sequence[str], bots: Mapping[str, object] | None, viewer, autoplay) -> tuple[str, ...]:
+        """Check and keep who plays: the bots, the humans (the others), whose view is shown, autoplay."""
+        bots = dict(bots or {})
+        players = tuple(players)
+        unknown = set(bots) - set(players)
+        if unknown:
+            raise HeimlichError(f"bots given for unknown player(s) {sorted(unknown)}; players are {list(players)}")
+        for p, b in bots.items():
+            if not callable(getattr(b, "choose", None)):
+                raise HeimlichError(f"the bot for {p} has no choose(view, legal_actions) method")
+        check_viewer(viewer, players)
+        self.bots = bots
+        self.humans = [p for p in players if p not in bots]
+        self.viewer: str | None = self.humans[0] if len(self.humans) == 1 else (None if self.humans else viewer)
+        self.curtain: str | None = None
+        self.playing = bool(self.humans) if autoplay is None else bool(autoplay)
+        self.last_error = ""
+        self.timings: list[dict] = []
+        self._pending = None         # the scheduled autoplay step (an asyncio TimerHandle)
+        return players
+
+    # ------------------------------------------------------------ what the game says
+    @property
+    def decider(self) -> str | None:
+        """The player whose decision it is; ``None`` if nobody's."""
+        return self.game.current_player
+
+    def _apply(self, action, actor: str) -> None:
+        """Apply one action (and let the beliefs follow it)."""
+        raise NotImplementedError
+
+    def _resolve_chance(self) -> None:
+        """Draw the chance events now due (nothing, when the engine draws its own)."""
+
+    def refresh(self) -> None:
+        """Rebuild the synced state from the shown viewer's view."""
+        raise NotImplementedError
+
+    def _nothing_due(self) -> str:
+        return "The game is over." if self.game.is_over else "No decision is due."
+
+    # ------------------------------------------------------------ decisions
+    def send_action(self, notation: str, player: str | None = None) -> None:
+        """A human's decision from the front end (or from Python), as an action's notation.
+
+        ``player`` (optional) says who acts; by default the human shown on the screen.
+        A refused action is shown as an error (``state["error"]``) and the game is unchanged.
+        """
+        t0 = time.perf_counter()
+        self.last_error = ""
+        d = self.decider
+        who = player if player is not None else (None if self.curtain else self.viewer)
+        if d is None:
+            self.last_error = self._nothing_due()
+        elif d not in self.humans:
+            self.last_error = f"It is {d}'s decision, and {d} is a bot."
+        elif player is not None and player != d:
+            self.last_error = f"It is {d}'s decision, not {player}'s."
+        elif self.curtain or who != d:
+            self.last_error = self.NOT_SHOWN.format(player=d)
+        else:
+            self._decide(str(notation).strip(), d)
+        if not self.last_error:
+            self._resolve_chance()
+        self._after_change()
+        self._timed("human", t0)
+
+    def _decide(self, notation: str, player: str) -> None:
+        """Apply a human's checked decision; a refusal becomes ``last_error``."""
+        try:
+            self._apply(notation, player)
+        except HeimlichError as e:
+            self.last_error = str(e)
+
+    def step(self) -> bool:
+        """Let the bot whose decision it is act once. Returns False if no bot is due."""
+        g = self.game
+        p = self.decider
+        if p is None or p not in self.bots:
+            return False
+        t0 = time.perf_counter()
+        self.last_error = ""
+        a = self.bots[p].choose(g.view(p), g.legal_actions())
+        try:
+            self._apply(a, p)
+        except HeimlichError as e:
+            # the engine's explanation may name the bot's secrets: the human sees only that the bot failed
+            _LOG.warning("the bot %s chose %s, which is refused: %s", p, a, e)
+            self.last_error = f"The bot {p} chose an action the rules refuse; the game is paused (details in the log)."
+            self.playing = False
+            self.refresh()
+            return False
+        self._resolve_chance()
+        self._after_change()
+        self._timed("bot", t0)
+        return True
+
+    def _timed(self, what: str, t0: float) -> None:
+        """Kernel time of one decision (apply, beliefs, state) and when it ended (epoch s): the last 1000."""
+        self.timings.append({"what": what, "seconds": time.perf_counter() - t0, "end": time.time()})
+        del self.timings[:-1000]
+
+    def run_bots(self, max_steps: int = 10_000) -> int:
+        """Let bots act until a human's decision or the end (for scripts and tests). Returns the steps taken."""
+        n = 0
+        while n < max_steps and self.step():
+            n += 1
+        return n
+
+    # ------------------------------------------------------------ the curtain
+    def _hot_seat_curtain(self) -> None:
+        """Raise the curtain when the screen must change hands (hot seat), before the first decision too."""
+        if len(self.humans) > 1:
+            d = self.decider
+            self.curtain = self.HAND_OVER.format(player=d) if d in self.humans else self.BOTS_PLAYING
+
+    def _after_change(self) -> None:
+        """Curtain and viewer for the decision now due, then refresh and schedule the next bot step."""
+        d = self.decider
+        if len(self.humans) > 1:
+            was = self.curtain
+            if self.game.is_over:
+                self.curtain, self.viewer = None, None          # the end: everyone sees the public result
+            elif d in self.humans:
+                if self.curtain or d != self.viewer:
+                    self.curtain = self.HAND_OVER.format(player=d)
+            elif not self.curtain:
+                self.curtain = self.BOTS_PLAYING
+            if self.curtain != was:
+                self.last_error = ""    # an old error message may mention the previous viewer's cards
+        if self.game.is_over:
+            self.playing = False
+        self.refresh()
+        self._schedule()
+
+    def reveal(self) -> None:
+        """The next human has the screen: lift the curtain and show their view."""
+        d = self.decider
+        if self.curtain and d in self.humans:
+            self.curtain = None
+            self.viewer = d
+            self.last_error = ""
+        self.refresh()
+
+    # ------------------------------------------------------------ autoplay (driven from the kernel)
+    def _schedule(self) -> None:
+        """While playing, schedule the next bot step on the running loop (at most one pending)."""
+        if not self.playing or self._pending is not None or self.decider not in self.bots:
+            return
+        loop = _running_loop()
+        if loop is None:            # plain Python: call run_bots()
+            return
+        self._pending = loop.call_later(max(0, self.widget.speed_ms) / 1000, self._tick)
+
+    def _tick(self) -> None:
+        self._pending = None
+        if self.playing:
+            self.step()
+
+    def _cancel(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+
+    def play(self) -> None:
+        """Start autoplay (bots act one after another, ``speed_ms`` apart)."""
+        self.playing = True
+        self.refresh()
+        self._schedule()
+
+    def pause(self) -> None:
+        """Stop autoplay."""
+        self.playing = False
+        self._cancel()
+        self.refresh()
+
+    def set_speed(self, ms: int) -> None:
+        """The autoplay pace in ms per bot step, clamped to ``SPEED_MIN_MS..SPEED_MAX_MS`` (the slider's range)."""
+        self.widget.speed_ms = clamp_speed(ms)
+        if self._pending is not None:     # the new pace applies to the step already waiting
+            self._cancel()
+            self._schedule()
+        self.refresh()
+
+    def handle_message(self, msg: dict) -> None:
+        """A message from the front end (see widgets/README.md)."""
+        kind = msg.get("type")
+        if kind == "action":
+            self.send_action(str(msg.get("action", "")))
+        elif kind == "curtain":
+            self.reveal()
+        elif kind == "control":
+            cmd = msg.get("command")
+            if cmd == "step":
+                if not self.step():
+                    self.refresh()
+            elif cmd == "play":
+                self.play()
+            elif cmd == "pause":
+                self.pause()
+            elif cmd == "speed":
+                try:
+                    self.set_speed(int(msg.get("value", self.widget.speed_ms)))
+                except (TypeError, ValueError):
+                    pass
+
+    @property
+    def record(self):
+        """The game's record so far (it replays exactly)."""
+        return self.game.record
+
+
+class TableReplay:
+    """The game-agnostic part of a replay: a position ``index`` on a slider, moved by the front end's messages.
+    Subclasses keep ``viewer`` and define ``refresh`` and ``__len__`` (the number of positions)."""
+
+    index = 0
+
+    @property
+    def label(self) -> str:
+        """Whose replay it is, in words (shown above the table)."""
+        who = {None: "a spectator (public information only)",
+               OMNISCIENT: "omniscient: every secret shown"}.get(self.viewer) or view_label(self.viewer)
+        return f"Replay, {who}"
+
+    def seek(self, index: int) -> None:
+        """Show position ``index`` (clamped to the record)."""
+        self.index = max(0, min(int(index), len(self) - 1))
+        self.refresh()
+
+    def handle_message(self, msg: dict) -> None:
+        """A message from the front end: ``replay`` (go to an index) or the Step control."""
+        if msg.get("type") == "replay":
+            try:
+                self.seek(int(msg.get("index", self.index)))
+            except (TypeError, ValueError):
+                pass
+        elif msg.get("type") == "control" and msg.get("command") == "step":
+            self.seek(self.index + 1)
