@@ -411,6 +411,9 @@ def _heatmap_group(belief, observer: str | None = None) -> tuple[str, float, flo
                      + " (no row: they know it)")
     if any(sum(float(v) for v in table[r].values()) > 1.5 for r in rows if r != "free"):
         notes.append("A row sums to 2 when that player may hold a second agent (Top Secret card).")
+    if hasattr(belief, "player_types"):       # a model with player types: how each player seems to play
+        notes += [for_any_name(f"{p} plays like: " + ", ".join(f"{k} {v:.2f}" for k, v in list(t.items())[:3]))
+                  for p, t in belief.player_types().items()]
     for k, text in enumerate(notes):
         out.append(f"<text class='hs-small' x='0' y='{y + 34 + 18 * k}' data-note='{k}'>{escape(text)}</text>")
     height = y + 34 + 18 * len(notes)

@@ -187,3 +187,16 @@ def test_a_player_called_you_reads_right_in_pictures():
     words = text_of(parse(board(g, viewer="You", belief=Belief.for_game(g, "You"))))
     assert "You's" not in words and "You has" not in words
     assert "Your agent: " in words and "given what You have seen" in words and "Your own agent: " in words
+
+
+def test_the_player_types_are_written_under_the_heatmap_when_the_model_has_them():
+    from heimlich_lab.inference.model import BoltzmannModel
+    from heimlich_lab.inference.player_types import default_population
+    g = Game(["Ann", "Bob", "Cy"], seed=3)
+    typed = Belief.for_game(g, "Ann", model=default_population())
+    assert typed.describe_types()
+    words = text_of(parse(heatmap(typed)))
+    for player, types in typed.player_types().items():      # the three likeliest types of each player
+        top = ", ".join(f"{k} {v:.2f}" for k, v in list(types.items())[:3])
+        assert f"{player} plays like: {top}" in words
+    assert "plays like" not in text_of(parse(heatmap(Belief.for_game(g, "Ann", model=BoltzmannModel()))))
