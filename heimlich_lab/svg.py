@@ -408,7 +408,7 @@ def _heatmap_group(belief, observer: str | None = None) -> tuple[str, float, flo
     notes = []
     if own:
         notes.append(f"{possessive(observer)} own agent: " + " and ".join(f"{_agent_name(c)} ({c})" for c in own)
-                     + " (no row: they know it)")
+                     + " (no row: known for sure)")
     if any(sum(float(v) for v in table[r].values()) > 1.5 for r in rows if r != "free"):
         notes.append("A row sums to 2 when that player may hold a second agent (Top Secret card).")
     if hasattr(belief, "player_types"):       # a model with player types: how each player seems to play
