@@ -922,7 +922,7 @@ function renderBelief(vm) {
       const v = Array.isArray(p[i]) ? Number(p[i][j]) : NaN;
       if (Number.isFinite(v)) sum += v;
       const st = vm.styles[c] || agentStyle(c);
-      table += `<td data-cell="${esc(`${r}:${c}`)}" style="background:${heatFill(v)};color:${heatInk(v)}" title="${esc(`P(${st.name}'s controller is ${label}) = ${Number.isFinite(v) ? v.toFixed(4) : "?"}`)}">${formatProb(v)}</td>`;
+      table += `<td data-cell="${esc(`${r}:${c}`)}" style="background:${heatFill(v)};color:${heatInk(v)}" title="${esc(`P(${st.name}'s controller is ${label}) = ${Number.isFinite(v) ? v.toFixed(4) : "?"}`)}">${esc(formatProb(v))}</td>`;
     });
     if (r !== "free" && sum > 1.5) sumsToTwo = true;
     table += `</tr>`;

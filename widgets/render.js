@@ -496,7 +496,7 @@ export function renderBelief(vm) {
       const v = Array.isArray(p[i]) ? Number(p[i][j]) : NaN;
       if (Number.isFinite(v)) sum += v;
       const st = vm.styles[c] || L.agentStyle(c);
-      table += `<td data-cell="${esc(`${r}:${c}`)}" style="background:${L.heatFill(v)};color:${L.heatInk(v)}" title="${esc(`P(${st.name}'s controller is ${label}) = ${Number.isFinite(v) ? v.toFixed(4) : "?"}`)}">${L.formatProb(v)}</td>`;
+      table += `<td data-cell="${esc(`${r}:${c}`)}" style="background:${L.heatFill(v)};color:${L.heatInk(v)}" title="${esc(`P(${st.name}'s controller is ${label}) = ${Number.isFinite(v) ? v.toFixed(4) : "?"}`)}">${esc(L.formatProb(v))}</td>`;
     });
     if (r !== "free" && sum > 1.5) sumsToTwo = true;
     table += `</tr>`;

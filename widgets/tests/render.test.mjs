@@ -300,3 +300,73 @@ describe("side panels", () => {
     assert.ok(per < 5, `${per.toFixed(2)} ms per render`);
   });
 });
+
+describe("the classroom board (issue 13)", () => {
+  test("the banner is shown as sent, and the centre splits it in two lines", () => {
+    const html = R.renderWidget(cardState({ banner: "Bob's turn (rolled 4). Ann: play a card or pass?" }));
+    assert.match(html, /data-testid="banner"[^>]*>Bob&#39;s turn \(rolled 4\)\. Ann: play a card or pass\?</);
+    assert.deepEqual(L.bannerLines("Bob's turn (rolled 4). Ann: play a card or pass?"), ["Bob's turn (rolled 4)", "Ann: play a card or pass?"]);
+    assert.deepEqual(L.bannerLines("Ann's turn (rolled 1-3): choose the points"), ["Ann's turn (rolled 1-3)", "choose the points"]);
+    assert.doesNotMatch(html, /phase:/);
+  });
+
+  test("a hovered card option previews its moves as ghosts; none without a preview", () => {
+    const state = cardState();
+    assert.equal(count(R.renderWidget(state), "data-ghost="), 0);
+    const html = R.renderWidget(state, { ...L.initialUi(), preview: "play fwd123 blue+3" });
+    assert.deepEqual(attrValues(html, "data-ghost"), ["blue"]);
+    assert.match(html, /Doyle would go to 2/);
+    assert.equal(L.cardPreview(state.decisions, "pass"), null);
+  });
+
+  test("each player's last move is an arrow from building to building", () => {
+    const html = R.renderWidget(moveState({ last_moves: { Bob: { red: [3, 5] }, Cy: { blue: [10, -3], grey: [1, 1] } } }));
+    assert.deepEqual(attrValues(html, "data-arrow").sort(), ["Bob:red", "Cy:blue"]);   // no arrow for a non-move
+    assert.match(html, /Bob last moved Jaques: 3 \u2192 5/);
+  });
+
+  test("the end is a table, farthest first, with the dossier points", () => {
+    const result = { winners: ["Bob"], dossier: true, note: "Markers may end past 42: ...", rows: [
+      { agent: "orange", owner: "Bob", marker: 44, dossier: 5, final: 49, farthest: true },
+      { agent: "grey", owner: null, marker: 10, dossier: 0, final: 10, farthest: false }] };
+    const html = R.renderWidget(overState({ result }));
+    assert.deepEqual(attrValues(html, "data-result"), ["orange", "grey"]);
+    assert.match(html, /Winner: Bob/);
+    assert.match(html, /nobody \(free\)/);
+    assert.match(html, /\+5<\/td><td><strong>49</);
+    assert.match(html, /Markers may end past 42/);
+  });
+
+  test("the belief panel: caption, names in the headers, no row for the viewer's own agents, >0.99 and <0.01", () => {
+    const belief = { observer: "Ann", own: ["red"], own_text: "Ann's own agent: Jaques (red) (no row: known for sure)",
+      caption: "cell = probability that this player controls this agent, given what Ann has seen",
+      rows: ["Ann", "Bob", "free"], cols: ["red", "blue"], p: [[1, 0], [0, 0.9993], [0, 0.0007]], entropy: [2, 1, 0.5],
+      updates: [{ turn: 3, text: "Bob moves blue+2", change: 0.4, log: 7 }], types: { Bob: { random: 0.7, bluffer: 0.3 } },
+      notes: ["Bob supports blue"] };
+    const html = R.renderBelief(R.viewModel(moveState({ belief })));
+    assert.deepEqual(attrValues(html, "data-cell"), ["Bob:red", "Bob:blue", "free:red", "free:blue"]);
+    assert.match(html, />&gt;0\.99</);
+    assert.match(html, />&lt;0\.01</);
+    assert.match(html, /Doyle/);
+    for (const hook of ["belief-caption", "own-line", "heat-legend", "updates", "types", "notes", "entropy"]) {
+      assert.equal(count(html, `data-testid="${hook}"`), 1, hook);
+    }
+    assert.match(html, />decisions</);
+    assert.match(html, />bits</);
+    assert.match(html, /data-log-turn="3"/);
+    assert.equal(L.formatProb(1), "1");
+    assert.equal(L.formatProb(0), "0");
+  });
+
+  test("a row that sums to 2 gets a word", () => {
+    const belief = { observer: null, rows: ["Bob", "free"], cols: ["red", "blue"], p: [[1, 0.99], [0, 0.01]] };
+    assert.equal(count(R.renderBelief(R.viewModel(moveState({ belief }))), 'data-testid="sums-to-two"'), 1);
+  });
+
+  test("a replay-only board lists only the replay keys", () => {
+    const replayOnly = R.renderWidget(spectatorState({ autoplay: null }));
+    assert.doesNotMatch(replayOnly, /roll \u00B7/);
+    assert.match(replayOnly, /one step back/);
+    assert.match(R.renderWidget(moveState()), /<kbd>R<\/kbd> roll/);
+  });
+});
