@@ -508,6 +508,15 @@ EXERCISES.update({
 
 EXERCISES.update({
     # notebook 2, the rules as a program
+    "02.q_share": Choice(('c5bea5ed79c731da8b29',), {
+        "a": '0.19 is a share of the allocations. It is the probability only if Ann picks an '
+             'allocation uniformly at random, like a RandomBot; a player who wants a scoring picks '
+             'one almost surely.',
+        "b": 'Counting gives a probability only under a uniform choice. How Ann chooses is a model '
+             'of the player: notebook 3 turns that model into likelihoods.',
+        "c": "the die is already rolled (6): what remains uncertain is Ann's choice among the 462 "
+             'allocations, not the die.',
+    }),
     "02.p_red_scores": Exercise(
         "p_red_scores", ('63be0bf46eb3c5c99bda',),
         'for each of the six faces, ask: can Ann put exactly 4 steps on red (from 3 to 7) and spend'

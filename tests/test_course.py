@@ -162,6 +162,7 @@ WRONG_ANSWERS = {
                   ('dict(list(gains.items())[:5])', "the value of the building")],
     },
     "02-rules-as-a-program.ipynb": {
+        "q_share": [('"a"', "uniformly at random, like a RandomBot"), ('"c"', "already rolled")],
         "p_red_scores": [("1 / 6", "need not take ALL"), ("4 / 6", "at most 3 points"), ("3 / 5", "divide by 6"),
                          ("p_red_scores / 2", "Count the faces")],
     },
