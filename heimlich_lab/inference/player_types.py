@@ -162,6 +162,8 @@ class PlayerPopulation:
             self._models.append(m)
         kinds = np.array([t.kind for t in types])
         self._beta = np.array([0.0 if t.kind == "random" else t.beta for t in types])
+        #: the distinct betas and each type's among them (the tremble grid repeats every beta)
+        self._betas, self._beta_of = np.unique(self._beta, return_inverse=True)
         self._eps = np.array([0.0 if t.kind == "random" else t.epsilon for t in types])
         self._bluff = np.flatnonzero(kinds == "bluff")
         self._secrecy = np.array([t.secrecy for t in types])
@@ -298,8 +300,8 @@ class PlayerPopulation:
         """Every type's log P(option i | agent) for a table of option utilities ``U`` (n, A): (K, A), or
         (K, len(i), A) for an array of options ``i``."""
         n = len(U)
-        Z = self._beta[:, None, None] * U[None]                            # (K, n, A)
-        out = Z[:, i, :] - (_lse(Z, 1) if np.ndim(i) == 0 else _lse(Z, 1)[:, None, :])
+        Z = self._betas[:, None, None] * U[None]               # (B, n, A): each distinct beta once
+        out = (Z[:, i, :] - (_lse(Z, 1) if np.ndim(i) == 0 else _lse(Z, 1)[:, None, :]))[self._beta_of]
         if self._bluff.size:
             base = _option_log_probs(U, 1.0, 0.05)                   # (n, A): how options point at agents
             exposure = np.exp(base - _lse(base, 1)[:, None])
