@@ -57,3 +57,9 @@ def test_existing_client_is_accepted_and_left_open(cluster, local):
         df = tournament(**GRID, scheduler=client)
         assert client.status == "running"
     pd.testing.assert_frame_equal(df, local)
+
+
+def test_dask_plays_secrets_like_a_local_run(cluster):
+    grid = dict(player_counts=(4, 8), bots="rotate:team,bluff,random", games=3, seed=5, game="secrets",
+                progress=False, evaluate="beliefs")
+    pd.testing.assert_frame_equal(tournament(**grid, scheduler=cluster.scheduler_address), tournament(**grid))

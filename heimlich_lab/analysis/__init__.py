@@ -9,9 +9,9 @@
 ``sys.modules["heimlich_lab.analysis.tournament"]``.) The modules, one idea each: ``grid``
 (which games), ``running`` (playing them), ``storage`` (the table and its files),
 ``statistics`` (win rates), ``plots``, ``tournament`` (all of them together) and ``beliefs``
-(scoring every player's belief per game).
+(scoring every player's belief per game). ``tournament(..., game="secrets")`` plays the second game.
 """
-from .beliefs import BeliefEvaluator
+from .beliefs import BeliefEvaluator, SecretsBeliefEvaluator
 from .grid import Lineup, game_seeds, parse_variant
 from .plots import plot_win_rates
 from .statistics import free_agent_win_rate, wilson_interval, win_rates
@@ -19,4 +19,4 @@ from .storage import load_results
 from .tournament import interrupted_results, tournament
 
 __all__ = ["tournament", "load_results", "win_rates", "free_agent_win_rate", "plot_win_rates", "wilson_interval",
-           "game_seeds", "parse_variant", "Lineup", "BeliefEvaluator", "interrupted_results"]
+           "game_seeds", "parse_variant", "Lineup", "BeliefEvaluator", "SecretsBeliefEvaluator", "interrupted_results"]
