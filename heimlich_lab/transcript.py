@@ -49,7 +49,7 @@ def _words(e: Event) -> str:
         return f"Turn {d['turn']}: {p} rolls {d['face']}."
     if k == "points":
         if d["points"] == 0:
-            return f"{p} chooses 0 points: no move, draws a card instead."
+            return f"{p} chooses 0 points: no move, a Top Secret card instead."
         return f"{p} chooses {d['points']} point(s)."
     if k == "move":
         text = f"{p} moves {_moves(d['moves'])}."
@@ -69,7 +69,7 @@ def _words(e: Event) -> str:
     if k == "reveal":
         return f"{p} draws the second-agent card and shows it: {_SECOND_AGENT[d['second']]}."
     if k == "collect":
-        return f"{p} {'takes' if d['want'] else 'declines'} the Top Secret card they may draw."
+        return f"{p} chooses to draw a Top Secret card." if d["want"] else f"{p} chooses not to draw."
     if k == "no_round":
         return "Nobody plays a Top Secret card."
     if k == "round_start":

@@ -182,7 +182,7 @@ def test_the_rules_options_reach_the_game(capsys, tmp_path):
                  "--lone-announcer", "one_card", "--seed", "4", "--out", str(path)]) == 0
     rec = GameRecord.load(path)
     assert (rec.rules.draws, rec.rules.safe_mover, rec.rules.lone_announcer) == ("may", "creator", "one_card")
-    assert any(a.kind == "collect" for a in rec.actions) and "the Top Secret card they may draw" in capsys.readouterr().out
+    assert any(a.kind == "collect" for a in rec.actions) and "chooses to draw a Top Secret card" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["play", "--players", "Ann,Bob", "--draws", "sometimes"])
 

@@ -26,6 +26,16 @@ def test_a_game_with_a_player_called_you_reads_right(rules):
     assert any(re.search(r"Turn \d+: Bob rolls \d", line) for line in lines)   # others keep the third person
 
 
+def test_the_choice_to_draw_reads_right_for_any_name():
+    rec = play(Rules(top_secret=True), {"You": RandomBot(1), "Bob": RandomBot(2), "Cy": RandomBot(3)}, seed=4)
+    lines = set(transcript(rec, "omniscient"))
+    for line in ["You choose to draw a Top Secret card.", "You choose not to draw.",
+                 "Bob chooses to draw a Top Secret card.", "Bob chooses not to draw.",
+                 "You choose 0 points: no move, a Top Secret card instead."]:
+        assert line in lines, f"{line!r} missing from the transcript"
+    assert not any("may draw" in line or "draws a card instead" in line for line in lines)
+
+
 def test_the_check_finds_bad_english():
     assert BAD_ENGLISH.search("Turn 2: You rolls 4.") and BAD_ENGLISH.search("You's view")
     assert not BAD_ENGLISH.search(for_any_name("Turn 2: You rolls 4. You passes. You's view. You is dealt."))
