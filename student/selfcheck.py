@@ -532,3 +532,49 @@ EXERCISES.update({
         ),
     ),
 })
+
+EXERCISES.update({
+    # notebook 10, beliefs that move (Secrets)
+    "10.q_entropy": Choice(('f739be1b969a659321d6',), {
+        "a": 'a predict step observes nothing, so it cannot teach Ann anything: only an update (a look) '
+             'lowers the entropy. The Psychiatrist moves each arrangement\'s probability to one other '
+             'arrangement, and the Diplomat mixes two such moves.',
+        "b": 'A known swap only moves each probability to another arrangement: the same numbers in new '
+             'places, so the same entropy (3.58 bits before and after the Psychiatrist). The hidden side '
+             'splits each of the 6 arrangements left after the look into 2: from 2.58 to 3.58 bits, '
+             'exactly the one bit of the unseen coin flip.',
+        "c": 'a known swap forgets nothing: each arrangement keeps its probability and only changes place. '
+             'Ann\'s OWN row became unsure, but Bob\'s became certain in exchange; the entropy over the 30 '
+             'arrangements did not change. Only the hidden side mixes.',
+    }),
+    "10.p_hippie": Exercise(
+        "p_hippie", ('4a4a6e27e6aad2466f82',),
+        "move each arrangement's probability to the arrangement with Ann's and Cy's entries exchanged, keep "
+        'the arrangements with KGB on Dee, normalize, and add up those with Hippie on Ann.',
+        mistakes=(
+            Mistake("that is the prediction alone. Now update on what the Journalist showed: Dee's marker "
+                    'is KGB.',
+                    answer=('d8b9c26f152d72e96646',)),
+            Mistake("Ann's CIA marker moved to Cy: predict through the swap first. Her seat now holds Cy's "
+                    'old marker, which she never saw.',
+                    answer=('813f4fff0550fdcca39e',)),
+            Mistake("that is P(Ann is Hippie and Dee is KGB), unnormalised: divide by P(Dee is KGB), the "
+                    'total of the kept arrangements.',
+                    answer=('c44de4e7151868881610',)),
+        ),
+    ),
+    "10.p_middle_cia": Exercise(
+        "p_middle_cia", ('35e14683a5f67ca6fcf1',),
+        'a mixture: 0.8 times the belief moved by the Dee-middle swap plus 0.2 times the belief moved by the '
+        'Bob-middle swap; then add up the arrangements with CIA in the middle.',
+        mistakes=(
+            Mistake('that is the answer for a coin flip. Weigh the left swap by 0.8 and the right swap by 0.2.',
+                    answer=('38642e955638dc7985f9',)),
+            Mistake("the weights are the wrong way round: left (Dee) has 0.8, and going left puts Dee's "
+                    'marker in the middle.',
+                    answer=('7b7346b247c8f3d05491',)),
+            Mistake('that is the probability that the middle marker is NOT CIA.',
+                    slip='complement'),
+        ),
+    ),
+})

@@ -225,8 +225,12 @@ WRONG_ANSWERS = {
                     ("20", "BEFORE the take"), ("n_after + 1", "in any order")],
     },
     "10-beliefs-that-move.ipynb": {
-        "p_hippie": [("0.25", "prediction alone"), ("0.0", "moved to Cy"), ("p_hippie + 0.1", "arrangement")],
-        "p_middle_cia": [("2 / 3", "coin flip"), ("0.2 / 3 + 0.8", "wrong way round"), ("p_middle_cia / 2", "mixture")],
+        "q_entropy": [('"a"', "observes nothing"), ('"c"', "forgets nothing")],
+        "p_hippie": [("0.25", "prediction alone"), ("0.0", "predict through the swap first"),
+                     ("float((after_swap * (table['Dee'] == 'KGB'))[table['Ann'] == 'Hippie'].sum())", "unnormalised"),
+                     ("p_hippie + 0.1", "arrangement")],
+        "p_middle_cia": [("2 / 3", "coin flip"), ("0.2 / 3 + 0.8", "wrong way round"), ("1 - p_middle_cia", "NOT CIA"),
+                         ("p_middle_cia / 2", "mixture")],
     },
     "11-when-the-model-is-wrong.ipynb": {
         "p_top_mixed": [('0.8 / len(by_hand) + 0.2 * float((by_hand["careful"] / by_hand["careful"].sum())'
