@@ -403,16 +403,17 @@ DEFAULT_EPSILONS = (0.05, 0.25)
 #: Weights of the grid (in :data:`DEFAULT_BETAS` x :data:`DEFAULT_EPSILONS` order) for careful players:
 #: centred on the kit's own ``BoltzmannModel()`` (beta 1, epsilon 0.05), the others kept possible.
 CAREFUL_GRID = (0.01, 0.01, 0.8, 0.05, 0.05, 0.02, 0.04, 0.02)
-#: The same, sharper: a table of careful players is mostly the kit's own model.
-STEADY_GRID = (0.005, 0.005, 0.9, 0.03, 0.02, 0.01, 0.02, 0.01)
+#: A table of careful players: the kit's own model only (careful players of another beta are read through
+#: the mixed table).
+STEADY_GRID = (0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 #: Kinds of table: (name, weight of the kind, P(random), P(Boltzmann, spread as ``grid``), P(bluffer), grid).
 #: Bluffers are rare a priori: a bluffer reads a move as pointing *away* from its agent, so a table of random
 #: players wrongly read as bluffers costs more than the bluffers the belief would miss (weights chosen on
 #: evaluation seeds other than the benchmark's, see BENCHMARKS.md).
 DEFAULT_TABLES = (
-    ("a mixed table", 0.25, 0.25, 0.6, 0.15, "flat"),
-    ("random players", 0.33, 0.99, 0.009, 0.001, "careful"),
-    ("careful players", 0.34, 0.005, 0.99, 0.005, "steady"),
+    ("a mixed table", 0.2, 0.25, 0.6, 0.15, "flat"),
+    ("random players", 0.3, 0.99, 0.009, 0.001, "careful"),
+    ("careful players", 0.42, 0.002, 0.995, 0.003, "steady"),
     ("bluffers", 0.08, 0.01, 0.04, 0.95, "careful"),
 )
 
@@ -427,7 +428,7 @@ def default_population(weights: UtilityWeights | None = None) -> PlayerPopulatio
     >>> pop.table_names
     ('a mixed table', 'random players', 'careful players', 'bluffers')
     >>> {k: round(v, 2) for k, v in pop.describe_prior().items()}
-    {'random': 0.39, 'steady (β≈1)': 0.36, 'bluffer': 0.12, 'careful (β≈3)': 0.05, 'greedy (β≈10)': 0.05, 'careless (β≈0.3)': 0.04}
+    {'steady (β≈1)': 0.45, 'random': 0.35, 'bluffer': 0.11, 'careful (β≈3)': 0.03, 'greedy (β≈10)': 0.03, 'careless (β≈0.3)': 0.03}
     """
     grid = [PlayerType("boltzmann", b, e) for b in DEFAULT_BETAS for e in DEFAULT_EPSILONS]
     types = [PlayerType("random", 0.0, 0.0), *grid, PlayerType("bluff", 1.0, 0.05)]
