@@ -123,31 +123,36 @@ def bench_target(quick: bool = False, games: int | None = None) -> list[tuple[st
 
     Plays through :func:`tournament` (the joblib path for 2 processes) with a
     :class:`~heimlich_lab.analysis.beliefs.BeliefEvaluator` (``until=None``: every decision of the
-    game), on 1 and on 2 processes; prints games per CPU-second (all processes), wall times and the
-    time 10,000 games would take on 2 processes, extrapolated from the measured wall rate.
-    ``quick`` plays 200 games per run instead of 1000.
+    game), on 1 and on 2 processes, once with the single ``BoltzmannModel()`` (the figure earlier
+    releases measured) and once with the kit's default model (the robust mixture over player types);
+    prints games per CPU-second (all processes), wall times and the time 10,000 games would take on 2
+    processes, extrapolated from the measured wall rate. ``quick`` plays 200 games per run instead of 1000.
     """
+    from ..inference.model import BoltzmannModel
+
     n = games or (200 if quick else 1000)
-    ev = BeliefEvaluator(until=None)
-    grid = dict(player_counts=5, variants="basic", bots="boltzmann", progress=False, evaluate=ev)
     out: list[tuple[str, float, str]] = [("load average (1 min) when the benchmark started", os.getloadavg()[0],
                                           f"on {os.cpu_count()} cores")]
-    tournament(**grid, games=4, n_jobs=2)  # start the worker processes (not timed)
-    wall, cpu = {}, {}
-    for jobs in (1, 2):
-        c0, p0 = _cpu_seconds(), time.process_time()
-        t0 = time.perf_counter()
-        df = tournament(**grid, games=n, seed=1, n_jobs=jobs)
-        wall[jobs] = time.perf_counter() - t0
-        c = _cpu_seconds()
-        cpu[jobs] = (c - c0) if c0 is not None else (time.process_time() - p0 if jobs == 1 else float("nan"))
-        if df["game_id"].nunique() != n:
-            raise RuntimeError(f"the benchmark asked for {n} games and got {df['game_id'].nunique()}")
-    out.append((f"target: 1 process, {n} games with beliefs, games per CPU-second", n / cpu[1], "games/CPU-s"))
-    out.append((f"target: 2 processes, {n} games with beliefs, games per CPU-second", n / cpu[2], "games/CPU-s"))
-    out.append((f"target: 1 process, wall time for {n} games", wall[1], "s"))
-    out.append((f"target: 2 processes, wall time for {n} games", wall[2], "s"))
-    out.append(("target: speed-up 1 -> 2 processes (wall)", wall[1] / wall[2], "x"))
-    out.append(("target: 10,000 games on 2 processes, extrapolated (goal < 60 s)", wall[2] * 10_000 / n, "s"))
-    out.append(("target: 10,000 games at 1-process CPU rate x 2 cores", 10_000 / (2 * n / cpu[1]), "s"))
+    for name, model in (("BoltzmannModel()", BoltzmannModel()), ("default model", None)):
+        ev = BeliefEvaluator(model=model, until=None)
+        grid = dict(player_counts=5, variants="basic", bots="boltzmann", progress=False, evaluate=ev)
+        tournament(**grid, games=4, seed=0, n_jobs=2)  # start the worker processes (not timed)
+        wall, cpu = {}, {}
+        for jobs in (1, 2):
+            c0, p0 = _cpu_seconds(), time.process_time()
+            t0 = time.perf_counter()
+            df = tournament(**grid, games=n, seed=1, n_jobs=jobs)
+            wall[jobs] = time.perf_counter() - t0
+            c = _cpu_seconds()
+            cpu[jobs] = (c - c0) if c0 is not None else (time.process_time() - p0 if jobs == 1 else float("nan"))
+            if df["game_id"].nunique() != n:
+                raise RuntimeError(f"the benchmark asked for {n} games and got {df['game_id'].nunique()}")
+        tag = f"target ({name})"
+        out.append((f"{tag}: 1 process, {n} games with beliefs, games per CPU-second", n / cpu[1], "games/CPU-s"))
+        out.append((f"{tag}: 2 processes, {n} games with beliefs, games per CPU-second", n / cpu[2], "games/CPU-s"))
+        out.append((f"{tag}: 1 process, wall time for {n} games", wall[1], "s"))
+        out.append((f"{tag}: 2 processes, wall time for {n} games", wall[2], "s"))
+        out.append((f"{tag}: speed-up 1 -> 2 processes (wall)", wall[1] / wall[2], "x"))
+        out.append((f"{tag}: 10,000 games on 2 processes, extrapolated (goal < 60 s)", wall[2] * 10_000 / n, "s"))
+        out.append((f"{tag}: 10,000 games at 1-process CPU rate x 2 cores", 10_000 / (2 * n / cpu[1]), "s"))
     return out
