@@ -410,7 +410,7 @@ def test_entropy_decreases_on_average(model):
 
 
 _SENTENCE = re.compile(r"^(?P<desc>.+): (?P<r>[\d.,e+]+) times (?P<dir>more|less) likely if (?P<who>\w+) "
-                       r"controls (?P<agent>\w+) than if \w+ does not \(P: (?P<p0>[\d.]+) -> (?P<p1>[\d.]+)\)\.$")
+                       r"controls (?P<agent>\w+) than if \w+ does not \(probability (?P<p0>[\d.]+) -> (?P<p1>[\d.]+)\)\.$")
 
 
 def test_explanations_match_likelihood_ratios(model):

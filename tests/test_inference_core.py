@@ -524,21 +524,21 @@ def test_explain_wording():
     upd = post.update_actor("Bob", np.log([0.8, 0.1, 0.1]))
     [line] = explain(upd, "Bob moved red from 3 to 9")
     assert line == ("Bob moved red from 3 to 9: 8.0 times more likely if Bob controls red than if "
-                    "Bob does not (P: 0.33 -> 0.80).")
+                    "Bob does not (probability 0.33 -> 0.80).")
     lines = explain(upd, "Bob moved red", k=3, owner="Bob", verb="holds")
     assert lines[1] == ("Bob moved red: 4.5 times more likely if Bob does not hold blue than if Bob does "
-                        "(P: 0.33 -> 0.10).")          # never "N times less likely"
+                        "(probability 0.33 -> 0.10).")          # never "N times less likely"
     free = explain(upd, "Bob moved red", owner="free")
     assert free[0] == ("Bob moved red: 4.5 times more likely if somebody controls red than if nobody does "
-                       "(P: 0.33 -> 0.10).")
+                       "(probability 0.33 -> 0.10).")
     # no evidence
     flat = Posterior(space).update(np.full(len(space), -1.0))
-    assert explain(flat, "Ann waited") == ["Ann waited: no evidence about whether Ann controls red (P: 0.33 -> 0.33)."]
+    assert explain(flat, "Ann waited") == ["Ann waited: no evidence about whether Ann controls red (probability 0.33 -> 0.33)."]
     # impossible / only possible
     upd = Posterior(space).update(np.where(space.mask("Ann", "red"), 0.0, NEG_INF))
     lines = explain(upd, "Ann showed red", k=6)
-    assert "Ann showed red: only possible if Ann controls red (P: 0.33 -> 1.00)." in lines
-    assert "Ann showed red: impossible if Bob controls red (P: 0.33 -> 0.00)." in lines
+    assert "Ann showed red: only possible if Ann controls red (probability 0.33 -> 1.00)." in lines
+    assert "Ann showed red: impossible if Bob controls red (probability 0.33 -> 0.00)." in lines
     # large ratios
     upd = Posterior(space).update(np.where(space.mask("Bob", "green"), 0.0, -np.log(250.0)))
     assert "250 times more likely" in explain(upd, "x")[0]

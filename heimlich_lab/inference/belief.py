@@ -47,7 +47,7 @@ True
 (['Ann', 'Bob', 'Cy', 'free'], 0.74, 1.0)
 >>> import textwrap; print(textwrap.fill(b.last_explanation(), 100))
 Ann moved red from church to 3 and blue from church to 1: 11 times more likely if Ann controls red
-than if Ann does not (P: 0.20 -> 0.74).
+than if Ann does not (probability 0.20 -> 0.74).
 
 Information rule: a belief refuses a view of another player (and an
 omniscient view), and never reads a dossier entry, a drawn card or a taken

@@ -28,7 +28,7 @@ Ann   0.1  0.45   0.45
 Bob   0.8  0.10   0.10
 free  0.1  0.45   0.45
 >>> explain(upd, "Bob moved red")
-['Bob moved red: 8.0 times more likely if Bob controls red than if Bob does not (P: 0.33 -> 0.80).']
+['Bob moved red: 8.0 times more likely if Bob controls red than if Bob does not (probability 0.33 -> 0.80).']
 
 Conventions
 -----------
@@ -1050,8 +1050,8 @@ def explain(
     >>> upd = Posterior(space).update_actor("Bob", np.log([0.9, 0.3]))
     >>> for line in explain(upd, "Bob moved red", k=2, verb="holds", owner="Bob"):
     ...     print(line)
-    Bob moved red: 3.0 times more likely if Bob holds red than if Bob does not (P: 0.50 -> 0.75).
-    Bob moved red: 3.0 times more likely if Bob does not hold blue than if Bob does (P: 0.50 -> 0.25).
+    Bob moved red: 3.0 times more likely if Bob holds red than if Bob does not (probability 0.50 -> 0.75).
+    Bob moved red: 3.0 times more likely if Bob does not hold blue than if Bob does (probability 0.50 -> 0.25).
     """
     out = []
     log_ratios = update.log_likelihood_ratios()
@@ -1062,7 +1062,7 @@ def explain(
             claim, contrast = f"nobody {verb} {c.slot}", "somebody does"
         else:
             claim, contrast = f"{c.owner} {verb} {c.slot}", f"{c.owner} does not"
-        p = f"(P: {c.before:.2f} -> {c.after:.2f})"
+        p = f"(probability {c.before:.2f} -> {c.after:.2f})"
         if np.isnan(lr):
             out.append(f"{describe_observation}: P({claim}) {c.before:.2f} -> {c.after:.2f}.")
         elif lr == np.inf:
