@@ -578,3 +578,49 @@ EXERCISES.update({
         ),
     ),
 })
+
+EXERCISES.update({
+    # notebook 11, when the model is wrong
+    "11.p_top_mixed": Exercise(
+        "p_top_mixed", ('e39c50a3536e2d51da3f',),
+        "mixed likelihood = 0.8 * random + 0.2 * careful per agent; divide by its sum over the agents; read the "
+        "row of the careful type's favourite agent.",
+        mistakes=(
+            Mistake('you averaged the two posteriors. Average the likelihoods (weighted by the type prior), '
+                    "then apply Bayes' rule once.",
+                    answer=('b19e26e7f550c576dc63',)),
+            Mistake("that is the careful type alone. Mix in the random type's likelihood with weight 0.8.",
+                    answer=('f7c97b993d15db47422f',)),
+            Mistake('that is the prior of a half each, read from the table above. The exercise puts 0.8 on '
+                    'random and 0.2 on careful.',
+                    answer=('1e19e783c584ea113293',)),
+        ),
+    ),
+    "11.p_cy_random": Exercise(
+        "p_cy_random", ('81fe8823f50fa0d909c7',),
+        "Bayes' rule over the two types: multiply each type's prior weight by its likelihood (the exp of its "
+        'log-likelihood) and divide by the total of the two.',
+        mistakes=(
+            Mistake("you left out the prior. Multiply each type's likelihood by its prior weight (0.3 and 0.7) "
+                    'before normalizing.',
+                    answer=('178ee5085a6bce27f8fd',)),
+            Mistake('the prior weights are the wrong way round: 0.3 for random, 0.7 for careful.',
+                    answer=('b9cc854b3300bf6c997a',)),
+            Mistake('a log-likelihood is not a likelihood: take exp of each before weighing by the prior. '
+                    '(Or subtract the larger one first: exp(-25.1 + 25.1) and exp(-28.3 + 25.1).)',
+                    answer=('564351f0e659e2cf257a',)),
+            Mistake('that is P(careful). The question asks for the random type.',
+                    slip='complement'),
+        ),
+    ),
+    "11.q_dee": Choice(('44d1c95c07ffeabd0912',), {
+        "a": "her decisions do favour random, but only by a likelihood ratio of exp(-31.0 + 31.4) = exp(0.4), "
+             'about 1.5. The prior odds of random were 3 to 7; times 1.5 they are still below 1 (about 0.64): '
+             'P(random) is about 0.39. Evidence shifts the prior; weak evidence does not overturn it.',
+        "b": 'The likelihood ratio exp(0.4), about 1.5 for random, multiplies the prior odds 0.3 / 0.7: about '
+             '0.64, so P(random) is about 0.39 and careful stays the better bet. Weak evidence moves a belief a '
+             'little (compare Cy: a ratio of exp(3.2), about 25).',
+        "c": 'both are log-probabilities of the same decisions, under two models; their difference is the log '
+             "of the likelihood ratio (0.4 here, a factor of about 1.5), exactly what Bayes' rule needs.",
+    }),
+})

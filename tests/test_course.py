@@ -237,9 +237,14 @@ WRONG_ANSWERS = {
                          '[by_hand["careful"].idxmax()])', "averaged the two posteriors"),
                         ('float((by_hand["careful"] / by_hand["careful"].sum())[by_hand["careful"].idxmax()])',
                          "careful type alone"),
+                        ('float(by_hand["P(a) mixture"][by_hand["careful"].idxmax()])', "a half each"),
                         ("p_top_mixed / 2", "mixed likelihood")],
         "p_cy_random": [("float(np.exp(-25.1) / (np.exp(-25.1) + np.exp(-28.3)))", "left out the prior"),
-                        ("1 - p_cy_random", "P(careful)"), ("p_cy_random / 2", "0.3 * exp(-25.1)")],
+                        ("1 - p_cy_random", "P(careful)"),
+                        ("float(0.7 * np.exp(-25.1) / (0.7 * np.exp(-25.1) + 0.3 * np.exp(-28.3)))", "wrong way round"),
+                        ("0.3 * -25.1 / (0.3 * -25.1 + 0.7 * -28.3)", "not a likelihood"),
+                        ("p_cy_random / 2", "prior weight by its likelihood")],
+        "q_dee": [('"a"', "prior odds"), ('"c"', "same decisions")],
     },
 }
 
