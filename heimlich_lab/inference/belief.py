@@ -467,7 +467,9 @@ class Belief:
                              f"({model_name(self.model)} gives it probability 0 for every agent "
                              f"{actor} may control)") from None
         post = self._posterior
-        step = BeliefStep(index, turn, actor, action, description, "observation", post.marginals(),
+        # the update record holds the posterior's own read-only table: no copy needed on the hot path
+        marg = upd.marginals_after if upd is not None else post.marginals()
+        step = BeliefStep(index, turn, actor, action, description, "observation", marg,
                           post.entropy(), upd, (before, post.type_posterior(actor)) if typed else None)
         self.history.append(step)
         return step

@@ -553,7 +553,11 @@ def likelihood_from_owner_values(
     heimlich_lab.errors.ModelError: B holds no slot in 3 hypotheses; pass no_slot= (log-likelihood for that case)
     """
     o = space.owner_index(actor)
-    v = _check_vector(values, space.n_slots, "values", "one log-likelihood per slot")
+    if (type(values) is np.ndarray and values.dtype == np.float64 and values.shape == (space.n_slots,)
+            and values.max() < math.inf):
+        v = values  # already a valid float vector (the beliefs' hot path): read only below, no copy needed
+    else:
+        v = _check_vector(values, space.n_slots, "values", "one log-likelihood per slot")
     single = space.single_slot(o)
     if single is not None:  # the common case: one slot in every hypothesis, just look the value up
         return v[single]

@@ -255,7 +255,7 @@ class Game:
     def current_player(self) -> str | None:
         """The player whose decision it is; ``None`` at a chance node or when the game is over."""
         a = self._to_act()
-        return None if a in (CHANCE, None) else self.players[a]
+        return None if a is None or a == CHANCE else self.players[a]
 
     @property
     def phase(self) -> str:
@@ -363,23 +363,24 @@ class Game:
         return dict(self._bonus)
 
     def _to_act(self):
-        if self._phase == "over":
+        ph = self._phase    # read once: this runs several times per action (the engine's hot path)
+        if ph == "over":
             return None
-        if self._phase == "deal" or self._draws or self._take_for is not None or self._phase == "roll":
+        if ph == "roll" or ph == "deal" or self._draws or self._take_for is not None:
             return CHANCE
         if self._offers:
             return self._offers[0]
-        if self._phase == "safe":
-            return self._safe_mover
-        if self._phase in ("points", "move"):
+        if ph == "move" or ph == "points":
             return self._active
-        if self._phase == "announce":
+        if ph == "safe":
+            return self._safe_mover
+        if ph == "announce":
             return self._announce_order[0]
-        if self._phase == "round":
+        if ph == "round":
             return self._round_player
-        if self._phase == "dossier":
+        if ph == "dossier":
             return self._dossier_queue[0][0]
-        raise AssertionError(self._phase)
+        raise AssertionError(ph)
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> tuple[Action, ...]:
