@@ -254,3 +254,21 @@ def test_the_transcript_reads_the_stream_from_any_record_the_viewer_may_read(var
         assert transcript(redacted, viewer) == want == transcript(g, viewer)
     with pytest.raises(InformationRuleError):
         transcript(rec.public(), "Cy")
+
+
+def test_a_record_made_by_the_engine_is_read_without_a_second_replay_until_it_is_edited():
+    from dataclasses import replace
+    g, _ = _play_streaming(RULES["top secret"], 5, [])
+    rec = g.record
+    assert rec.is_as_played()
+    fresh = [_fields(d) for d in public_decisions(rec, "Ann")]
+    loaded = GameRecord.from_json(rec.to_json())          # from a file: checked by a replay when read
+    assert not loaded.is_as_played() and not replace(rec).is_as_played()
+    assert [_fields(d) for d in public_decisions(loaded, "Ann")] == fresh
+    # an edit after the game: the record is no longer trusted, and the reader's replay finds the lie
+    k = next(i for i, e in enumerate(rec.log) if e.action.kind == "roll")
+    face = "6" if str(rec.log[k].action) != "roll 6" else "5"
+    rec.log[k] = LogEntry("chance", Action.parse(f"roll {face}"))
+    assert not rec.is_as_played()
+    with pytest.raises(RecordError):
+        list(public_decisions(rec, "Ann"))

@@ -23,6 +23,7 @@ import json
 import os
 import stat
 import tempfile
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -40,6 +41,10 @@ VERSION = 2
 READS_VERSIONS = (1, 2)
 #: The fields of a finished game's ``result``.
 RESULT_KEYS = ("winners", "scores", "final_owners", "controlled", "dossier_bonus", "dossier_sheets")
+
+
+#: id(record) -> (weak reference, its setup and log when the engine made it): see GameRecord.is_as_played
+_AS_PLAYED: dict[int, tuple] = {}
 
 
 @dataclass(frozen=True)
@@ -86,8 +91,21 @@ class GameRecord:
                 if act.kind == "deal":
                     deal = dict(act.args)
                     break
-        return cls(players=game.players, rules=game.rules, seed=game.seed, chance=game.chance, log=log,
-                   deal=deal, start=game.start, result=_result_of(game))
+        rec = cls(players=game.players, rules=game.rules, seed=game.seed, chance=game.chance, log=log,
+                  deal=deal, start=game.start, result=_result_of(game))
+        # made by the engine itself: valid until someone edits it (kept beside the record, not in its fields)
+        _AS_PLAYED[id(rec)] = (weakref.ref(rec), rec._setup_and_log())
+        weakref.finalize(rec, _AS_PLAYED.pop, id(rec), None)
+        return rec
+
+    def _setup_and_log(self) -> tuple:
+        return (self.view, self.players, self.rules, self.seed, self.chance, self.start, tuple(self.log))
+
+    def is_as_played(self) -> bool:
+        """True for a record made from a game in this process (:meth:`from_game`) and not edited since:
+        its log needs no second replay to be trusted (readers of the record skip that check)."""
+        ref, snapshot = _AS_PLAYED.get(id(self), (None, None))
+        return ref is not None and ref() is self and snapshot == self._setup_and_log()
 
     # ---------------------------------------------------------------- facts
     @property

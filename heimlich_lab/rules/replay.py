@@ -104,21 +104,25 @@ def _is_count(until) -> bool:
 def _real_decisions(record: GameRecord, viewer: str | None, until) -> Iterator[Decision]:
     """Replay a full record with the engine, one :class:`Decision` per log entry.
 
-    The record's own replay checks each entry (against the rules and the seed) before it is read; the
-    decisions come from a manual-chance twin that applies every entry itself, so each entry's events are
+    The record's own replay checks each entry (against the rules and the seed) before it is read, unless
+    :meth:`GameRecord.is_as_played`; the decisions come from a manual-chance twin that applies every entry itself, so each entry's events are
     exactly its own (an automatic-chance game rolls and draws inside the decision before).
     """
     log = record.log
     n_stop = min(until, len(log)) if _is_count(until) else len(log)
     key = _first_key(record.players, record.rules, record.start)
     vi = None if viewer is None else record.players.index(viewer)
-    checked = record.games()
-    next(checked)
+    # the record's own replay checks each entry against the rules and the seed, unless the engine made the
+    # record in this process and nobody edited it since (then a second replay would check nothing new)
+    checked = None if record.is_as_played() else record.games()
+    if checked is not None:
+        next(checked)
     game = Game(record.players, record.rules, chance="manual", start=record.start)
     for k, e in enumerate(log):
         if k >= n_stop or (until == "dossier" and _reached_mark(game)):
             return
-        next(checked)  # a RecordError if entry k does not fit the game
+        if checked is not None:
+            next(checked)  # a RecordError if entry k does not fit the game
         key = _next_key(key, e.actor, e.action, e.to)
         view = game.view(viewer) if e.actor != CHANCE and e.action.kind in DECISION_KINDS else None
         turn, n0 = game.turn, len(game.events)
