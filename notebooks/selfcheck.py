@@ -507,6 +507,24 @@ EXERCISES.update({
 })
 
 EXERCISES.update({
+    # notebook 1, start here
+    "01.p_after": Exercise(
+        "p_after", ('d175e70bbaf7342e2a86',),
+        'turn the prior 1/5 into odds (1 to 4), multiply the odds by the likelihood ratio 6, then turn the '
+        'odds back into a probability: odds / (1 + odds).',
+        mistakes=(
+            Mistake('you multiplied the probability 1/5 by 6: a likelihood ratio multiplies the ODDS, not the '
+                    'probability (a probability cannot exceed 1).', answer=('b0d3268374ce56684319',)),
+            Mistake("6 / 7 is the answer for even prior odds (1 to 1); Bob's prior is 1/5, odds 1 to 4.",
+                    answer=('a46fcaca7043f0e57b0a',)),
+            Mistake('that is the prior: the move changes it; multiply the odds by 6.',
+                    answer=('334b5f4387de213b3d4f',)),
+            Mistake('that is a percentage: use a number between 0 and 1.', slip="percent"),
+        ),
+    ),
+})
+
+EXERCISES.update({
     # notebook 2, the rules as a program
     "02.q_share": Choice(('c5bea5ed79c731da8b29',), {
         "a": '0.19 is a share of the allocations. It is the probability only if Ann picks an '

@@ -58,8 +58,8 @@ def _number(path: Path) -> int:
     return int(path.name.split("-", 1)[0])
 
 
-#: Notebooks with exercises: all but notebook 1 (the students play there).
-WITH_EXERCISES = [p for p in COURSE if _number(p) != 1]
+#: Notebooks with exercises: every notebook of the course (notebook 1's comes after the game is played).
+WITH_EXERCISES = list(COURSE)
 _SELF_CHECK_CALL = re.compile(r"""\b(check|choose)\(\s*["']([^"']+)["']""")
 
 
@@ -160,6 +160,10 @@ WRONG_ANSWERS = {
                   ('{**gains, "yellow": 10, "blue": 5, "red": -3}', "Ruins), and a marker never"),
                   ('{a: 0 for a in gains}', "the value of the building it stands on AFTER"),
                   ('dict(list(gains.items())[:5])', "the value of the building")],
+    },
+    "01-start-here.ipynb": {
+        "p_after": [("1.2", "multiplies the ODDS"), ("6 / 7", "even prior odds"), ("0.2", "that is the prior"),
+                    ("p_after * 100", "percentage"), ("0.5", "turn the prior 1/5 into odds")],
     },
     "02-rules-as-a-program.ipynb": {
         "q_share": [('"a"', "uniformly at random, like a RandomBot"), ('"c"', "already rolled")],
