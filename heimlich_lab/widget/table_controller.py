@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from abc import ABC, abstractmethod
 from typing import Mapping, Sequence
 
 from ..errors import HeimlichError, WrongPlayer
@@ -45,7 +46,7 @@ def _running_loop():
         return None
 
 
-class TableController:
+class TableController(ABC):
     """The game-agnostic part of a live table (see the module doc). Subclasses set ``game`` and ``widget`` (a
     :class:`~heimlich_lab.widget.front_end.TableWidget`) after :meth:`_seat`, and define :meth:`refresh`."""
 
@@ -82,16 +83,16 @@ class TableController:
         """The player whose decision it is; ``None`` if nobody's."""
         return self.game.current_player
 
+    @abstractmethod
     def _apply(self, action, actor: str) -> None:
-        """Apply one action (and let the beliefs follow it)."""
-        raise NotImplementedError
+        """Apply one action (and let the beliefs follow it): each game's controller says how."""
 
     def _resolve_chance(self) -> None:
         """Draw the chance events now due (nothing, when the engine draws its own)."""
 
+    @abstractmethod
     def refresh(self) -> None:
-        """Rebuild the synced state from the shown viewer's view."""
-        raise NotImplementedError
+        """Rebuild the synced state from the shown viewer's view: each game's controller says how."""
 
     def _nothing_due(self) -> str:
         return "The game is over." if self.game.is_over else "No decision is due."
