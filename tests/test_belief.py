@@ -450,7 +450,7 @@ def test_describe_action_in_heimlich_words():
     assert describe_action(v, "Bob", Action.parse("play tosafe blue")) == \
         "Bob played tosafe: blue from church to 7 and made a scoring situation (blue at the safe)"
     assert describe_action(v, "Bob", Action.parse("play placesafe 2")) == "Bob played placesafe: the safe from 7 to 2"
-    assert describe_action(v, "Bob", Action.parse("points 0")) == "Bob chose 0 points (no move, draws a card)"
+    assert describe_action(v, "Bob", Action.parse("points 0")) == "Bob chose 0 points (no move, a Top Secret card instead)"
 
 
 def test_live_observe_with_a_user_model():
