@@ -136,6 +136,47 @@ def test_types_are_learned_and_shown():
     assert Belief.from_record(rec, "Ann", model=BoltzmannModel(), until="dossier").player_types() == {}
 
 
+def test_the_observers_own_decisions_tell_the_kind_of_table_and_nothing_else():
+    """With kinds of table, the observer's own moves (its agent known) are evidence of the kind of table:
+    P(kind | own moves) is prior x sum_k P(type k | kind) prod_t L_k(move t | own agent), checked by hand;
+    until someone else moves, who controls which agent stays the prior. A model of one kind ignores them."""
+    from scipy.special import logsumexp
+    from heimlich_lab import Game
+    from heimlich_lab.rules.replay import DecisionStream
+    pop = default_population()
+    g = Game(["Ann", "Bob", "Cy", "Dee", "Eve"], seed=4)
+    ann = Belief(g.players, g.agents, "Ann", pop, g.view("Ann").own_agents)
+    plain = Belief(g.players, g.agents, "Ann", BoltzmannModel(), g.view("Ann").own_agents)
+    assert ann.learns_from_own and not plain.learns_from_own
+    own = g.agents.index(g.view("Ann").own_agents[0])
+    stream, plain_stream = DecisionStream(g, "Ann"), DecisionStream(g, "Ann")
+    ll = np.zeros(len(pop.types))
+    bot = BoltzmannBot(seed=1)
+    for d in stream.new():
+        ann.add(d)
+    for d in plain_stream.new():
+        plain.add(d)
+    assert g.current_player == "Ann"
+    while g.current_player == "Ann":          # Ann's first turn: her own decision(s), nobody else's
+        act = bot.choose(g.view("Ann"), g.legal_actions())
+        t = pop.type_log_likelihoods(g.view(None), "Ann", act)
+        if t is not None:
+            ll += t[:, own]
+        g.apply(act)
+        for d in stream.new():
+            ann.add(d)
+        for d in plain_stream.new():
+            plain.add(d)
+    assert len(ann.history) >= 1 and plain.history == []
+    expected = pop.table_log_prior + logsumexp(pop.log_tables + ll[None, :], axis=1)
+    expected = np.exp(expected - logsumexp(expected))
+    got = ann.table_kinds()
+    assert [got[n] for n in pop.table_names] == pytest.approx(expected, abs=1e-12)
+    assert got != pytest.approx(dict(zip(pop.table_names, pop.table_prior)))   # it did learn something
+    np.testing.assert_allclose(ann.marginals_array(), plain.marginals_array(), atol=1e-12)
+    assert "says nothing about who controls which agent" in ann.explanations()[-1]
+
+
 def test_robust_belief_is_honest_against_random_players():
     """Against random players the single BoltzmannModel is confidently wrong; the population is not."""
     robust, single = [], []

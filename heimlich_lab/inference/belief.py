@@ -204,6 +204,10 @@ class Belief:
         else:
             self._posterior = Posterior(space, keep_updates=keep_updates)
         self._initial_marginals, self._initial_entropy = self._posterior.marginals(), self._posterior.entropy()
+        #: the observer's own decisions are evidence too when the model has several kinds of table: players at
+        #: one table tend to be alike, so how the observer plays (with its agent known) hints at the others
+        self.learns_from_own = observer is not None and isinstance(self._posterior, TypedPosterior) \
+            and len(self._posterior.population_names) > 1
         self.history: list[BeliefStep] = []
         self._count = 0
         self._took: set[str] = set()
@@ -289,7 +293,7 @@ class Belief:
         if d.action.kind == "take":
             agent = d.action.args[0]
             self._take(d.to, None if agent == HIDDEN else agent, index=d.index, turn=d.turn)
-        elif d.action.kind in DECISION_KINDS and d.actor != self.observer:
+        elif d.action.kind in DECISION_KINDS and (d.actor != self.observer or self.learns_from_own):
             values = self._likelihoods(d.view, d.actor, d.action, cache, d.history_key)
             if values is not None:
                 self._update_with(d.actor, d.action, values, describe_action(d.view, d.actor, d.action), d.index,
@@ -303,7 +307,8 @@ class Belief:
         mkey = model_cache_key(self.model) if (cache is not None and key is not None) else None
         if mkey is not None:
             if action.kind in HAND_DECISIONS and view.viewer is not None:
-                key = (key, tuple(sorted(view.hand)))   # a hidden hand comes from what this viewer cannot see
+                # a hidden hand comes from what this viewer cannot see; the actor's own hand is known to it
+                key = (key, tuple(sorted(view.hand)), view.viewer == actor)
             hit, v = cache.get((mkey, key))
             if hit:
                 return v
@@ -424,7 +429,9 @@ class Belief:
           taker's own belief may name the agent: ``"take blue"``): every
           hypothesis splits over the free agents the taker may have drawn;
         * ``dossier`` entries are private to their writer and are never used;
-        * the observer's own decisions tell the observer nothing.
+        * the observer's own decisions tell the observer nothing about who controls which agent; with a
+          model of several kinds of table (the default population) they tell which kind of table this is
+          (:attr:`learns_from_own`).
         """
         self._check_view(view_before)
         act = _as_action(action)
@@ -445,7 +452,7 @@ class Belief:
             raise ModelError(f"the view shows {view_before.current_player or 'nobody'} to decide "
                              f"({view_before.phase}), not {actor}: pass the view from just before {actor}'s decision")
         step = None
-        if actor != self.observer:
+        if actor != self.observer or self.learns_from_own:
             # everything that may fail comes before the step is counted (_update_with commits last)
             values = self._likelihoods(view_before, actor, act)
             if values is not None:
@@ -619,6 +626,11 @@ class Belief:
 
     def _type_reading(self, step: BeliefStep) -> str:
         """How the actor's type coloured the reading of a step, in words."""
+        if step.actor == self.observer:
+            top, p = next(iter(self.table_kinds().items()))
+            return (f"{step.description}: the observer's own decision says nothing about who controls which "
+                    f"agent, only what kind of table this is (players at one table tend to be alike; "
+                    f"now most likely {top}, {p:.2f}).")
         top, p = next(iter(self._by_label(step.types[1]).items()))
         if top == "random" and p >= 0.5:
             why = f"this move is typical of a random player ({p:.2f}), so it says little about {step.actor}'s agent"

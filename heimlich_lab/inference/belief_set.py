@@ -120,7 +120,8 @@ class BeliefSet:
             views = None
             if twin is not None:
                 if item.action.kind in HAND_DECISIONS:
-                    views = {o: twin.view(o) for o in bs.beliefs if o is not None and o != item.actor}
+                    views = {o: twin.view(o) for o, b in bs.beliefs.items()
+                             if o is not None and (o != item.actor or b.learns_from_own)}
                 entry = record.log[item.index]
                 twin.apply(entry.action, player=entry.actor)
             bs._consume(item, record, views)
@@ -157,7 +158,7 @@ class BeliefSet:
         own = {}   # observer -> values from the observer's own pool (hand decisions), one answer per hand
         by_hand: dict = {}
         for o, v in (views or {}).items():
-            hand = tuple(sorted(v.hand))
+            hand = (tuple(sorted(v.hand)), o == item.actor)   # the actor's own hand is known to it
             if hand not in by_hand:
                 by_hand[hand] = ask_model(self.model, v, item.actor, item.action, len(self.agents))
             own[o] = by_hand[hand]
@@ -168,7 +169,7 @@ class BeliefSet:
                 return
             desc = describe_action(item.view, item.actor, item.action)
             for o, b in self.beliefs.items():
-                if o != item.actor:
+                if o != item.actor or b.learns_from_own:
                     b._update_with(item.actor, item.action, own.get(o, values), desc, item.index, item.turn)
             if self.independent and values.ndim == 2:  # the foils read every player through the prior mixture
                 values = logsumexp(values + self.model.log_prior[:, None], axis=0)

@@ -408,13 +408,15 @@ CAREFUL_GRID = (0.01, 0.01, 0.8, 0.05, 0.05, 0.02, 0.04, 0.02)
 STEADY_GRID = (0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 #: Kinds of table: (name, weight of the kind, P(random), P(Boltzmann, spread as ``grid``), P(bluffer), grid).
 #: Bluffers are rare a priori: a bluffer reads a move as pointing *away* from its agent, so a table of random
-#: players wrongly read as bluffers costs more than the bluffers the belief would miss (weights chosen on
-#: evaluation seeds other than the benchmark's, see BENCHMARKS.md).
+#: players wrongly read as bluffers costs more than the bluffers the belief would miss. The weights were chosen
+#: on evaluation seed 3 and checked on seeds 2026 and 12 (see BENCHMARKS.md); with every observer's own decisions
+#: counted as evidence of the kind of table, a table of the kit's own careful players can be likelier a priori
+#: without making random tables dishonest.
 DEFAULT_TABLES = (
-    ("a mixed table", 0.2, 0.25, 0.6, 0.15, "flat"),
-    ("random players", 0.3, 0.99, 0.009, 0.001, "careful"),
-    ("careful players", 0.42, 0.002, 0.995, 0.003, "steady"),
-    ("bluffers", 0.08, 0.01, 0.04, 0.95, "careful"),
+    ("a mixed table", 0.05, 0.25, 0.6, 0.15, "flat"),
+    ("random players", 0.33, 0.99, 0.009, 0.001, "careful"),
+    ("careful players", 0.6, 0.002, 0.995, 0.003, "steady"),
+    ("bluffers", 0.02, 0.01, 0.04, 0.95, "careful"),
 )
 
 
@@ -428,7 +430,7 @@ def default_population(weights: UtilityWeights | None = None) -> PlayerPopulatio
     >>> pop.table_names
     ('a mixed table', 'random players', 'careful players', 'bluffers')
     >>> {k: round(v, 2) for k, v in pop.describe_prior().items()}
-    {'steady (β≈1)': 0.45, 'random': 0.35, 'bluffer': 0.11, 'careful (β≈3)': 0.03, 'greedy (β≈10)': 0.03, 'careless (β≈0.3)': 0.03}
+    {'steady (β≈1)': 0.61, 'random': 0.34, 'bluffer': 0.03, 'careful (β≈3)': 0.01, 'greedy (β≈10)': 0.01, 'careless (β≈0.3)': 0.01}
     """
     grid = [PlayerType("boltzmann", b, e) for b in DEFAULT_BETAS for e in DEFAULT_EPSILONS]
     types = [PlayerType("random", 0.0, 0.0), *grid, PlayerType("bluff", 1.0, 0.05)]
