@@ -758,6 +758,7 @@ function svgLayers(vm) {
     markers: markerNodes(vm).map(markerMarkup).join("")
   };
 }
+var FREE = `<span class="hb-wide-only">nobody </span>(free)`;
 function swatch(st, extra = "") {
   return `<span class="hb-swatch hb-c-${esc(st.colour)}" style="background:${esc(st.fill)};color:${esc(st.ink)}"${extra}>${esc(st.letter)}</span>`;
 }
@@ -818,7 +819,7 @@ function renderResult(vm) {
   for (const row of rows) {
     const st = vm.styles[row.agent] || agentStyle(row.agent);
     const won = row.owner && winners.includes(row.owner);
-    out += `<tr class="${cls(row.farthest && "hb-farthest", won && "hb-winner-row")}" data-result="${esc(row.agent)}"><td>${swatch(st)} ${esc(st.name)}${row.farthest ? " ★" : ""}</td><td>${esc(row.owner || "nobody (free)")}</td><td>${esc(row.marker)}</td>` + (r.dossier ? `<td>${row.dossier ? `+${esc(row.dossier)}` : "0"}</td><td><strong>${esc(row.final)}</strong></td>` : "") + `</tr>`;
+    out += `<tr class="${cls(row.farthest && "hb-farthest", won && "hb-winner-row")}" data-result="${esc(row.agent)}"><td title="${esc(st.name)}">${swatch(st)}<span class="hb-wide-only"> ${esc(st.name)}</span>${row.farthest ? " ★" : ""}</td><td>${row.owner ? esc(row.owner) : FREE}</td><td>${esc(row.marker)}</td>` + (r.dossier ? `<td>${row.dossier ? `+${esc(row.dossier)}` : "0"}</td><td><strong>${esc(row.final)}</strong></td>` : "") + `</tr>`;
   }
   out += `</tbody></table>`;
   if (r.note) out += `<p class="hb-note">${esc(r.note)}</p>`;
@@ -917,7 +918,7 @@ function renderBelief(vm) {
     if (observer !== null && r === observer && own.size) return;
     const label = r === "free" ? "nobody (free)" : r;
     let sum = 0;
-    table += `<tr><th scope="row">${esc(label)}</th>`;
+    table += `<tr><th scope="row" title="${esc(label)}">${r === "free" ? FREE : esc(label)}</th>`;
     cols.forEach((c, j) => {
       const v = Array.isArray(p[i]) ? Number(p[i][j]) : NaN;
       if (Number.isFinite(v)) sum += v;

@@ -266,6 +266,10 @@ export function renderBoardSvg(vm) {
 // HTML sections
 // ---------------------------------------------------------------------------
 
+// Words a narrow board leaves out (board.css shows them to screen readers only): "nobody" of a free agent's
+// "nobody (free)", an agent's name beside its lettered swatch in the end table.
+const FREE = `<span class="hb-wide-only">nobody </span>(free)`;
+
 function swatch(st, extra = "") {
   return `<span class="hb-swatch hb-c-${esc(st.colour)}" style="background:${esc(st.fill)};color:${esc(st.ink)}"${extra}>${esc(st.letter)}</span>`;
 }
@@ -352,7 +356,8 @@ export function renderResult(vm) {
     const st = vm.styles[row.agent] || L.agentStyle(row.agent);
     const won = row.owner && winners.includes(row.owner);
     out += `<tr class="${cls(row.farthest && "hb-farthest", won && "hb-winner-row")}" data-result="${esc(row.agent)}">`
-      + `<td>${swatch(st)} ${esc(st.name)}${row.farthest ? " \u2605" : ""}</td><td>${esc(row.owner || "nobody (free)")}</td><td>${esc(row.marker)}</td>`
+      + `<td title="${esc(st.name)}">${swatch(st)}<span class="hb-wide-only"> ${esc(st.name)}</span>${row.farthest ? " \u2605" : ""}</td>`
+      + `<td>${row.owner ? esc(row.owner) : FREE}</td><td>${esc(row.marker)}</td>`
       + (r.dossier ? `<td>${row.dossier ? `+${esc(row.dossier)}` : "0"}</td><td><strong>${esc(row.final)}</strong></td>` : "") + `</tr>`;
   }
   out += `</tbody></table>`;
@@ -491,7 +496,7 @@ export function renderBelief(vm) {
     if (observer !== null && r === observer && own.size) return;   // the viewer knows their own row
     const label = r === "free" ? "nobody (free)" : r;
     let sum = 0;
-    table += `<tr><th scope="row">${esc(label)}</th>`;
+    table += `<tr><th scope="row" title="${esc(label)}">${r === "free" ? FREE : esc(label)}</th>`;
     cols.forEach((c, j) => {
       const v = Array.isArray(p[i]) ? Number(p[i][j]) : NaN;
       if (Number.isFinite(v)) sum += v;

@@ -586,33 +586,69 @@ def one_screen_boxes(board):
             "heatmap": board.locator("[data-testid='belief'] table.hb-heat").bounding_box()}
 
 
+# what sticks out to the right of its panel (the end table, a column, the board itself), visually hidden text aside
+STICKING_OUT = """() => [...document.querySelectorAll('.heimlich-board *')].filter((e) => {
+  const panel = e.parentElement.closest('.hb-result, .hb-side-col, .hb-board-col, .heimlich-board');
+  const box = e.getBoundingClientRect();
+  return panel && box.width > 0 && getComputedStyle(e).position !== 'absolute'
+    && box.right > panel.getBoundingClientRect().right + 0.5;
+}).map((e) => `${e.tagName.toLowerCase()}.${e.getAttribute('class') || ''} ${e.textContent.slice(0, 30)}`)"""
+
+
+def show_file_browser(page, shown=True):
+    """Open JupyterLab's file browser on the left (``shown=False``: fold the left area away)."""
+    if shown:
+        page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
+    else:
+        page.evaluate("() => window.jupyterapp.commands.execute('application:toggle-left-area')")
+    page.wait_for_selector("#filebrowser", state="visible" if shown else "hidden", timeout=10_000)
+
+
+def look_at(page, board, viewport, artifacts, shot):
+    """The window at ``viewport``, the board's top at the top of it, a screenshot; the one-screen boxes."""
+    page.set_viewport_size(viewport)
+    board_top(page, board)
+    page.screenshot(path=str(artifacts / f"{shot}.png"))
+    return one_screen_boxes(board)
+
+
+def assert_one_screen(boxes, screen, where):
+    """The board, the decision and the heatmap inside ``screen``; the decision and the heatmap beside the board."""
+    for name, box in boxes.items():
+        assert inside(box, screen), f"the {name} is not inside the screen ({where}): {box}"
+    right = boxes["board"]["x"] + boxes["board"]["width"]
+    assert right <= boxes["decision"]["x"] and right <= boxes["heatmap"]["x"], f"beside the board ({where}): {boxes}"
+
+
 def test_board_decision_and_heatmap_on_one_1366x768_screen(page, lab, notebooks, artifacts):
-    """JupyterLab at its default zoom with the file browser open; then 1024 px wide with it folded away."""
+    """JupyterLab at its default zoom with the file browser open, at 1366x768 and at 1024x768 (the board smaller,
+    the right column compact); really narrow (800 px, file browser open) the columns stack; then 1024 px wide
+    with the file browser folded away."""
     page.set_viewport_size(SCREEN)
     open_and_run(page, lab, "classroom.ipynb")
-    page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
-    page.wait_for_selector("#filebrowser", state="visible", timeout=10_000)
+    show_file_browser(page)
     b = page.locator(BOARD)
     b.locator("[data-action='roll']").wait_for(timeout=30_000)
-    board_top(page, b)
-    boxes = one_screen_boxes(b)
-    page.screenshot(path=str(artifacts / "classroom-01-one-screen-1366x768.png"))
-    for name, box in boxes.items():
-        assert inside(box), f"the {name} is not inside the 1366x768 screen: {box}"
-    assert boxes["board"]["x"] + boxes["board"]["width"] <= boxes["decision"]["x"], "decision beside the board"
+    boxes = look_at(page, b, SCREEN, artifacts, "classroom-01-one-screen-1366x768")
+    assert_one_screen(boxes, SCREEN, "1366x768, file browser open")
     # the rest (the hand, what happened, the log, the keys) folds away; keyboard use is described
     assert b.locator("details[data-fold='log'] > summary").text_content() == "Log"
     assert "Keys" in b.locator("details[data-fold='help']").text_content()
-    # 1024 px wide, the file browser folded away: still one screen, the board smaller
-    page.set_viewport_size({"width": 1024, "height": 768})
-    page.evaluate("() => window.jupyterapp.commands.execute('application:toggle-left-area')")
-    page.wait_for_selector("#filebrowser", state="hidden", timeout=10_000)
-    board_top(page, b)
-    small = one_screen_boxes(b)
-    page.screenshot(path=str(artifacts / "classroom-02-1024.png"))
-    for name, box in small.items():
-        assert inside(box, {"width": 1024, "height": 768}), f"the {name} is not inside the 1024x768 screen: {box}"
-    assert small["board"]["width"] < boxes["board"]["width"], "the board scales with the width"
+    # 1024x768 with the file browser still open: the board smaller, the right column compact, nothing sticks out
+    narrow = {"width": 1024, "height": 768}
+    tight = look_at(page, b, narrow, artifacts, "classroom-02a-1024-file-browser-open")
+    assert_one_screen(tight, narrow, "1024x768, file browser open")
+    assert tight["board"]["width"] < boxes["board"]["width"], "the board scales with the width"
+    assert page.evaluate(STICKING_OUT) == []
+    # really narrow (about 370 px of board): one column, the board first
+    stacked = look_at(page, b, {"width": 800, "height": 768}, artifacts, "classroom-02b-800-stacked")
+    assert stacked["decision"]["y"] >= stacked["board"]["y"] + stacked["board"]["height"], "decision below the board"
+    assert page.evaluate(STICKING_OUT) == []
+    # 1024 px wide, the file browser folded away: still one screen
+    page.set_viewport_size(narrow)
+    show_file_browser(page, False)
+    assert_one_screen(look_at(page, b, narrow, artifacts, "classroom-02c-1024-file-browser-folded"), narrow,
+                      "1024x768, file browser folded")
 
 
 def test_the_turn_banner_follows_the_game_through_a_top_secret_round(page, lab, notebooks, artifacts):
@@ -713,6 +749,13 @@ def test_the_end_table_the_controls_off_and_a_replay_at_step_0(page, lab, notebo
     assert end.locator("[data-testid='banner']").text_content().startswith("Game over")
     end.scroll_into_view_if_needed()
     end.screenshot(path=str(artifacts / "classroom-06-end-table.png"))
+    # beside the file browser at 1024x768 the table fits its compact column
+    page.set_viewport_size({"width": 1024, "height": 768})
+    show_file_browser(page)
+    board_top(page, end)
+    assert page.evaluate(STICKING_OUT) == []
+    end.screenshot(path=str(artifacts / "classroom-06b-end-table-1024.png"))
+    page.set_viewport_size(SCREEN)
     # the replay opens at the start (no spoiler), past tense, and lists no play keys
     assert replay.locator("[data-bind='replay']").text_content().startswith("0 / ")
     assert replay.locator("[data-testid='result']").count() == 0

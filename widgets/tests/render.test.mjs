@@ -358,6 +358,18 @@ describe("the classroom board (issue 13)", () => {
     assert.equal(L.formatProb(0), "0");
   });
 
+  test("words a narrow board leaves out (CSS) stay in the text for screen readers, and in titles", () => {
+    const text = (html) => html.replace(/<[^>]*>/g, "");
+    const belief = { observer: null, rows: ["Bob", "free"], cols: ["red"], p: [[0.5], [0.5]] };
+    const heat = R.renderBelief(R.viewModel(moveState({ belief })));
+    assert.match(heat, /<th scope="row" title="nobody \(free\)"><span class="hb-wide-only">nobody <\/span>\(free\)<\/th>/);
+    assert.match(text(heat), /Jaques/);                                   // the column's name, beside its letter
+    const result = { winners: [], dossier: false, rows: [{ agent: "grey", owner: null, marker: 10, farthest: true }] };
+    const row = R.renderResult(R.viewModel(overState({ result })));
+    assert.match(row, /<td title="Schulz">/);
+    assert.match(text(row), /S Schulz \u2605nobody \(free\)10/);
+  });
+
   test("a row that sums to 2 gets a word", () => {
     const belief = { observer: null, rows: ["Bob", "free"], cols: ["red", "blue"], p: [[1, 0.99], [0, 0.01]] };
     assert.equal(count(R.renderBelief(R.viewModel(moveState({ belief }))), 'data-testid="sums-to-two"'), 1);
