@@ -53,14 +53,15 @@ def brute_force(prior, observations, take=None, populations=None):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_typed_posterior_equals_enumeration_including_a_take(seed):
+@pytest.mark.parametrize("keep_updates", [True, False])   # False: the weights follow lazily (TypedPosterior._sync)
+def test_typed_posterior_equals_enumeration_including_a_take(seed, keep_updates):
     rng = np.random.default_rng(seed)
     prior = rng.dirichlet(np.ones(3), size=1 + seed % 2)        # one population, or a mixture of two
     populations = rng.dirichlet(np.ones(len(prior)))
     obs = [(OWNERS[rng.integers(3)], np.log(rng.dirichlet(np.ones(4), size=3))) for _ in range(8)]
     take = ("B", 4)   # B takes a free slot before observation 4
     post = TypedPosterior(HypothesisSpace.assignments(OWNERS, SLOTS), np.log(prior), ("r", "s", "t"),
-                          population_log_prior=np.log(populations))
+                          population_log_prior=np.log(populations), keep_updates=keep_updates)
     for t, (who, values) in enumerate(obs):
         if t == take[1]:
             post.refine(take[0])
@@ -69,6 +70,62 @@ def test_typed_posterior_equals_enumeration_including_a_take(seed):
     np.testing.assert_allclose(post.marginals(), marg, atol=1e-12)
     for i, o in enumerate(OWNERS):
         np.testing.assert_allclose(post.type_posterior(o), types[i], atol=1e-12)
+
+
+def test_lazy_weights_follow_checkpoints_and_equal_the_eager_ones():
+    """Without update records an observation only changes the actor's type table: the weights follow when read.
+    A checkpoint taken with observations pending, and rewound to, gives what the eager posterior gives."""
+    rng = np.random.default_rng(7)
+    obs = [(OWNERS[rng.integers(3)], np.log(rng.dirichlet(np.ones(4), size=3))) for _ in range(6)]
+    args = (HypothesisSpace.assignments(OWNERS, SLOTS), np.log([[0.6, 0.3, 0.1], [0.1, 0.3, 0.6]]), ("r", "s", "t"))
+    lazy, eager = TypedPosterior(*args, keep_updates=False), TypedPosterior(*args)
+    for who, values in obs[:3]:
+        assert lazy.update_actor(who, values) is None
+        eager.update_actor(who, values)
+    assert lazy._pending                                       # nothing brought up to date yet
+    mark = lazy.checkpoint()
+    for who, values in obs[3:]:
+        lazy.update_actor(who, values)
+    after_all = lazy.marginals()
+    assert not lazy._pending
+    lazy.rewind(mark)                                          # back to three observations, still pending
+    assert lazy._pending
+    np.testing.assert_allclose(lazy.marginals(), eager.marginals(), atol=1e-12)
+    np.testing.assert_allclose(lazy.population_posterior(), eager.population_posterior(), atol=1e-12)
+    assert lazy.log_evidence == pytest.approx(eager.log_evidence, abs=1e-9)
+    for o in OWNERS:
+        np.testing.assert_allclose(lazy.type_posterior(o), eager.type_posterior(o), atol=1e-12)
+    for who, values in obs[3:]:
+        eager.update_actor(who, values)
+    np.testing.assert_allclose(after_all, eager.marginals(), atol=1e-12)
+    # an observation that rules hypotheses out is taken at once (it could be impossible): same result
+    with np.errstate(divide="ignore"):
+        impossible_for_b = np.log([[0.5, 0.5, 0.0, 0.5]] * 3)   # B cannot play for slot 2
+    lazy2, eager2 = TypedPosterior(*args, keep_updates=False), TypedPosterior(*args)
+    for post in (lazy2, eager2):
+        post.update_actor("B", obs[0][1])
+        post.update_actor("B", impossible_for_b)
+    assert not lazy2._pending
+    np.testing.assert_allclose(lazy2.marginals(), eager2.marginals(), atol=1e-12)
+
+
+@pytest.mark.parametrize("top_secret, n_players, seed", [(False, 5, 11), (True, 5, 11), (True, 3, 0)])
+def test_a_belief_set_without_update_records_equals_one_with(top_secret, n_players, seed):
+    """The lazy weights (keep_updates=False) give the beliefs of the eager ones: basic and Top Secret games,
+    with second agents taken in the Top Secret ones (a take brings the weights up to date first)."""
+    rec = play(Rules(top_secret=top_secret), {p: BoltzmannBot(seed=i) for i, p in
+                                               enumerate(["Ann", "Bob", "Cy", "Dee", "Eve"][:n_players])}, seed=seed)
+    pop = default_population()
+    lean = BeliefSet.from_record(rec, model=pop, keep_updates=False)
+    full = BeliefSet.from_record(rec, model=pop)
+    assert any(s.kind == "refine" for s in full[rec.players[0]].history) == top_secret   # second agents taken
+    for p in rec.players:
+        np.testing.assert_allclose(lean[p].marginals_array(), full[p].marginals_array(), atol=1e-10)
+        assert lean[p].table_kinds() == pytest.approx(full[p].table_kinds(), abs=1e-10)
+        for who, types in full[p].player_types().items():
+            assert lean[p].player_types()[who] == pytest.approx(types, abs=1e-10)
+        assert len(lean[p].history) == len(full[p].history)
+        assert lean[p].marginals_history().shape[0] < full[p].marginals_history().shape[0]
 
 
 def test_bad_values_are_refused_and_change_nothing():
@@ -274,3 +331,18 @@ def test_simulation_based_calibration_bots_drawn_from_the_population():
     assert expected_calibration_error(p, y) < 0.03
     z = calibration_z_scores(p, y, games).z
     assert z.abs().max() < 3.0, z
+
+
+def test_the_fast_option_table_equals_the_plain_one():
+    """The hot path (options along memory, exposure in probabilities) gives the plain computation's numbers,
+    for one option and for all of them; a table where an agent has no possible option takes the plain path."""
+    pop = default_population()
+    rng = np.random.default_rng(3)
+    U = rng.normal(size=(40, 7))
+    for i in (0, 17, np.arange(40)):
+        np.testing.assert_allclose(pop._table_log_likelihoods(U, i), pop._table_log_likelihoods_slow(U, i),
+                                   atol=1e-12)
+    U[:, 2] = -np.inf
+    with np.errstate(invalid="ignore"):
+        assert np.array_equal(pop._table_log_likelihoods(U, 5), pop._table_log_likelihoods_slow(U, 5),
+                              equal_nan=True)

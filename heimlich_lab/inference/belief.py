@@ -122,7 +122,8 @@ class BeliefStep:
     second-agent take (``kind="refine"``).
 
     ``index`` is the log entry (or the running count of :meth:`Belief.observe`
-    calls), ``marginals`` the table after the step (players + free x agents),
+    calls), ``marginals`` the table after the step (players + free x agents;
+    ``None``, like ``entropy``, for an observation of a belief without update records),
     ``update`` the :class:`~heimlich_lab.inference.core.Update` record (``None``
     when the belief keeps no update records).
     """
@@ -133,8 +134,8 @@ class BeliefStep:
     action: Action
     description: str
     kind: str
-    marginals: np.ndarray = field(repr=False)
-    entropy: float = 0.0
+    marginals: np.ndarray | None = field(repr=False)
+    entropy: float | None = 0.0
     update: Update | None = field(default=None, repr=False)
     #: the actor's type probabilities before and after the step (a typed model's belief), else None
     types: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
@@ -153,9 +154,11 @@ class Belief:
     ``players`` and ``agents`` as in the game; ``observer`` a player name or
     ``None`` (spectator); ``model`` a player model (default
     :func:`default_model`); ``own_agents`` the observer's agent card(s)
-    (required for a player). ``keep_updates=False`` keeps marginals only (no
-    :class:`~heimlich_lab.inference.core.Update` records, so no explanations):
-    lighter for long evaluations.
+    (required for a player). ``keep_updates=False`` keeps the current belief
+    only: no :class:`~heimlich_lab.inference.core.Update` records (so no
+    explanations) and no table per observation (:meth:`marginals_history`
+    leaves them out); much lighter for long evaluations, as a belief with types
+    then brings its table up to date only when it is read.
 
     :meth:`marginals` is ``{player or "free": {agent: probability}}``.
     Invalid input raises :class:`~heimlich_lab.errors.ModelError` and leaves
@@ -474,6 +477,10 @@ class Belief:
                              f"({model_name(self.model)} gives it probability 0 for every agent "
                              f"{actor} may control)") from None
         post = self._posterior
+        if not self.keep_updates:   # no table per step: reading it now would undo a typed belief's laziness
+            step = BeliefStep(index, turn, actor, action, description, "observation", None, None)
+            self.history.append(step)
+            return step
         # the update record holds the posterior's own read-only table: no copy needed on the hot path
         marg = upd.marginals_after if upd is not None else post.marginals()
         step = BeliefStep(index, turn, actor, action, description, "observation", marg,
@@ -584,11 +591,12 @@ class Belief:
 
     # ---------------------------------------------------------------- history
     def marginals_history(self) -> np.ndarray:
-        """Array (T+1, players+1, agents): the prior, then the marginals after each step."""
-        return np.stack([self._initial_marginals, *(s.marginals for s in self.history)])
+        """Array (T+1, players+1, agents): the prior, then the marginals after each step (a belief without
+        update records keeps no table for its observations: they are left out)."""
+        return np.stack([self._initial_marginals, *(s.marginals for s in self.history if s.marginals is not None)])
 
     def entropy_history(self) -> np.ndarray:
-        return np.array([self._initial_entropy, *(s.entropy for s in self.history)])
+        return np.array([self._initial_entropy, *(s.entropy for s in self.history if s.entropy is not None)])
 
     def history_frame(self) -> pd.DataFrame:
         """Tidy table of :meth:`marginals_history`: one row per (step, player or free, agent).

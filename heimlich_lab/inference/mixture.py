@@ -45,6 +45,7 @@ leaves the posterior as it was.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -53,7 +54,7 @@ from scipy.special import logsumexp
 
 from heimlich_lab.errors import ModelError
 
-from .core import HypothesisSpace, Posterior, Update, _check_vector, _frozen, _group_logsumexp
+from .core import HypothesisSpace, Posterior, Update, _check_vector, _entropy_bits, _frozen, _group_logsumexp
 
 __all__ = ["TypedPosterior", "type_predictive"]
 
@@ -121,6 +122,21 @@ def type_predictive(log_weights: np.ndarray, loglik: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(before), out, -np.inf)
 
 
+def _synced(name: str) -> property:
+    """An attribute of the posterior that is brought up to date (:meth:`TypedPosterior._sync`) when read."""
+    raw = "_raw" + name
+
+    def get(self):
+        if self._pending:
+            self._sync()
+        return self.__dict__[raw]
+
+    def put(self, value):
+        self.__dict__[raw] = value
+
+    return property(get, put)
+
+
 class TypedPosterior(Posterior):
     """The exact posterior over assignments when every owner has an unknown type (see the module doc).
 
@@ -146,6 +162,15 @@ class TypedPosterior(Posterior):
     >>> {k: round(p, 2) for k, p in post.population_probabilities().items()}    # both look loyal
     {'beginners': 0.2, 'experts': 0.8}
     """
+
+    # Without update records (``keep_updates=False``), an observation whose likelihoods are all positive only
+    # changes the actor's type table; the weights of the hypotheses are brought up to date when next read (one
+    # pass for all the observations since, however many): the product of the predictive ratios telescopes to
+    # the ratio of the table's sums over types, now and then.
+    _logw, _marg, _entropy, _log_evidence, _given = map(_synced, ("_logw", "_marg", "_entropy", "_log_evidence",
+                                                                  "_given"))
+    #: owner index -> its type table when the weights were last brought up to date (none pending: {})
+    _pending: dict = {}
 
     def __init__(self, space: HypothesisSpace, type_log_prior: Any, type_names: Iterable[str] | None = None,
                  log_prior: Any = None, *, population_log_prior: Any = None,
@@ -189,13 +214,43 @@ class TypedPosterior(Posterior):
         new._columns_cache = dict(self._columns_cache)
         return new
 
+    _RAW = ("_raw_logw", "_raw_marg", "_raw_entropy", "_raw_log_evidence", "_raw_given")
+
     def checkpoint(self) -> tuple:
-        return (super().checkpoint(), self._given, dict(self._tables))
+        # the stored values as they are (pending observations included): taking a mark brings nothing up to date
+        d = self.__dict__
+        return (self._space, len(self.history), *(d[k] for k in self._RAW), dict(self._tables), self._pending)
 
     def rewind(self, checkpoint: tuple) -> None:
-        base, self._given, tables = checkpoint
-        super().rewind(base)
+        self._space, n_updates, *raw, tables, self._pending = checkpoint
+        self.__dict__.update(zip(self._RAW, raw))
+        del self.history[n_updates:]
         self._tables = dict(tables)
+
+    def _sync(self) -> None:
+        """Bring the weights up to date with the observations pending since the last time: for each owner
+        whose table changed, the log of (sum over types now) / (sum over types then) of its holding, per
+        population; then the core's normalization, marginals and entropy."""
+        pending, self._pending = self._pending, {}
+        d = self.__dict__
+        with np.errstate(divide="ignore", invalid="ignore"):
+            joint = np.log(d["_raw_given"]) + d["_raw_logw"][None, :]               # (M, H)
+            for o, old in pending.items():
+                now, then = _lse(self._tables[o][1], 1), _lse(old, 1)            # (M, n)
+                joint = joint + np.where(np.isfinite(then), now - then, -np.inf)[:, self._columns(o)]
+            total = _lse(joint, 0)                                                  # (H,)
+            top = total.max()
+            e = np.exp(total - top)
+            z = e.sum()
+            log_ev = float(top + math.log(z))
+            post = _frozen(total - log_ev)
+            p = e / z
+            given = np.exp(joint - np.where(np.isfinite(total), total, 0.0)[None, :])
+        alive = np.isfinite(total)
+        if not alive.all():  # hypotheses impossible before: keep their split (it no longer matters)
+            given[:, ~alive] = d["_raw_given"][:, ~alive]
+        d.update(_raw_logw=post, _raw_marg=_frozen(self._space.event_sums(p)), _raw_entropy=_entropy_bits(p, post),
+                 _raw_log_evidence=d["_raw_log_evidence"] + log_ev, _raw_given=_frozen(given))
 
     def __repr__(self) -> str:
         return super().__repr__().replace("Posterior(", f"TypedPosterior({self.n_types} types, ", 1)
@@ -259,6 +314,13 @@ class TypedPosterior(Posterior):
         if (masks == 0).any():
             raise ModelError(f"{self.owners[o]} holds no slot in some hypotheses; it cannot act for one")
         lh = self._holding_loglik(masks, v)                                    # (K, n)
+        if not self.keep_updates and lh.min() > -np.inf:
+            # positive for every type and holding: every hypothesis still possible stays possible, so nothing
+            # can fail later; the weights follow when read (see _sync)
+            if o not in self._pending:
+                self._pending = {**self._pending, o: table}      # a new dict: checkpoints keep theirs
+            self._tables[o] = (masks, _frozen(table + lh[None]))
+            return None
         given = self._given * _predictive_ratio(table, lh)[:, self._columns(o)]   # (M, H), unnormalized
         total = given.sum(axis=0)
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -165,6 +165,12 @@ class PlayerPopulation:
         #: the distinct betas and each type's among them (the tremble grid repeats every beta)
         self._betas, self._beta_of = np.unique(self._beta, return_inverse=True)
         self._eps = np.array([0.0 if t.kind == "random" else t.epsilon for t in types])
+        self._eps_col = self._eps[:, None]
+        with np.errstate(divide="ignore"):
+            self._log_keep = np.log1p(-self._eps_col)          # log(1 - epsilon), (K, 1)
+            self._log_eps = np.log(self._eps_col)              # log(epsilon), (K, 1)
+        #: where beta 1 is among the distinct betas (a bluffer's exposure reads the BoltzmannModel at beta 1)
+        self._beta_one = int(np.flatnonzero(self._betas == 1.0)[0]) if (self._betas == 1.0).any() else None
         self._bluff = np.flatnonzero(kinds == "bluff")
         self._secrecy = np.array([t.secrecy for t in types])
         self._hand_cache: dict = {}
@@ -300,10 +306,38 @@ class PlayerPopulation:
         """Every type's log P(option i | agent) for a table of option utilities ``U`` (n, A): (K, A), or
         (K, len(i), A) for an array of options ``i``."""
         n = len(U)
-        Z = self._betas[:, None, None] * U[None]               # (B, n, A): each distinct beta once
+        Ut = np.ascontiguousarray(U.T)                        # (A, n): sums over options run along memory
+        top = Ut.max(axis=1)                                  # (A,); beta >= 0, so beta * top is the top of beta * U
+        if not np.isfinite(top).all():
+            return self._table_log_likelihoods_slow(U, i)
+        b = self._betas[:, None]
+        lse = np.log(np.exp(self._betas[:, None, None] * (Ut - top[:, None])[None]).sum(axis=2)) + b * top   # (B, A)
+        if np.ndim(i) == 0:
+            out = (b * U[i][None, :] - lse)[self._beta_of]                                   # (K, A)
+        else:
+            out = (b[:, :, None] * U[i][None] - lse[:, None, :])[self._beta_of]              # (K, len(i), A)
+        if self._bluff.size:
+            # how each option points at each agent: the BoltzmannModel's (beta 1) probabilities, shared out
+            one = self._beta_one
+            lse1 = lse[one] if one is not None else np.log(np.exp(Ut - top[:, None]).sum(axis=1)) + top
+            p = 0.95 * np.exp(Ut - lse1[:, None]) + 0.05 / n                                 # (A, n), epsilon 0.05
+            exposure = p / p.sum(axis=0)
+            for k in self._bluff:
+                z = self._beta[k] * (Ut - self._secrecy[k] * exposure)                        # (A, n), finite
+                zt = z.max(axis=1)
+                out[k] = (z[:, i].T if np.ndim(i) else z[:, i]) - (np.log(np.exp(z - zt[:, None]).sum(axis=1)) + zt)
+        # the tremble: log((1 - eps) P + eps / n); at eps 0 the second term is -inf, at eps 1 the first
+        if np.ndim(i) == 0:
+            return np.logaddexp(self._log_keep + out, self._log_eps - math.log(n))
+        return np.logaddexp(self._log_keep[:, :, None] + out, self._log_eps[:, :, None] - math.log(n))
+
+    def _table_log_likelihoods_slow(self, U: np.ndarray, i) -> np.ndarray:
+        """:meth:`_table_log_likelihoods` for a table with an agent whose options are all impossible."""
+        n = len(U)
+        Z = self._betas[:, None, None] * U[None]
         out = (Z[:, i, :] - (_lse(Z, 1) if np.ndim(i) == 0 else _lse(Z, 1)[:, None, :]))[self._beta_of]
         if self._bluff.size:
-            base = _option_log_probs(U, 1.0, 0.05)                   # (n, A): how options point at agents
+            base = _option_log_probs(U, 1.0, 0.05)
             exposure = np.exp(base - _lse(base, 1)[:, None])
             for k in self._bluff:
                 z = self._beta[k] * (U - self._secrecy[k] * exposure)
