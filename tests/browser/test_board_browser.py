@@ -118,7 +118,12 @@ def act_once(page):
         plus = b.locator("[data-step='+1']").first.get_attribute("data-target")
         for _ in range(n):
             click_wait(page, f"[data-step='+1'][data-target='{plus}']")
+        # confirming empties the table at once (the board waits for the kernel): wait for the move in the log
+        last = f"() => {{ const l = document.querySelector('{BOARD} [data-testid=\"log\"]'); " \
+               "return l && l.lastElementChild ? l.lastElementChild.textContent : ''; }"
+        before = dom(page, last)
         click_wait(page, "[data-testid='confirm']")
+        page.wait_for_function(f"(b) => ({last})() !== b", arg=before, timeout=15_000)
     else:
         for sel in ("[data-action^='safe ']", "[data-action='announce no']", "[data-action='collect yes']",
                     "[data-action='pass']",
