@@ -729,3 +729,23 @@ def test_the_model_gives_every_decision_a_distribution_under_every_option():
                     assert pr.shape == (len(legal),) and np.all(pr >= 0) and pr.sum() == pytest.approx(1.0)
             g.apply(bot.choose(v, legal))
     assert {"collect", "round", "safe"} <= phases
+
+
+def test_a_bug_in_the_legality_check_is_not_reported_as_an_illegal_move(monkeypatch):
+    """A malformed hand-built Action is refused as malformed; a well-formed one whose check breaks is a bug of
+    the engine and must surface as itself, not as 'illegal' (which would hide it), leaving the game unchanged."""
+    from heimlich_lab import Game
+    from heimlich_lab.errors import IllegalAction
+    from heimlich_lab.rules.actions import Action
+    g = Game(["Ann", "Bob"], seed=1)
+    before = g.record.to_json()
+    with pytest.raises(IllegalAction, match="malformed"):
+        g.apply(Action("move", ("grey", 3)))              # args are not (agent, points) pairs
+    good = g.legal_actions()[0]
+
+    def broken(self, act):
+        raise RuntimeError("a bug in the check")
+    monkeypatch.setattr(Game, "_is_legal", broken)
+    with pytest.raises(RuntimeError, match="a bug in the check"):
+        g.apply(good)
+    assert g.record.to_json() == before

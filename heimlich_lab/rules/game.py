@@ -499,8 +499,9 @@ class Game:
                 f"{act} is a chance event, but it is {self.players[actor]}'s decision ({self.phase})", rule="chance")
         try:
             legal = self._is_legal(act)
-        except Exception:   # a hand-built Action of the wrong shape (e.g. move args that are not pairs)
-            legal = False
+        except Exception:
+            _check_form(act)   # a hand-built Action of the wrong shape (e.g. move args that are not pairs): say so
+            raise              # a well-formed action that breaks the check is a bug, not an illegal move
         if not legal:
             # only on the error path, so the hot path pays nothing: a malformed Action cannot even be
             # formatted into a message, so say that instead
