@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from heimlich_lab.cli import main
 from heimlich_lab.secrets import SecretsRecord
-from heimlich_lab.secrets.cli import evaluate, is_secrets_record
+from heimlich_lab.commands.secrets import evaluate, is_secrets_record
 
 
 def test_play_replay_and_the_same_seed(tmp_path, capsys):

@@ -110,3 +110,15 @@ def split_names(text: str, what: str) -> list[str]:
     if not names:
         raise HeimlichError(f"give at least one {what}, separated by commas")
     return names
+
+
+def report_seed_and_save(game, args, seed: int) -> None:
+    """After ``play`` (either game): say the drawn seed (when none was given) and save the record to ``--out``."""
+    if args.seed is None:
+        print(f"Seed {seed} (drawn; --seed {seed} plays this game again)")
+    if args.out:
+        try:
+            game.record.save(args.out)
+        except OSError as e:
+            raise HeimlichError(f"--out {args.out}: cannot save the record: {e.strerror or e}") from None
+        print(f"Record saved to {args.out}")

@@ -237,7 +237,7 @@ def plot_reliability(events: dict, title: str, path) -> None:
 
 def run(args) -> int:
     if args.game == "secrets":
-        from ..secrets.cli import run_evaluate
+        from .secrets import run_evaluate
         return run_evaluate(args)
     from ..inference.model import BoltzmannModel
     if args.populations:

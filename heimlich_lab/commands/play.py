@@ -6,7 +6,8 @@ from ..errors import HeimlichError
 from ..play import play_game
 from ..rules.records import GameRecord
 from ..transcript import transcript
-from .common import add_rules_arguments, add_seed_argument, out_file, rules_from, seed_or_drawn, split_names
+from .common import (add_rules_arguments, add_seed_argument, out_file, report_seed_and_save, rules_from, seed_or_drawn,
+                     split_names)
 
 
 def game_and_bot_seeds(seed: int, n: int) -> tuple[int, list[int]]:
@@ -47,7 +48,7 @@ def register(sub):
 
 def run_play(args) -> int:
     if args.game == "secrets":
-        from ..secrets.cli import run_play as play_secrets
+        from .secrets import run_play as play_secrets
         return play_secrets(args)
     players = split_names(args.players, "player")
     repeated = sorted({p for p in players if players.count(p) > 1})
@@ -64,19 +65,12 @@ def run_play(args) -> int:
     lineup = {p: make_bot(b, seed=s) for p, b, s in zip(players, bots, seeds)}
     game = play_game(rules_from(args), lineup, seed=game_seed)
     print("\n".join(transcript(game, viewer=args.viewer)))
-    if args.seed is None:
-        print(f"Seed {seed} (drawn; --seed {seed} plays this game again)")
-    if args.out:
-        try:
-            game.record.save(args.out)
-        except OSError as e:
-            raise HeimlichError(f"--out {args.out}: cannot save the record: {e.strerror or e}") from None
-        print(f"Record saved to {args.out}")
+    report_seed_and_save(game, args, seed)
     return 0
 
 
 def run_replay(args) -> int:
-    from ..secrets.cli import is_secrets_record, run_replay as replay_secrets
+    from .secrets import is_secrets_record, run_replay as replay_secrets
     if is_secrets_record(args.record):
         return replay_secrets(args)
     rec = GameRecord.load(args.record)

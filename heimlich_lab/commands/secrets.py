@@ -24,14 +24,15 @@ import pandas as pd
 
 from ..errors import HeimlichError
 from ..inference.metrics import expected_calibration_error
-from .belief import Belief
-from .bots import make_bot
-from .game import new_seed
-from .model import SecretsModel
-from .play import NAMES, play_game
-from .records import GAME, SecretsRecord
-from .rules import TEAMS
-from .transcript import transcript
+from ..secrets.belief import Belief
+from ..secrets.bots import make_bot
+from ..secrets.game import new_seed
+from ..secrets.model import SecretsModel
+from ..secrets.play import NAMES, play_game
+from ..secrets.records import GAME, SecretsRecord
+from ..secrets.rules import TEAMS
+from ..secrets.transcript import transcript
+from .common import report_seed_and_save
 
 METHODS = ("exact", "model", "mixture", "prior")
 
@@ -70,14 +71,7 @@ def run_play(args) -> int:
     seed = new_seed() if args.seed is None else args.seed
     game = play_game(lineup(players, bots, seed), seed=seed)
     print("\n".join(transcript(game, viewer=args.viewer)))
-    if args.seed is None:
-        print(f"Seed {seed} (drawn; --seed {seed} plays this game again)")
-    if args.out:
-        try:
-            game.record.save(args.out)
-        except OSError as e:
-            raise HeimlichError(f"--out {args.out}: cannot save the record: {e.strerror or e}") from None
-        print(f"Record saved to {args.out}")
+    report_seed_and_save(game, args, seed)
     return 0
 
 
