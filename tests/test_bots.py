@@ -75,7 +75,7 @@ def test_bots_finish_complete_games(variant, n_players):
         g, chosen = run(rules, bots, seed=100 * n_players + mix)
         if mix == 2:
             bluffers = [b for b in bots.values() if isinstance(b, BluffBot)]
-            assert all(b._watch is not None and not b._watch_off for b in bluffers)   # secrecy was in play
+            assert all(b.watch.games == 1 for b in bluffers)   # secrecy was in play: each followed the game
         assert g.is_over and g.winners is not None
         if rules.dossier and max(g.scores.values()) >= 29:
             assert any(a.kind == "dossier" for _, a in chosen)

@@ -45,8 +45,8 @@ import math
 import numpy as np
 from scipy.special import logsumexp
 
-from ..errors import HeimlichError, ModelError
-from ..inference.belief import Belief
+from ..errors import ModelError
+from ..inference.exposure import PublicWatch
 from ..inference.model import BoltzmannModel, log_mixture
 from ..inference.utility import PublicState, UtilityWeights
 from .model_bots import TemperedBot, kept_agent, own_agents, sample_index
@@ -71,8 +71,8 @@ class BluffBot(TemperedBot):
         self.secrecy = float(secrecy)
         self.seed = seed
         self._rng = np.random.default_rng(seed)
-        self._watch: Belief | None = None
-        self._watch_off = False
+        #: the spectator's belief the bot hides from (:class:`~heimlich_lab.inference.exposure.PublicWatch`)
+        self.watch = PublicWatch(self.model)
         #: Diagnostics of the last decision: utility, exposure and probability of each legal action.
         self.last: dict = {}
 
@@ -82,19 +82,7 @@ class BluffBot(TemperedBot):
     # ---------------------------------------------------------------- what the others can see
     def exposure_row(self, view) -> np.ndarray | None:
         """The spectator's belief that this player controls each agent (``None`` if it cannot be followed)."""
-        if self._watch_off:
-            return None
-        log = view.log
-        if len(log) and log[0].kind == "start":
-            return None
-        try:
-            if self._watch is None:
-                raise ModelError("new")
-            self._watch.sync(view)
-        except HeimlichError:
-            self._watch = Belief(view.players, view.agents, None, self.model, keep_updates=False)
-            self._watch.sync(view)
-        return self._watch.marginals_array()[view.players.index(view.viewer)]
+        return self.watch.row(view, view.viewer)
 
     def exposures(self, view, legal, U: np.ndarray, own_ix: list[int]) -> np.ndarray:
         """Probability the spectator would give to this player's agent(s) after each legal action."""

@@ -1,0 +1,103 @@
+"""What the table can see: a spectator's exact belief following the public history, for bluffing.
+
+A bluffer plays for its agent while keeping low what the others can infer
+about it: after an option ``x``, the spectator's belief that the actor plays
+for agent ``a`` is ``m_a L_a(x) / sum_b m_b L_b(x)`` (``m`` the actor's row of
+the spectator's belief before the decision, ``L_b(x)`` the likelihood of ``x``
+for a player of agent ``b``). :class:`PublicWatch` keeps that spectator's
+belief (any player model, by default a
+:class:`~heimlich_lab.inference.model.BoltzmannModel`) up to date with the
+views it is shown, and :func:`exposure` turns a row and a table of option
+likelihoods into the exposure of every option. :class:`~heimlich_lab.bots.BluffBot`
+plays by them and the bluffer type of
+:class:`~heimlich_lab.inference.player_types.PlayerPopulation` reads players by them.
+
+>>> from heimlich_lab import Game
+>>> from heimlich_lab.inference.model import BoltzmannModel
+>>> g = Game(["Ann", "Bob", "Cy"], seed=2)
+>>> watch = PublicWatch(BoltzmannModel())
+>>> watch.row(g.view("Ann"), "Ann").round(3)           # nothing seen yet: every agent alike
+array([0.167, 0.167, 0.167, 0.167, 0.167, 0.167])
+>>> g.apply("move red+3")
+>>> row = watch.row(g.view("Bob"), "Ann")              # the public part of any player's view
+>>> bool(row[g.agents.index("red")] > row[g.agents.index("grey")])
+True
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import HeimlichError, ModelError
+
+__all__ = ["PublicWatch", "exposure"]
+
+#: How many games a watch follows at once (a notebook may interleave a few boards sharing one model).
+_GAMES = 4
+
+
+class PublicWatch:
+    """A spectator's exact belief (``model``, no update records) that follows any view of a game it is shown;
+    :meth:`row` gives a player's row before the view's next decision. A view of another game (its log does
+    not extend the one followed) starts a new belief; the last few games are kept."""
+
+    def __init__(self, model):
+        self.model = model
+        self._beliefs: list = []      # most recently used first
+
+    def __repr__(self):
+        return f"PublicWatch({self.model!r}, following {self.games} game(s))"
+
+    @property
+    def games(self) -> int:
+        """How many games the watch follows now (at most a few, the most recent)."""
+        return len(self._beliefs)
+
+    def belief(self, view):
+        """The spectator's belief brought up to ``view`` (``None`` for a game that started from a position,
+        which views do not describe)."""
+        log = view.log
+        if len(log) and log[0].kind == "start":
+            return None
+        from .belief import Belief
+        for k, b in enumerate(self._beliefs):
+            try:
+                b.sync(view)
+            except HeimlichError:
+                continue
+            self._beliefs.insert(0, self._beliefs.pop(k))
+            return b
+        b = Belief(view.players, view.agents, None, self.model, keep_updates=False)
+        b.sync(view)
+        self._beliefs = [b, *self._beliefs[:_GAMES - 1]]
+        return b
+
+    def row(self, view, player: str) -> np.ndarray | None:
+        """``player``'s row of the spectator's belief at ``view``: P(player controls agent a) per agent of
+        ``view.agents`` (``None`` for a game that started from a position)."""
+        b = self.belief(view)
+        if b is None:
+            return None
+        if player not in view.players:
+            raise ModelError(f"unknown player {player!r}: players are {', '.join(view.players)}")
+        return b.marginals_array()[view.players.index(player)]
+
+
+def exposure(row, likelihoods: np.ndarray, agents=None) -> np.ndarray:
+    """The spectator's belief in each agent right after each option: ``m_a L_a(x) / sum_b m_b L_b(x)``.
+
+    ``row`` (A,) the actor's row before (``None``: a fresh spectator, every agent alike), ``likelihoods``
+    (A, n) ``P(option x | plays for agent a)``; returns (A, n). With ``agents`` (indices), the belief in that
+    set of agents after each option (n,).
+
+    >>> exposure([0.5, 0.5], np.array([[0.9, 0.1], [0.1, 0.9]])).round(2)
+    array([[0.9, 0.1],
+           [0.1, 0.9]])
+    >>> exposure([0.9, 0.1], np.array([[0.9, 0.1], [0.1, 0.9]]), agents=[0]).round(3)
+    array([0.988, 0.5  ])
+    """
+    L = np.asarray(likelihoods, dtype=float)
+    w = L if row is None else np.asarray(row, dtype=float)[:, None] * L
+    total = w.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(total > 0, w / total, 0.0)
+    return out if agents is None else out[list(agents)].sum(axis=0)
