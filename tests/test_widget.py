@@ -891,3 +891,22 @@ def test_the_last_move_of_each_player_is_sent_for_the_arrows():
     for player in {e.player for e in moves}:
         last = [e for e in moves if e.player == player][-1]
         assert lm[player] == {c: list(ft) for c, ft in last.data["moves"].items()}
+
+
+def test_the_panels_prepare_the_humans_next_move_while_they_think():
+    """When a human's belief reads its own decisions (the default model), the utilities of the move the human is
+    about to make are computed once the board is shown, not after Confirm (924 options for six points among
+    seven agents); and the belief then reads the move from them."""
+    from heimlich_lab.inference.utility import PublicState
+    players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
+    colours = ["red", "grey", "yellow", "orange", "green", "blue", "violet"]
+    start = Position(positions={c: 0 for c in colours}, owners=dict(zip(players, colours)), safe=7, active="Ann",
+                     decision="move", die="6")
+    ctl = GameController(players, bots={p: RandomBot(i) for i, p in enumerate(players[1:])}, seed=6, start=start,
+                         autoplay=False)
+    ann = ctl.beliefs["Ann"]
+    assert ann.learns_from_own
+    key = ("move", PublicState.from_view(ctl.game.view("Ann")), 6)
+    assert key in ann.model.utility._cache                 # made while Ann thinks
+    ctl._decide("move grey+6", "Ann")
+    assert ann.history and ann.history[-1].actor == "Ann"   # her own move was read (the kind of table)

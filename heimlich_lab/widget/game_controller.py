@@ -116,6 +116,7 @@ class GameController(TableController):
             state["view_label"] = "Curtain up: public information only"
         state["error"] = for_any_name(self.last_error)
         self.widget.state = state
+        self.panels.prepare()   # after the board is sent: the model's tables for the next decision, while it is thought
 
     # ------------------------------------------------------------ actions
     def _apply(self, action, actor: str) -> None:

@@ -14,7 +14,7 @@ import numpy as np
 from ..errors import HeimlichError, ModelError
 from ..inference.belief import Belief
 from ..inference.dossier import DossierNoteWriter, expected_correct, secret_dossier
-from ..inference.likelihoods import default_model
+from ..inference.likelihoods import ask_model, default_model
 from ..rules.board import AGENT_BY_COLOUR
 from ..rules.records import GameRecord
 from ..rules.replay import DecisionStream
@@ -153,6 +153,11 @@ def replay_belief(record: GameRecord, viewer, model=None):
         return None
 
 
+#: Decisions whose options the model reads from one table of utilities, made once per position (a move of six
+#: points among seven agents has 924 options): worth preparing while the player thinks.
+PREPARED_PHASES = ("move", "points", "safe")
+
+
 class LivePanels:
     """The belief panels of a live game: for each observer, the one stream of decisions as that observer saw
     them (:class:`~heimlich_lab.rules.replay.DecisionStream`, which hides what the observer may not see), read
@@ -188,6 +193,21 @@ class LivePanels:
                     except HeimlichError as e:   # a belief that cannot follow stops; the game goes on
                         del self.beliefs[o]
                         self.errors[o] = str(e)
+
+    def prepare(self) -> None:
+        """Get ready for the decision the game awaits: when its decider's belief reads its own decisions (the
+        kind of table, :attr:`~heimlich_lab.inference.belief.Belief.learns_from_own`), ask its model about
+        one of the options now, so that the tables the model needs (the utility of every option) are made while
+        the player thinks, not after the click. Call it once the board is shown."""
+        g = self.game
+        who = g.current_player
+        b = self.beliefs.get(who)
+        if b is None or g.is_over or not getattr(b, "learns_from_own", False) or g.phase not in PREPARED_PHASES:
+            return
+        try:
+            ask_model(b.model, g.view(who), who, g.legal_actions()[0], len(g.agents))
+        except HeimlichError:   # only a head start: the belief asks again, and says what is wrong, when it reads
+            pass
 
     def panel(self, observer, view) -> dict | None:
         """``observer``'s panel for ``view`` (the observer's view now), or ``None`` without a belief."""
