@@ -346,3 +346,25 @@ def test_the_fast_option_table_equals_the_plain_one():
     with np.errstate(invalid="ignore"):
         assert np.array_equal(pop._table_log_likelihoods(U, 5), pop._table_log_likelihoods_slow(U, 5),
                               equal_nan=True)
+
+
+def test_the_bluffer_type_is_what_a_bluffbot_plays():
+    """The population's bluffer reads the spectator's running belief, as BluffBot does: for the bot's own agent,
+    the type's probability of every move, points and safe decision the bot made is the bot's own probability."""
+    from heimlich_lab import Game
+    from heimlich_lab.bots import BluffBot
+    bluffer = PlayerPopulation([PlayerType("bluff", 1.0, 0.05, 8.0)])
+    players = ["Ann", "Bob", "Cy", "Dee"]
+    g = Game(players, seed=3)
+    bots = {p: BluffBot(seed=i) for i, p in enumerate(players)}
+    checked = 0
+    while not g.is_over and checked < 25:
+        p, legal = g.current_player, g.legal_actions()
+        act = bots[p].choose(g.view(p), legal)
+        if act.kind in ("move", "points", "safe"):
+            own = g.agents.index(g.view(p).own_agents[0])
+            ll = bluffer.type_log_likelihoods(g.view(None), p, act)
+            assert np.exp(ll[0, own]) == pytest.approx(bots[p].last["probability"][legal.index(act)], rel=1e-9)
+            checked += 1
+        g.apply(act)
+    assert checked == 25
