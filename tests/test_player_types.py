@@ -368,3 +368,21 @@ def test_the_bluffer_type_is_what_a_bluffbot_plays():
             checked += 1
         g.apply(act)
     assert checked == 25
+
+
+def test_a_belief_without_update_records_keeps_its_tables_consistent():
+    """Without update records observations carry no table: marginals_history, entropy_history and history_frame
+    agree on the steps they show (the prior and any take), and the current belief is the full one's."""
+    rec = play(Rules(top_secret=True), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}, seed=0)
+    lean = Belief.from_record(rec, "Ann", model=default_population(), keep_updates=False)
+    full = Belief.from_record(rec, "Ann", model=default_population())
+    kept = [s for s in lean.history if s.marginals is not None]
+    assert kept and all(s.kind == "refine" for s in kept) and len(lean.history) > len(kept)
+    hist = lean.marginals_history()
+    assert hist.shape[0] == len(kept) + 1 == len(lean.entropy_history())
+    frame = lean.history_frame()
+    assert frame["step"].nunique() == hist.shape[0]
+    np.testing.assert_allclose(frame["probability"].to_numpy(), hist.ravel())
+    np.testing.assert_allclose(lean.marginals_array(), full.marginals_array(), atol=1e-10)
+    assert not lean.reads_decisions_of("Ann") or lean.learns_from_own
+    assert Belief.from_record(rec, "Ann", model=BoltzmannModel()).reads_decisions_of("Ann") is False

@@ -296,13 +296,18 @@ class Belief:
         if d.action.kind == "take":
             agent = d.action.args[0]
             self._take(d.to, None if agent == HIDDEN else agent, index=d.index, turn=d.turn)
-        elif d.action.kind in DECISION_KINDS and (d.actor != self.observer or self.learns_from_own):
+        elif d.action.kind in DECISION_KINDS and self.reads_decisions_of(d.actor):
             values = self._likelihoods(d.view, d.actor, d.action, cache, d.history_key)
             if values is not None:
                 self._update_with(d.actor, d.action, values, describe_action(d.view, d.actor, d.action), d.index,
                                   d.turn)
         if d.at_mark:
             self.at_mark = True
+
+    def reads_decisions_of(self, actor: str) -> bool:
+        """Whether ``actor``'s decisions are evidence for this belief: every other player's, and the observer's
+        own when they tell the kind of table (:attr:`learns_from_own`)."""
+        return actor != self.observer or self.learns_from_own
 
     def _likelihoods(self, view, actor, action, cache=None, key=None):
         """The model's checked log-likelihoods of one decision (``None``: no evidence), shared through
@@ -455,7 +460,7 @@ class Belief:
             raise ModelError(f"the view shows {view_before.current_player or 'nobody'} to decide "
                              f"({view_before.phase}), not {actor}: pass the view from just before {actor}'s decision")
         step = None
-        if actor != self.observer or self.learns_from_own:
+        if self.reads_decisions_of(actor):
             # everything that may fail comes before the step is counted (_update_with commits last)
             values = self._likelihoods(view_before, actor, act)
             if values is not None:
@@ -607,7 +612,8 @@ class Belief:
         hist = self.marginals_history()
         t, r, s = hist.shape
         meta = [(0, None, None, None, None, "prior")] + [
-            (i + 1, st.index, st.turn, st.actor, str(st.action), st.description) for i, st in enumerate(self.history)]
+            (i + 1, st.index, st.turn, st.actor, str(st.action), st.description)
+            for i, st in enumerate(self.history) if st.marginals is not None]   # as marginals_history
         df = pd.DataFrame({
             "step": np.repeat([m[0] for m in meta], r * s),
             "index": np.repeat(np.array([m[1] for m in meta], dtype=object), r * s),

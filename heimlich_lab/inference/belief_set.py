@@ -121,7 +121,7 @@ class BeliefSet:
             if twin is not None:
                 if item.action.kind in HAND_DECISIONS:
                     views = {o: twin.view(o) for o, b in bs.beliefs.items()
-                             if o is not None and (o != item.actor or b.learns_from_own)}
+                             if o is not None and b.reads_decisions_of(item.actor)}
                 entry = record.log[item.index]
                 twin.apply(entry.action, player=entry.actor)
             bs._consume(item, record, views)
@@ -169,7 +169,7 @@ class BeliefSet:
                 return
             desc = describe_action(item.view, item.actor, item.action)
             for o, b in self.beliefs.items():
-                if o != item.actor or b.learns_from_own:
+                if b.reads_decisions_of(item.actor):
                     b._update_with(item.actor, item.action, own.get(o, values), desc, item.index, item.turn)
             if self.independent and values.ndim == 2:  # the foils read every player through the prior mixture
                 values = logsumexp(values + self.model.log_prior[:, None], axis=0)
