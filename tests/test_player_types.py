@@ -386,3 +386,29 @@ def test_a_belief_without_update_records_keeps_its_tables_consistent():
     np.testing.assert_allclose(lean.marginals_array(), full.marginals_array(), atol=1e-10)
     assert not lean.reads_decisions_of("Ann") or lean.learns_from_own
     assert Belief.from_record(rec, "Ann", model=BoltzmannModel()).reads_decisions_of("Ann") is False
+
+
+@pytest.mark.parametrize("top_secret, n_players, seed", [(False, 5, 1), (True, 5, 2), (True, 3, 0)])
+def test_the_bluffers_spectator_fed_by_the_population_equals_the_one_reading_views(top_secret, n_players, seed):
+    """The population hands the spectator its own answers for the decisions it reads (the beta-1 type's), instead
+    of the spectator asking its model again: the rows are the same as a spectator's that reads every view, through
+    card rounds and second-agent takes (where it reads the view), and in a basic game it never has to."""
+    from heimlich_lab.bots import BluffBot
+    from heimlich_lab.inference.exposure import PublicWatch
+    from heimlich_lab.rules.actions import DECISION_KINDS
+    from heimlich_lab.rules.replay import public_decisions
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve"][:n_players]
+    rec = play(Rules(top_secret=top_secret), {p: (BluffBot(seed=i) if i % 2 else BoltzmannBot(seed=i))
+                                              for i, p in enumerate(names)}, seed=seed)
+    pop, reading = default_population(), PublicWatch(BoltzmannModel())
+    table_decisions = 0
+    for d in public_decisions(rec, None):
+        if d.action.kind in DECISION_KINDS:
+            pop.type_log_likelihoods(d.view, d.actor, d.action)      # in game order, as a BeliefSet asks
+            if d.action.kind in ("move", "points", "safe"):
+                np.testing.assert_allclose(pop._public.fed_row(d.view, d.actor), reading.row(d.view, d.actor),
+                                           atol=1e-12)
+                table_decisions += 1
+    assert table_decisions > 10
+    if not top_secret:   # the views were read once, at the start: every later decision was fed
+        assert len(pop._public._beliefs[0].history) < 3

@@ -43,6 +43,8 @@ class PublicWatch:
     def __init__(self, model):
         self.model = model
         self._beliefs: list = []      # most recently used first
+        #: (spectator posterior, log length it has read, {(actor, action): fed log-likelihoods}) or None
+        self._fed: tuple | None = None
 
     def __repr__(self):
         return f"PublicWatch({self.model!r}, following {self.games} game(s))"
@@ -71,6 +73,60 @@ class PublicWatch:
         self._beliefs = [b, *self._beliefs[:_GAMES - 1]]
         return b
 
+    # ------------------------------------------------------------ fed by the likelihoods a model already has
+    def feed(self, view, actor: str, action, values) -> None:
+        """Remember that ``actor`` may take ``action`` at ``view``, with the watch's model's log-likelihoods
+        ``values`` (one per agent) for it: computed by a caller that reads the same decision anyway (a population
+        of types). :meth:`fed_row` applies it once a later view shows that decision was taken, instead of
+        re-reading the view and asking the model again."""
+        n = len(view.log)
+        fed = self._fed
+        if fed is None or fed[1] != n:
+            return
+        fed[2][(actor, _canonical(action))] = np.asarray(values, dtype=float)
+
+    def fed_row(self, view, player: str) -> np.ndarray | None:
+        """:meth:`row`, the same numbers, cheaper when the decisions since the last call were :meth:`feed` ones:
+        the spectator's posterior then takes their likelihoods directly. Anything else (another game, a take, a
+        decision nobody fed) is read from the view by :meth:`row`'s way."""
+        n = len(view.log)
+        fed = self._fed
+        if fed is not None and fed[1] < n:
+            fed = self._advance(view, fed, n)
+        if fed is None or fed[1] != n:
+            b = self.belief(view)
+            if b is None:
+                self._fed = None
+                return None
+            fed = self._fed = (b._posterior.copy(), n, {})
+        if player not in view.players:
+            raise ModelError(f"unknown player {player!r}: players are {', '.join(view.players)}")
+        return fed[0].marginals()[view.players.index(player)]
+
+    def _advance(self, view, fed, n):
+        """The fed posterior moved on to log length ``n``, or ``None`` if the events since cannot be followed
+        with what was fed (exactly one player decision, fed; the rest chance events that change nothing here)."""
+        from ..rules.actions import DECISION_KINDS
+        from ..rules.replay import _entries_from_log
+        post, at, candidates = fed
+        log = view.log
+        if len(log) and log[0].kind == "start":
+            return None
+        entries, _ = _entries_from_log(log, at)
+        decisions = [(a, x) for a, x, _ in entries if x.kind in DECISION_KINDS]
+        if any(x.kind == "take" for _, x, _ in entries) or len(decisions) != 1:
+            return None
+        actor, action = decisions[0]
+        values = candidates.get((actor, _canonical(action)))
+        if values is None:
+            return None
+        try:
+            post.update_actor(actor, values)     # all or nothing
+        except HeimlichError:
+            return None
+        self._fed = (post, n, {})
+        return self._fed
+
     def row(self, view, player: str) -> np.ndarray | None:
         """``player``'s row of the spectator's belief at ``view``: P(player controls agent a) per agent of
         ``view.agents`` (``None`` for a game that started from a position)."""
@@ -80,6 +136,12 @@ class PublicWatch:
         if player not in view.players:
             raise ModelError(f"unknown player {player!r}: players are {', '.join(view.players)}")
         return b.marginals_array()[view.players.index(player)]
+
+
+def _canonical(action) -> tuple:
+    """An action as a key that does not depend on the order of its arguments (a move read back from a log lists
+    its agents in the log's order)."""
+    return action.kind, tuple(sorted(map(repr, action.args)))
 
 
 def exposure(row, likelihoods: np.ndarray, agents=None) -> np.ndarray:

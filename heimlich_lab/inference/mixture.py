@@ -171,6 +171,8 @@ class TypedPosterior(Posterior):
                                                                   "_given"))
     #: owner index -> its type table when the weights were last brought up to date (none pending: {})
     _pending: dict = {}
+    #: owner index -> (a type table, its sums over types (M, n)): a cache for _sync, checked by identity
+    _table_sums: dict = {}
 
     def __init__(self, space: HypothesisSpace, type_log_prior: Any, type_names: Iterable[str] | None = None,
                  log_prior: Any = None, *, population_log_prior: Any = None,
@@ -201,6 +203,7 @@ class TypedPosterior(Posterior):
         for o, masks in enumerate(_holdings(space)):
             self._tables[o] = (masks, _frozen(np.repeat(self.type_log_prior[:, :, None], masks.size, axis=2)))
         self._columns_cache: dict = {}
+        self._table_sums = {}
 
     @property
     def n_types(self) -> int:
@@ -212,6 +215,7 @@ class TypedPosterior(Posterior):
         new.history = list(self.history)
         new._tables = dict(self._tables)
         new._columns_cache = dict(self._columns_cache)
+        new._table_sums = dict(self._table_sums)
         return new
 
     _RAW = ("_raw_logw", "_raw_marg", "_raw_entropy", "_raw_log_evidence", "_raw_given")
@@ -235,8 +239,13 @@ class TypedPosterior(Posterior):
         d = self.__dict__
         with np.errstate(divide="ignore", invalid="ignore"):
             joint = np.log(d["_raw_given"]) + d["_raw_logw"][None, :]               # (M, H)
+            sums = self._table_sums
             for o, old in pending.items():
-                now, then = _lse(self._tables[o][1], 1), _lse(old, 1)            # (M, n)
+                table = self._tables[o][1]
+                hit = sums.get(o)
+                then = hit[1] if hit is not None and hit[0] is old else _lse(old, 1)   # (M, n)
+                now = _lse(table, 1)
+                sums[o] = (table, now)       # the next sync's "then" (tables are replaced, never changed)
                 joint = joint + np.where(np.isfinite(then), now - then, -np.inf)[:, self._columns(o)]
             total = _lse(joint, 0)                                                  # (H,)
             top = total.max()

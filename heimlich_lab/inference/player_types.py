@@ -182,6 +182,10 @@ class PlayerPopulation:
         watcher = BoltzmannModel(weights=self.weights)
         watcher.utility = self.utility
         self._public = PublicWatch(watcher)
+        #: the type that is the watch's model (beta 1, epsilon 0.05), whose likelihoods it can be fed, or None
+        same = [k for k, t in enumerate(types) if t.kind == "boltzmann" and t.beta == watcher.beta
+                and t.epsilon == watcher.epsilon]
+        self._watched = same[0] if same else None
 
     # ---------------------------------------------------------------- identity
     @property
@@ -233,12 +237,22 @@ class PlayerPopulation:
             return None
         if action.kind in HAND_DECISIONS:
             with np.errstate(divide="ignore"):
-                return np.log(self._hand_probabilities(view, actor, action))
+                out = np.log(self._hand_probabilities(view, actor, action))
+            if self._bluff.size and self._watched is not None and view.viewer is None:
+                # the spectator's pool of hands is the watch's: its answer is one of ours here too
+                self._public.fed_row(view, actor)
+                self._public.feed(view, actor, action, out[self._watched])
+            return out
         d = self._models[0].decision_utilities(view, actor, action)
         if d is None:
             return None
         U, i = d
-        return self._table_log_likelihoods(U, i, self._public_row(view, actor))
+        if not self._bluff.size:
+            return self._table_log_likelihoods(U, i)
+        out = self._table_log_likelihoods(U, i, self._public.fed_row(view, actor))
+        if self._watched is not None:   # the watch's model's answer is one of ours: hand it over
+            self._public.feed(view, actor, action, out[self._watched])
+        return out
 
     def _hand_probabilities(self, view, actor: str, action: Action) -> np.ndarray:
         """Every type's :meth:`~heimlich_lab.inference.model.BoltzmannModel.hand_decision_probabilities`
