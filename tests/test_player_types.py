@@ -411,4 +411,22 @@ def test_the_bluffers_spectator_fed_by_the_population_equals_the_one_reading_vie
                 table_decisions += 1
     assert table_decisions > 10
     if not top_secret:   # the views were read once, at the start: every later decision was fed
-        assert len(pop._public._beliefs[0].history) < 3
+        assert len(pop._public._beliefs[0][1].history) < 3
+
+
+def test_one_population_reading_two_games_in_turn_keeps_them_apart():
+    """A population asked about two games in turn (two boards sharing one model) gives each game's own spectator
+    rows: the fed spectator notices the other game and reads its view instead."""
+    from heimlich_lab.bots import BluffBot
+    from heimlich_lab.inference.exposure import PublicWatch
+    from heimlich_lab.rules.actions import DECISION_KINDS
+    from heimlich_lab.rules.replay import public_decisions
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    recs = [play(Rules(), {p: (BluffBot(seed=10 * s + i) if i % 2 else BoltzmannBot(seed=10 * s + i))
+                           for i, p in enumerate(names)}, seed=s) for s in (1, 2)]
+    streams = [[d for d in public_decisions(r, None) if d.action.kind in DECISION_KINDS] for r in recs]
+    pop, readers = default_population(), [PublicWatch(BoltzmannModel()), PublicWatch(BoltzmannModel())]
+    for pair in zip(*streams):
+        for d, reading in zip(pair, readers):
+            pop.type_log_likelihoods(d.view, d.actor, d.action)
+            np.testing.assert_allclose(pop._public.fed_row(d.view, d.actor), reading.row(d.view, d.actor), atol=1e-12)

@@ -42,8 +42,8 @@ class PublicWatch:
 
     def __init__(self, model):
         self.model = model
-        self._beliefs: list = []      # most recently used first
-        #: (spectator posterior, log length it has read, {(actor, action): fed log-likelihoods}) or None
+        self._beliefs: list = []      # (the log of the game it follows, its belief), most recently used first
+        #: (spectator posterior, log length it has read, {(actor, action): fed log-likelihoods}, that log) or None
         self._fed: tuple | None = None
 
     def __repr__(self):
@@ -61,16 +61,19 @@ class PublicWatch:
         if len(log) and log[0].kind == "start":
             return None
         from .belief import Belief
-        for k, b in enumerate(self._beliefs):
+        for k, (followed, b) in enumerate(self._beliefs):
+            if not _same_game(followed, log):
+                continue
             try:
                 b.sync(view)
-            except HeimlichError:
-                continue
-            self._beliefs.insert(0, self._beliefs.pop(k))
+            except HeimlichError:   # an earlier view of that game (a replay from the start, say)
+                break
+            self._beliefs.pop(k)
+            self._beliefs.insert(0, (log, b))
             return b
         b = Belief(view.players, view.agents, None, self.model, keep_updates=False)
         b.sync(view)
-        self._beliefs = [b, *self._beliefs[:_GAMES - 1]]
+        self._beliefs = [(log, b), *[e for e in self._beliefs if not _same_game(e[0], log)][:_GAMES - 1]]
         return b
 
     # ------------------------------------------------------------ fed by the likelihoods a model already has
@@ -81,7 +84,7 @@ class PublicWatch:
         re-reading the view and asking the model again."""
         n = len(view.log)
         fed = self._fed
-        if fed is None or fed[1] != n:
+        if fed is None or fed[1] != n or not _same_game(fed[3], view.log):
             return
         fed[2][(actor, _canonical(action))] = np.asarray(values, dtype=float)
 
@@ -91,14 +94,16 @@ class PublicWatch:
         decision nobody fed) is read from the view by :meth:`row`'s way."""
         n = len(view.log)
         fed = self._fed
-        if fed is not None and fed[1] < n:
+        if fed is not None and not _same_game(fed[3], view.log):
+            fed = None
+        elif fed is not None and fed[1] < n:
             fed = self._advance(view, fed, n)
         if fed is None or fed[1] != n:
             b = self.belief(view)
             if b is None:
                 self._fed = None
                 return None
-            fed = self._fed = (b._posterior.copy(), n, {})
+            fed = self._fed = (b._posterior.copy(), n, {}, view.log)
         if player not in view.players:
             raise ModelError(f"unknown player {player!r}: players are {', '.join(view.players)}")
         return fed[0].marginals()[view.players.index(player)]
@@ -108,10 +113,8 @@ class PublicWatch:
         with what was fed (exactly one player decision, fed; the rest chance events that change nothing here)."""
         from ..rules.actions import DECISION_KINDS
         from ..rules.replay import _entries_from_log
-        post, at, candidates = fed
+        post, at, candidates, _ = fed
         log = view.log
-        if len(log) and log[0].kind == "start":
-            return None
         entries, _ = _entries_from_log(log, at)
         decisions = [(a, x) for a, x, _ in entries if x.kind in DECISION_KINDS]
         if any(x.kind == "take" for _, x, _ in entries) or len(decisions) != 1:
@@ -124,7 +127,7 @@ class PublicWatch:
             post.update_actor(actor, values)     # all or nothing
         except HeimlichError:
             return None
-        self._fed = (post, n, {})
+        self._fed = (post, n, {}, log)
         return self._fed
 
     def row(self, view, player: str) -> np.ndarray | None:
@@ -136,6 +139,12 @@ class PublicWatch:
         if player not in view.players:
             raise ModelError(f"unknown player {player!r}: players are {', '.join(view.players)}")
         return b.marginals_array()[view.players.index(player)]
+
+
+def _same_game(followed, log) -> bool:
+    """Whether ``log`` is of the game a log seen before was of (a log that cannot tell: never the same)."""
+    same = getattr(followed, "same_game", None)
+    return bool(same is not None and same(log))
 
 
 def _canonical(action) -> tuple:

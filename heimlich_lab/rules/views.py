@@ -143,6 +143,18 @@ class EventLog:
     def __init__(self, public: list, own: dict, n: int):
         self._public, self._own, self._n = public, own, n
 
+    def same_game(self, other) -> bool:
+        """Whether ``other`` (another view's log) reads the events of the same game: every view of one game
+        reads that game's own list, so this tells two games apart even where their logs look alike (a
+        spectator sees every deal as hidden).
+
+        >>> from heimlich_lab import Game
+        >>> a, b = Game(["Ann", "Bob"], seed=1), Game(["Ann", "Bob"], seed=1)
+        >>> a.view(None).log.same_game(a.view("Bob").log), a.view(None).log.same_game(b.view(None).log)
+        (True, False)
+        """
+        return isinstance(other, EventLog) and other._public is self._public
+
     def __len__(self):
         return self._n
 
