@@ -333,19 +333,35 @@ def test_simulation_based_calibration_bots_drawn_from_the_population():
     assert z.abs().max() < 3.0, z
 
 
-def test_the_fast_option_table_equals_the_plain_one():
-    """The hot path (options along memory, exposure in probabilities) gives the plain computation's numbers,
-    for one option and for all of them; a table where an agent has no possible option takes the plain path."""
+def test_the_fast_option_table_equals_the_plain_definition():
+    """The hot path (options along memory, exposure in probabilities) gives each type's probabilities as the
+    module doc defines them, written out plainly here, for one option and for all of them, with a fresh
+    spectator and with a spectator that already leans."""
+    from scipy.special import softmax
     pop = default_population()
     rng = np.random.default_rng(3)
     U = rng.normal(size=(40, 7))
-    for i in (0, 17, np.arange(40)):
-        np.testing.assert_allclose(pop._table_log_likelihoods(U, i), pop._table_log_likelihoods_slow(U, i),
-                                   atol=1e-12)
-    U[:, 2] = -np.inf
-    with np.errstate(invalid="ignore"):
-        assert np.array_equal(pop._table_log_likelihoods(U, 5), pop._table_log_likelihoods_slow(U, 5),
-                              equal_nan=True)
+    n = len(U)
+
+    def plain(i, row):
+        p1 = 0.95 * softmax(U, axis=0) + 0.05 / n                            # P(option | agent), beta 1
+        w = p1 * (np.ones(7) if row is None else row)[None, :]
+        exposure = w / w.sum(axis=1, keepdims=True)                           # spectator's belief after it
+        out = []
+        for t in pop.types:
+            if t.kind == "random":
+                out.append(np.full(7, 1.0 / n))
+                continue
+            z = t.beta * (U - t.secrecy * exposure) if t.kind == "bluff" else t.beta * U
+            out.append((1 - t.epsilon) * softmax(z, axis=0)[i] + t.epsilon / n)
+        return np.log(np.array(out))
+
+    lean = rng.dirichlet(np.ones(7))
+    for row in (None, lean):
+        for i in (0, 17):
+            np.testing.assert_allclose(pop._table_log_likelihoods(U, i, row), plain(i, row), atol=1e-12)
+        every = pop._table_log_likelihoods(U, np.arange(n), row)
+        np.testing.assert_allclose(every, np.stack([plain(i, row) for i in range(n)], axis=1), atol=1e-12)
 
 
 def test_the_bluffer_type_is_what_a_bluffbot_plays():

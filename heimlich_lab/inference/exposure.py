@@ -82,16 +82,19 @@ class PublicWatch:
         ``values`` (one per agent) for it: computed by a caller that reads the same decision anyway (a population
         of types). :meth:`fed_row` applies it once a later view shows that decision was taken, instead of
         re-reading the view and asking the model again."""
-        n = len(view.log)
-        fed = self._fed
-        if fed is None or fed[1] != n or not _same_game(fed[3], view.log):
-            return
-        fed[2][(actor, _canonical(action))] = np.asarray(values, dtype=float)
+        fed = self._at(view)
+        if fed is not None:
+            fed[2][(actor, _canonical(action))] = np.asarray(values, dtype=float)
 
     def fed_row(self, view, player: str) -> np.ndarray | None:
         """:meth:`row`, the same numbers, cheaper when the decisions since the last call were :meth:`feed` ones:
         the spectator's posterior then takes their likelihoods directly. Anything else (another game, a take, a
         decision nobody fed) is read from the view by :meth:`row`'s way."""
+        fed = self._at(view)
+        return None if fed is None else _row(fed[0].marginals(), view, player)
+
+    def _at(self, view):
+        """The fed state brought to ``view`` (``None`` for a game that started from a position)."""
         n = len(view.log)
         fed = self._fed
         if fed is not None and not _same_game(fed[3], view.log):
@@ -100,13 +103,8 @@ class PublicWatch:
             fed = self._advance(view, fed, n)
         if fed is None or fed[1] != n:
             b = self.belief(view)
-            if b is None:
-                self._fed = None
-                return None
-            fed = self._fed = (b._posterior.copy(), n, {}, view.log)
-        if player not in view.players:
-            raise ModelError(f"unknown player {player!r}: players are {', '.join(view.players)}")
-        return fed[0].marginals()[view.players.index(player)]
+            fed = self._fed = None if b is None else (b.posterior(), n, {}, view.log)
+        return fed
 
     def _advance(self, view, fed, n):
         """The fed posterior moved on to log length ``n``, or ``None`` if the events since cannot be followed
@@ -134,11 +132,13 @@ class PublicWatch:
         """``player``'s row of the spectator's belief at ``view``: P(player controls agent a) per agent of
         ``view.agents`` (``None`` for a game that started from a position)."""
         b = self.belief(view)
-        if b is None:
-            return None
-        if player not in view.players:
-            raise ModelError(f"unknown player {player!r}: players are {', '.join(view.players)}")
-        return b.marginals_array()[view.players.index(player)]
+        return None if b is None else _row(b.marginals_array(), view, player)
+
+
+def _row(marginals, view, player: str) -> np.ndarray:
+    if player not in view.players:
+        raise ModelError(f"unknown player {player!r}: players are {', '.join(view.players)}")
+    return marginals[view.players.index(player)]
 
 
 def _same_game(followed, log) -> bool:

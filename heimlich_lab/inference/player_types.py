@@ -52,7 +52,7 @@ from ..rules.actions import Action
 from ..rules.cards import CARD_CODES
 from .exposure import PublicWatch, exposure as public_exposure
 from .mixture import _lse
-from .model import HAND_DECISIONS, UNINFORMATIVE, BoltzmannModel, hands_of, log_mixture
+from .model import HAND_DECISIONS, UNINFORMATIVE, BoltzmannModel, hands_of
 from .utility import Utility, UtilityWeights, card_plays
 
 __all__ = ["KINDS", "PlayerPopulation", "PlayerType", "default_population", "group_types", "single_type"]
@@ -240,17 +240,14 @@ class PlayerPopulation:
                 out = np.log(self._hand_probabilities(view, actor, action))
             if self._bluff.size and self._watched is not None and view.viewer is None:
                 # the spectator's pool of hands is the watch's: its answer is one of ours here too
-                self._public.fed_row(view, actor)
                 self._public.feed(view, actor, action, out[self._watched])
             return out
         d = self._models[0].decision_utilities(view, actor, action)
         if d is None:
             return None
         U, i = d
-        if not self._bluff.size:
-            return self._table_log_likelihoods(U, i)
-        out = self._table_log_likelihoods(U, i, self._public.fed_row(view, actor))
-        if self._watched is not None:   # the watch's model's answer is one of ours: hand it over
+        out = self._table_log_likelihoods(U, i, self._public_row(view, actor))
+        if self._bluff.size and self._watched is not None:   # the watch's model's answer is one of ours
             self._public.feed(view, actor, action, out[self._watched])
         return out
 
@@ -329,7 +326,7 @@ class PlayerPopulation:
         (``None`` without bluffer types, or for a game that started from a position: a fresh spectator)."""
         if not self._bluff.size:
             return None
-        return self._public.row(view, actor)
+        return self._public.fed_row(view, actor)
 
     def _table_log_likelihoods(self, U: np.ndarray, i, row=None) -> np.ndarray:
         """Every type's log P(option i | agent) for a table of option utilities ``U`` (n, A): (K, A), or
@@ -338,10 +335,10 @@ class PlayerPopulation:
         n = len(U)
         Ut = np.ascontiguousarray(U.T)                        # (A, n): sums over options run along memory
         top = Ut.max(axis=1)                                  # (A,); beta >= 0, so beta * top is the top of beta * U
-        if not np.isfinite(top).all():
-            return self._table_log_likelihoods_slow(U, i, row)
+        top = np.where(np.isfinite(top), top, 0.0)            # an agent with no possible option: -inf below
         b = self._betas[:, None]
-        lse = np.log(np.exp(self._betas[:, None, None] * (Ut - top[:, None])[None]).sum(axis=2)) + b * top   # (B, A)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lse = np.log(np.exp(self._betas[:, None, None] * (Ut - top[:, None])[None]).sum(axis=2)) + b * top
         if np.ndim(i) == 0:
             out = (b * U[i][None, :] - lse)[self._beta_of]                                   # (K, A)
         else:
@@ -360,21 +357,6 @@ class PlayerPopulation:
         if np.ndim(i) == 0:
             return np.logaddexp(self._log_keep + out, self._log_eps - math.log(n))
         return np.logaddexp(self._log_keep[:, :, None] + out, self._log_eps[:, :, None] - math.log(n))
-
-    def _table_log_likelihoods_slow(self, U: np.ndarray, i, row=None) -> np.ndarray:
-        """:meth:`_table_log_likelihoods` for a table with an agent whose options are all impossible."""
-        n = len(U)
-        Z = self._betas[:, None, None] * U[None]
-        out = (Z[:, i, :] - (_lse(Z, 1) if np.ndim(i) == 0 else _lse(Z, 1)[:, None, :]))[self._beta_of]
-        if self._bluff.size:
-            exposure = public_exposure(row, np.exp(_option_log_probs(U, 1.0, 0.05)).T).T     # (n, A)
-            for k in self._bluff:
-                z = self._beta[k] * (U - self._secrecy[k] * exposure)
-                out[k] = z[i] - _lse(z, 0)
-        eps = self._eps[:, None] if np.ndim(i) == 0 else self._eps[:, None, None]
-        with np.errstate(divide="ignore"):
-            mixed = np.logaddexp(np.log1p(-eps) + out, np.log(eps / n))
-        return np.where(eps == 0, out, np.where(eps == 1, -math.log(n), mixed))
 
     def option_log_probabilities(self, view, actor: str, legal) -> np.ndarray | None:
         """``log P(x | type k, agent a)`` for every action ``x`` of ``legal`` (one decision's options), shape
@@ -453,12 +435,6 @@ def group_types(labels, probabilities) -> dict[str, float]:
     for label, p in zip(labels, np.asarray(probabilities, dtype=float)):
         grouped[label] = grouped.get(label, 0.0) + float(p)
     return dict(sorted(grouped.items(), key=lambda kv: -kv[1]))
-
-
-def _option_log_probs(U: np.ndarray, beta: float, epsilon: float) -> np.ndarray:
-    """The BoltzmannModel's log P(option | agent) for every option of a table ``U`` (n options, A agents)."""
-    z = beta * U
-    return log_mixture(z - _lse(z, 0), epsilon, len(U))
 
 
 #: The default grid: rationality from nearly random to nearly greedy, each with a small and a large tremble.
