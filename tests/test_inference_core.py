@@ -816,6 +816,33 @@ def test_keep_updates_false_gives_the_same_numbers_without_records(space):
         lean.entropy_history()
 
 
+def test_marginal_row_is_a_row_of_the_table_whenever_it_is_read(space):
+    """A posterior without records computes its table only when read; one owner's row agrees with it,
+    read before the table, after it, and after a rewind to a state that was never read."""
+    lean, full = Posterior(space, keep_updates=False), Posterior(space)
+    rng = np.random.default_rng(3)
+    steps = [(owner, np.log(rng.random(len(SLOTS)))) for owner in ["Bob", "Ann", "Bob", "Cy"]]
+    for k, (owner, values) in enumerate(steps):
+        lean.update_actor(owner, values)
+        full.update_actor(owner, values)
+        if k == 1:
+            mark = lean.checkpoint()     # a state nobody has read
+        for o in OWNERS:
+            np.testing.assert_allclose(lean.marginal_row(o), full.marginals()[OWNERS.index(o)], rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(lean.marginals(), full.marginals())
+    row = lean.marginal_row("Bob")
+    row[:] = -1.0                                              # a fresh array: the posterior keeps its own
+    assert lean.marginals()[OWNERS.index("Bob")].min() >= 0
+    lean.rewind(mark)
+    two = Posterior(space)
+    for owner, values in steps[:2]:
+        two.update_actor(owner, values)
+    np.testing.assert_array_equal(lean.marginals(), two.marginals())
+    assert lean.entropy() == two.entropy()
+    with pytest.raises(ModelError, match="Nobody"):
+        lean.marginal_row("Nobody")
+
+
 def test_rewind_restores_the_checkpointed_state(space):
     post = Posterior(space)
     post.update_actor("Ann", np.log([0.7, 0.1, 0.1, 0.1]))

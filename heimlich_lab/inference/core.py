@@ -150,6 +150,39 @@ def _frozen(arr: np.ndarray) -> np.ndarray:
     return arr
 
 
+class _Summary:
+    """The marginal table and entropy of one state of a posterior (probabilities ``p``, their logs ``logw``),
+    each computed when first read: a posterior without update records is often updated many times between
+    two reads, and a reader may want one owner's row only (:meth:`row`)."""
+
+    __slots__ = ("space", "p", "logw", "_marg", "_entropy")
+
+    def __init__(self, space: HypothesisSpace, p: np.ndarray, logw: np.ndarray, marg: np.ndarray | None = None,
+                 entropy: float | None = None):
+        self.space, self.p, self.logw, self._marg, self._entropy = space, p, logw, marg, entropy
+
+    @property
+    def marginals(self) -> np.ndarray:
+        if self._marg is None:
+            self._marg = _frozen(self.space.event_sums(self.p))
+        return self._marg
+
+    @property
+    def entropy(self) -> float:
+        if self._entropy is None:
+            self._entropy = _entropy_bits(self.p, self.logw)
+        return self._entropy
+
+    def row(self, o: int) -> np.ndarray:
+        """Owner ``o``'s row of :attr:`marginals` (a fresh array); without the whole table when the owner holds
+        one slot in every hypothesis (equal to the table's row up to rounding)."""
+        if self._marg is None:
+            single = self.space.single_slot(o)
+            if single is not None:
+                return np.bincount(single, weights=self.p, minlength=self.space.n_slots)
+        return self.marginals[o].copy()
+
+
 def _frame(marginals: np.ndarray, owners: tuple[str, ...], slots: tuple[str, ...]) -> pd.DataFrame:
     return pd.DataFrame(marginals, index=[*owners, FREE_LABEL], columns=list(slots))
 
@@ -755,8 +788,7 @@ class Posterior:
         self.keep_updates = bool(keep_updates)
         self._space = space
         self._logw = _frozen(lw)
-        self._marg = _frozen(space.event_sums(p))
-        self._entropy = entropy
+        self._summary = _Summary(space, p, lw, _frozen(space.event_sums(p)), entropy)
         self._initial_marg = self._marg
         self._initial_entropy = self._entropy
         self._log_evidence = 0.0
@@ -775,6 +807,14 @@ class Posterior:
     @property
     def slots(self) -> tuple[str, ...]:
         return self._space.slots
+
+    @property
+    def _marg(self) -> np.ndarray:
+        return self._summary.marginals
+
+    @property
+    def _entropy(self) -> float:
+        return self._summary.entropy
 
     @property
     def log_weights(self) -> np.ndarray:
@@ -811,12 +851,12 @@ class Posterior:
         >>> post.rewind(mark); len(post), len(post.history)
         (6, 0)
         """
-        return (self._space, self._logw, self._marg, self._entropy, self._log_evidence, len(self.history))
+        return (self._space, self._logw, self._summary, self._log_evidence, len(self.history))
 
     def rewind(self, checkpoint: tuple) -> None:
         """Back to the state of :meth:`checkpoint`; the updates made since leave the history (all-or-nothing
         changes of several posteriors)."""
-        self._space, self._logw, self._marg, self._entropy, self._log_evidence, n_updates = checkpoint
+        self._space, self._logw, self._summary, self._log_evidence, n_updates = checkpoint
         del self.history[n_updates:]
 
     # ---------------------------------------------------------------- updates
@@ -886,21 +926,22 @@ class Posterior:
         log_ev = float(top + math.log(z))
         post = _frozen(joint - log_ev)
         p = e / z
-        marg = _frozen(self._space.event_sums(p))
-        ent = _entropy_bits(p, post)
         rec = None
         if self.keep_updates:
             space = self._space
+            summary = _Summary(space, p, post, _frozen(space.event_sums(p)), _entropy_bits(p, post))
             rec = Update(
                 label=label, actor=actor, log_evidence=log_ev,
-                marginals_before=self._marg, marginals_after=marg,
-                entropy_before=self._entropy, entropy_after=ent,
+                marginals_before=self._marg, marginals_after=summary.marginals,
+                entropy_before=self._entropy, entropy_after=summary.entropy,
                 owners=space.owners, slots=space.slots, info=info, kind=kind,
                 _ratios=_ExactRatios(space, prior, _frozen(ll)),
             )
             self.history.append(rec)
+        else:   # nobody records the state after this update: its marginals and entropy wait until read
+            summary = _Summary(self._space, p, post)
         # commit (nothing above changed self)
-        self._logw, self._marg, self._entropy = post, marg, ent
+        self._logw, self._summary = post, summary
         self._log_evidence += log_ev
         return rec
 
@@ -929,8 +970,8 @@ class Posterior:
             lw = _group_logsumexp(inverse, lw, len(space))
         lw = _frozen(lw)
         p = np.exp(lw)
-        marg = _frozen(space.event_sums(p))
-        ent = _entropy_bits(p, lw)
+        summary = _Summary(space, p, lw, _frozen(space.event_sums(p)), _entropy_bits(p, lw))
+        marg, ent = summary.marginals, summary.entropy
         rec = None
         if self.keep_updates:
             rec = Update(
@@ -940,7 +981,7 @@ class Posterior:
                 owners=space.owners, slots=space.slots, info=info, kind="refine",
             )
             self.history.append(rec)
-        self._space, self._logw, self._marg, self._entropy = space, lw, marg, ent
+        self._space, self._logw, self._summary = space, lw, summary
         self._log_evidence += kept
         return rec
 
@@ -971,6 +1012,17 @@ class Posterior:
         Each column sums to 1; owner row ``o`` sums to the expected number of slots ``o`` holds.
         """
         return self._marg.copy()
+
+    def marginal_row(self, owner: Any) -> np.ndarray:
+        """One owner's row of :meth:`marginals`: P(owner holds slot) per slot (a fresh array). Cheaper than the
+        whole table for a posterior without update records that nobody has read since its last update.
+
+        >>> post = Posterior(HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue", "green"]))
+        >>> _ = post.update_actor("Bob", np.log([0.8, 0.1, 0.1]))
+        >>> post.marginal_row("Bob").round(3)
+        array([0.8, 0.1, 0.1])
+        """
+        return self._summary.row(self._space.owner_index(owner))
 
     def marginals_table(self) -> pd.DataFrame:
         """:meth:`marginals` as a DataFrame (index: owners + "free", columns: slots)."""

@@ -91,7 +91,10 @@ class PublicWatch:
         the spectator's posterior then takes their likelihoods directly. Anything else (another game, a take, a
         decision nobody fed) is read from the view by :meth:`row`'s way."""
         fed = self._at(view)
-        return None if fed is None else _row(fed[0].marginals(), view, player)
+        if fed is None:
+            return None
+        _check_player(view, player)
+        return fed[0].marginal_row(player)     # one row: the spectator's whole table is never read here
 
     def _at(self, view):
         """The fed state brought to ``view`` (``None`` for a game that started from a position)."""
@@ -135,9 +138,13 @@ class PublicWatch:
         return None if b is None else _row(b.marginals_array(), view, player)
 
 
-def _row(marginals, view, player: str) -> np.ndarray:
+def _check_player(view, player: str) -> None:
     if player not in view.players:
         raise ModelError(f"unknown player {player!r}: players are {', '.join(view.players)}")
+
+
+def _row(marginals, view, player: str) -> np.ndarray:
+    _check_player(view, player)
     return marginals[view.players.index(player)]
 
 

@@ -54,7 +54,7 @@ from scipy.special import logsumexp
 
 from heimlich_lab.errors import ModelError
 
-from .core import HypothesisSpace, Posterior, Update, _check_vector, _entropy_bits, _frozen, _group_logsumexp
+from .core import HypothesisSpace, Posterior, Update, _Summary, _check_vector, _frozen, _group_logsumexp
 
 __all__ = ["TypedPosterior", "type_predictive"]
 
@@ -167,8 +167,7 @@ class TypedPosterior(Posterior):
     # changes the actor's type table; the weights of the hypotheses are brought up to date when next read (one
     # pass for all the observations since, however many): the product of the predictive ratios telescopes to
     # the ratio of the table's sums over types, now and then.
-    _logw, _marg, _entropy, _log_evidence, _given = map(_synced, ("_logw", "_marg", "_entropy", "_log_evidence",
-                                                                  "_given"))
+    _logw, _summary, _log_evidence, _given = map(_synced, ("_logw", "_summary", "_log_evidence", "_given"))
     #: owner index -> its type table when the weights were last brought up to date (none pending: {})
     _pending: dict = {}
     #: owner index -> (a type table, its sums over types (M, n)): a cache for _sync, checked by identity
@@ -218,7 +217,7 @@ class TypedPosterior(Posterior):
         new._table_sums = dict(self._table_sums)
         return new
 
-    _RAW = ("_raw_logw", "_raw_marg", "_raw_entropy", "_raw_log_evidence", "_raw_given")
+    _RAW = ("_raw_logw", "_raw_summary", "_raw_log_evidence", "_raw_given")
 
     def checkpoint(self) -> tuple:
         # the stored values as they are (pending observations included): taking a mark brings nothing up to date
@@ -234,7 +233,7 @@ class TypedPosterior(Posterior):
     def _sync(self) -> None:
         """Bring the weights up to date with the observations pending since the last time: for each owner
         whose table changed, the log of (sum over types now) / (sum over types then) of its holding, per
-        population; then the core's normalization, marginals and entropy."""
+        population; then the core's normalization (marginals and entropy when read)."""
         pending, self._pending = self._pending, {}
         d = self.__dict__
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -258,7 +257,7 @@ class TypedPosterior(Posterior):
         alive = np.isfinite(total)
         if not alive.all():  # hypotheses impossible before: keep their split (it no longer matters)
             given[:, ~alive] = d["_raw_given"][:, ~alive]
-        d.update(_raw_logw=post, _raw_marg=_frozen(self._space.event_sums(p)), _raw_entropy=_entropy_bits(p, post),
+        d.update(_raw_logw=post, _raw_summary=_Summary(self._space, p, post),
                  _raw_log_evidence=d["_raw_log_evidence"] + log_ev, _raw_given=_frozen(given))
 
     def __repr__(self) -> str:

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..errors import ModelError
-from .core import HypothesisSpace, Posterior, Update, _group_logsumexp
+from .core import HypothesisSpace, Posterior, Update, _group_logsumexp, _Summary
 
 __all__ = ["identity", "permutation_index", "swap", "transition"]
 
@@ -160,5 +160,5 @@ def transition(post: Posterior, moves: Any, weights: Sequence[float] | None = No
                      marginals_after=marg, entropy_before=post._entropy, entropy_after=entropy,
                      owners=space.owners, slots=space.slots, info=info, kind="transition")
         post.history.append(rec)
-    post._space, post._logw, post._marg, post._entropy = new_space, lw, marg, entropy
+    post._space, post._logw, post._summary = new_space, lw, _Summary(new_space, p, lw, marg, entropy)
     return rec
