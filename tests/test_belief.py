@@ -801,6 +801,24 @@ def test_belief_set_scores_against_the_final_owners(seed):
     assert bs.final_owners is None and sorted(bs.truth["Ann"]) == ["grey", "yellow"] == sorted(bs.truth_at_stop["Ann"])
 
 
+@pytest.mark.parametrize("top_secret", [False, True])
+def test_belief_set_owners_at_the_stop_are_the_engines(top_secret):
+    """Who controls what when the replay stops is the engine's answer at that entry, before and after a
+    second-agent take (the owners are read without a second replay when nobody took one)."""
+    rules = Rules(top_secret=top_secret)
+    seen_take = False
+    for seed in range(6):
+        rec = play_game(rules, {p: RandomBot(seed * 10 + i) for i, p in enumerate(P3)}, seed=seed).record
+        takes = [k for k, e in enumerate(rec.log) if e.action.kind == "take"]
+        seen_take |= bool(takes)
+        stops = sorted({5, len(rec.log) // 2, len(rec.log), *(k + 1 for k in takes), *(k for k in takes if k)})
+        for until in stops:
+            bs = BeliefSet.from_record(rec, model=PushModel(0.5), until=until)
+            assert bs.truth_at_stop == rec.replay(until=bs.index).owners   # bs.index: the entries it read
+            if not takes:
+                assert bs.truth_at_stop == {p: [c] for p, c in rec.deal.items()}
+    assert seen_take == top_secret   # the Top Secret games did reach a take
+
 # --------------------------------------------------------------------------- one stream, one update step
 
 

@@ -116,6 +116,32 @@ def _initial_space(players: tuple, agents: tuple, observer, own: tuple) -> Hypot
     return HypothesisSpace.assignments(players, agents, counts, known_owned={observer: list(own)})
 
 
+#: (space, model, its prior, keep_updates) -> that starting posterior, copied for each new belief (its arrays are replaced,
+#: never changed in place): an evaluation starts several beliefs per game from a few spaces and one model
+_STARTS: dict = {}
+
+
+def _initial_posterior(space: HypothesisSpace, model, keep_updates: bool) -> Posterior:
+    """The posterior before anything is seen: over ``space``, with ``model``'s types if it has them."""
+    # the same objects, not ids reused (the model's prior arrays too: a population's are read-only, but could
+    # be replaced)
+    parts = (space, model, getattr(model, "tables", None), getattr(model, "table_prior", None))
+    key = (*map(id, parts), keep_updates)
+    hit = _STARTS.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], parts)):
+        return hit[1].copy()
+    if is_typed(model):  # each player's type is learned with their agent, exactly
+        post = TypedPosterior(space, getattr(model, "log_tables", model.log_prior), model.type_names,
+                              population_log_prior=getattr(model, "table_log_prior", None),
+                              population_names=getattr(model, "table_names", None), keep_updates=keep_updates)
+    else:
+        post = Posterior(space, keep_updates=keep_updates)
+    if len(_STARTS) > 64:
+        _STARTS.clear()
+    _STARTS[key] = (parts, post.copy())
+    return post
+
+
 @dataclass(frozen=True, eq=False)
 class BeliefStep:
     """One change of a belief: an observed decision (``kind="observation"``) or a
@@ -198,14 +224,7 @@ class Belief:
         self.own_agents = own
         self.model = model
         self.keep_updates = keep_updates
-        space = _initial_space(players, agents, observer, own)
-        if is_typed(model):  # each player's type is learned with their agent, exactly
-            self._posterior = TypedPosterior(space, getattr(model, "log_tables", model.log_prior), model.type_names,
-                                             population_log_prior=getattr(model, "table_log_prior", None),
-                                             population_names=getattr(model, "table_names", None),
-                                             keep_updates=keep_updates)
-        else:
-            self._posterior = Posterior(space, keep_updates=keep_updates)
+        self._posterior = _initial_posterior(_initial_space(players, agents, observer, own), model, keep_updates)
         self._initial_marginals, self._initial_entropy = self._posterior.marginals(), self._posterior.entropy()
         #: the observer's own decisions are evidence too when the model has several kinds of table: players at
         #: one table tend to be alike, so how the observer plays (with its agent known) hints at the others

@@ -130,14 +130,17 @@ class BeliefSet:
                 bs.at_mark = True
             stop = item
         if stop is not None:
-            game = record.replay(until=stop.index + 1)
-            bs.truth_at_stop = game.owners
+            # only a take changes who controls what: in a game without one, the owners are the deal's (no second
+            # replay; with one, the engine's replay says, as its automatic chance may take right after the stop)
+            took = any(e.action.kind == "take" for e in record.log)
+            bs.truth_at_stop = record.replay(until=stop.index + 1).owners if took \
+                else {p: list(own_of[p]) for p in record.players}
             final = (record.result or {}).get("final_owners")
             if final is not None:
                 bs.final_owners = dict(final)
                 bs.truth = {p: [c for c in agents if final.get(c) == p] for p in record.players}
             else:
-                bs.truth = game.owners
+                bs.truth = {p: list(c) for p, c in bs.truth_at_stop.items()}
         return bs
 
     def _consume(self, item: Decision, record: GameRecord, views: dict | None = None) -> None:

@@ -116,11 +116,11 @@ class PublicWatch:
         from ..rules.replay import _entries_from_log
         post, at, candidates, _ = fed
         log = view.log
-        entries, _ = _entries_from_log(log, at)
-        decisions = [(a, x) for a, x, _ in entries if x.kind in DECISION_KINDS]
-        if any(x.kind == "take" for _, x, _ in entries) or len(decisions) != 1:
+        kinds = log.kinds(at)       # a decision's event has the decision's kind; only that one is read
+        found = [j for j, k in enumerate(kinds, at) if k in DECISION_KINDS]
+        if "take" in kinds or len(found) != 1:
             return None
-        actor, action = decisions[0]
+        ((actor, action, _),), _ = _entries_from_log([log[found[0]]])
         values = candidates.get((actor, _canonical(action)))
         if values is None:
             return None
@@ -176,6 +176,9 @@ def exposure(row, likelihoods: np.ndarray, agents=None) -> np.ndarray:
     L = np.asarray(likelihoods, dtype=float)
     w = L if row is None else np.asarray(row, dtype=float)[:, None] * L
     total = w.sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(total > 0, w / total, 0.0)
+    if total.min() > 0:       # the common case, without numpy's (slow) error-state switch
+        out = w / total
+    else:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = np.where(total > 0, w / total, 0.0)
     return out if agents is None else out[list(agents)].sum(axis=0)

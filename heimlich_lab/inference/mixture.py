@@ -61,6 +61,9 @@ __all__ = ["TypedPosterior", "type_predictive"]
 #: Holdings are bit masks of slots; more slots than this would make the holding index too large.
 _MAX_SLOTS = 16
 _SINGLE_SLOTS: dict = {}
+_SINGLE_BY_ARRAY: dict = {}
+#: The last read-only table of values :meth:`TypedPosterior._type_values` checked, and whether it is all finite.
+_LAST_CHECKED: list = [None, False]
 
 
 _HOLDINGS: dict = {}
@@ -81,18 +84,27 @@ def _holdings(space: HypothesisSpace) -> list[np.ndarray]:
 
 def _single_slots(masks: np.ndarray) -> np.ndarray | None:
     """The slot of each holding when every holding is one slot, else ``None`` (cached per set of holdings)."""
+    hit = _SINGLE_BY_ARRAY.get(id(masks))
+    if hit is not None and hit[0] is masks:     # the same (read-only) array as last time: most calls
+        return hit[1]
     key = masks.tobytes()
     if key not in _SINGLE_SLOTS:
         if len(_SINGLE_SLOTS) > 4096:
             _SINGLE_SLOTS.clear()
         one = (masks > 0) & (masks & (masks - 1) == 0)
         _SINGLE_SLOTS[key] = np.log2(masks).astype(np.intp) if one.all() else None
+    if not masks.flags.writeable:
+        if len(_SINGLE_BY_ARRAY) > 4096:
+            _SINGLE_BY_ARRAY.clear()
+        _SINGLE_BY_ARRAY[id(masks)] = (masks, _SINGLE_SLOTS[key])
     return _SINGLE_SLOTS[key]
 
 
 def _lse(a: np.ndarray, axis: int) -> np.ndarray:
     """``log(sum(exp(a), axis))`` without overflow; ``-inf`` where every entry is (numpy only: the hot path)."""
     top = a.max(axis=axis, keepdims=True)
+    if np.isfinite(top).all():   # the common case, without numpy's (slow) error-state switch
+        return np.log(np.exp(a - top).sum(axis=axis)) + np.squeeze(top, axis=axis)
     top = np.where(np.isfinite(top), top, 0.0)
     with np.errstate(divide="ignore"):
         return np.log(np.exp(a - top).sum(axis=axis)) + np.squeeze(top, axis=axis)
@@ -291,8 +303,11 @@ class TypedPosterior(Posterior):
             return logsumexp(vals, axis=2) - np.log(np.maximum(member.sum(axis=1), 1))
 
     # ---------------------------------------------------------------- updates
-    def _type_values(self, values: Any) -> np.ndarray:
+    def _type_values(self, values: Any) -> tuple[np.ndarray, bool]:
+        """``values`` checked, as a (K, S) table, and whether every entry is finite."""
         S, K = self._space.n_slots, self.n_types
+        if values is _LAST_CHECKED[0] and values.shape == (K, S):   # the observers of one decision share it
+            return values, _LAST_CHECKED[1]
         arr = values if isinstance(values, np.ndarray) and values.shape == (K, S) and values.dtype == float \
             else _log_table(values, "values")
         if arr.shape == (S,):
@@ -304,7 +319,10 @@ class TypedPosterior(Posterior):
             if np.isnan(arr).any():
                 raise ModelError("values contains NaN")
             raise ModelError("values contains +inf; a log-likelihood must be finite or -inf")
-        return arr
+        finite = bool(arr.min() > -np.inf)
+        if arr is values and values.base is None and not values.flags.writeable:   # it cannot change
+            _LAST_CHECKED[:] = [values, finite]
+        return arr, finite
 
     def update_actor(self, actor: Any, values: Any, *, no_slot: float | None = None,
                      label: str | None = None, info: Any = None) -> Update | None:
@@ -317,12 +335,12 @@ class TypedPosterior(Posterior):
         if no_slot is not None:
             raise ModelError("a TypedPosterior has no no_slot: every owner acting holds a slot")
         o = self._space.owner_index(actor)
-        v = self._type_values(values)
+        v, finite = self._type_values(values)
         masks, table = self._tables[o]
-        if (masks == 0).any():
+        if not masks[0]:   # masks are sorted: the empty holding comes first
             raise ModelError(f"{self.owners[o]} holds no slot in some hypotheses; it cannot act for one")
         lh = self._holding_loglik(masks, v)                                    # (K, n)
-        if not self.keep_updates and lh.min() > -np.inf:
+        if not self.keep_updates and (finite or lh.min() > -np.inf):
             # positive for every type and holding: every hypothesis still possible stays possible, so nothing
             # can fail later; the weights follow when read (see _sync)
             if o not in self._pending:

@@ -168,6 +168,9 @@ class PlayerPopulation:
         self._beta = np.array([0.0 if t.kind == "random" else t.beta for t in types])
         #: the distinct betas and each type's among them (the tremble grid repeats every beta)
         self._betas, self._beta_of = np.unique(self._beta, return_inverse=True)
+        #: the betas whose option table needs exponentials (sorted: a beta of 0, random, comes first)
+        self._hot = int((self._betas == 0).sum())
+        self._hot_betas = self._betas[self._hot:, None, None]
         self._eps = np.array([0.0 if t.kind == "random" else t.epsilon for t in types])
         self._eps_col = self._eps[:, None]
         with np.errstate(divide="ignore"):
@@ -335,10 +338,17 @@ class PlayerPopulation:
         n = len(U)
         Ut = np.ascontiguousarray(U.T)                        # (A, n): sums over options run along memory
         top = Ut.max(axis=1)                                  # (A,); beta >= 0, so beta * top is the top of beta * U
-        top = np.where(np.isfinite(top), top, 0.0)            # an agent with no possible option: -inf below
         b = self._betas[:, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            lse = np.log(np.exp(self._betas[:, None, None] * (Ut - top[:, None])[None]).sum(axis=2)) + b * top
+        if np.isfinite(top).all():
+            # the common case, without numpy's (slow) error-state switch; beta 0 (random) is exactly log(n)
+            h = self._hot
+            lse = np.empty((len(self._betas), len(top)))
+            lse[h:] = np.log(np.exp(self._hot_betas * (Ut - top[:, None])[None]).sum(axis=2)) + b[h:] * top
+            lse[:h] = math.log(n)
+        else:
+            top = np.where(np.isfinite(top), top, 0.0)        # an agent with no possible option: -inf below
+            with np.errstate(divide="ignore", invalid="ignore"):
+                lse = np.log(np.exp(self._betas[:, None, None] * (Ut - top[:, None])[None]).sum(axis=2)) + b * top
         if np.ndim(i) == 0:
             out = (b * U[i][None, :] - lse)[self._beta_of]                                   # (K, A)
         else:

@@ -158,6 +158,17 @@ class EventLog:
     def __len__(self):
         return self._n
 
+    def kinds(self, start: int = 0) -> list[str]:
+        """The kinds of the events from ``start`` on (what happened, without copying what each event holds).
+
+        >>> from heimlich_lab import Game
+        >>> g = Game(["Ann", "Bob"], seed=1)
+        >>> g.apply("move grey+2")
+        >>> g.view("Bob").log.kinds(3)
+        ['roll', 'move', 'roll']
+        """
+        return [e[0] for e in self._public[start:self._n]]
+
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._n))]
