@@ -128,6 +128,52 @@ def test_a_belief_set_without_update_records_equals_one_with(top_secret, n_playe
         assert lean[p].marginals_history().shape[0] < full[p].marginals_history().shape[0]
 
 
+
+@pytest.mark.parametrize("top_secret, impossible_at", [(False, None), (True, None), (False, 4)])
+def test_a_belief_set_sharing_type_tables_equals_each_belief_updating_its_own(monkeypatch, top_secret,
+                                                                               impossible_at):
+    """A BeliefSet without update records keeps each player's type table once for all observers; the beliefs
+    are the same, bit for bit, as when each updates its own: basic games, Top Secret ones (a hand read from
+    each observer's own pool and a take end the sharing) and a decision impossible for one agent (read by
+    each belief itself)."""
+    import heimlich_lab.inference.belief_set as bsm
+    players = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    rec = play(Rules(top_secret=top_secret), {p: (BoltzmannBot(seed=i) if i % 2 else RandomBot(i))
+                                              for i, p in enumerate(players)}, seed=5)
+    pop = default_population()
+    if impossible_at is not None:   # the impossible_at-th informative decision rules out one agent for every type
+        asked = []
+        plain = pop.type_log_likelihoods
+
+        def with_a_hole(view, actor, action):
+            out = plain(view, actor, action)
+            if out is not None:
+                asked.append(actor)
+                if len(asked) == impossible_at:   # an agent the actor does not control
+                    out = out.copy()
+                    out[:, [a for a, c in enumerate(view.agents) if c != rec.deal[actor]][0]] = -np.inf
+            return out
+        monkeypatch.setattr(pop, "type_log_likelihoods", with_a_hole)
+    shared_decisions = []
+    add = bsm._SharedTypeTables.add
+
+    def counting(self, actor, *rest):
+        done = add(self, actor, *rest)
+        shared_decisions.extend([actor] if done else [])
+        return done
+    monkeypatch.setattr(bsm._SharedTypeTables, "add", counting)
+    lean = BeliefSet.from_record(rec, model=pop, keep_updates=False)
+    assert len(shared_decisions) >= (1 if top_secret else impossible_at - 1 if impossible_at else 10)   # it was used
+    monkeypatch.setattr(bsm._SharedTypeTables, "for_beliefs", classmethod(lambda cls, bs: None))
+    if impossible_at is not None:
+        asked.clear()
+    own = BeliefSet.from_record(rec, model=pop, keep_updates=False)
+    for p in players:
+        np.testing.assert_array_equal(lean[p].marginals_array(), own[p].marginals_array())
+        assert lean[p].player_types() == own[p].player_types()
+        assert lean[p].table_kinds() == own[p].table_kinds()
+        assert [(s.index, s.kind, s.description) for s in lean[p].history] == \
+            [(s.index, s.kind, s.description) for s in own[p].history]
 def test_bad_values_are_refused_and_change_nothing():
     post = TypedPosterior(HypothesisSpace.assignments(OWNERS, SLOTS), np.log([0.5, 0.5]))
     post.update_actor("A", np.log([[0.4, 0.3, 0.2, 0.1], [0.25, 0.25, 0.25, 0.25]]))
@@ -446,3 +492,21 @@ def test_one_population_reading_two_games_in_turn_keeps_them_apart():
         for d, reading in zip(pair, readers):
             pop.type_log_likelihoods(d.view, d.actor, d.action)
             np.testing.assert_allclose(pop._public.fed_row(d.view, d.actor), reading.row(d.view, d.actor), atol=1e-12)
+
+
+def test_receive_table_refuses_what_it_cannot_take_and_changes_nothing():
+    space = HypothesisSpace.assignments(["A", "B"], ["x", "y", "z"])
+    eager = TypedPosterior(space, np.log([0.5, 0.5]), ("random", "loyal"))
+    lazy = TypedPosterior(space, np.log([0.5, 0.5]), ("random", "loyal"), keep_updates=False)
+    good = np.zeros((1, 2, 3))
+    with pytest.raises(ModelError, match="without update records"):
+        eager.receive_table("B", good)
+    before = lazy.marginals().copy()
+    with pytest.raises(ModelError, match=r"got shape \(1, 3, 3\)"):
+        lazy.receive_table("B", np.zeros((1, 3, 3)))
+    np.testing.assert_array_equal(lazy.marginals(), before)
+    assert lazy.slot_columns("B").tolist() == [0, 1, 2]
+    table = np.log(np.array([[[0.5, 0.5, 0.5], [0.9, 0.05, 0.05]]])) + np.log(0.5)   # one loyal-to-x move
+    lazy.receive_table("B", table)
+    eager.update_actor("B", np.log([[0.5, 0.5, 0.5], [0.9, 0.05, 0.05]]))
+    np.testing.assert_allclose(lazy.marginals(), eager.marginals(), atol=1e-12)

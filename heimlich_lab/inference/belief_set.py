@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from contextlib import contextmanager
 
+import numpy as np
+
 from scipy.special import logsumexp
 
 from ..errors import InformationRuleError, ModelError, RecordError
@@ -12,8 +14,9 @@ from ..rules.game import Game
 from ..rules.records import GameRecord
 from ..rules.replay import Decision, public_decisions
 from .baselines import IndependentBelief, PointsShareBelief
-from .belief import Belief
+from .belief import Belief, BeliefStep
 from .likelihoods import ask_model, default_model
+from .mixture import TypedPosterior
 from .model import HAND_DECISIONS
 from .wording import describe_action
 
@@ -66,6 +69,7 @@ class BeliefSet:
         self.truth_at_stop: dict[str, list[str]] | None = None  # owners when the replay stopped
         self.final_owners: dict[str, str | None] | None = None  # agent -> final owner (finished games only)
         self.index = 0
+        self._shared: _SharedTypeTables | None = None   # during from_record (see there)
 
     def __getitem__(self, observer) -> Belief:
         return self.beliefs[observer]
@@ -116,6 +120,7 @@ class BeliefSet:
         # their views come from a twin of the game (the full record holds every secret)
         twin = Game(record.players, record.rules, chance="manual", start=record.start) \
             if record.rules.top_secret and any(o is not None for o in obs) else None
+        bs._shared = _SharedTypeTables.for_beliefs(bs)
         for item in public_decisions(record, None, until):
             views = None
             if twin is not None:
@@ -129,6 +134,7 @@ class BeliefSet:
             if item.at_mark:
                 bs.at_mark = True
             stop = item
+        bs._end_sharing()
         if stop is not None:
             # only a take changes who controls what: in a game without one, the owners are the deal's (no second
             # replay; with one, the engine's replay says, as its automatic chance may take right after the stop)
@@ -150,6 +156,7 @@ class BeliefSet:
         own view before a decision that depends on a hidden hand (their exact pool of cards)."""
         k = item.action.kind
         if k == "take":
+            self._end_sharing()     # the taker's holdings change: each belief goes on by itself
             agent = record.log[item.index].action.args[0]  # the full record: given only to the taker
             with self._all_or_nothing():
                 for o, b in self.beliefs.items():
@@ -165,6 +172,12 @@ class BeliefSet:
             if hand not in by_hand:
                 by_hand[hand] = ask_model(self.model, v, item.actor, item.action, len(self.agents))
             own[o] = by_hand[hand]
+        shared = self._shared
+        if shared is not None and values is not None:
+            if not own and shared.add(item.actor, values, describe_action(item.view, item.actor, item.action),
+                                      item):
+                return
+            self._end_sharing()     # a decision each reads in their own way: each belief goes on by itself
         with self._all_or_nothing():
             for pb in self.points_share.values():
                 pb.count_move(item.actor, item.action)
@@ -178,6 +191,12 @@ class BeliefSet:
                 values = logsumexp(values + self.model.log_prior[:, None], axis=0)
             for o, ib in self.independent.items():
                 ib._update_with(item.actor, values, desc)
+
+    def _end_sharing(self) -> None:
+        """Give every belief its type tables from the shared ones, and stop sharing."""
+        if self._shared is not None:
+            self._shared.deliver()
+            self._shared = None
 
     @contextmanager
     def _all_or_nothing(self):
@@ -195,3 +214,60 @@ class BeliefSet:
             for o, pts in points.items():
                 self.points_share[o].points = pts
             raise
+
+
+class _SharedTypeTables:
+    """The type tables of a replay whose beliefs all learn types lazily (no update records, no baselines).
+
+    Each belief's posterior keeps, per player, a table of type log weights per agent that player may hold
+    (:class:`~heimlich_lab.inference.mixture.TypedPosterior`); every belief that reads a decision adds the
+    same log-likelihoods to it. Kept here once per player over every agent instead, and added to once per
+    decision, the tables are handed to the beliefs when the replay ends (or before anything else changes
+    them): each belief's columns of them, the same additions in the same order, so the same numbers. A
+    decision with an impossible option for some type or agent, or that each observer reads with their own
+    hand, ends the sharing first.
+    """
+
+    def __init__(self, beliefs: dict, prior: np.ndarray, n_agents: int):
+        self.beliefs = beliefs
+        self.readers: dict[str, list[Belief]] = {}
+        self.tables: dict[str, np.ndarray] = {}
+        self.prior = prior
+        self.n_agents = n_agents
+
+    @classmethod
+    def for_beliefs(cls, bs: BeliefSet) -> _SharedTypeTables | None:
+        """Sharing for ``bs``'s beliefs, or ``None`` where it does not apply."""
+        posts = [b._posterior for b in bs.beliefs.values()]
+        if bs.independent or bs.points_share or not posts or \
+                not all(isinstance(p, TypedPosterior) and not p.keep_updates for p in posts):
+            return None
+        prior = posts[0].type_log_prior
+        if not all(np.array_equal(p.type_log_prior, prior) and all(p.slot_columns(o) is not None
+                                                                     for o in bs.players) for p in posts):
+            return None
+        return cls(bs.beliefs, prior, len(bs.agents))
+
+    def add(self, actor: str, values: np.ndarray, description: str, item) -> bool:
+        """Add one decision's log-likelihoods (types, agents) for every belief that reads it; ``False`` (nothing
+        done) if one of them is impossible somewhere (then each belief must read it itself)."""
+        if values.ndim != 2 or not values.min() > -np.inf:
+            return False
+        readers = self.readers.get(actor)
+        if readers is None:
+            readers = self.readers[actor] = [b for b in self.beliefs.values() if b.reads_decisions_of(actor)]
+        table = self.tables.get(actor)
+        if table is None:
+            table = np.repeat(self.prior[:, :, None], self.n_agents, axis=2)
+        self.tables[actor] = table + values[None]
+        step = BeliefStep(item.index, item.turn, actor, item.action, description, "observation", None, None)
+        for b in readers:
+            b.history.append(step)
+        return True
+
+    def deliver(self) -> None:
+        """Each belief's columns of the shared tables."""
+        for actor, table in self.tables.items():
+            for b in self.readers[actor]:
+                b._posterior.receive_table(actor, table)
+        self.tables = {}

@@ -343,9 +343,7 @@ class TypedPosterior(Posterior):
         if not self.keep_updates and (finite or lh.min() > -np.inf):
             # positive for every type and holding: every hypothesis still possible stays possible, so nothing
             # can fail later; the weights follow when read (see _sync)
-            if o not in self._pending:
-                self._pending = {**self._pending, o: table}      # a new dict: checkpoints keep theirs
-            self._tables[o] = (masks, _frozen(table + lh[None]))
+            self._defer(o, _frozen(table + lh[None]))
             return None
         given = self._given * _predictive_ratio(table, lh)[:, self._columns(o)]   # (M, H), unnormalized
         total = given.sum(axis=0)
@@ -358,6 +356,30 @@ class TypedPosterior(Posterior):
         self._given = _frozen(given)
         self._tables[o] = (masks, _frozen(table + lh[None]))   # no NaN: neither holds +inf
         return rec
+
+    def _defer(self, o: int, table: np.ndarray) -> None:
+        """Owner ``o``'s type table becomes ``table`` after observations that keep every hypothesis possible;
+        the weights follow when read (see :meth:`_sync`)."""
+        if o not in self._pending:
+            self._pending = {**self._pending, o: self._tables[o][1]}      # a new dict: checkpoints keep theirs
+        self._tables[o] = (self._tables[o][0], table)
+
+    def slot_columns(self, owner: Any) -> np.ndarray | None:
+        """The slot of each column of ``owner``'s type table when each holding is one slot (else ``None``):
+        a table kept over every slot, ``(M, K, n_slots)``, gives this posterior's by these columns."""
+        return _single_slots(self._tables[self._space.owner_index(owner)][0])
+
+    def receive_table(self, owner: Any, table: np.ndarray) -> None:
+        """``owner``'s type table after observations kept elsewhere: the columns :meth:`slot_columns` of a
+        table over every slot, which started from this posterior's type prior and added the observations'
+        log-likelihoods one by one (as :meth:`update_actor` does, so the numbers are the same), every one of
+        them finite. Only without update records."""
+        o = self._space.owner_index(owner)
+        cols = self.slot_columns(o)
+        if self.keep_updates or cols is None or table.shape[:2] != self.type_log_prior.shape:
+            raise ModelError("receive_table() needs a posterior without update records, one slot per holding "
+                             f"and a table (populations, types, slots); got shape {table.shape}")
+        self._defer(o, _frozen(np.ascontiguousarray(table[:, :, cols])))   # the layout of update_actor's tables
 
     def refine(self, owner: Any, candidates: Iterable[Any] | None = None, *, merge: bool = True,
                label: str | None = "refine", info: Any = None) -> Update | None:
