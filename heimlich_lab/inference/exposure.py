@@ -28,6 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import HeimlichError, ModelError
+from ..rules.actions import DECISION_KINDS
+from ..rules.replay import _entries_from_log
 
 __all__ = ["PublicWatch", "exposure"]
 
@@ -43,8 +45,7 @@ class PublicWatch:
     def __init__(self, model):
         self.model = model
         self._beliefs: list = []      # (the log of the game it follows, its belief), most recently used first
-        #: (spectator posterior, log length it has read, {(actor, action): fed log-likelihoods}, that log) or None
-        self._fed: tuple | None = None
+        self._fed: _FedSpectator | None = None      # the spectator fed_row reads (see there)
 
     def __repr__(self):
         return f"PublicWatch({self.model!r}, following {self.games} game(s))"
@@ -84,58 +85,111 @@ class PublicWatch:
         re-reading the view and asking the model again."""
         fed = self._at(view)
         if fed is not None:
-            fed[2][(actor, _canonical(action))] = np.asarray(values, dtype=float)
+            fed.candidates[(actor, _canonical(action))] = np.asarray(values, dtype=float)
 
     def fed_row(self, view, player: str) -> np.ndarray | None:
-        """:meth:`row`, the same numbers, cheaper when the decisions since the last call were :meth:`feed` ones:
-        the spectator's posterior then takes their likelihoods directly. Anything else (another game, a take, a
-        decision nobody fed) is read from the view by :meth:`row`'s way."""
+        """:meth:`row`, the same numbers (to rounding), cheaper when the decisions since the last call were
+        :meth:`feed` ones: the spectator's belief then takes their likelihoods directly. Anything else (another
+        game, a take, a decision nobody fed) is read from the view by :meth:`row`'s way."""
         fed = self._at(view)
         if fed is None:
             return None
         _check_player(view, player)
-        return fed[0].marginal_row(player)     # one row: the spectator's whole table is never read here
+        return fed.row(player)
 
-    def _at(self, view):
-        """The fed state brought to ``view`` (``None`` for a game that started from a position)."""
+    def _at(self, view) -> _FedSpectator | None:
+        """The fed spectator brought to ``view`` (``None`` for a game that started from a position)."""
         n = len(view.log)
         fed = self._fed
-        if fed is not None and not _same_game(fed[3], view.log):
+        if fed is not None and not _same_game(fed.log, view.log):
             fed = None
-        elif fed is not None and fed[1] < n:
-            fed = self._advance(view, fed, n)
-        if fed is None or fed[1] != n:
-            b = self.belief(view)
-            fed = self._fed = None if b is None else (b.posterior(), n, {}, view.log)
+        elif fed is not None and fed.n < n:
+            fed = fed if self._advance(view, fed, n) else None
+        if fed is None or fed.n != n:
+            post = self._fresh(view)
+            if post is None:
+                b = self.belief(view)
+                post = None if b is None else b.posterior()
+            fed = self._fed = None if post is None else _FedSpectator(post, n, view.log)
         return fed
 
-    def _advance(self, view, fed, n):
-        """The fed posterior moved on to log length ``n``, or ``None`` if the events since cannot be followed
-        with what was fed (exactly one player decision, fed; the rest chance events that change nothing here)."""
-        from ..rules.actions import DECISION_KINDS
-        from ..rules.replay import _entries_from_log
-        post, at, candidates, _ = fed
+    def _fresh(self, view):
+        """The spectator's belief at a view where nothing has told anything yet (no decision, no take: the deal
+        and the first roll), without reading it: every assignment alike; else ``None``."""
+        kinds = view.log.kinds()
+        if "start" in kinds or "take" in kinds or not DECISION_KINDS.isdisjoint(kinds):
+            return None
+        from .belief import _initial_posterior, _initial_space
+        return _initial_posterior(_initial_space(tuple(view.players), tuple(view.agents), None, ()), self.model,
+                                  False)
+
+    @staticmethod
+    def _advance(view, fed: _FedSpectator, n: int) -> bool:
+        """Move ``fed`` on to log length ``n``; ``False`` (``fed`` unusable) if the events since cannot be
+        followed with what was fed (exactly one player decision, fed; the rest chance events that change
+        nothing here)."""
         log = view.log
-        kinds = log.kinds(at)       # a decision's event has the decision's kind; only that one is read
-        found = [j for j, k in enumerate(kinds, at) if k in DECISION_KINDS]
+        kinds = log.kinds(fed.n)       # a decision's event has the decision's kind; only that one is read
+        found = [j for j, k in enumerate(kinds, fed.n) if k in DECISION_KINDS]
         if "take" in kinds or len(found) != 1:
-            return None
+            return False
         ((actor, action, _),), _ = _entries_from_log([log[found[0]]])
-        values = candidates.get((actor, _canonical(action)))
-        if values is None:
-            return None
-        try:
-            post.update_actor(actor, values)     # all or nothing
-        except HeimlichError:
-            return None
-        self._fed = (post, n, {}, log)
-        return self._fed
+        values = fed.candidates.get((actor, _canonical(action)))
+        if values is None or not fed.update(actor, values):
+            return False
+        fed.n, fed.candidates, fed.log = n, {}, log
+        return True
 
     def row(self, view, player: str) -> np.ndarray | None:
         """``player``'s row of the spectator's belief at ``view``: P(player controls agent a) per agent of
         ``view.agents`` (``None`` for a game that started from a position)."""
         b = self.belief(view)
         return None if b is None else _row(b.marginals_array(), view, player)
+
+
+class _FedSpectator:
+    """The spectator :meth:`PublicWatch.feed` feeds: its belief, the length of the log it has read, and the
+    decisions fed for the next entry. While every player holds one agent in every assignment (no second agent
+    taken), the belief is kept as probabilities over the assignments, each decision multiplying in its actor's
+    likelihoods: Bayes' rule with the same numbers as the posterior's log-space step (to rounding), in fewer
+    steps, and a row is one sum over the assignments."""
+
+    __slots__ = ("post", "p", "single", "owners", "n_slots", "n", "log", "candidates")
+
+    def __init__(self, post, n: int, log):
+        space = post.space
+        self.single = [space.single_slot(o) for o in range(space.n_owners)]
+        self.owners = {name: o for o, name in enumerate(space.owners)}
+        self.n_slots = space.n_slots
+        if all(s is not None for s in self.single):
+            self.post, self.p = None, post.posterior_vector()
+        else:
+            self.post, self.p = post, None
+        self.n, self.log, self.candidates = n, log, {}
+
+    def update(self, actor: str, values: np.ndarray) -> bool:
+        """Bayes' rule with the actor's log-likelihoods per agent; ``False`` (nothing changed) if the decision
+        is impossible under every assignment still possible."""
+        if self.post is not None:
+            try:
+                self.post.update_actor(actor, values)     # all or nothing
+            except HeimlichError:
+                return False
+            return True
+        top = values.max()
+        if not top > -np.inf:
+            return False
+        w = self.p * np.exp(values - top)[self.single[self.owners[actor]]]
+        z = w.sum()
+        if not z > 0:
+            return False
+        self.p = w / z
+        return True
+
+    def row(self, player: str) -> np.ndarray:
+        if self.post is not None:
+            return self.post.marginal_row(player)
+        return np.bincount(self.single[self.owners[player]], weights=self.p, minlength=self.n_slots)
 
 
 def _check_player(view, player: str) -> None:
