@@ -162,18 +162,24 @@ def test_a_belief_set_sharing_type_tables_equals_each_belief_updating_its_own(mo
         shared_decisions.extend([actor] if done else [])
         return done
     monkeypatch.setattr(bsm._SharedTypeTables, "add", counting)
-    lean = BeliefSet.from_record(rec, model=pop, keep_updates=False)
-    assert len(shared_decisions) >= (1 if top_secret else impossible_at - 1 if impossible_at else 10)   # it was used
-    monkeypatch.setattr(bsm._SharedTypeTables, "for_beliefs", classmethod(lambda cls, bs: None))
-    if impossible_at is not None:
-        asked.clear()
-    own = BeliefSet.from_record(rec, model=pop, keep_updates=False)
-    for p in players:
-        np.testing.assert_array_equal(lean[p].marginals_array(), own[p].marginals_array())
-        assert lean[p].player_types() == own[p].player_types()
-        assert lean[p].table_kinds() == own[p].table_kinds()
-        assert [(s.index, s.kind, s.description) for s in lean[p].history] == \
-            [(s.index, s.kind, s.description) for s in own[p].history]
+    sharing = bsm._SharedTypeTables.for_beliefs
+    for until in (None, "dossier", 20):   # stopped early too: some players have not acted yet
+        monkeypatch.setattr(bsm._SharedTypeTables, "for_beliefs", sharing)
+        shared_decisions.clear()
+        if impossible_at is not None:
+            asked.clear()
+        lean = BeliefSet.from_record(rec, model=pop, until=until, keep_updates=False)
+        assert len(shared_decisions) >= (1 if top_secret else impossible_at - 1 if impossible_at else 8)   # used
+        monkeypatch.setattr(bsm._SharedTypeTables, "for_beliefs", classmethod(lambda cls, bs: None))
+        if impossible_at is not None:
+            asked.clear()
+        own = BeliefSet.from_record(rec, model=pop, until=until, keep_updates=False)
+        for p in players:
+            np.testing.assert_array_equal(lean[p].marginals_array(), own[p].marginals_array())
+            assert lean[p].player_types() == own[p].player_types()
+            assert lean[p].table_kinds() == own[p].table_kinds()
+            assert [(s.index, s.kind, s.description) for s in lean[p].history] == \
+                [(s.index, s.kind, s.description) for s in own[p].history]
 def test_bad_values_are_refused_and_change_nothing():
     post = TypedPosterior(HypothesisSpace.assignments(OWNERS, SLOTS), np.log([0.5, 0.5]))
     post.update_actor("A", np.log([[0.4, 0.3, 0.2, 0.1], [0.25, 0.25, 0.25, 0.25]]))

@@ -182,7 +182,8 @@ class TypedPosterior(Posterior):
     _logw, _summary, _log_evidence, _given = map(_synced, ("_logw", "_summary", "_log_evidence", "_given"))
     #: owner index -> its type table when the weights were last brought up to date (none pending: {})
     _pending: dict = {}
-    #: owner index -> (a type table, its sums over types (M, n)): a cache for _sync, checked by identity
+    #: owner index -> ((a type table, its sums over types (M, n)), ...): a cache for _sync, checked by identity
+    #: (the table when the weights were last brought up to date first)
     _table_sums: dict = {}
 
     def __init__(self, space: HypothesisSpace, type_log_prior: Any, type_names: Iterable[str] | None = None,
@@ -214,7 +215,7 @@ class TypedPosterior(Posterior):
         for o, masks in enumerate(_holdings(space)):
             self._tables[o] = (masks, _frozen(np.repeat(self.type_log_prior[:, :, None], masks.size, axis=2)))
         self._columns_cache: dict = {}
-        self._table_sums = {}
+        self._table_sums = {o: ((t, _lse(t, 1)),) for o, (_, t) in self._tables.items()}
 
     @property
     def n_types(self) -> int:
@@ -253,10 +254,8 @@ class TypedPosterior(Posterior):
             sums = self._table_sums
             for o, old in pending.items():
                 table = self._tables[o][1]
-                hit = sums.get(o)
-                then = hit[1] if hit is not None and hit[0] is old else _lse(old, 1)   # (M, n)
-                now = _lse(table, 1)
-                sums[o] = (table, now)       # the next sync's "then" (tables are replaced, never changed)
+                then, now = self._sums(o, old), self._sums(o, table)                 # (M, n)
+                sums[o] = ((table, now),)    # the next sync's "then" (tables are replaced, never changed)
                 joint = joint + np.where(np.isfinite(then), now - then, -np.inf)[:, self._columns(o)]
             total = _lse(joint, 0)                                                  # (H,)
             top = total.max()
@@ -271,6 +270,13 @@ class TypedPosterior(Posterior):
             given[:, ~alive] = d["_raw_given"][:, ~alive]
         d.update(_raw_logw=post, _raw_summary=_Summary(self._space, p, post),
                  _raw_log_evidence=d["_raw_log_evidence"] + log_ev, _raw_given=_frozen(given))
+
+    def _sums(self, o: int, table: np.ndarray) -> np.ndarray:
+        """``log sum_k exp(table)`` over types (M, n) of owner ``o``'s ``table``, from the cache if known."""
+        for known, sums in self._table_sums.get(o, ()):
+            if known is table:
+                return sums
+        return _lse(table, 1)
 
     def __repr__(self) -> str:
         return super().__repr__().replace("Posterior(", f"TypedPosterior({self.n_types} types, ", 1)
@@ -379,7 +385,8 @@ class TypedPosterior(Posterior):
         if self.keep_updates or cols is None or table.shape[:2] != self.type_log_prior.shape:
             raise ModelError("receive_table() needs a posterior without update records, one slot per holding "
                              f"and a table (populations, types, slots); got shape {table.shape}")
-        self._defer(o, _frozen(np.ascontiguousarray(table[:, :, cols])))   # the layout of update_actor's tables
+        # the layout of update_actor's tables: numpy sums a table over types in an order that depends on it
+        self._defer(o, _frozen(np.ascontiguousarray(table[:, :, cols])))
 
     def refine(self, owner: Any, candidates: Iterable[Any] | None = None, *, merge: bool = True,
                label: str | None = "refine", info: Any = None) -> Update | None:
