@@ -62,8 +62,9 @@ __all__ = ["TypedPosterior", "type_predictive"]
 _MAX_SLOTS = 16
 _SINGLE_SLOTS: dict = {}
 _SINGLE_BY_ARRAY: dict = {}
-#: The last read-only table of values :meth:`TypedPosterior._type_values` checked, and whether it is all finite.
-_LAST_CHECKED: list = [None, False]
+#: [(the last read-only table of values :meth:`TypedPosterior._type_values` checked, whether it is all finite)]:
+#: one pair, replaced whole, so that a reader never pairs one table with another's answer
+_LAST_CHECKED: list = [(None, False)]
 
 
 _HOLDINGS: dict = {}
@@ -312,8 +313,9 @@ class TypedPosterior(Posterior):
     def _type_values(self, values: Any) -> tuple[np.ndarray, bool]:
         """``values`` checked, as a (K, S) table, and whether every entry is finite."""
         S, K = self._space.n_slots, self.n_types
-        if values is _LAST_CHECKED[0] and values.shape == (K, S):   # the observers of one decision share it
-            return values, _LAST_CHECKED[1]
+        last, last_finite = _LAST_CHECKED[0]
+        if values is last and values.shape == (K, S):   # the observers of one decision share it
+            return values, last_finite
         arr = values if isinstance(values, np.ndarray) and values.shape == (K, S) and values.dtype == float \
             else _log_table(values, "values")
         if arr.shape == (S,):
@@ -327,7 +329,7 @@ class TypedPosterior(Posterior):
             raise ModelError("values contains +inf; a log-likelihood must be finite or -inf")
         finite = bool(arr.min() > -np.inf)
         if arr is values and values.base is None and not values.flags.writeable:   # it cannot change
-            _LAST_CHECKED[:] = [values, finite]
+            _LAST_CHECKED[0] = (values, finite)
         return arr, finite
 
     def update_actor(self, actor: Any, values: Any, *, no_slot: float | None = None,
