@@ -129,15 +129,16 @@ def test_a_belief_set_without_update_records_equals_one_with(top_secret, n_playe
 
 
 
-@pytest.mark.parametrize("top_secret, impossible_at", [(False, None), (True, None), (False, 4)])
+@pytest.mark.parametrize("top_secret, impossible_at, n_players", [(False, None, 5), (True, None, 5), (False, 4, 5),
+                                                                  (False, None, 3), (False, None, 7)])
 def test_a_belief_set_sharing_type_tables_equals_each_belief_updating_its_own(monkeypatch, top_secret,
-                                                                               impossible_at):
+                                                                               impossible_at, n_players):
     """A BeliefSet without update records keeps each player's type table once for all observers; the beliefs
     are the same, bit for bit, as when each updates its own: basic games, Top Secret ones (a hand read from
     each observer's own pool and a take end the sharing) and a decision impossible for one agent (read by
     each belief itself)."""
     import heimlich_lab.inference.belief_set as bsm
-    players = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"][:n_players]
     rec = play(Rules(top_secret=top_secret), {p: (BoltzmannBot(seed=i) if i % 2 else RandomBot(i))
                                               for i, p in enumerate(players)}, seed=5)
     pop = default_population()
