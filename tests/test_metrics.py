@@ -104,6 +104,21 @@ def test_binary_events_and_z_scores():
     assert z.groups[0] == 2 and z.n[0] == 4
 
 
+def test_z_scores_do_not_read_rounding_as_a_signal():
+    # the prior's predictions: 1/6 for each of six agents, exactly one of which is the player's, in 400 games.
+    # 6 * (1/6) is not exactly 1 in floating point, so every game's deviation has the same (rounding) sign.
+    games = 400
+    p = np.full(6 * games, 1 / 6)
+    y = np.tile([1.0, 0, 0, 0, 0, 0], games)
+    g = np.repeat(np.arange(games), 6)
+    d = np.bincount(g, weights=y - p)
+    assert np.all(d != 0) and abs(d.sum() / np.sqrt((d ** 2).sum())) > 19     # the naive ratio: sqrt(400)
+    assert calibration_z_scores(p, y, g, bins=10).z.abs().max() == 0.0
+    # a small but real gap is still a signal: predictions of 0.16 for events of rate 1/6
+    z = calibration_z_scores(np.full(6 * games, 0.16), y, g, bins=10)
+    assert z.z[1] == pytest.approx(games * 6 * (1 / 6 - 0.16) / math.sqrt(games * (6 * (1 / 6 - 0.16)) ** 2))
+
+
 def test_plot_calibration():
     import matplotlib.pyplot as plt
     rng = np.random.default_rng(0)

@@ -203,7 +203,10 @@ def calibration_z_scores(predicted, outcomes, groups, bins: int = 10) -> pd.Data
     probabilities, every ``D_gb`` has mean 0 and the groups are independent,
     so ``z_b = sum_g D_gb / sqrt(sum_g D_gb**2)`` is approximately standard
     normal for many groups (a self-normalized sum; events within a game may be
-    correlated in any way). Columns: bin, n, groups, mean_predicted, frequency, z.
+    correlated in any way). A bin whose deviations are all at the level of rounding (say predictions of
+    exactly 1/6 for events of which exactly one in six happens) has z 0: the self-normalized ratio would
+    otherwise turn the rounding's constant sign into ``sqrt(groups)``. Columns: bin, n, groups,
+    mean_predicted, frequency, z.
     """
     p, y = _check_pairs(predicted, outcomes)
     g = np.asarray(groups).ravel()
@@ -217,7 +220,8 @@ def calibration_z_scores(predicted, outcomes, groups, bins: int = 10) -> pd.Data
     s, ss = d.sum(axis=0), (d ** 2).sum(axis=0)
     n = np.bincount(b, minlength=bins)
     with np.errstate(invalid="ignore", divide="ignore"):
-        z = np.where(ss > 0, s / np.sqrt(ss), 0.0)
+        # a sum of n probabilities carries rounding of about n * 1e-16: below 1e-12 per event is no signal
+        z = np.where(np.sqrt(ss) > 1e-12 * np.maximum(n, 1), s / np.sqrt(ss), 0.0)
         return pd.DataFrame({"bin": np.arange(bins), "n": n, "groups": (cnt > 0).sum(axis=0),
                              "mean_predicted": np.bincount(b, weights=p, minlength=bins) / n,
                              "frequency": np.bincount(b, weights=y, minlength=bins) / n, "z": z})
