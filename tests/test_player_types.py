@@ -2,6 +2,7 @@
 from itertools import permutations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from heimlich_lab import Rules, play
@@ -335,9 +336,10 @@ def test_evaluate_population_grid(tmp_path, capsys):
         population("random+nobody")
     plots = tmp_path / "plots"
     assert main(["evaluate", "--populations", "greedy", "--games", "1", "--players", "3", "--seed", "2",
-                 "--model", "robust", "--plots", str(plots)]) == 0
+                 "--model", "robust", "--plots", str(plots), "--targets"]) == 0
     out = capsys.readouterr().out
     assert "== greedy ==" in out and "ece" in out and "compare" in out
+    assert "== targets" in out and "log loss / compare <= 1.05" in out and "undecided" in out   # one game decides nothing
     assert (plots / "reliability-greedy.png").stat().st_size > 1000
 
 
@@ -517,3 +519,44 @@ def test_receive_table_refuses_what_it_cannot_take_and_changes_nothing():
     lazy.receive_table("B", table)
     eager.update_actor("B", np.log([[0.5, 0.5, 0.5], [0.9, 0.05, 0.05]]))
     np.testing.assert_allclose(lazy.marginals(), eager.marginals(), atol=1e-12)
+
+
+def _fake_results(per_game: dict, players: int = 5, ece: float = 0.01, max_z: float = 1.0):
+    """An evaluation's results built by hand: ``per_game`` maps method -> (log losses, correct) per game."""
+    rows = []
+    for method, (ll, correct) in per_game.items():
+        for gi, (a, b) in enumerate(zip(ll, correct)):
+            rows += [{"game": gi, "player": p, "method": method, "log_loss": a, "actual_correct": b}
+                     for p in range(players)]
+    table = pd.DataFrame({"ece": [ece], "max_z": [max_z]}, index=["exact"])
+    return table, pd.DataFrame(rows), {}
+
+
+def test_check_targets_reads_each_target_with_an_interval_over_games():
+    from heimlich_lab.commands.evaluate import check_targets
+    rng = np.random.default_rng(4)
+    n = 60
+    compare = rng.uniform(0.2, 0.4, n)
+    base = {"uniform": (np.full(n, 1.56), np.full(n, 2.0)), "points-share": (np.full(n, 1.2), rng.uniform(3, 4, n))}
+    far = {**base, "exact": (1.2 * compare, base["points-share"][1] * 1.3), "compare": (compare, np.full(n, 5.0))}
+    noisy = 1.05 * compare * rng.choice([0.8, 1.2], n)           # the mean ratio is near 1.05
+    near = {**base, "exact": (noisy, base["points-share"][1] * 1.0), "compare": (compare, np.full(n, 5.0))}
+    out = check_targets({"boltzmann": _fake_results(far), "mixed": _fake_results(near, ece=0.05, max_z=4.0)},
+                        resamples=500)
+    got = out.set_index(["population", "target"])
+    ratio = got.loc[("boltzmann", "log loss / compare <= 1.05")]
+    assert ratio.estimate == pytest.approx(1.2) and ratio.low == pytest.approx(1.2) and ratio.verdict == "no"
+    assert got.loc[("boltzmann", "log loss - uniform <= 0.02")].verdict == "yes"
+    assert ("boltzmann", "correct / points-share >= 1.1") not in got.index       # mixed tables only
+    useful = got.loc[("mixed", "correct / points-share >= 1.1")]
+    assert useful.estimate == pytest.approx(1.0) and useful.verdict == "no"
+    assert ("mixed", "log loss / compare <= 1.05") not in got.index
+    assert got.loc[("mixed", "ECE <= 0.03")].verdict == "no" and got.loc[("mixed", "max |z| <= 3.29")].verdict == "no"
+    # an interval that straddles the bound cannot decide
+    undecided = check_targets({"boltzmann": _fake_results(near)}, resamples=500).set_index("target")
+    row = undecided.loc["log loss / compare <= 1.05"]
+    assert row.low < 1.05 < row.high and row.verdict == "undecided"
+    # games are the units: ten players a game instead of five leaves every interval as it was
+    more = check_targets({"boltzmann": _fake_results(near, players=10)}, resamples=500).set_index("target")
+    assert more.loc["log loss / compare <= 1.05", "low"] == pytest.approx(row.low)
+    assert more.loc["log loss / compare <= 1.05", "high"] == pytest.approx(row.high)

@@ -23,6 +23,7 @@ agent's most probable owner).
 """
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -66,6 +67,10 @@ def register(sub):
                         "mixed, or bots joined by + (e.g. random,mixed,random+bluff); one table per population")
     p.add_argument("--plots", default=None,
                    help="with --populations: a folder for one reliability diagram (PNG) per population")
+    p.add_argument("--targets", action="store_true",
+                   help="with --populations: also check the kit's quality targets, each with a 95%% bootstrap "
+                        "interval over games (honest on every population, cheap on greedy and boltzmann, useful "
+                        "on mixed, calibrated)")
     add_rules_arguments(p)
     p.add_argument("--game", choices=("heimlich", "secrets"), default="heimlich",
                    help="heimlich (default) or secrets: its beliefs at the end, per method (exact, model, prior)")
@@ -220,6 +225,86 @@ def evaluate_populations(populations, games: int, n_players: int, seed: int | No
     return out
 
 
+#: The quality targets :func:`check_targets` reads (the kit's targets for its default belief).
+HONEST_LOG_LOSS = 0.02      # log loss at most the uniform prior's + this, on every population
+HONEST_CORRECT = 0.1        # correct entries at least points-share's - this, on every population
+CHEAP_RATIO = 1.05          # log loss at most this x the compared model's, where that model is right
+USEFUL_RATIO = 1.1          # correct entries at least this x points-share's, on mixed tables
+MAX_ECE = 0.03
+MAX_Z = 3.29                # two-sided 0.001 for one bin's z-score
+
+
+def _interval(stat, samples, confidence: float, resamples: int, seed: int) -> tuple[float, float]:
+    """A percentile bootstrap interval of ``stat`` over games (paired samples, one value per game)."""
+    from scipy.stats import bootstrap
+    if len(samples[0]) < 2:
+        return math.nan, math.nan
+    with np.errstate(divide="ignore", invalid="ignore"):
+        res = bootstrap(samples, stat, paired=True, vectorized=True, confidence_level=confidence,
+                        n_resamples=resamples, method="percentile", random_state=np.random.default_rng(seed))
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def check_targets(results: dict, *, cheap_on=("greedy", "boltzmann"), useful_on=("mixed",),
+                  confidence: float = 0.95, resamples: int = 2000, seed: int = 0) -> pd.DataFrame:
+    """The quality targets of a population grid's evaluation, each with a bootstrap interval over games.
+
+    ``results`` is :func:`evaluate_populations`'s output. Games are the independent units (a game's
+    players see the same moves), so the intervals resample whole games, every method's scores of a game
+    together. Targets, on each population:
+
+    * ``log loss - uniform <= 0.02`` and ``correct - points-share >= -0.1`` (honest);
+    * ``log loss / compare <= 1.05`` on ``cheap_on`` (robustness is cheap where the compared model is right;
+      needs ``compare``);
+    * ``correct / points-share >= 1.1`` on ``useful_on``;
+    * ``ECE <= 0.03`` and ``max |z| <= 3.29``: points, no interval.
+
+    ``estimate`` is the target's left-hand side over all the games. ``verdict`` is ``yes`` when the whole interval meets the target, ``no`` when none of it does, and
+    ``undecided`` when the games cannot tell (for ECE and z: the point decides).
+
+    >>> from heimlich_lab.inference.model import BoltzmannModel
+    >>> res = evaluate_populations(["random"], games=4, n_players=3, seed=1, compare=BoltzmannModel(),
+    ...                            progress=False)
+    >>> t = check_targets(res, resamples=200)
+    >>> list(t.target)
+    ['log loss - uniform <= 0.02', 'correct - points-share >= -0.1', 'ECE <= 0.03', 'max |z| <= 3.29']
+    >>> set(t.verdict) <= {"yes", "no", "undecided"}
+    True
+    """
+    def mean(a, axis=-1):
+        return a.mean(axis=axis)
+
+    rows = []
+    for name, (table, scores, _) in results.items():
+        games = scores.groupby(["game", "method"])[["log_loss", "actual_correct"]].mean().unstack("method")
+        ll, correct = games["log_loss"], games["actual_correct"]
+        checks = [(f"log loss - uniform <= {HONEST_LOG_LOSS:g}", (ll["exact"], ll["uniform"]),
+                   lambda a, b, axis=-1: mean(a, axis) - mean(b, axis), HONEST_LOG_LOSS, "<="),
+                  (f"correct - points-share >= {-HONEST_CORRECT:g}", (correct["exact"], correct["points-share"]),
+                   lambda a, b, axis=-1: mean(a, axis) - mean(b, axis), -HONEST_CORRECT, ">=")]
+        if name in cheap_on and "compare" in ll:
+            checks.append((f"log loss / compare <= {CHEAP_RATIO:g}", (ll["exact"], ll["compare"]),
+                           lambda a, b, axis=-1: mean(a, axis) / mean(b, axis), CHEAP_RATIO, "<="))
+        if name in useful_on:
+            checks.append((f"correct / points-share >= {USEFUL_RATIO:g}", (correct["exact"], correct["points-share"]),
+                           lambda a, b, axis=-1: mean(a, axis) / mean(b, axis), USEFUL_RATIO, ">="))
+        for target, samples, stat, bound, sense in checks:
+            samples = tuple(s.to_numpy() for s in samples)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                estimate = float(stat(*samples))
+            low, high = _interval(stat, samples, confidence, resamples, seed)
+            ok = (lambda v: v <= bound) if sense == "<=" else (lambda v: v >= bound)
+            verdict = "undecided" if math.isnan(low) else \
+                "yes" if ok(low) and ok(high) else "no" if not ok(low) and not ok(high) else "undecided"
+            rows.append({"population": name, "target": target, "estimate": estimate, "low": low, "high": high,
+                         "verdict": verdict})
+        for target, value, bound in ((f"ECE <= {MAX_ECE:g}", table.loc["exact", "ece"], MAX_ECE),
+                                     (f"max |z| <= {MAX_Z:g}", table.loc["exact", "max_z"], MAX_Z)):
+            rows.append({"population": name, "target": target, "estimate": float(value), "low": math.nan,
+                         "high": math.nan, "verdict": "yes" if value <= bound else "no"})
+    return pd.DataFrame(rows, columns=["population", "target", "estimate", "low", "high", "verdict"])
+
+
 def plot_reliability(events: dict, title: str, path) -> None:
     """A reliability diagram of each method's binary events, saved to ``path`` (matplotlib)."""
     import matplotlib
@@ -312,6 +397,12 @@ def run_populations(args) -> int:
             plot_reliability(events, f"{name}: {args.games} games, {args.players} players", path)
             print(f"reliability diagram: {path}")
         frames.append(scores.assign(population=name))
+    if args.targets:
+        checks = check_targets(results, seed=seed)
+        print(f"\n== targets: estimate and 95% interval over games (bootstrap, {args.games} games per population) ==")
+        with pd.option_context("display.float_format", "{:.3f}".format, "display.width", 120):
+            print(checks.to_string(index=False))
+        print("yes: the whole interval meets the target; no: none of it does; undecided: these games cannot tell")
     if args.out:
         pd.concat(frames).to_csv(args.out, index=False)
         print(f"Scores saved to {args.out}")
