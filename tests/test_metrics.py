@@ -127,6 +127,9 @@ def test_plot_calibration():
     ax = plot_calibration(p, y, bins=5, label="test")
     assert ax.get_xlabel() == "predicted probability"
     assert "ECE" in ax.get_legend().get_texts()[1].get_text()
+    plot_calibration(1 - p, y, bins=5, ax=ax, label="another")           # a second belief on the same axes
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels.count("perfect") == 1 and len(labels) == 3
     plt.close("all")
 
 

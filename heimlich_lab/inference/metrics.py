@@ -229,12 +229,13 @@ def calibration_z_scores(predicted, outcomes, groups, bins: int = 10) -> pd.Data
 
 def plot_calibration(predicted, outcomes, bins: int = 10, ax=None, label: str | None = None):
     """Reliability diagram: observed frequency vs. mean predicted probability per bin (marker area ~ count),
-    with the diagonal of perfect calibration. Returns the Axes."""
+    with the diagonal of perfect calibration (drawn once when several beliefs share ``ax``). Returns the Axes."""
     import matplotlib.pyplot as plt
     cur = calibration_curve(predicted, outcomes, bins)
     if ax is None:
         _, ax = plt.subplots(figsize=(4.5, 4.5))
-    ax.plot([0, 1], [0, 1], color="grey", linestyle=":", label="perfect")
+    if "perfect" not in [line.get_label() for line in ax.get_lines()]:   # one diagonal for several beliefs
+        ax.plot([0, 1], [0, 1], color="grey", linestyle=":", label="perfect")
     c = cur[cur.n > 0]
     ece = expected_calibration_error(predicted, outcomes, bins)
     ax.plot(c.mean_predicted, c.frequency, marker="o", label=f"{label or 'belief'} (ECE {ece:.3f})")
