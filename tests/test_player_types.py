@@ -334,6 +334,10 @@ def test_evaluate_population_grid(tmp_path, capsys):
     assert len(p) == len(y) == len(g) and set(np.unique(y)) <= {0.0, 1.0}
     with pytest.raises(HeimlichError, match="unknown bot"):
         population("random+nobody")
+    for flag in (["--targets"], ["--plots", str(tmp_path / "p")]):
+        assert main(["evaluate", "--bots", "random", "--games", "1", "--players", "3", *flag]) != 0
+        assert "goes with --populations" in capsys.readouterr().err
+    assert not (tmp_path / "p").exists()
     plots = tmp_path / "plots"
     assert main(["evaluate", "--populations", "greedy", "--games", "1", "--players", "3", "--seed", "2",
                  "--model", "robust", "--plots", str(plots), "--targets"]) == 0

@@ -327,6 +327,10 @@ def run(args) -> int:
     from ..inference.model import BoltzmannModel
     if args.populations:
         return run_populations(args)
+    for flag, value in (("--plots", args.plots), ("--targets", args.targets)):
+        if value:
+            raise HeimlichError(f"{flag} goes with --populations (one reliability diagram and one set of targets "
+                                f"per population)")
     from ..inference.player_types import default_population
     bots = split_names(args.bots, "bot")
     rules = rules_from(args)
