@@ -373,8 +373,8 @@ def _heatmap_group(belief, observer: str | None = None) -> tuple[str, float, flo
     rows = [r for r in table if r != observer]
     width = HEAD_W + CELL_W * len(cols) + 10
     seen = for_any_name(f"given what {observer} has seen") if observer else "given the public information"
-    out = [f"<text class='hs-caption' x='0' y='18'>Who controls which agent?</text>",
-           f"<text class='hs-small' x='0' y='38'>cell = probability that this player controls this agent,</text>",
+    out = ["<text class='hs-caption' x='0' y='18'>Who controls which agent?</text>",
+           "<text class='hs-small' x='0' y='38'>cell = probability that this player controls this agent,</text>",
            f"<text class='hs-small' x='0' y='54'>{escape(seen)}</text>"]
     top = 72
     for j, c in enumerate(cols):

@@ -15,7 +15,6 @@ import matplotlib
 matplotlib.use("Agg")
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from heimlich_lab import Action, Game, Position, Rules, play_game

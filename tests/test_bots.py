@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from heimlich_lab import Action, Game, ModelError, Position, Rules, play, play_game
-from heimlich_lab.bots import BOTS, BluffBot, BoltzmannBot, GreedyBot, RandomBot, make_bot
+from heimlich_lab import Action, Game, ModelError, Position, Rules, play
+from heimlich_lab.bots import BOTS, BluffBot, BoltzmannBot, GreedyBot, make_bot
 from heimlich_lab.bots.model_bots import kept_agent
 from heimlich_lab.inference.model import BoltzmannModel
 from heimlich_lab.inference.utility import PublicState, Utility, card_plays

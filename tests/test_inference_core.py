@@ -768,15 +768,6 @@ def test_update_record_type(space):
 # --------------------------------------------------------------------------- fast path and lean posteriors
 
 
-def brute_marginals(space, p):
-    """Marginal table by a loop over hypotheses and slots."""
-    out = np.zeros((space.n_owners + 1, space.n_slots))
-    for h, row in enumerate(space.table):
-        for s, o in enumerate(row):
-            out[o if o != FREE else space.n_owners, s] += p[h]
-    return out
-
-
 def test_event_sums_dense_and_bincount_agree_with_a_loop(monkeypatch):
     import heimlich_lab.inference.core as core
 

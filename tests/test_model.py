@@ -358,7 +358,7 @@ def test_bad_weights_raise_model_error(kwargs):
     with pytest.raises(ModelError, match="UtilityWeights"):
         UtilityWeights(**kwargs)
     with pytest.raises(ModelError):
-        BotError = GreedyBot(weights=UtilityWeights(**kwargs))   # noqa: F841 - never reached
+        GreedyBot(weights=UtilityWeights(**kwargs))
 
 
 def test_model_is_pluggable():

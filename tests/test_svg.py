@@ -131,7 +131,7 @@ def test_the_heatmap_beside_the_board_leaves_out_the_viewers_row():
         assert float(c.attrib["data-p"]) == pytest.approx(b.marginals()[row][col], abs=1e-4)
         assert text_of(c.find(f"{NS}text")) == probability_label(b.marginals()[row][col])
     words = text_of(root)
-    assert "given what Ann has seen" in words and f"Ann's own agent: " in words
+    assert "given what Ann has seen" in words and "Ann's own agent: " in words
     assert with_attr(root, "data-legend", "scale")
 
 

@@ -484,7 +484,6 @@ def test_belief_evaluation_matches_a_direct_computation(with_beliefs):
     from heimlich_lab.inference.belief import BeliefSet
     from heimlich_lab.inference.metrics import accuracy, brier_score, log_loss, truth_table
     from heimlich_lab.inference.likelihoods import default_model   # the evaluator's default model
-    from heimlich_lab.inference.dossier import secret_dossier  # noqa: F401  (the sheet the metrics describe)
 
     row = with_beliefs.iloc[5]                        # game 1, P2
     s, bot_seeds = game_seeds(5, 1, 4)

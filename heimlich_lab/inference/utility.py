@@ -81,7 +81,6 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, fields
-from itertools import combinations
 from typing import Sequence
 
 import numpy as np
