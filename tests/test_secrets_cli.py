@@ -34,6 +34,9 @@ def test_evaluate_scores_the_beliefs(capsys):
     assert main(["evaluate", "--game", "secrets", "--games", "3", "--players", "4", "--bots", "random"]) == 0
     text = capsys.readouterr().out
     assert "log_loss" in text and "exact" in text and "prior" in text
+    for flag in (["--populations", "random"], ["--targets"]):      # the first game's population grid only
+        assert main(["evaluate", "--game", "secrets", "--games", "1", "--players", "4", *flag]) == 2
+        assert "Secrets has none" in capsys.readouterr().err
     table = evaluate(games=4, n_players=6, bots=["team"], seed=2)
     assert table.loc["exact", "log_loss"] < table.loc["prior", "log_loss"]
     assert table.loc["model", "log_loss"] < table.loc["exact", "log_loss"]      # team players' choices tell

@@ -234,6 +234,14 @@ MAX_ECE = 0.03
 MAX_Z = 3.29                # two-sided 0.001 for one bin's z-score
 
 
+def _difference(a, b, axis=-1):
+    return a.mean(axis=axis) - b.mean(axis=axis)
+
+
+def _ratio(a, b, axis=-1):
+    return a.mean(axis=axis) / b.mean(axis=axis)
+
+
 def _interval(stat, samples, confidence: float, resamples: int, seed: int) -> tuple[float, float]:
     """A percentile bootstrap interval of ``stat`` over games (paired samples, one value per game)."""
     from scipy.stats import bootstrap
@@ -259,8 +267,9 @@ def check_targets(results: dict, *, cheap_on=("greedy", "boltzmann"), useful_on=
     * ``correct / points-share >= 1.1`` on ``useful_on``;
     * ``ECE <= 0.03`` and ``max |z| <= 3.29``: points, no interval.
 
-    ``estimate`` is the target's left-hand side over all the games. ``verdict`` is ``yes`` when the whole interval meets the target, ``no`` when none of it does, and
-    ``undecided`` when the games cannot tell (for ECE and z: the point decides).
+    ``estimate`` is the target's left-hand side over all the games. ``verdict`` is ``yes`` when the whole
+    interval meets the target, ``no`` when none of it does, and ``undecided`` when the games cannot tell
+    (for ECE and z: the point decides).
 
     >>> from heimlich_lab.inference.model import BoltzmannModel
     >>> res = evaluate_populations(["random"], games=4, n_players=3, seed=1, compare=BoltzmannModel(),
@@ -271,23 +280,20 @@ def check_targets(results: dict, *, cheap_on=("greedy", "boltzmann"), useful_on=
     >>> set(t.verdict) <= {"yes", "no", "undecided"}
     True
     """
-    def mean(a, axis=-1):
-        return a.mean(axis=axis)
-
     rows = []
     for name, (table, scores, _) in results.items():
         games = scores.groupby(["game", "method"])[["log_loss", "actual_correct"]].mean().unstack("method")
         ll, correct = games["log_loss"], games["actual_correct"]
-        checks = [(f"log loss - uniform <= {HONEST_LOG_LOSS:g}", (ll["exact"], ll["uniform"]),
-                   lambda a, b, axis=-1: mean(a, axis) - mean(b, axis), HONEST_LOG_LOSS, "<="),
+        checks = [(f"log loss - uniform <= {HONEST_LOG_LOSS:g}", (ll["exact"], ll["uniform"]), _difference,
+                   HONEST_LOG_LOSS, "<="),
                   (f"correct - points-share >= {-HONEST_CORRECT:g}", (correct["exact"], correct["points-share"]),
-                   lambda a, b, axis=-1: mean(a, axis) - mean(b, axis), -HONEST_CORRECT, ">=")]
+                   _difference, -HONEST_CORRECT, ">=")]
         if name in cheap_on and "compare" in ll:
-            checks.append((f"log loss / compare <= {CHEAP_RATIO:g}", (ll["exact"], ll["compare"]),
-                           lambda a, b, axis=-1: mean(a, axis) / mean(b, axis), CHEAP_RATIO, "<="))
+            checks.append((f"log loss / compare <= {CHEAP_RATIO:g}", (ll["exact"], ll["compare"]), _ratio,
+                           CHEAP_RATIO, "<="))
         if name in useful_on:
             checks.append((f"correct / points-share >= {USEFUL_RATIO:g}", (correct["exact"], correct["points-share"]),
-                           lambda a, b, axis=-1: mean(a, axis) / mean(b, axis), USEFUL_RATIO, ">="))
+                           _ratio, USEFUL_RATIO, ">="))
         for target, samples, stat, bound, sense in checks:
             samples = tuple(s.to_numpy() for s in samples)
             with np.errstate(divide="ignore", invalid="ignore"):

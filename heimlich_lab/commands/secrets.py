@@ -57,7 +57,8 @@ def lineup(players: list[str], bots: list[str], seed: int) -> dict:
 
 
 def _no_heimlich_options(args) -> None:
-    given = [flag for flag, name in (("--top-secret", "top_secret"), ("--dossier", "dossier"))
+    given = [flag for flag, name in (("--top-secret", "top_secret"), ("--dossier", "dossier"),
+                                     ("--populations", "populations"), ("--plots", "plots"), ("--targets", "targets"))
              if getattr(args, name, False)]
     if given:
         raise HeimlichError(f"{', '.join(given)}: options of Heimlich & Co.; Secrets has none of them")
