@@ -185,7 +185,7 @@ class TypedPosterior(Posterior):
     _pending: dict = {}
     #: owner index -> ((a type table, its sums over types (M, n)), ...): a cache for _sync, checked by identity
     #: (the table when the weights were last brought up to date first)
-    _table_sums: dict = {}
+    _table_sums: dict   # set in __init__ (and copied): _sync updates it in place, so never a shared default
 
     def __init__(self, space: HypothesisSpace, type_log_prior: Any, type_names: Iterable[str] | None = None,
                  log_prior: Any = None, *, population_log_prior: Any = None,

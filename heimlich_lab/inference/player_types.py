@@ -176,8 +176,6 @@ class PlayerPopulation:
         with np.errstate(divide="ignore"):
             self._log_keep = np.log1p(-self._eps_col)          # log(1 - epsilon), (K, 1)
             self._log_eps = np.log(self._eps_col)              # log(epsilon), (K, 1)
-        #: where beta 1 is among the distinct betas (a bluffer's exposure reads the BoltzmannModel at beta 1)
-        self._beta_one = int(np.flatnonzero(self._betas == 1.0)[0]) if (self._betas == 1.0).any() else None
         self._bluff = np.flatnonzero(kinds == "bluff")
         self._secrecy = np.array([t.secrecy for t in types])
         self._hand_cache: dict = {}
@@ -185,6 +183,9 @@ class PlayerPopulation:
         watcher = BoltzmannModel(weights=self.weights)
         watcher.utility = self.utility
         self._public = PublicWatch(watcher)
+        #: where the watcher's beta is among the distinct betas (its option sums are then computed already)
+        at = np.flatnonzero(self._betas == watcher.beta)
+        self._beta_watch = int(at[0]) if at.size else None
         #: the type that is the watch's model (beta 1, epsilon 0.05), whose likelihoods it can be fed, or None
         same = [k for k, t in enumerate(types) if t.kind == "boltzmann" and t.beta == watcher.beta
                 and t.epsilon == watcher.epsilon]
@@ -354,10 +355,10 @@ class PlayerPopulation:
         else:
             out = (b[:, :, None] * U[i][None] - lse[:, None, :])[self._beta_of]              # (K, len(i), A)
         if self._bluff.size:
-            # how each option points at each agent: the BoltzmannModel's (beta 1) probabilities, shared out
-            one = self._beta_one
-            lse1 = lse[one] if one is not None else np.log(np.exp(Ut - top[:, None]).sum(axis=1)) + top
-            p = 0.95 * np.exp(Ut - lse1[:, None]) + 0.05 / n                                 # (A, n), epsilon 0.05
+            # how each option points at each agent: the watcher's (BoltzmannModel) probabilities, shared out
+            wb, we, at = self._public.model.beta, self._public.model.epsilon, self._beta_watch
+            lse_w = lse[at] if at is not None else np.log(np.exp(wb * (Ut - top[:, None])).sum(axis=1)) + wb * top
+            p = (1 - we) * np.exp(wb * Ut - lse_w[:, None]) + we / n                         # (A, n)
             exposure = public_exposure(row, p)
             for k in self._bluff:
                 z = self._beta[k] * (Ut - self._secrecy[k] * exposure)                        # (A, n), finite
