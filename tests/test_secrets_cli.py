@@ -1,6 +1,8 @@
 """The command line for Secrets: play, replay and evaluate with --game secrets, and the transcript."""
 from __future__ import annotations
 
+import re
+
 from heimlich_lab.cli import main
 from heimlich_lab.secrets import SecretsRecord
 from heimlich_lab.commands.secrets import evaluate, is_secrets_record
@@ -34,6 +36,16 @@ def test_evaluate_scores_the_beliefs(capsys):
     assert main(["evaluate", "--game", "secrets", "--games", "3", "--players", "4", "--bots", "random"]) == 0
     text = capsys.readouterr().out
     assert "log_loss" in text and "exact" in text and "prior" in text
+    for bots, words in ((",", "give at least one bot"), ("nobody", "unknown bot 'nobody'")):
+        assert main(["evaluate", "--game", "secrets", "--games", "1", "--players", "4", "--bots", bots]) == 2
+        assert words in capsys.readouterr().err
+    # no seed: a fresh one, printed; given back, it scores the same games
+    assert main(["evaluate", "--game", "secrets", "--games", "2", "--players", "4"]) == 0
+    first = capsys.readouterr().out
+    seed = int(re.search(r"seed (\d+) \(drawn\)", first).group(1))
+    assert main(["evaluate", "--game", "secrets", "--games", "2", "--players", "4", "--seed", str(seed)]) == 0
+    again = capsys.readouterr().out
+    assert again.replace(f"seed {seed}", "") == first.replace(f"seed {seed} (drawn)", "")
     for flag in (["--populations", "random"], ["--targets"]):      # the first game's population grid only
         assert main(["evaluate", "--game", "secrets", "--games", "1", "--players", "4", *flag]) == 2
         assert "Secrets has none" in capsys.readouterr().err

@@ -32,7 +32,7 @@ from ..secrets.play import NAMES, play_game
 from ..secrets.records import GAME, SecretsRecord
 from ..secrets.rules import TEAMS
 from ..secrets.transcript import transcript
-from .common import report_seed_and_save
+from .common import report_seed_and_save, seed_or_drawn, split_names
 
 METHODS = ("exact", "model", "mixture", "prior")
 
@@ -67,8 +67,8 @@ def _no_heimlich_options(args) -> None:
 def run_play(args) -> int:
     """``heimlich-lab play --game secrets``: the arguments of the play command (players, seed, bots, out, as)."""
     _no_heimlich_options(args)
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    players = split_names(args.players, "player")
+    bots = split_names(args.bots, "bot")
     seed = new_seed() if args.seed is None else args.seed
     game = play_game(lineup(players, bots, seed), seed=seed)
     print("\n".join(transcript(game, viewer=args.viewer)))
@@ -94,6 +94,11 @@ def evaluate(games: int = 100, n_players: int = 5, bots=("random",), seed: int =
         raise HeimlichError(f"Secrets is for 4 to 8 players, not {n_players}")
     if games < 1:
         raise HeimlichError(f"--games must be at least 1, not {games}")
+    bots = list(bots)
+    if not bots:
+        raise HeimlichError("give at least one bot")
+    for b in set(bots):
+        make_bot(b, seed=0)    # unknown names fail now, with the list of bots
     model = SecretsModel() if model is None else model
     players = list(NAMES[:n_players])
     preds = {m: [] for m in METHODS}
@@ -125,12 +130,13 @@ def evaluate(games: int = 100, n_players: int = 5, bots=("random",), seed: int =
 def run_evaluate(args) -> int:
     """``heimlich-lab evaluate --game secrets``."""
     _no_heimlich_options(args)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bots = split_names(args.bots, "bot")
     if bots == ["boltzmann"]:          # the first game's default: Secrets has no such bot
         bots = ["random"]
-    table = evaluate(games=args.games, n_players=args.players, bots=bots, seed=args.seed or 0)
-    print(f"Secrets beliefs at the end of {args.games} games of {args.players} ({', '.join(bots)}), "
-          "every observer, every seat and the middle:")
+    seed = seed_or_drawn(args.seed)    # none given: a fresh one, printed so the run can be repeated
+    table = evaluate(games=args.games, n_players=args.players, bots=bots, seed=seed)
+    print(f"Secrets beliefs at the end of {args.games} games of {args.players} ({', '.join(bots)}), seed {seed}"
+          f"{' (drawn)' if args.seed is None else ''}, every observer, every seat and the middle:")
     print(table.round(4).to_string())
     if getattr(args, "out", None):
         table.to_csv(args.out)
