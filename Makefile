@@ -17,7 +17,7 @@ $(VENV)/.installed: pyproject.toml
 setup: $(VENV)/.installed
 
 lab: setup
-	$(VENV)/bin/jupyter lab notebooks/
+	$(VENV)/bin/jupyter lab notebooks/00-rules-primer.ipynb
 
 # The board as an app: Voila with a template that has no CDN links (heimlich_lab/widget/voila_app.py).
 app: setup
@@ -43,13 +43,13 @@ test-js: widgets/node_modules/.package-lock.json
 test-py: setup browser
 	$(PY) -m pytest tests heimlich_lab
 
-# Every notebook runs (lax); those listed in notebooks/STRICT have committed outputs, checked strictly.
+# Every solution notebook runs (lax); those listed in instructor/notebooks/STRICT have committed outputs, checked strictly.
 test-notebooks: setup
 	$(PY) scripts/make_student_copies.py --check
 	$(PY) scripts/make_answer_key.py --check
-	$(PY) -m pytest --nbval-lax --nbval-current-env notebooks/
-	$(PY) -m pytest --nbval --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg \
-	    $(addprefix notebooks/,$(shell cat notebooks/STRICT))
+	$(PY) -m pytest --nbval-lax --nbval-current-env instructor/notebooks/
+	$(PY) -m pytest --nbval --nbval-current-env --nbval-sanitize-with instructor/notebooks/sanitize.cfg \
+	    $(addprefix instructor/notebooks/,$(shell cat instructor/notebooks/STRICT))
 
 test: setup browser test-js test-py test-notebooks
 

@@ -1,12 +1,12 @@
 """Make the student copies of the course notebooks.
 
-The notebooks in ``notebooks/`` (with solutions) are the single source: the course (``[0-9]*.ipynb``) and the
+The notebooks in ``instructor/notebooks/`` (with solutions) are the single source: the course (``[0-9]*.ipynb``) and the
 apps (``play.ipynb``). A student copy blanks every code cell tagged ``solution`` (keeping its first comment
 lines as the exercise prompt), removes the cells tagged ``solution-text``, and clears all outputs. The
-self-check module (``notebooks/selfcheck.py``: hashed answers and hints) is copied beside them, since the
-self-check cells import it. ``--check`` exits 1 if ``student/`` is not current.
+self-check module (``instructor/notebooks/selfcheck.py``: hashed answers and hints) is copied beside them, since the
+self-check cells import it. ``--check`` exits 1 if ``notebooks/`` (the student copies) is not current.
 
-    python scripts/make_student_copies.py          # write student/*.ipynb
+    python scripts/make_student_copies.py          # write notebooks/*.ipynb (the student copies)
     python scripts/make_student_copies.py --check  # CI: are the student copies current?
 """
 from __future__ import annotations
@@ -18,8 +18,8 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE = ROOT / "notebooks"
-TARGET = ROOT / "student"
+SOURCE = ROOT / "instructor" / "notebooks"
+TARGET = ROOT / "notebooks"
 PLACEHOLDER = "# YOUR ANSWER HERE\n"
 #: Files the student copies need beside them, copied as they are.
 SUPPORT = ("selfcheck.py",)
@@ -61,7 +61,7 @@ def sources() -> list[Path]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="only check that student/ is current")
+    ap.add_argument("--check", action="store_true", help="only check that notebooks/ (the student copies) is current")
     args = ap.parse_args(argv)
     stale = []
     expected = set()

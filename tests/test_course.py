@@ -24,8 +24,8 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ROOT / "notebooks"
-STUDENT = ROOT / "student"
+NOTEBOOKS = ROOT / "instructor" / "notebooks"
+STUDENT = ROOT / "notebooks"
 COURSE = sorted(NOTEBOOKS.glob("[0-9]*.ipynb"))
 APPS = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if p not in COURSE)     # play.ipynb: an app, not a lesson
 STRICT = [line.strip() for line in (NOTEBOOKS / "STRICT").read_text().splitlines() if line.strip()]
