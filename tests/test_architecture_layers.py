@@ -46,6 +46,7 @@ ALLOWED = {
     "benchmarks": _BELOW_APPS | {"analysis", "widget", "adapters"},
     "commands": _BELOW_APPS | {"analysis", "widget", "adapters", "benchmarks"},
     "cli": _BELOW_APPS | {"commands"},
+    "course": _BASE,                                # formative feedback for the course (knows no answer)
     "package": _BELOW_APPS | {"widget", "analysis", "adapters"},
 }
 
