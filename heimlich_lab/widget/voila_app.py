@@ -33,8 +33,14 @@ CDN_LINKS = (
 
 
 #: The app hides the course's instructor cells (tagged ``solution-text``: answers to the notebook's questions,
-#: which the student copies leave out too; scripts/make_student_copies.py).
+#: which the student release leaves out too; scripts/release.py).
 HIDDEN_CELLS = ("--TagRemovePreprocessor.enabled=True", "--TagRemovePreprocessor.remove_cell_tags=solution-text")
+
+#: Lab extensions the app page does not load: nbgrader's (the ``instructor`` extra) and Notebook 7's (which
+#: nbgrader brings in) are built on a newer JupyterLab than Voila 0.5.8's page (4.2.5), so loading them fills the
+#: console with "Unsatisfied version" warnings, and an app needs neither.
+NOT_IN_THE_APP = ("@jupyter/nbgrader", "@jupyter-notebook/lab-extension")
+LAB_EXTENSIONS = tuple(f"--VoilaConfiguration.extension_denylist={name}" for name in NOT_IN_THE_APP)
 
 
 def _index_template() -> str:
@@ -69,7 +75,8 @@ def voila_command(notebook: str | Path, args: Sequence[str] = (), root: str | Pa
     root = write_template(root)
     env = dict(os.environ if env is None else env)
     env["JUPYTER_PATH"] = os.pathsep.join([str(root), *filter(None, [env.get("JUPYTER_PATH", "")])])
-    return [sys.executable, "-m", "voila", f"--template={TEMPLATE}", *HIDDEN_CELLS, *args, str(notebook)], env
+    return [sys.executable, "-m", "voila", f"--template={TEMPLATE}", *HIDDEN_CELLS, *LAB_EXTENSIONS, *args,
+            str(notebook)], env
 
 
 def stop(proc: subprocess.Popen, grace: float = 10.0) -> None:
