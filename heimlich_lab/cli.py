@@ -17,6 +17,7 @@ COMMAND_MODULES = [
     "heimlich_lab.commands.bench",
     "heimlich_lab.commands.evaluate",
     "heimlich_lab.commands.tournament",
+    "heimlich_lab.course.grading",
 ]
 
 

@@ -45,7 +45,7 @@ ALLOWED = {
     "widget": _BELOW_APPS,
     "benchmarks": _BELOW_APPS | {"analysis", "widget", "adapters"},
     "commands": _BELOW_APPS | {"analysis", "widget", "adapters", "benchmarks"},
-    "cli": _BELOW_APPS | {"commands"},
+    "cli": _BELOW_APPS | {"commands", "course"},    # course: heimlich-lab grade (course/grading.py)
     "course": _BASE,                                # formative feedback for the course (knows no answer)
     "package": _BELOW_APPS | {"widget", "analysis", "adapters"},
 }
