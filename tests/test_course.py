@@ -1,12 +1,20 @@
-"""The course notebooks: structure, exercises, student copies and the no-stderr rule.
+"""The course notebooks: structure, the exercise format, the student release, the answer key, the no-stderr rule.
 
-The notebooks themselves run under nbval (``make test-notebooks``); these tests check what nbval does not:
-every notebook opens with its title and learning goals, every notebook but the first (where students play)
-has exercises with a solution cell and a self-check which, run in the notebook's own namespace, accepts the
-solution, rejects wrong answers with the hint for that mistake and survives a missing answer; the self-check
-module (``notebooks/selfcheck.py``) keeps answers hashed and every one of its hints is reached by a wrong
-answer below; the student copies (play.ipynb too) and the instructors' answer key are current, the copies hold
-no solution code, and the stderr hook in ``notebooks/conftest.py`` really fails a cell that writes to stderr.
+The notebooks themselves run under nbval (``make test-notebooks``: the source strictly or laxly, the release
+laxly); the autograder runs end to end in tests/test_assessment.py. These tests check what those do not: every
+notebook opens with its title and learning goals; every exercise is in nbgrader's markup (docs/assessment.md):
+an answer cell with a solution region and nothing after it, its hidden test cell with asserts about the answer
+and points, grade ids unique across the course, multiple-choice answers that vary and options whose form does
+not mark the right one; the committed release (``notebooks/``) holds every notebook and no answer material (no
+solution line, no hidden test's number, no digest, no instructor note, no self-check); the answer key is current
+and has every solution and test; the stderr hook in ``instructor/notebooks/conftest.py`` really fails a cell that
+writes to stderr.
+
+The format checks are functions, each tested on a small fixture with planted faults (tests/course_fixture.py),
+then run on the course. Notebooks still in the old format (a solution cell tagged ``solution``, a self-check
+importing ``selfcheck``) are listed in :data:`LEGACY` while their conversion is under way;
+``test_the_legacy_list_is_current`` fails as soon as one is converted (remove it from the list) and
+``test_selfcheck_is_gone_once_no_notebook_uses_it`` once the last one is (delete instructor/notebooks/selfcheck.py).
 """
 from __future__ import annotations
 
@@ -18,74 +26,52 @@ import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import nbformat
 import pytest
 
+import course_fixture as fx
+from heimlich_lab.course import markup
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "instructor" / "notebooks"
-STUDENT = ROOT / "notebooks"
+RELEASE = ROOT / "notebooks"
 COURSE = sorted(NOTEBOOKS.glob("[0-9]*.ipynb"))
 APPS = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if p not in COURSE)     # play.ipynb: an app, not a lesson
 STRICT = [line.strip() for line in (NOTEBOOKS / "STRICT").read_text().splitlines() if line.strip()]
+
+#: Course notebooks still in the old format (being converted to nbgrader's markup). Remove each one as it is
+#: converted: test_the_legacy_list_is_current says which.
+LEGACY = {
+    "00-rules-primer.ipynb", "01-start-here.ipynb", "02-rules-as-a-program.ipynb", "03-bayes-one-move.ipynb",
+    "04-one-agent-per-player.ipynb", "05-modelling-players.ipynb", "06-dossier-as-decision.ipynb",
+    "07-bluffing-and-information.ipynb", "08-experiments.ipynb", "09-top-secret-cards.ipynb",
+    "10-beliefs-that-move.ipynb", "11-when-the-model-is-wrong.ipynb",
+}
 
 
 def _load(name: str, path: Path):
     spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, mod)            # dataclasses look their module up there
+    sys.modules.setdefault(name, mod)
     spec.loader.exec_module(mod)
     return mod
-
-
-def _load_student_tool():
-    return _load("make_student_copies", ROOT / "scripts" / "make_student_copies.py")
-
-
-selfcheck = _load("selfcheck", NOTEBOOKS / "selfcheck.py")
 
 
 def _read(path: Path):
     return nbformat.read(path, as_version=4)
 
 
-def _tags(cell) -> set[str]:
-    return set(cell.get("metadata", {}).get("tags", []))
-
-
 def _number(path: Path) -> int:
     return int(path.name.split("-", 1)[0])
 
 
-#: Notebooks with exercises: every notebook of the course (notebook 1's comes after the game is played).
-WITH_EXERCISES = list(COURSE)
-_SELF_CHECK_CALL = re.compile(r"""\b(check|choose)\(\s*["']([^"']+)["']""")
-
-
-def _exercises(nb):
-    """(solution cell, the next code cell) pairs."""
-    out = []
-    for i, cell in enumerate(nb.cells):
-        if cell.cell_type == "code" and "solution" in _tags(cell):
-            nxt = next((c for c in nb.cells[i + 1:] if c.cell_type == "code"), None)
-            out.append((i, cell, nxt))
-    return out
-
-
-def _assigned_names(source: str) -> set[str]:
-    names = set()
-    for node in ast.parse(source).body:
-        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
-        for t in targets:
-            if isinstance(t, ast.Name):
-                names.add(t.id)
-    return names
-
-
 def test_the_course_is_there():
     numbers = [_number(p) for p in COURSE]
-    assert numbers == list(range(0, 12)), f"expected notebooks 00..11, found {[p.name for p in COURSE]}"
+    assert numbers == list(range(len(numbers))) and len(numbers) >= 12, \
+        f"expected notebooks 00, 01, ... (at least 12), found {[p.name for p in COURSE]}"
     assert [p.name for p in APPS] == ["play.ipynb"], f"unexpected notebooks: {[p.name for p in APPS]}"
 
 
@@ -105,235 +91,244 @@ def test_title_and_learning_goals(path):
     assert len(goals) >= 2, f"{path.name}: the learning goals must be a list (at least two '- ' items)"
 
 
-@pytest.mark.parametrize("path", WITH_EXERCISES, ids=lambda p: p.name)
-def test_exercises_with_solution_and_self_check(path):
-    nb = _read(path)
-    pairs = _exercises(nb)
-    assert pairs, f"{path.name}: no exercise (a code cell tagged 'solution')"
-    for i, sol, chk in pairs:
-        assert any(c.cell_type == "markdown" and ("Exercise" in c.source or "Question" in c.source)
-                   for c in nb.cells[:i]), \
-            f"{path.name}: cell {i}: no exercise text before the solution cell"
-        first = sol.source.splitlines()[0]
-        assert first.startswith("#"), f"{path.name}: cell {i}: a solution cell must open with the task as comments"
-        answers = _assigned_names(sol.source)
-        assert answers, f"{path.name}: cell {i}: the solution cell assigns no answer variable"
-        assert chk is not None, f"{path.name}: cell {i}: no self-check cell after the solution"
-        assert "solution" not in _tags(chk) and "solution-text" not in _tags(chk), \
-            f"{path.name}: the self-check after cell {i} must not be tagged (it stays in the student copy)"
-        assert any(re.search(rf"\b{a}\b", chk.source) for a in answers), \
-            f"{path.name}: the self-check after cell {i} does not look at the answer ({', '.join(sorted(answers))})"
-        call = _SELF_CHECK_CALL.search(chk.source)
-        # a self-check asks the selfcheck module (hashed answer, hints per mistake), or (older notebooks) says it all
-        needles = ("except NameError", "hint") if call else ("except NameError", "✓", "✗", "hint")
-        for needle in needles:
-            assert needle in chk.source, f"{path.name}: the self-check after cell {i} has no {needle!r}"
-        if call:
-            assert call.group(2) in selfcheck.EXERCISES, f"{path.name}: unknown self-check key {call.group(2)!r}"
-            assert _assigned_names(chk.source) <= {"_answer"}, \
-                f"{path.name}: the self-check after cell {i} leaves names in the student's namespace"
+# ------------------------------------------------------------------------------------ the exercise format
+def _kinds(nb) -> Counter:
+    return Counter(markup.kind(c) for c in nb.cells)
 
 
-@pytest.mark.parametrize("path", WITH_EXERCISES, ids=lambda p: p.name)
-def test_self_checks_survive_a_missing_answer(path, monkeypatch):
-    """In the student copy the answer is missing: each self-check must print a hint, not crash."""
-    monkeypatch.syspath_prepend(str(NOTEBOOKS))          # the notebook's folder: selfcheck.py
-    for i, _, chk in _exercises(_read(path)):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            exec(compile(chk.source, f"{path.name}:cell-after-{i}", "exec"), {})   # no answer, no imports
-        text = out.getvalue()
-        assert "✗ Not yet" in text and "hint" in text, f"{path.name}: self-check after cell {i} printed {text!r}"
-        assert "✓" not in text
+def is_legacy(nb) -> bool:
+    kinds = _kinds(nb)
+    return bool(kinds["legacy-solution"] or kinds["legacy-selfcheck"])
 
 
-# Wrong answers for every exercise, as expressions evaluated in the notebook's namespace right after the solution
-# cell (so they have the answer's type), each with a fragment of the hint the self-check must then print. Where a
-# self-check knows a typical mistake (nats for bits, the independent answer...), that mistake is one of the cases.
-WRONG_ANSWERS = {
-    "00-rules-primer.ipynb": {
-        "q_pass": [('"a"', "END its move"), ('"c"', "EVERY agent scores"), ('"d"', "one of the letters")],
-        "q_free": [('"a"', "takes nothing away"), ('"c"', "FARTHEST count")],
-        "gains": [('{**gains, "red": -3}', "never goes below 0: look at red"),
-                  ('{a: (g if a in ("yellow", "blue") else 0) for a, g in gains.items()}', "not only the agents that"),
-                  ('{**gains, "yellow": 10, "blue": 5}', "into the Ruins)."),
-                  ('{**gains, "yellow": 10, "blue": 5, "red": -3}', "Ruins), and a marker never"),
-                  ('{a: 0 for a in gains}', "the value of the building it stands on AFTER"),
-                  ('dict(list(gains.items())[:5])', "the value of the building")],
-    },
-    "01-start-here.ipynb": {
-        "p_after": [("1.2", "multiplies the ODDS"), ("6 / 7", "even prior odds"), ("0.2", "that is the prior"),
-                    ("p_after * 100", "percentage"), ("0.5", "turn the prior 1/5 into odds")],
-    },
-    "02-rules-as-a-program.ipynb": {
-        "q_share": [('"a"', "uniformly at random, like a RandomBot"), ('"c"', "already rolled")],
-        "p_red_scores": [("1 / 6", "need not take ALL"), ("4 / 6", "at most 3 points"), ("3 / 5", "divide by 6"),
-                         ("p_red_scores / 2", "Count the faces")],
-    },
-    "03-bayes-one-move.ipynb": {
-        "q_likelihood": [('"a"', "read backwards"), ('"c"', "ONE hypothesis")],
-        "p_red": [("1 - p_red", "does NOT control red"),
-                  ("0.2 * float(lik_other[hypotheses.index('red')])", "unnormalised"),
-                  ("float((lambda l: (l / l.sum())[hypotheses.index('red')])"
-                   "(np.exp(full.agent_log_likelihoods(view, 'Bob', other))[cols]))", "full model"),
-                  ("p_red * 100", "percentage"), ("p_red / 2", "take the row of P")],
-        "posterior_beta0": [('bayes["posterior"].to_numpy()', "posterior at beta = 1"),
-                            ("np.full(5, 0.04)", "do not sum to 1"), ("np.full(4, 0.25)", "what is exp(beta")],
-        "p_runner": [("0.2 * float(lik_runner[hypotheses.index('red')])", "unnormalised"),
-                     ("0.6 / (0.6 + 4 * 0.4 / 21)", "random 40%"), ("(0.6 + 1 / 21) / (0.6 + 5 / 21)", "not 1 / 21"),
-                     ('float(bayes.loc["Bob controls red", "posterior"])', "Boltzmann player's"),
-                     ("1 - p_runner", "does NOT control"), ("p_runner / 2", "running (0.6) OR")],
-    },
-    "04-one-agent-per-player.ipynb": {
-        "n_hyp": [("360", "before Bob showed"), ("2520", "spectator"), ("10", "ordered choices"), ("120", "ONE agent"),
-                  ("n_hyp + 1", "n! / (n - k)!")],
-        "q_linked": [('"a"', "linked through the whole assignment"), ('"c"', "nothing in the model")],
-        "p_cy_red": [("0.7", "independent answer"), ("1 - p_cy_red", "does NOT hold red"), ("p_cy_red / 2", "list the 6")],
-    },
-    "05-modelling-players.ipynb": {
-        "beta_hat": [("5.0", "kept rising"), ("0.41", "tremble of 0.05"), ("1.0", "log softmax")],
-        "q_random": [('"a"', "property of the PLAYERS"), ('"c"', "LOW likelihood")],
-        "beta_random": [("beta_random + 1.0", "fit_boltzmann(records, epsilon=0.05)"),
-                        ("fit_boltzmann(random_records).beta", "epsilon free")],
-    },
-    "06-dossier-as-decision.ipynb": {
-        "expected_points": [("expected_points / 5", "How many points"), ("expected_points + 1", "linearity")],
-        "penalty_sheet": [("secret_dossier(belief)", "every entry filled in"),
-                          ("{a: w for a, w in belief.most_probable()[0].items() if a in unknown}", "MAP assignment"),
-                          ("{}", "empty sheet"), ("{**penalty_sheet, 'yellow': 'Bob'}", "5 p - 5 (1 - p)")],
-    },
-    "07-bluffing-and-information.ipynb": {
-        "h": [("h * np.log(2)", "in nats"), ("h + 1", "-sum p log2(p)")],
-        "kl_bits": [("float(np.sum(p * np.log2(p / q)))", "not symmetric"), ("kl_bits * np.log(2)", "in nats"),
-                    ("kl_bits + 0.5", "q * log2(q / p)")],
-        "q_misled": [('"a"', "large move"), ('"c"', "neither number measures certainty")],
-        "bits_to_truth": [("-bits_to_truth", "wrong direction"), ("bits_to_truth * np.log(2)", "in nats"),
-                          ("float(np.log2(q5[2] / p5[2]))", "that is for red"), ("bits_to_truth / 2", "build the runner's")],
-    },
-    "08-experiments.ipynb": {
-        "n_needed": [("2100", "z = 2"), ("1029", "square 1.96"), ("2401", "worst case p = 0.5"),
-                     ("n_needed // 2", "solve 1.96"), ("n_needed * 2", "solve 1.96")],
-        "ece_middle": [("float(expected_calibration_error(p_matched, y_matched))", "all ten bins"),
-                       ("float((middle['n'] * (middle['mean_predicted'] - middle['frequency']).abs()).sum()"
-                        " / curve['n'].sum())", "share of ALL"),
-                       ("float((middle['mean_predicted'] - middle['frequency']).abs().mean())", "plain mean"),
-                       ("float((middle['n'] * (middle['mean_predicted'] - middle['frequency'])).sum()"
-                        " / middle['n'].sum())", "absolute value"),
-                       ("ece_middle + 0.05", "keep bins 1 to 8")],
-    },
-    "09-top-secret-cards.ipynb": {
-        "p_orange": [("0.1", "FIRST card"), ("0.55", "three free cards"), ("0.3", "drawing orange now"),
-                     ("1 - p_orange", "does NOT hold orange"), ("p_orange / 2", "or if his first card")],
-        "n_after": [('len(HypothesisSpace.assignments(["Bob", "Cy"], ["grey", "yellow", "orange", "green", "blue"])'
-                     '.refine("Bob")[0])', "(parent, drawn card) pairs"),
-                    ("20", "BEFORE the take"), ("n_after + 1", "in any order")],
-    },
-    "10-beliefs-that-move.ipynb": {
-        "q_entropy": [('"a"', "observes nothing"), ('"c"', "forgets nothing")],
-        "p_hippie": [("0.25", "prediction alone"), ("0.0", "predict through the swap first"),
-                     ("float((after_swap * (table['Dee'] == 'KGB'))[table['Ann'] == 'Hippie'].sum())", "unnormalised"),
-                     ("p_hippie + 0.1", "arrangement")],
-        "p_middle_cia": [("2 / 3", "coin flip"), ("0.2 / 3 + 0.8", "wrong way round"), ("1 - p_middle_cia", "NOT CIA"),
-                         ("p_middle_cia / 2", "mixture")],
-    },
-    "11-when-the-model-is-wrong.ipynb": {
-        "p_top_mixed": [('0.8 / len(by_hand) + 0.2 * float((by_hand["careful"] / by_hand["careful"].sum())'
-                         '[by_hand["careful"].idxmax()])', "averaged the two posteriors"),
-                        ('float((by_hand["careful"] / by_hand["careful"].sum())[by_hand["careful"].idxmax()])',
-                         "careful type alone"),
-                        ('float(by_hand["P(a) mixture"][by_hand["careful"].idxmax()])', "a half each"),
-                        ("p_top_mixed / 2", "mixed likelihood")],
-        "p_cy_random": [("float(np.exp(-25.1) / (np.exp(-25.1) + np.exp(-28.3)))", "left out the prior"),
-                        ("1 - p_cy_random", "P(careful)"),
-                        ("float(0.7 * np.exp(-25.1) / (0.7 * np.exp(-25.1) + 0.3 * np.exp(-28.3)))", "wrong way round"),
-                        ("0.3 * -25.1 / (0.3 * -25.1 + 0.7 * -28.3)", "not a likelihood"),
-                        ("p_cy_random / 2", "prior weight by its likelihood")],
-        "q_dee": [('"a"', "prior odds"), ('"c"', "same decisions")],
-    },
-}
+def _names(code: str, ctx) -> set[str]:
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
 
 
-def _run_self_checks(path: Path):
-    """Run the notebook's code cells up to its last self-check in one kernel; after each self-check, run it again
-    with each wrong answer in the answer variable, then with the names of the solution cell deleted (the student
-    copy), then restore them. Returns {(answer, case): printed text}, case being "right", a wrong expression or
-    "missing"."""
-    from nbclient import NotebookClient
-
-    nb = _read(path)
-    pairs = _exercises(nb)
-    checks = {nb.cells.index(chk): (sol, chk) for _, sol, chk in pairs}
-    wrong = WRONG_ANSWERS[path.name]
-    cells, probes = [], {}
-
-    def probe(key, source):
-        probes[len(cells)] = key
-        cells.append(nbformat.v4.new_code_cell(source))
-
-    for k, cell in enumerate(nb.cells[:max(checks) + 1]):
-        if cell.cell_type != "code":
+def format_problems(nb, name: str) -> list[str]:
+    """What in one notebook breaks the exercise format (docs/assessment.md), one message each."""
+    problems = []
+    kinds = _kinds(nb)
+    if kinds["answer"] + kinds["hidden-test"] + kinds["open-question"] and is_legacy(nb):
+        problems.append(f"{name}: mixes nbgrader cells with the old format (cells tagged 'solution' or importing "
+                        "selfcheck): convert them all")
+    cells = nb.cells
+    answers = [i for i, c in enumerate(cells) if markup.kind(c) == "answer"]
+    tests = {markup.grade_id(c): i for i, c in enumerate(cells) if markup.kind(c) == "hidden-test"}
+    for k, i in enumerate(answers):
+        cell, gid = cells[i], markup.grade_id(cells[i])
+        solution = markup.solution_region(cell.source)
+        if not solution.strip():
+            problems.append(f"{name}: answer {gid} has no solution region (### BEGIN SOLUTION ... ### END SOLUTION)")
+        after = cell.source.split(markup.END_SOLUTION, 1)[-1] if markup.END_SOLUTION in cell.source else ""
+        before = markup.prompt(cell.source)
+        for part, where in ((before, "before"), (after, "after")):
+            code = [ln for ln in part.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+            if code:
+                problems.append(f"{name}: answer {gid} has code {where} its solution region (students would see "
+                                f"it): {code[0]!r}")
+        if not before.strip():
+            problems.append(f"{name}: answer {gid} has no prompt (comments saying what to store, before the solution)")
+        test = tests.get(f"{gid}-test")
+        end = answers[k + 1] if k + 1 < len(answers) else len(cells)
+        if test is None or not i < test < end:
+            problems.append(f"{name}: answer {gid} has no hidden test cell {gid}-test after it (before the next answer)")
             continue
-        if k not in checks:
-            cells.append(nbformat.v4.new_code_cell(cell.source))
+        hidden = markup.hidden_tests(cells[test].source)
+        try:
+            asserts = [n for n in ast.walk(ast.parse(hidden)) if isinstance(n, ast.Assert)]
+        except SyntaxError as e:
+            problems.append(f"{name}: {gid}-test is not Python ({e.msg})")
             continue
-        sol, chk = checks[k]
-        names = sorted(_assigned_names(sol.source))
-        (answer,) = [n for n in names if n in wrong]
-        probe((answer, "right"), chk.source)
-        cells.append(nbformat.v4.new_code_cell(f"_course_test_right = {answer}"))
-        for expr, _ in wrong[answer]:
-            probe((answer, "value"), f"{answer} = _course_test_right\n{answer} = {expr}\nprint(repr({answer}))")
-            probe((answer, expr), chk.source)
-        cells.append(nbformat.v4.new_code_cell(
-            f"{answer} = _course_test_right\n"
-            f"_course_test_saved = {{n: globals()[n] for n in {names!r}}}\n"
-            + "".join(f"del {n}\n" for n in names)))
-        probe((answer, "missing"), chk.source)
-        cells.append(nbformat.v4.new_code_cell("globals().update(_course_test_saved)"))
-    run = nbformat.v4.new_notebook(cells=cells)
-    run.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    NotebookClient(run, timeout=300, kernel_name="python3", allow_errors=False,
-                   resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
-    printed = {}
-    for idx, key in probes.items():
-        text = "".join(o.get("text", "") for o in run.cells[idx].outputs
-                       if o.output_type == "stream" and o.name == "stdout")
-        printed.setdefault(key, []).append(text)
-    return printed
+        if not asserts:
+            problems.append(f"{name}: {gid}-test has no assert between ### BEGIN HIDDEN TESTS and ### END HIDDEN TESTS")
+        looked_at = {n.id for a in asserts for n in ast.walk(a.test) if isinstance(n, ast.Name)}  # not the message
+        if not _names(solution, ast.Store) & looked_at:
+            problems.append(f"{name}: {gid}-test does not look at what answer {gid} stores")
+    answer_ids = {markup.grade_id(cells[i]) for i in answers}
+    for gid, i in tests.items():
+        if not (gid or "").endswith("-test") or gid[:-len("-test")] not in answer_ids:
+            problems.append(f"{name}: hidden test {gid} belongs to no answer cell (grade id: <answer's id>-test)")
+        if not markup.hidden_tests(cells[i].source).strip():
+            problems.append(f"{name}: hidden test {gid} has no hidden tests (### BEGIN HIDDEN TESTS ...)")
+    for cell in cells:
+        what = markup.kind(cell)
+        if what in ("hidden-test", "open-question"):
+            p = markup.points(cell)
+            limit = 3 if what == "hidden-test" else 10
+            if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0 < p <= limit:
+                problems.append(f"{name}: {markup.grade_id(cell)} has points {p!r} (expected 1 to {limit})")
+        if what == "answer" or what == "open-question" or what == "hidden-test":
+            gid = markup.grade_id(cell) or ""
+            if not re.fullmatch(rf"{re.escape(name[:2])}-[a-z0-9][a-z0-9-]*", gid):
+                problems.append(f"{name}: grade id {gid!r} should be '{name[:2]}-<short-key>'")
+        if what == "other-nbgrader":
+            problems.append(f"{name}: an nbgrader cell of a kind the course does not use: {markup.nbgrader(cell)}")
+    return problems
 
 
-@pytest.mark.parametrize("path", WITH_EXERCISES, ids=lambda p: p.name)
-def test_self_checks_accept_the_right_answer_and_reject_wrong_ones(path):
-    """In the notebook's own namespace: the solution passes; each wrong answer (of the right type) gets the
-    failure mark and the expected hint; the student copy (solution cell's names missing) gets a hint."""
+def grade_ids(notebooks: dict) -> Counter:
+    return Counter(markup.grade_id(c) for nb in notebooks.values() for c in nb.cells if markup.grade_id(c))
+
+
+_OPTION = re.compile(r"^\s*(?:[-*]\s*)?\**\(?([a-f])\)\**\s+(\S.*)$")
+
+
+def multiple_choice(nb, name: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """``([(grade id, right letter)], problems)``: the answer cells that store a single letter, and what is wrong
+    with their options (the markdown cell before the answer lists them as ``a) ...``)."""
+    found, problems = [], []
+    for i, cell in enumerate(nb.cells):
+        if markup.kind(cell) != "answer":
+            continue
+        m = re.fullmatch(r"\s*\w+\s*=\s*[\"']([a-z])[\"']\s*", markup.solution_region(cell.source))
+        if not m:
+            continue
+        gid, letter = markup.grade_id(cell), m.group(1)
+        found.append((gid, letter))
+        statement = next((c.source for c in reversed(nb.cells[:i]) if c.cell_type == "markdown"
+                          and markup.kind(c) == "plain"), "")
+        options = dict(m.groups() for m in map(_OPTION.match, statement.splitlines()) if m)
+        if letter not in options or len(options) < 2:
+            problems.append(f"{name}: {gid}: the options before it ({', '.join(options) or 'none'}) do not include "
+                            f"the right letter {letter!r}")
+            continue
+        capital = {o for o, text in options.items() if text[0].isupper()}
+        if len(options) >= 3 and (capital == {letter} or set(options) - capital == {letter}):
+            problems.append(f"{name}: {gid}: only the right option ({letter}) starts with "
+                            f"{'a capital' if capital == {letter} else 'a small'} letter")
+    return found, problems
+
+
+def shuffle_problems(letters: list[str]) -> list[str]:
+    """Whether the right letters vary (when there are two questions or more).
+
+    >>> shuffle_problems(["b", "b", "b"])
+    ['all 3 multiple-choice answers are "b": shuffle the options']
+    >>> shuffle_problems(["b", "c"]), shuffle_problems(["a"])
+    ([], [])
+    """
+    if len(letters) >= 2 and len(set(letters)) == 1:
+        return [f'all {len(letters)} multiple-choice answers are "{letters[0]}": shuffle the options']
+    return []
+
+
+def test_the_format_checks_find_planted_faults():
+    nb = fx.fixture_notebook()
+    assert format_problems(nb, "99-fixture.ipynb") == []
+    assert multiple_choice(nb, "99-fixture.ipynb") == ([("99-q1", "c"), ("99-q2", "a")], [])
+    bad = fx.fixture_notebook()
+    cell = {markup.grade_id(c): c for c in bad.cells if markup.grade_id(c)}
+    cell["99-p-red"].source += "\nprint(p_red > 0.5)"                           # code after the solution
+    cell["99-p-red-test"].metadata.nbgrader["points"] = 0                         # no points
+    cell["99-p-red-test"].source = cell["99-p-red-test"].source.replace("abs(p_red", "abs(q")   # looks elsewhere
+    bad.cells.remove(cell["99-q1-test"])                                          # q1 untested
+    cell["99-q2"].metadata.nbgrader["grade_id"] = "99-q1"                         # a duplicate id; q2's test orphaned
+    cell["99-q2"].source = "answer_q2 = None\n" + cell["99-q2"].source           # code before the solution
+    bad.cells.append(fx.hidden_test("99-orphan-test", "assert True"))
+    bad.cells.append(nbformat.v4.new_code_cell("from selfcheck import check"))
+    found = format_problems(bad, "99-fixture.ipynb")
+    expected = ["mixes nbgrader cells with the old format",
+                "answer 99-p-red has code after its solution region (students would see it): 'print(p_red > 0.5)'",
+                "99-p-red-test does not look at what answer 99-p-red stores",
+                "99-p-red-test has points 0 (expected 1 to 3)",
+                "answer 99-q1 has no hidden test cell 99-q1-test",
+                "answer 99-q1 has code before its solution region (students would see it): 'answer_q2 = None'",
+                "hidden test 99-q2-test belongs to no answer cell",
+                "hidden test 99-orphan-test belongs to no answer cell"]
+    for text in expected:
+        assert any(text in f for f in found), (text, found)
+    assert grade_ids({"a": bad})["99-q1"] == 2
+    giveaway = fx.fixture_notebook()
+    giveaway.cells[5].source = "**Question 1.** How many?\n\n- a) one\n- b) two\n- c) Three, of course"
+    assert multiple_choice(giveaway, "x")[1] == ["x: 99-q1: only the right option (c) starts with a capital letter"]
+    giveaway.cells[5].source = "**Question 1.** How many? One, two or three."
+    assert "do not include the right letter 'c'" in multiple_choice(giveaway, "x")[1][0]
+
+
+@pytest.mark.parametrize("path", COURSE + APPS, ids=lambda p: p.name)
+def test_the_legacy_list_is_current(path):
+    legacy = is_legacy(_read(path))
+    if path.name in LEGACY:
+        assert legacy, f"{path.name} is in nbgrader's markup now: remove it from LEGACY in tests/test_course.py"
+    else:
+        assert not legacy, f"{path.name} has old-format exercises (tagged 'solution', or importing selfcheck): " \
+                           "convert them (EXERCISE-FORMAT, docs/assessment.md)"
+
+
+def test_selfcheck_is_gone_once_no_notebook_uses_it():
+    users = [p.name for p in COURSE + APPS if any(markup.kind(c) == "legacy-selfcheck" for c in _read(p).cells)]
+    module = NOTEBOOKS / "selfcheck.py"
+    if users:
+        assert module.exists(), f"{', '.join(users)} still import selfcheck, and {module} is gone"
+    else:
+        assert not module.exists(), f"no notebook imports selfcheck any more: delete {module.relative_to(ROOT)}"
+    assert not (RELEASE / "selfcheck.py").exists(), "the release must not carry the self-check module (hashed answers)"
+
+
+@pytest.mark.parametrize("path", COURSE + APPS, ids=lambda p: p.name)
+def test_every_exercise_is_in_the_format(path):
     nb = _read(path)
-    answers = [n for _, sol, _ in _exercises(nb) for n in _assigned_names(sol.source) if n in WRONG_ANSWERS[path.name]]
-    assert sorted(answers) == sorted(WRONG_ANSWERS[path.name]), \
-        f"{path.name}: every exercise needs wrong answers in WRONG_ANSWERS (found answers {answers})"
-    printed = _run_self_checks(path)
-    for answer, cases in WRONG_ANSWERS[path.name].items():
-        (right,) = printed[(answer, "right")]
-        assert right.startswith("✓ Correct"), f"{path.name}: the solution for {answer} did not pass: {right!r}"
-        values = printed[(answer, "value")]
-        for (expr, hint), text, value in zip(cases, [t for e, _ in cases for t in printed[(answer, e)]], values):
-            assert "✓" not in text and "✗ Not yet" in text and "hint" in text.lower() and hint in text, \
-                f"{path.name}: {answer} = {expr} (= {value.strip()}) should fail with a hint containing {hint!r}, " \
-                f"the self-check printed {text!r}"
-        (missing,) = printed[(answer, "missing")]
-        assert "✓" not in missing and "✗ Not yet" in missing and "hint" in missing, \
-            f"{path.name}: with {answer} missing the self-check printed {missing!r}"
+    assert format_problems(nb, path.name) == []
+    if path in COURSE and path.name not in LEGACY:
+        kinds = _kinds(nb)
+        assert kinds["answer"] and kinds["hidden-test"], f"{path.name} has no graded exercise (answer + hidden test)"
 
 
-def test_student_copies_are_current():
-    tool = _load_student_tool()
-    buf = io.StringIO()
-    with contextlib.redirect_stderr(buf):
-        rc = tool.main(["--check"])
-    assert rc == 0, "student copies are stale; run: python scripts/make_student_copies.py\n" + buf.getvalue()
-    assert sorted(p.name for p in STUDENT.glob("*.ipynb")) == sorted(p.name for p in COURSE + APPS)
-    assert (STUDENT / "selfcheck.py").read_text() == (NOTEBOOKS / "selfcheck.py").read_text()
+def test_grade_ids_are_unique_across_the_course():
+    counts = grade_ids({p.name: _read(p) for p in COURSE + APPS})
+    assert [g for g, n in counts.items() if n > 1] == []
 
 
+def test_multiple_choice_answers_vary_and_options_do_not_mark_them():
+    letters, problems = [], []
+    for path in COURSE + APPS:
+        found, wrong = multiple_choice(_read(path), path.name)
+        letters += [letter for _, letter in found]
+        problems += wrong
+    assert problems == []
+    assert shuffle_problems(letters) == []
+
+
+# --------------------------------------------------------------------------------------- the student release
+def _release_texts() -> dict[str, str]:
+    return {p.name: p.read_text() for p in RELEASE.glob("*.ipynb")}
+
+
+def test_the_release_has_every_notebook_and_nothing_else():
+    assert sorted(_release_texts()) == sorted(p.name for p in COURSE + APPS)
+    others = sorted(p.name for p in RELEASE.iterdir() if p.suffix != ".ipynb" and not p.name.startswith("."))
+    assert others == [], f"files in notebooks/ that are no released notebook: {others}"
+
+
+def test_the_release_holds_no_answer_material():
+    """Every solution line, every number of a hidden test, every instructor note and model answer, nbgrader's
+    markers, hex digests (the old self-check kept its answers as salted hashes) and self-check cells: none of
+    them is anywhere in notebooks/ (the search itself is tested in tests/test_assessment.py)."""
+    from heimlich_lab.course import release
+    assert release.answer_material(COURSE + APPS, _release_texts()) == []
+
+
+@pytest.mark.parametrize("path", COURSE + APPS, ids=lambda p: p.name)
+def test_the_release_has_each_exercise_blank_and_no_output(path):
+    source, student = _read(path), _read(RELEASE / path.name)
+    assert [markup.grade_id(c) for c in student.cells if markup.grade_id(c)] == \
+        [markup.grade_id(c) for c in source.cells if markup.grade_id(c)]
+    for cell in student.cells:
+        if cell.cell_type == "code":
+            assert not cell.get("outputs") and cell.get("execution_count") is None, f"{path.name}: outputs kept"
+        if markup.kind(cell) == "answer":
+            assert cell.source.endswith("# YOUR CODE HERE"), f"{path.name}: {markup.grade_id(cell)} is not blank"
+    legacy = sum(markup.kind(c) == "legacy-solution" for c in source.cells)
+    assert sum(c.cell_type == "code" and c.source.endswith("\n# YOUR CODE HERE") and not markup.grade_id(c)
+               for c in student.cells) == legacy
+
+
+# ------------------------------------------------------------------------------------------- the answer key
 def test_answer_key_is_current_and_kept_from_students():
     key_tool = _load("make_answer_key", ROOT / "scripts" / "make_answer_key.py")
     buf = io.StringIO()
@@ -341,87 +336,28 @@ def test_answer_key_is_current_and_kept_from_students():
         rc = key_tool.main(["--check"])
     assert rc == 0, "the answer key is stale; run: python scripts/make_answer_key.py\n" + buf.getvalue()
     key = key_tool.KEY.read_text()
-    for path in WITH_EXERCISES:                     # every exercise's solution is in the key
-        for _, sol, chk in _exercises(_read(path)):
-            if "choose(" not in chk.source:
-                assert sol.source.strip() in key, f"{path.name}: a solution is missing from the answer key"
-    assert "Answer: b)." in key                    # the primer's questions, with their explanation
-    assert not list(STUDENT.rglob("*answer-key*")) and STUDENT not in key_tool.KEY.parents
+    for path in COURSE + APPS:
+        for cell in _read(path).cells:
+            what = markup.kind(cell)
+            if what == "answer":
+                assert markup.solution_region(cell.source).strip() in key, f"{path.name}: {markup.grade_id(cell)}"
+            elif what == "hidden-test":
+                assert markup.hidden_tests(cell.source).strip() in key, f"{path.name}: {markup.grade_id(cell)}"
+            elif what in ("open-question", "instructor-note", "legacy-solution"):
+                assert cell.source.strip() in key, f"{path.name}: a {what} is missing from the answer key"
+    assert not list(RELEASE.rglob("*answer-key*")) and RELEASE not in key_tool.KEY.parents
 
 
-def _self_check_keys(path: Path) -> dict[str, str]:
-    """key in selfcheck.EXERCISES -> the answer variable its self-check cell looks at."""
-    out = {}
-    for _, sol, chk in _exercises(_read(path)):
-        call = _SELF_CHECK_CALL.search(chk.source)
-        if call:
-            (answer,) = [n for n in _assigned_names(sol.source) if n in WRONG_ANSWERS[path.name]]
-            out[call.group(2)] = answer
-    return out
-
-
-def test_every_hint_of_the_self_check_module_is_tested():
-    """Each foreseeable mistake's hint (and each wrong option's feedback) is printed for one of WRONG_ANSWERS."""
-    used = {key: (path.name, answer) for path in WITH_EXERCISES for key, answer in _self_check_keys(path).items()}
-    assert set(used) == set(selfcheck.EXERCISES), \
-        f"self-check keys without a notebook: {sorted(set(selfcheck.EXERCISES) - set(used))}"
-    for key, (name, answer) in used.items():
-        entry = selfcheck.EXERCISES[key]
-        fragments = [hint for _, hint in WRONG_ANSWERS[name][answer]]
-        if isinstance(entry, selfcheck.Choice):
-            right = [o for o in entry.feedback if selfcheck.matches(key, o, entry.answer)]
-            hints = [text for option, text in entry.feedback.items() if option not in right]
-        else:
-            hints = [m.hint for m in entry.mistakes] + [entry.hint]
-        for hint in hints:
-            assert any(f in hint for f in fragments), f"{key}: no wrong answer in WRONG_ANSWERS reaches the hint {hint!r}"
-
-
-def test_the_self_check_module_keeps_answers_unreadable():
-    """No answer in readable form: neither the printed solution nor a literal answer is in selfcheck.py or in the
-    self-check cell."""
-    module_text = (NOTEBOOKS / "selfcheck.py").read_text()
-    for path in WITH_EXERCISES:
-        for _, sol, chk in _exercises(_read(path)):
-            if not _SELF_CHECK_CALL.search(chk.source):
-                continue
-            shown = {"".join(o.get("text", "") or o.get("data", {}).get("text/plain", "")
-                             for o in sol.get("outputs", [])).strip()}
-            for node in ast.parse(sol.source).body:
-                if isinstance(node, ast.Assign):
-                    with contextlib.suppress(ValueError, SyntaxError):
-                        shown.add(repr(ast.literal_eval(node.value)))
-            for text in shown:
-                if len(text) > 3:          # a letter or a small whole number proves nothing
-                    assert text not in module_text and text not in chk.source, \
-                        f"{path.name}: the answer {text!r} can be read in the self-check"
-
-
-def test_the_self_check_module_doctests():
-    import doctest
-    assert doctest.testmod(selfcheck).failed == 0
-
-
-@pytest.mark.parametrize("path", COURSE + APPS, ids=lambda p: p.name)
-def test_student_copy_has_no_solution_code(path):
-    source = _read(path)
-    student = _read(STUDENT / path.name)
-    def code_lines(cells):
-        return {ln.strip() for c in cells if c.cell_type == "code"
-                for ln in c.source.splitlines() if ln.strip() and not ln.lstrip().startswith("#")}
-    # code that appears only in solution cells (a line like "x = 1" may also appear elsewhere)
-    solution_lines = (code_lines(c for c in source.cells if "solution" in _tags(c))
-                      - code_lines(c for c in source.cells if "solution" not in _tags(c)))
-    for cell in student.cells:
-        assert not ({"solution", "solution-text"} & _tags(cell)), f"{path.name}: a solution cell is in the student copy"
-        if cell.cell_type != "code":
-            continue
-        assert not cell.get("outputs"), f"{path.name}: the student copy keeps outputs"
-        leaked = solution_lines & {ln.strip() for ln in cell.source.splitlines()}
-        assert not leaked, f"{path.name}: solution code in the student copy: {sorted(leaked)[:3]}"
-    n_solutions = sum("solution" in _tags(c) for c in source.cells)
-    n_exercises = sum("exercise" in _tags(c) for c in student.cells)
-    assert n_exercises == n_solutions, f"{path.name}: {n_solutions} solutions but {n_exercises} exercise cells"
+def test_the_answer_key_of_the_fixture(tmp_path):
+    key_tool = _load("make_answer_key", ROOT / "scripts" / "make_answer_key.py")
+    fx.write(tmp_path, "99-fixture.ipynb", fx.fixture_notebook())
+    text = key_tool.render(tmp_path)
+    assert "Graded: 6 points, 2 of them by hand." in text
+    assert "### `99-p-red`" in text and "odds_red = 0.6 / 1.3\np_red = odds_red / (1 + odds_red)" in text
+    assert "Hidden test `99-p-red-test` (2 points):" in text and "assert abs(p_red - 0.3158) < 5e-4, p_red" in text
+    assert "**Exercise 1.** Bob's odds" in text and "c) is right: three of them" in text
+    assert "### `99-open`: an open question (2 points, graded by hand)" in text
+    assert "The model answer: the runner moves red" in text
 
 
 def test_strict_notebooks_have_outputs_and_lax_ones_with_checks_too():
@@ -476,6 +412,6 @@ def test_the_app_hides_the_instructor_cells(tmp_path):
     cmd, _ = voila_command(NOTEBOOKS / "play.ipynb", root=tmp_path)
     assert all(flag in cmd for flag in HIDDEN_CELLS)
     nb = _read(NOTEBOOKS / "play.ipynb")
-    assert any("solution-text" in _tags(c) and "For instructors" in c.source for c in nb.cells)
+    assert any("solution-text" in markup.tags(c) and "For instructors" in c.source for c in nb.cells)
     html, _ = HTMLExporter(config=KVArgParseConfigLoader(list(HIDDEN_CELLS)).load_config()).from_notebook_node(nb)
     assert "For instructors" not in html and "Hot seat" in html
