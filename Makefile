@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(PY) -m pip
 
-.PHONY: lab app test setup setup-test browser bundle test-js test-py test-notebooks bench student-copies clean
+.PHONY: lab app test setup setup-test browser bundle test-js test-py test-notebooks bench release grade clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,22 +43,32 @@ test-js: widgets/node_modules/.package-lock.json
 test-py: setup browser
 	$(PY) -m pytest tests heimlich_lab
 
-# Every solution notebook runs (lax); those listed in instructor/notebooks/STRICT have committed outputs, checked strictly.
+# The student release (notebooks/) is current and holds no answer material; every source notebook runs (lax), with
+# its hidden tests; those listed in instructor/notebooks/STRICT have committed outputs, checked strictly; the
+# release runs top to bottom with every answer blank (lax).
 test-notebooks: setup
-	$(PY) scripts/make_student_copies.py --check
+	$(PY) scripts/make_release.py --check
 	$(PY) scripts/make_answer_key.py --check
 	$(PY) -m pytest --nbval-lax --nbval-current-env instructor/notebooks/
 	$(PY) -m pytest --nbval --nbval-current-env --nbval-sanitize-with instructor/notebooks/sanitize.cfg \
 	    $(addprefix instructor/notebooks/,$(shell cat instructor/notebooks/STRICT))
+	$(PY) -m pytest --nbval-lax --nbval-current-env notebooks/
 
 test: setup browser test-js test-py test-notebooks
 
 bench: setup
 	$(VENV)/bin/heimlich-lab bench
 
-student-copies: setup
-	$(PY) scripts/make_student_copies.py
+# The student release (notebooks/) and the answer key (instructor/answer-key.md), from instructor/notebooks/.
+release: setup
+	$(PY) scripts/make_release.py
 	$(PY) scripts/make_answer_key.py
+
+# Grade a folder of submissions: make grade SUBMISSIONS=path/to/submissions OUT=path/to/new/folder
+# (SUBMISSIONS/<student>/NN-name.ipynb; docs/assessment.md).
+grade: setup
+	@test -n "$(SUBMISSIONS)" -a -n "$(OUT)" || { echo "usage: make grade SUBMISSIONS=folder OUT=new-folder"; exit 2; }
+	$(VENV)/bin/heimlich-lab grade "$(SUBMISSIONS)" --out "$(OUT)"
 
 clean:
 	rm -rf $(VENV) dist build .pytest_cache .benchmarks widgets/node_modules
