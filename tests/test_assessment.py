@@ -18,10 +18,9 @@ import nbformat
 import pytest
 
 import course_fixture as fx
+import nbgrader  # noqa: F401  (the instructor extra, which make test installs: a missing one must fail, not skip)
 from heimlich_lab.cli import main as cli_main
 from heimlich_lab.course import grading, markup, release
-
-pytest.importorskip("nbgrader", reason="the instructor extra (pip install -e '.[instructor]'); make test installs it")
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "instructor" / "notebooks"
@@ -156,6 +155,7 @@ def graded(source, released, tmp_path_factory):
     (subs / "dee").mkdir()
     (subs / "dee" / fixture).write_text('{"cells": [')
     (subs / "ann" / ".ipynb_checkpoints").mkdir()          # ignored
+    (subs / "ann" / "notes.txt").write_text("my notes\n")  # ignored, and said so
     out = tmp_path_factory.mktemp("grades") / "out"
     lines = []
     rows = grading.grade(subs, out, source, log=lines.append)
@@ -200,6 +200,7 @@ def test_a_corrupted_notebook_scores_zero_with_a_note_and_the_others_are_graded(
     page = (out / "feedback" / "dee" / "99-fixture.html").read_text()
     assert "could not be read as a notebook" in page
     assert any("dee" in ln and "could not be read" in ln for ln in lines)
+    assert "ignored ann/notes.txt: not a notebook" in lines
 
 
 def test_the_grade_table_and_feedback_pages(graded):

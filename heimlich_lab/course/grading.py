@@ -10,7 +10,8 @@ notebooks that student hands in, under their release names::
         ann/04-one-agent-per-player.ipynb
         bob/03-bayes-one-move.ipynb
 
-Hidden files and folders (``.ipynb_checkpoints``) are ignored. A notebook whose name is not one of the source's
+Hidden files and folders (``.ipynb_checkpoints``) are ignored, and so are other files than notebooks (each is
+named in the output). A notebook whose name is not one of the source's
 (``--source``, by default this checkout's ``instructor/notebooks``), a folder inside a student's folder or a
 notebook outside any student folder is an error, reported before anything runs. A notebook that cannot be read
 (broken JSON, not a notebook) or that nbgrader cannot grade (the kernel died, a cell ran past the time limit)
@@ -60,9 +61,10 @@ class Row:
     note: str = ""
 
 
-def plan(submissions: str | Path, source: str | Path) -> tuple[dict[str, dict[str, Path]], dict[str, Path]]:
+def plan(submissions: str | Path, source: str | Path) -> tuple[dict[str, dict[str, Path]], dict[str, Path], list[str]]:
     """Check the submissions folder against the source: ``({student: {notebook: path}}, {notebook: source
-    path})``, only the notebooks someone handed in. Raises :class:`GradingError` listing every problem."""
+    path}, [ignored files])``, only the notebooks someone handed in, students in alphabetical order. Raises
+    :class:`GradingError` listing every problem."""
     submissions, source = Path(submissions), Path(source)
     if not submissions.is_dir():
         raise GradingError(f"no submissions folder {submissions}")
@@ -70,8 +72,8 @@ def plan(submissions: str | Path, source: str | Path) -> tuple[dict[str, dict[st
         course = {p.stem: p for p in release.source_notebooks(source)}
     except release.ReleaseError as e:
         raise GradingError(f"{e} (--source: the folder of the instructor's source notebooks)") from None
-    problems, students = [], {}
-    for entry in sorted(submissions.iterdir()):
+    problems, students, ignored = [], {}, []
+    for entry in sorted(submissions.iterdir(), key=lambda p: (p.name.casefold(), p.name)):
         if entry.name.startswith("."):
             continue
         if not entry.is_dir():
@@ -91,6 +93,8 @@ def plan(submissions: str | Path, source: str | Path) -> tuple[dict[str, dict[st
                 else:
                     problems.append(f"{entry.name}/{item.name}: not a notebook of the course (the course's are "
                                     f"{', '.join(p.name for p in course.values())})")
+            else:
+                ignored.append(f"{entry.name}/{item.name}")
         students[entry.name] = handed_in
     if problems:
         raise GradingError("the submissions are not in the expected layout (nothing was graded):\n  "
@@ -100,7 +104,7 @@ def plan(submissions: str | Path, source: str | Path) -> tuple[dict[str, dict[st
     graded = sorted({name for handed_in in students.values() for name in handed_in})
     if not graded:
         raise GradingError(f"no course notebook in any student folder of {submissions}")
-    return students, {name: course[name] for name in graded}
+    return students, {name: course[name] for name in graded}, ignored
 
 
 def _check_out(out: Path) -> None:
@@ -140,14 +144,16 @@ def grade(submissions: str | Path, out: str | Path, source: str | Path = release
     if Path(submissions).resolve() in out.resolve().parents or Path(submissions).resolve() == out.resolve():
         raise GradingError(f"--out {out} is inside the submissions folder: choose a folder outside it")
     _check_out(out)
-    students, notebooks = plan(submissions, source)
+    students, notebooks, ignored = plan(submissions, source)
+    for name in ignored:
+        log(f"ignored {name}: not a notebook")
     try:
         from nbgrader.converters import Autograde, GenerateFeedback
         from nbgrader.api import Gradebook
         from nbgrader.coursedir import CourseDirectory
     except ImportError:
         raise GradingError("grading needs nbgrader: pip install 'heimlich-lab[instructor]'") from None
-    ids = {name: f"student-{i:03d}" for i, name in enumerate(sorted(students), 1)}   # nbgrader's ids are globs
+    ids = {name: f"student-{i:03d}" for i, name in enumerate(students, 1)}    # nbgrader's ids are globs
     rows, pages = [], {}
     with release.course_root() as root:
         release.stage(notebooks.values(), root)
@@ -198,7 +204,7 @@ def grade(submissions: str | Path, out: str | Path, source: str | Path = release
                 log(f"{student:>16}  {name:<34} {row.score:g} / {row.max_score:g}  {row.note}".rstrip())
     totals = [Row(s, "TOTAL", sum(r.score for r in rows if r.student == s),
                   sum(r.max_score for r in rows if r.student == s),
-                  sum(r.by_hand for r in rows if r.student == s)) for s in sorted(students)]
+                  sum(r.by_hand for r in rows if r.student == s)) for s in students]
     out.mkdir(parents=True, exist_ok=True)
     write_table(rows + totals, out / "grades.csv")
     for (student, name), text in pages.items():
@@ -239,10 +245,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    try:
-        rows = grade(args.submissions, args.out, args.source)
-    except release.ReleaseError as e:
-        raise GradingError(str(e)) from None
+    rows = grade(args.submissions, args.out, args.source)
     students = sum(r.notebook == "TOTAL" for r in rows)
     print(f"graded {len(rows) - students} notebooks of {students} students: {args.out / 'grades.csv'}, "
           f"{args.out / 'feedback'}/")

@@ -33,7 +33,7 @@ CDN_LINKS = (
 
 
 #: The app hides the course's instructor cells (tagged ``solution-text``: answers to the notebook's questions,
-#: which the student release leaves out too; scripts/release.py).
+#: which the student release leaves out too; scripts/make_release.py).
 HIDDEN_CELLS = ("--TagRemovePreprocessor.enabled=True", "--TagRemovePreprocessor.remove_cell_tags=solution-text")
 
 #: Lab extensions the app page does not load: nbgrader's (the ``instructor`` extra) and Notebook 7's (which
