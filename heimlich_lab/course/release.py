@@ -218,7 +218,6 @@ def build_release(source: str | Path = DEFAULT_SOURCE) -> dict[str, str]:
 # ------------------------------------------------------------------------------------------- answer material
 _HEX = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{16,}(?![0-9A-Za-z])")
 _MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
-_TOLERANCE_KEYWORDS = {"atol", "rtol", "abs_tol", "rel_tol", "delta", "places"}
 
 
 def _significant_digits(text: str) -> int:
@@ -231,33 +230,58 @@ def _significant_digits(text: str) -> int:
     return len(mantissa.strip("0"))
 
 
+#: Calls whose arguments may be an expected value (``abs(p - 0.3169)``, ``np.isclose(p, 0.3169)``); the arguments
+#: of any other call (a seed, a sample size, a function of the library) are not answers.
+_VALUE_CALLS = {"abs", "round", "float", "int", "isclose", "allclose", "approx", "array", "asarray", "list", "tuple",
+                "set", "frozenset", "sorted", "dict", "Series", "Fraction"}
+
+
+def _expected_values(node, out: list) -> None:
+    """The constants of an expression that may be an expected value (see :data:`_VALUE_CALLS`); keyword
+    arguments (``atol=``, ``seed=``) and tolerances (the right side of ``abs(...) < tol``) left out."""
+    if isinstance(node, ast.Constant):
+        out.append(node)
+    elif isinstance(node, ast.Call):
+        func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if func in _VALUE_CALLS:
+            for arg in node.args:
+                _expected_values(arg, out)
+    elif isinstance(node, ast.Compare) and all(isinstance(op, (ast.Lt, ast.LtE)) for op in node.ops) \
+            and isinstance(node.left, ast.Call) and getattr(node.left.func, "id", "") == "abs":
+        _expected_values(node.left, out)
+    else:
+        for child in ast.iter_child_nodes(node):
+            _expected_values(child, out)
+
+
 def answer_like_numbers(tests: str) -> set[str]:
-    """The numbers in hidden tests' asserts that could give an answer away, as written: whole numbers above
-    12 and other numbers with at least 3 significant digits; tolerances (the right side of ``abs(...) < tol``,
-    ``atol=`` and the like) and assert messages left out. Small and round numbers are in any text.
+    """The numbers in hidden tests that could give an answer away, as written: the constants of each assert's
+    condition and of each assignment of a literal (an expected table), keeping whole numbers above 12 and other
+    numbers with at least 3 significant digits. Tolerances (``abs(...) < tol``, ``atol=``), assert messages and
+    arguments of other calls than ``abs``, ``isclose`` and the like (a seed, a sample size) are left out, and so
+    are small and round numbers, which are in any text.
 
     >>> sorted(answer_like_numbers("assert abs(p_red - 0.3169) < 5e-4, p_red\\nassert n == 360\\nassert k == 3"))
     ['0.3169', '360']
     >>> sorted(answer_like_numbers("assert np.isclose(x, 1.2345, atol=0.0125)\\nassert abs(y - 2.5) <= 0.001"))
     ['1.2345']
+    >>> sorted(answer_like_numbers("ref = fit(play(seed=2026), 1000).beta\\nexpected = {'Ann': 0.4375}\\n"
+    ...                            "assert abs(beta - ref) < 0.05 and table == expected"))
+    ['0.4375']
     """
     try:
         tree = ast.parse(tests)
     except SyntaxError:
         return set()
-    skip: set[int] = set()
+    constants: list = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assert) and node.msg is not None:
-            skip |= {id(n) for n in ast.walk(node.msg)}
-        if isinstance(node, ast.Compare) and all(isinstance(op, (ast.Lt, ast.LtE)) for op in node.ops) \
-                and isinstance(node.left, ast.Call) and getattr(node.left.func, "id", "") == "abs":
-            skip |= {id(n) for c in node.comparators for n in ast.walk(c)}
-        if isinstance(node, ast.Call):
-            skip |= {id(n) for k in node.keywords if k.arg in _TOLERANCE_KEYWORDS for n in ast.walk(k.value)}
+        if isinstance(node, ast.Assert):
+            _expected_values(node.test, constants)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            _expected_values(node.value, constants)
     found = set()
-    for node in ast.walk(tree):
-        if id(node) in skip or not isinstance(node, ast.Constant) or isinstance(node.value, bool) \
-                or not isinstance(node.value, (int, float)):
+    for node in constants:
+        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
             continue
         text = ast.get_source_segment(tests, node) or repr(node.value)
         if isinstance(node.value, int) and "." not in text and "e" not in text.lower():
