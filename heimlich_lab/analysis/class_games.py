@@ -19,19 +19,22 @@ too, its seats marked ``"unknown"``. docs/class-data.md is the instructor's guid
 >>> from heimlich_lab.bots import RandomBot
 >>> from heimlich_lab.widget.class_folder import save_class_game
 >>> folder = Path(tempfile.mkdtemp())
->>> for s in range(2):
+>>> for s in range(2):          # stand-ins for an example: a RandomBot in Ann's seat, saved as if Ann played
+...                             # (the kit ships no class data; only a board's own games are real ones)
 ...     rec = play(Rules(), {"Ann": RandomBot(seed=s), "Bob": RandomBot(seed=10 + s)}, seed=s)
 ...     _ = save_class_game(rec, folder, humans=["Ann"], bots={"Bob": RandomBot(seed=10 + s)}, agreed=["Ann"])
 >>> _ = (folder / "notes.txt").write_text("bring dice")          # not a .json file: not read
 >>> _ = (folder / "broken.json").write_text("{")
 >>> cg = load_class_games(folder)
-Skipped 1 file in ...: broken.json (not valid JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1)))
+Skipped 1 file in ...:
+  broken.json: not valid JSON (...)
 >>> len(cg), cg.games["n_humans"].tolist(), sorted(cg.seats["controller"].unique())
 (2, [1, 1], ['bot', 'human'])
 >>> sorted(set(zip(cg.decisions["player"], cg.decisions["controller"])))
 [('Ann', 'human'), ('Bob', 'bot')]
 >>> records, source = class_games_or_simulated(folder, simulate=lambda k: None, n=40)
-Skipped 1 file in ...: broken.json ...
+Skipped 1 file in ...:
+  broken.json: not valid JSON (...)
 Using 2 games your class played, from ...
 >>> source, records.fit_players
 ('class', [('Ann',), ('Ann',)])
@@ -287,9 +290,11 @@ def _report(folder: Path, skipped: list[tuple[str, str]]) -> None:
     if not skipped:
         return
     n = len(skipped)
-    lines = [f"{name} ({why})" for name, why in skipped[:_REPORT_MAX]]
-    more = f"; and {n - _REPORT_MAX} more" if n > _REPORT_MAX else ""
-    print(f"Skipped {n} file{'s' * (n != 1)} in {folder}: " + "; ".join(lines) + more)
+    lines = [f"Skipped {n} file{'s' * (n != 1)} in {folder}:"]
+    lines += [f"  {name}: {why}" for name, why in skipped[:_REPORT_MAX]]
+    if n > _REPORT_MAX:
+        lines.append(f"  and {n - _REPORT_MAX} more (all of them: .skipped)")
+    print("\n".join(lines))
 
 
 # ---------------------------------------------------------------------------------------------- tables
