@@ -92,8 +92,8 @@ class TableController(ABC):
         when it ends (at once, if it is over) if every human agreed; unticking a saved game deletes its file."""
         if self.class_saver is None:
             raise HeimlichError("this table saves no class data: open it with class_folder=...")
-        self.class_saver.set_consent(player, agree, self.record if self.game.is_over else None)
-        self._sync_class_data()
+        self.class_saver.set_consent(player, agree)
+        self._sync_class_data()      # a finished game is saved now if everyone agreed
 
     def _sync_class_data(self) -> None:
         """Save a finished game if everyone agreed, and show the *Class data* box's state."""
