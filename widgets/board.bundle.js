@@ -969,6 +969,16 @@ function renderHelp(vm) {
   if (replayOnly) return `<p class="hb-help">Keys (click the board or Tab to it first): <kbd>[</kbd> one step back · <kbd>]</kbd> one step forward; the slider and the buttons do the same.</p>`;
   return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll · <kbd>0</kbd>–<kbd>3</kbd> choose points · <kbd>←</kbd>/<kbd>→</kbd> or an agent's letter select an agent · <kbd>+</kbd>/<kbd>−</kbd> add/remove a step · digits set its steps · <kbd>Enter</kbd> confirm · <kbd>Esc</kbd> reset · <kbd>Y</kbd>/<kbd>N</kbd> announce · <kbd>[</kbd>/<kbd>]</kbd> replay step</p>`;
 }
+function renderClassData(cd) {
+  if (!cd || typeof cd !== "object" || !Array.isArray(cd.seats)) return "";
+  const boxes = cd.seats.map((s) => `<label class="hb-consent"><input type="checkbox"${attrs({
+    "data-consent": s.player,
+    checked: s.consent === true
+  })}> ${esc(s.label)}</label>`).join("");
+  return `<div class="hb-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs({
+    "data-version": cd.version
+  })}><p class="hb-class-text" data-testid="class-data-text">${esc(cd.text)}</p>` + (boxes ? `<div class="hb-consents">${boxes}</div>` : "") + `<p class="hb-class-status" data-testid="class-data-status">${esc(cd.status)}</p>` + (cd.error ? `<div class="hb-error" data-testid="class-data-error" role="alert">${esc(cd.error)}</div>` : "") + `</div>`;
+}
 var SECTIONS = Object.freeze(["header", "controls", "hand", "legend", "playback", "since", "log", "belief", "help"]);
 function renderSections(vm) {
   return {
@@ -1050,6 +1060,10 @@ function render({ model, el }) {
   el.appendChild(root);
   const sections = {};
   for (const k of SECTIONS) sections[k] = root.querySelector(`[data-section="${k}"]`);
+  const classBox = doc.createElement("div");
+  classBox.className = "hb-class-section";
+  root.appendChild(classBox);
+  let classHtml = null;
   const layers = {};
   for (const k of SVG_LAYERS) layers[k] = root.querySelector(`[data-layer="${k}"]`);
   const cache = /* @__PURE__ */ new Map();
@@ -1073,6 +1087,13 @@ function render({ model, el }) {
     if (cache.get(`layer:${name}`) === html) return;
     cache.set(`layer:${name}`, html);
     layers[name].innerHTML = html;
+  }
+  function updateClassData() {
+    if (destroyed) return;
+    const html = renderClassData(model.get("class_data"));
+    if (html === classHtml) return;
+    classHtml = html;
+    classBox.innerHTML = html;
   }
   function patchPlayback() {
     const html = renderPlayback(vm);
@@ -1232,6 +1253,10 @@ function render({ model, el }) {
   function onInput(event) {
     const t = event.target;
     if (!t || !t.getAttribute) return;
+    if (t.hasAttribute("data-consent")) {
+      if (event.type === "change") model.send({ type: "consent", player: t.getAttribute("data-consent"), value: !!t.checked });
+      return;
+    }
     const c = t.getAttribute("data-control");
     if (c === "speed") {
       const sb = sections.playback.querySelector('[data-bind="speed"]');
@@ -1272,7 +1297,9 @@ function render({ model, el }) {
   model.on("change:state", onState);
   model.on("change:speed_ms", update);
   model.on("change:setup", update);
+  model.on("change:class_data", updateClassData);
   update();
+  updateClassData();
   return () => {
     destroyed = true;
     clearTimeout(pendingTimer);
@@ -1280,6 +1307,7 @@ function render({ model, el }) {
     model.off("change:state", onState);
     model.off("change:speed_ms", update);
     model.off("change:setup", update);
+    model.off("change:class_data", updateClassData);
     root.removeEventListener("click", onClick);
     root.removeEventListener("keydown", onKeyDown);
     root.removeEventListener("input", onInput);

@@ -73,6 +73,11 @@ function render({ model, el }) {
 
   const sections = {};
   for (const k of R.SECTIONS) sections[k] = root.querySelector(`[data-section="${k}"]`);
+  // the Class data box (consent to save the game for the class), below the board; empty unless asked for
+  const classBox = doc.createElement("div");
+  classBox.className = "hb-class-section";
+  root.appendChild(classBox);
+  let classHtml = null;
   const layers = {};
   for (const k of R.SVG_LAYERS) layers[k] = root.querySelector(`[data-layer="${k}"]`);
   const cache = new Map(); // section/layer -> last markup
@@ -99,6 +104,14 @@ function render({ model, el }) {
     if (cache.get(`layer:${name}`) === html) return;
     cache.set(`layer:${name}`, html);
     layers[name].innerHTML = html;
+  }
+
+  function updateClassData() {
+    if (destroyed) return;
+    const html = R.renderClassData(model.get("class_data"));
+    if (html === classHtml) return;
+    classHtml = html;
+    classBox.innerHTML = html;
   }
 
   function patchPlayback() {
@@ -278,6 +291,11 @@ function render({ model, el }) {
   function onInput(event) {
     const t = event.target;
     if (!t || !t.getAttribute) return;
+    if (t.hasAttribute("data-consent")) {
+      // the kernel decides: it answers with a new class_data, which redraws the box with its state
+      if (event.type === "change") model.send({ type: "consent", player: t.getAttribute("data-consent"), value: !!t.checked });
+      return;
+    }
     const c = t.getAttribute("data-control");
     if (c === "speed") {
       const sb = sections.playback.querySelector('[data-bind="speed"]');
@@ -323,7 +341,9 @@ function render({ model, el }) {
   model.on("change:state", onState);
   model.on("change:speed_ms", update);
   model.on("change:setup", update);
+  model.on("change:class_data", updateClassData);
   update();
+  updateClassData();
 
   return () => {
     destroyed = true;
@@ -332,6 +352,7 @@ function render({ model, el }) {
     model.off("change:state", onState);
     model.off("change:speed_ms", update);
     model.off("change:setup", update);
+    model.off("change:class_data", updateClassData);
     root.removeEventListener("click", onClick);
     root.removeEventListener("keydown", onKeyDown);
     root.removeEventListener("input", onInput);

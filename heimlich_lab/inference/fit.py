@@ -98,10 +98,16 @@ class DecisionData:
         return float((np.log(s / counts) + top).sum())
 
 
-def decision_data(records: GameRecord | Iterable[GameRecord], weights: UtilityWeights | None = None) -> DecisionData:
-    """Replay finished full records and precompute every informative decision's utilities."""
+def decision_data(records: GameRecord | Iterable[GameRecord], weights: UtilityWeights | None = None, *,
+                  players=None) -> DecisionData:
+    """Replay finished full records and precompute every informative decision's utilities.
+
+    ``players``: per record, the players whose decisions count (``None`` for a record, or for all: every
+    player's), e.g. the human seats of class games (``heimlich_lab.analysis.class_records(...).fit_players``).
+    """
     if isinstance(records, GameRecord):
         records = [records]
+    records, only = _players_per_record(records, players)
     model = BoltzmannModel(weights=weights)
     vals, sizes, chosen, dec = [], [], [], []
     n = 0
@@ -117,7 +123,7 @@ def decision_data(records: GameRecord | Iterable[GameRecord], weights: UtilityWe
             if k >= len(log):
                 break
             e = log[k]
-            if e.actor == CHANCE:
+            if e.actor == CHANCE or (only[r] is not None and e.actor not in only[r]):
                 continue
             d = model.decision_utilities(g.view(None), e.actor, e.action)
             if d is None:
@@ -140,6 +146,28 @@ def decision_data(records: GameRecord | Iterable[GameRecord], weights: UtilityWe
     starts = np.concatenate([[0], np.cumsum(sizes_a)[:-1]])
     return DecisionData(np.concatenate(vals), starts, sizes_a, np.array(chosen), np.array(dec, dtype=np.intp), n,
                         model.weights)
+
+
+def _players_per_record(records, players) -> tuple[list, list]:
+    """(records as a list, per record the set of players to count or None), checked."""
+    records = list(records)
+    if players is None:
+        return records, [None] * len(records)
+    players = list(players)
+    if len(players) != len(records):
+        raise ModelError(f"players= gives {len(players)} entries for {len(records)} records: one per record")
+    only = []
+    for r, (rec, ps) in enumerate(zip(records, players)):
+        if ps is None:
+            only.append(None)
+            continue
+        if isinstance(ps, str) or not all(isinstance(p, str) for p in ps):
+            raise ModelError(f"players= entry {r} must be a list of player names (or None), not {ps!r}")
+        unknown = set(ps) - set(getattr(rec, "players", ()))
+        if unknown:
+            raise ModelError(f"players= entry {r} names {sorted(unknown)}, who did not play record {r}")
+        only.append(frozenset(ps))
+    return records, only
 
 
 def log_likelihood(data: DecisionData, beta: float, epsilon: float) -> float:
@@ -192,14 +220,15 @@ def _interval(f, x_hat: float, lo: float, hi: float, target: float) -> tuple[flo
 
 
 def fit_boltzmann(records, weights: UtilityWeights | None = None, *, epsilon: float | None = None,
-                  beta_max: float = 50.0, level: float = 0.95) -> FitResult:
+                  beta_max: float = 50.0, level: float = 0.95, players=None) -> FitResult:
     """Maximum-likelihood ``beta`` (and ``epsilon`` unless given) of the Boltzmann model.
 
     ``records``: finished full :class:`~heimlich_lab.GameRecord` s (or a
     :class:`DecisionData` from :func:`decision_data`, to fit several times).
     ``weights``: the utility weights (held fixed). ``epsilon``: a fixed value,
     or ``None`` to fit it too. ``beta`` is searched in ``[0, beta_max]``.
-    Intervals: profile likelihood at ``level`` (see the module doc).
+    Intervals: profile likelihood at ``level`` (see the module doc). ``players``: per record, whose decisions
+    are fitted (see :func:`decision_data`; e.g. only the humans of class games).
     """
     if not 0 < level < 1:
         raise ModelError(f"level must be in (0, 1), not {level!r}")
@@ -207,7 +236,9 @@ def fit_boltzmann(records, weights: UtilityWeights | None = None, *, epsilon: fl
         raise ModelError(f"beta_max must be > 0, not {beta_max!r}")
     if epsilon is not None and not (0 <= epsilon <= 1):
         raise ModelError(f"epsilon must be a probability in [0, 1] (or None to fit it), not {epsilon!r}")
-    data = records if isinstance(records, DecisionData) else decision_data(records, weights)
+    if isinstance(records, DecisionData) and players is not None:
+        raise ModelError("players= chooses decisions while they are collected: pass the records, not DecisionData")
+    data = records if isinstance(records, DecisionData) else decision_data(records, weights, players=players)
     q = float(stats.chi2.ppf(level, 1))
 
     if epsilon is None:

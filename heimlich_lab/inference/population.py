@@ -29,6 +29,7 @@ from ..errors import ModelError, RecordError
 from ..rules.actions import DECISION_KINDS
 from ..rules.records import GameRecord
 from ..rules.replay import public_decisions
+from .fit import _players_per_record
 from .likelihoods import ask_model
 from .player_types import PlayerPopulation, default_population
 
@@ -77,18 +78,23 @@ def _em(LL: np.ndarray, prior: np.ndarray, iterations: int) -> np.ndarray:
 
 
 def fit_population(records, population: PlayerPopulation | None = None, *, iterations: int = 500,
-                   bootstrap: int = 200, seed: int = 0, level: float = 0.95) -> PlayerPopulation:
+                   bootstrap: int = 200, seed: int = 0, level: float = 0.95, players=None) -> PlayerPopulation:
     """The population prior over ``population``'s types (default :func:`default_population`) fitted to
     the players of full ``records``: a new :class:`PlayerPopulation` with the fitted weights and
     ``fit = {"players", "log_likelihood", "intervals": {type name: [low, high]}, "level"}``
-    (bootstrap percentile intervals over players, ``bootstrap`` resamples, seeded)."""
+    (bootstrap percentile intervals over players, ``bootstrap`` resamples, seeded). ``players``: per record,
+    the players who are draws from the population (``None``: all; e.g. only the humans of class games,
+    ``heimlich_lab.analysis.class_records(...).fit_players``)."""
     population = default_population() if population is None else population
-    records = list(records)
+    records, only = _players_per_record(records, players)
     if not records:
         raise ModelError("fit_population() needs at least one finished game")
     if not (0 < level < 1) or bootstrap < 0 or iterations < 1:
         raise ModelError("level must be in (0, 1), bootstrap >= 0 and iterations >= 1")
-    LL = np.array([v for r in records for v in player_type_log_likelihoods(r, population).values()])
+    LL = np.array([v for r, keep in zip(records, only)
+                   for p, v in player_type_log_likelihoods(r, population).items() if keep is None or p in keep])
+    if len(LL) == 0:
+        raise ModelError("fit_population() has no player to fit: players= leaves none")
     start = np.full(len(population.types), 1.0 / len(population.types))
     pi = _em(LL, start, iterations)
     rng = np.random.default_rng(seed)

@@ -60,7 +60,9 @@ class SecretsController(TableController):
     ``autoplay``: bots act by themselves, ``speed_ms`` apart, on the kernel's event loop (default: when a human
     plays); otherwise click Step or Play. ``beliefs``: show the viewer's exact belief (``Belief``); ``model``: its
     player model (``None``: only what was seen and heard; a :class:`~heimlich_lab.secrets.SecretsModel` also reads
-    the choices). What does not depend on the game (the curtain, the checks on a decision, a bot's step, autoplay,
+    the choices). ``class_folder``: save the finished game there for the class if every human ticks the table's
+    consent box (``create_folder=True`` creates a missing folder; :mod:`heimlich_lab.widget.class_folder`).
+    What does not depend on the game (the curtain, the checks on a decision, a bot's step, autoplay,
     the front end's messages) is :class:`~heimlich_lab.widget.table_controller.TableController`'s.
     """
 
@@ -70,8 +72,10 @@ class SecretsController(TableController):
 
     def __init__(self, players: Sequence[str], bots: Mapping[str, object] | None = None, seed: int | None = None,
                  rules: SecretsRules | None = None, viewer: str | None = None, speed_ms: int = 400,
-                 autoplay: bool | None = None, beliefs: bool = True, model=None):
+                 autoplay: bool | None = None, beliefs: bool = True, model=None, class_folder=None,
+                 create_folder: bool = False):
         players = self._seat(players, bots, viewer, autoplay)
+        self._class_data(class_folder, create_folder)
         if type(speed_ms) is not int or speed_ms < 0:
             raise HeimlichError(f"speed_ms must be a whole number of milliseconds >= 0, not {speed_ms!r}")
         self.game = Game(players, seed=seed, rules=rules)
@@ -148,11 +152,13 @@ class SecretsReplay(TableReplay):
 
 def play_in_notebook(players: Sequence[str], bots: Mapping[str, object] | None = None, seed: int | None = None,
                      rules: SecretsRules | None = None, viewer: str | None = None, speed_ms: int = 400,
-                     autoplay: bool | None = None, beliefs: bool = True, model=None) -> SecretsTableWidget:
+                     autoplay: bool | None = None, beliefs: bool = True, model=None, class_folder=None,
+                     create_folder: bool = False) -> SecretsTableWidget:
     """Open a game of Secrets on the table (see :class:`SecretsController`); the controller is
-    ``widget.controller``."""
+    ``widget.controller``. With ``class_folder`` the table saves the finished game for the class, with consent."""
     return SecretsController(players, bots=bots, seed=seed, rules=rules, viewer=viewer, speed_ms=speed_ms,
-                             autoplay=autoplay, beliefs=beliefs, model=model).widget
+                             autoplay=autoplay, beliefs=beliefs, model=model, class_folder=class_folder,
+                             create_folder=create_folder).widget
 
 
 def replay_in_notebook(record, viewer: str | None = None, beliefs: bool = True, model=None) -> SecretsTableWidget:

@@ -44,7 +44,8 @@ def play_in_notebook(players: Sequence[str], bots: Mapping[str, object] | None =
 
     ``bots`` maps player names to bots; players without a bot are humans. With no humans, ``viewer``
     chooses the view shown (``None`` spectator, a player, or ``"omniscient"``). The controller is
-    ``widget.controller``.
+    ``widget.controller``. ``class_folder="class-games"`` saves the finished game there for the class if every
+    human ticks the board's consent box (``create_folder=True`` creates the folder; see docs/class-data.md).
     """
     ctl = GameController(players, bots=bots, rules=rules, seed=seed, viewer=viewer, speed_ms=speed_ms,
                          beliefs=beliefs, start=start, autoplay=autoplay, **kwargs)

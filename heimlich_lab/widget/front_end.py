@@ -51,12 +51,14 @@ def static_dir() -> Path:
 
 class TableWidget(anywidget.AnyWidget):
     """A game's table as an anywidget: ``setup`` (fixed for the game, sent once), ``state`` (what the viewer may
-    see now) and ``speed_ms`` (animation and autoplay pace). Messages from the front end go to ``controller``.
-    Each game's subclass names its front end (``_esm``, ``_css``)."""
+    see now), ``speed_ms`` (animation and autoplay pace) and ``class_data`` (the *Class data* box, empty unless
+    the table saves games for a class: :mod:`heimlich_lab.widget.class_folder`). Messages from the front end go
+    to ``controller``. Each game's subclass names its front end (``_esm``, ``_css``)."""
 
     setup = traitlets.Dict().tag(sync=True)
     state = traitlets.Dict().tag(sync=True)
     speed_ms = traitlets.Int(400).tag(sync=True)
+    class_data = traitlets.Dict().tag(sync=True)
 
     def __init__(self, controller=None, **kwargs):
         super().__init__(**kwargs)

@@ -45,13 +45,16 @@ class GameController(TableController):
     decisions one at a time with ``add(decision)`` (see :class:`~heimlich_lab.widget.panel.LivePanels`); by default a
     :class:`~heimlich_lab.inference.belief.Belief` with the Boltzmann model
     (:func:`~heimlich_lab.widget.panel.default_belief_factory`).
+    ``class_folder``: save the finished game there for the class, if every human ticks the board's consent box
+    (:mod:`~heimlich_lab.widget.class_folder`; ``create_folder=True`` creates a missing folder).
     """
 
     def __init__(self, players: Sequence[str], bots: Mapping[str, object] | None = None, rules: Rules | None = None,
                  seed: int | None = None, viewer: str | None = None, beliefs: bool = True,
                  belief_factory: Callable | None = None, speed_ms: int = 400, autoplay: bool | None = None,
-                 start: Position | None = None):
+                 start: Position | None = None, class_folder=None, create_folder: bool = False):
         players = self._seat(players, bots, viewer, autoplay)
+        self._class_data(class_folder, create_folder)
         self.seed = seed
         self.rng = random.Random(seed)
         self.game = Game(players, rules=rules, seed=seed, chance="manual", start=start)

@@ -23,6 +23,7 @@ from typing import Mapping, Sequence
 
 from ..errors import HeimlichError, WrongPlayer
 from ..rules.views import view_label
+from .class_folder import ClassGameSaver
 from .front_end import clamp_speed
 
 _LOG = logging.getLogger(__name__)
@@ -75,7 +76,35 @@ class TableController(ABC):
         self.last_error = ""
         self.timings: list[dict] = []
         self._pending = None         # the scheduled autoplay step (an asyncio TimerHandle)
+        self.class_saver: ClassGameSaver | None = None
         return players
+
+    def _class_data(self, class_folder, create_folder: bool = False) -> None:
+        """With a ``class_folder``, the board asks the humans' consent and saves the finished game there
+        (:mod:`heimlich_lab.widget.class_folder`); call after :meth:`_seat`."""
+        if class_folder is not None:
+            self.class_saver = ClassGameSaver(class_folder, self.humans, self.bots, create=create_folder)
+        elif create_folder:
+            raise HeimlichError("create_folder=True needs a class_folder")
+
+    def set_consent(self, player: str, agree: bool = True) -> None:
+        """A human at the table ticks (or unticks) the *Class data* box: the game is saved into the class folder
+        when it ends (at once, if it is over) if every human agreed; unticking a saved game deletes its file."""
+        if self.class_saver is None:
+            raise HeimlichError("this table saves no class data: open it with class_folder=...")
+        self.class_saver.set_consent(player, agree)
+        self._sync_class_data()      # a finished game is saved now if everyone agreed
+
+    def _sync_class_data(self) -> None:
+        """Save a finished game if everyone agreed, and show the *Class data* box's state."""
+        saver = self.class_saver
+        if saver is None:
+            return
+        if self.game.is_over:
+            saver.game_over(self.record)
+        state = saver.state()
+        if self.widget.class_data != state:
+            self.widget.class_data = state
 
     # ------------------------------------------------------------ what the game says
     @property
@@ -188,6 +217,7 @@ class TableController(ABC):
                 self.last_error = ""    # an old error message may mention the previous viewer's cards
         if self.game.is_over:
             self.playing = False
+        self._sync_class_data()
         self.refresh()
         self._schedule()
 
@@ -247,6 +277,12 @@ class TableController(ABC):
             self.send_action(str(msg.get("action", "")))
         elif kind == "curtain":
             self.reveal()
+        elif kind == "consent" and self.class_saver is not None:
+            try:
+                self.set_consent(str(msg.get("player", "")), msg.get("value") is True)
+            except HeimlichError:       # not a human of this table: the box shows the kernel's state again
+                self.class_saver.version += 1
+                self._sync_class_data()
         elif kind == "control":
             cmd = msg.get("command")
             if cmd == "step":

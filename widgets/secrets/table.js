@@ -1,7 +1,8 @@
-// The Secrets table in the notebook (anywidget ES module; no build step, no imports).
+// The Secrets table in the notebook (anywidget ES module; no build step, no imports). anywidget uses the default
+// export; `classData` is exported for widgets/tests/classdata.test.mjs.
 // It knows no rules: it draws the synced `setup` and `state` (heimlich_lab/secrets/widget_state.py) and sends
 // messages to the kernel: {type: "action", action}, {type: "curtain"}, {type: "control", command},
-// {type: "replay", index}.
+// {type: "replay", index}, {type: "consent", player, value} (the Class data box).
 
 const TEAM_CLASS = { CIA: "st-cia", KGB: "st-kgb", Hippie: "st-hippie" };
 const CARD_SHORT = {
@@ -131,6 +132,24 @@ function controls(state, send) {
   return h("div", { class: "st-controls" }, out);
 }
 
+// The Class data box (the `class_data` traitlet, heimlich_lab/widget/class_folder.py): the consent question as the
+// kernel words it, one checkbox per human (ticked only when the kernel says so), where saving stands, a folder
+// problem. Nothing when the table saves no class data.
+export function classData(cd, send) {
+  if (!cd || !Array.isArray(cd.seats)) return null;
+  const boxes = cd.seats.map((s) => {
+    const box = h("input", { type: "checkbox", "data-consent": s.player, checked: s.consent === true });
+    box.addEventListener("change", () => send({ type: "consent", player: s.player, value: box.checked }));
+    return h("label", { class: "st-consent" }, box, ` ${s.label}`);
+  });
+  return h("div", { class: "st-class-data", "data-testid": "class-data", role: "group", "aria-label": "Class data",
+    "data-version": cd.version },
+    h("p", { "data-testid": "class-data-text", text: cd.text }),
+    boxes.length ? h("div", { class: "st-consents" }, boxes) : null,
+    h("p", { class: "st-class-status", "data-testid": "class-data-status", text: cd.status }),
+    cd.error ? h("div", { class: "st-error", "data-testid": "class-data-error", role: "alert", text: cd.error }) : null);
+}
+
 function draw(el, model) {
   const setup = model.get("setup"), state = model.get("state");
   const send = (msg) => model.send(msg);
@@ -154,7 +173,9 @@ function draw(el, model) {
         ? h("button", { class: "st-btn", "data-control": "reveal", onclick: () => send({ type: "curtain" }) }, "Reveal")
         : null));
   }
-  el.replaceChildren(root);
+  const box = classData(model.get("class_data"), send);
+  if (box) el.replaceChildren(root, box);
+  else el.replaceChildren(root);
   const log = root.querySelector(".st-log");
   log.scrollTop = log.scrollHeight;      // the latest events in sight
 }
@@ -163,10 +184,12 @@ function render({ model, el }) {
   const redraw = () => draw(el, model);
   model.on("change:state", redraw);
   model.on("change:setup", redraw);
+  model.on("change:class_data", redraw);
   redraw();
   return () => {
     model.off("change:state", redraw);
     model.off("change:setup", redraw);
+    model.off("change:class_data", redraw);
   };
 }
 
