@@ -184,6 +184,8 @@ def test_a_solved_copy_scores_full_marks_and_a_blank_copy_zero(graded):
     assert (ann.score, ann.by_hand) == (total - by_hand, by_hand) and (bob.score, bob.by_hand) == (0, 0)
     if REAL not in LEGACY:            # converted: the real notebook has graded exercises
         assert total - by_hand > 0, f"{REAL} has no automatically graded points"
+    else:                             # the old format: nothing to grade, and the table says so
+        assert ann.note == bob.note == "the notebook has no graded cells"
 
 
 def test_a_wrong_answer_and_a_deleted_test_cell_are_graded_from_the_gradebook(graded):

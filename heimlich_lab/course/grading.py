@@ -140,8 +140,9 @@ def grade(submissions: str | Path, out: str | Path, source: str | Path = release
           log=print) -> list[Row]:
     """Grade ``submissions`` against ``source``; write ``out/grades.csv`` and ``out/feedback/``; return the rows
     (totals last). Raises :class:`GradingError` before anything runs when the input is wrong."""
-    out = Path(out)
-    if Path(submissions).resolve() in out.resolve().parents or Path(submissions).resolve() == out.resolve():
+    # absolute: nbgrader changes the working folder while it runs
+    submissions, out, source = Path(submissions).resolve(), Path(out).resolve(), Path(source).resolve()
+    if submissions in out.parents or submissions == out:
         raise GradingError(f"--out {out} is inside the submissions folder: choose a folder outside it")
     _check_out(out)
     students, notebooks, ignored = plan(submissions, source)
@@ -198,8 +199,9 @@ def grade(submissions: str | Path, out: str | Path, source: str | Path = release
                 with Gradebook(db) as gb:
                     sub = gb.find_submission_notebook(name, name, sid)
                     by_hand = sum(g.max_score for g in sub.grades if g.auto_score is None and g.manual_score is None)
-                    row = Row(student, name, float(sub.score), float(sub.max_score), float(by_hand),
-                              f"{by_hand:g} points to grade by hand" if by_hand else "")
+                    note = f"{by_hand:g} points to grade by hand" if by_hand else \
+                        "" if sub.max_score else "the notebook has no graded cells"
+                    row = Row(student, name, float(sub.score), float(sub.max_score), float(by_hand), note)
                 rows.append(row)
                 log(f"{student:>16}  {name:<34} {row.score:g} / {row.max_score:g}  {row.note}".rstrip())
     totals = [Row(s, "TOTAL", sum(r.score for r in rows if r.student == s),

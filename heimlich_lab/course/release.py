@@ -207,7 +207,7 @@ def student_copy(nb) -> str:
 
 def build_release(source: str | Path = DEFAULT_SOURCE) -> dict[str, str]:
     """file name -> the student copy's text, for every notebook of ``source`` (nothing is written)."""
-    paths = source_notebooks(source)
+    paths = [p.resolve() for p in source_notebooks(source)]    # absolute: nbgrader changes the working folder
     with course_root() as root:
         ids = stage(paths, root)
         generate_assignments(root, ids)
