@@ -85,7 +85,7 @@ def _assigned_names(source: str) -> set[str]:
 
 def test_the_course_is_there():
     numbers = [_number(p) for p in COURSE]
-    assert numbers == list(range(0, 12)), f"expected notebooks 00..11, found {[p.name for p in COURSE]}"
+    assert numbers == list(range(0, 13)), f"expected notebooks 00..12, found {[p.name for p in COURSE]}"
     assert [p.name for p in APPS] == ["play.ipynb"], f"unexpected notebooks: {[p.name for p in APPS]}"
 
 
