@@ -44,12 +44,7 @@ STRICT = [line.strip() for line in (NOTEBOOKS / "STRICT").read_text().splitlines
 
 #: Course notebooks still in the old format (being converted to nbgrader's markup). Remove each one as it is
 #: converted: test_the_legacy_list_is_current says which.
-LEGACY = {
-    "00-rules-primer.ipynb", "01-start-here.ipynb", "02-rules-as-a-program.ipynb", "03-bayes-one-move.ipynb",
-    "04-one-agent-per-player.ipynb", "05-modelling-players.ipynb", "06-dossier-as-decision.ipynb",
-    "07-bluffing-and-information.ipynb", "08-experiments.ipynb", "09-top-secret-cards.ipynb",
-    "10-beliefs-that-move.ipynb", "11-when-the-model-is-wrong.ipynb",
-}
+LEGACY: set[str] = set()
 
 
 def _load(name: str, path: Path):
