@@ -254,9 +254,18 @@ def _expected_values(node, out: list) -> None:
             _expected_values(child, out)
 
 
+def _is_literal(node: ast.AST) -> bool:
+    """Whether ``node`` is a literal (a number, a table of numbers written out), not a computation."""
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
 def answer_like_numbers(tests: str) -> set[str]:
     """The numbers in hidden tests that could give an answer away, as written: the constants of each assert's
-    condition and of each assignment of a literal (an expected table), keeping whole numbers above 12 and other
+    condition and of each assignment of a literal (an expected table, not a computation), keeping whole numbers above 12 and other
     numbers with at least 3 significant digits. Tolerances (``abs(...) < tol``, ``atol=``), assert messages and
     arguments of other calls than ``abs``, ``isclose`` and the like (a seed, a sample size) are left out, and so
     are small and round numbers, which are in any text.
@@ -268,6 +277,8 @@ def answer_like_numbers(tests: str) -> set[str]:
     >>> sorted(answer_like_numbers("ref = fit(play(seed=2026), 1000).beta\\nexpected = {'Ann': 0.4375}\\n"
     ...                            "assert abs(beta - ref) < 0.05 and table == expected"))
     ['0.4375']
+    >>> sorted(answer_like_numbers("w = 0.4 / 21 + 0.125\nassert abs(p - w) < 1e-4"))   # a computation's inputs
+    []
     """
     try:
         tree = ast.parse(tests)
@@ -277,8 +288,8 @@ def answer_like_numbers(tests: str) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Assert):
             _expected_values(node.test, constants)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            _expected_values(node.value, constants)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and _is_literal(node.value):
+            _expected_values(node.value, constants)   # an expected table written out; a computation's inputs are not
     found = set()
     for node in constants:
         if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
@@ -336,12 +347,19 @@ def answer_material(sources: Iterable[Path], release: dict[str, str], extra_file
     findings = [f"{name}: not a released notebook (answer files such as selfcheck.py have no place here)"
                 for name in sorted(extra_files)]
     sources = {p.name: nbformat.read(p, as_version=4) for p in sources}
+    # Decimals are searched in the whole release; a whole number only in its own notebook (a count such as 30 is
+    # in any text, and says nothing about another notebook's exercise).
     numbers: dict[str, str] = {}
+    own_numbers: dict[str, dict[str, str]] = {}
     for name, nb in sources.items():
         for cell in nb.cells:
             if markup.kind(cell) == "hidden-test":
                 for number in answer_like_numbers(markup.hidden_tests(cell.source)):
-                    numbers.setdefault(number, f"{name} {markup.grade_id(cell)}")
+                    where = f"{name} {markup.grade_id(cell)}"
+                    if re.fullmatch(r"-?\d+", number):
+                        own_numbers.setdefault(name, {}).setdefault(number, where)
+                    else:
+                        numbers.setdefault(number, where)
     for name, text in sorted(release.items()):
         try:
             nb = nbformat.reads(text, as_version=4)
@@ -354,7 +372,7 @@ def answer_material(sources: Iterable[Path], release: dict[str, str], extra_file
                 findings.append(f"{name}: nbgrader's marker {marker!r}")
         for digest in sorted(set(_HEX.findall(everything))):
             findings.append(f"{name}: a hex digest {digest}")
-        for number, where in sorted(numbers.items()):
+        for number, where in sorted({**numbers, **own_numbers.get(name, {})}.items()):
             if re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", everything):
                 findings.append(f"{name}: the number {number} of a hidden test ({where})")
         if name in sources:
