@@ -277,7 +277,7 @@ def answer_like_numbers(tests: str) -> set[str]:
     >>> sorted(answer_like_numbers("ref = fit(play(seed=2026), 1000).beta\\nexpected = {'Ann': 0.4375}\\n"
     ...                            "assert abs(beta - ref) < 0.05 and table == expected"))
     ['0.4375']
-    >>> sorted(answer_like_numbers("w = 0.4 / 21 + 0.125\nassert abs(p - w) < 1e-4"))   # a computation's inputs
+    >>> sorted(answer_like_numbers("w = 0.4 / 21 + 0.125; assert abs(p - w) < 1e-4"))   # a computation's inputs
     []
     """
     try:
