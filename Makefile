@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(PY) -m pip
 
-.PHONY: lab app test setup setup-test browser bundle test-js test-py test-notebooks bench student-copies clean
+.PHONY: lab app test setup setup-test browser bundle test-js test-py test-notebooks bench student-copies slides slides-vendor clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,7 +40,18 @@ bundle: widgets/node_modules/.package-lock.json
 test-js: widgets/node_modules/.package-lock.json
 	node --test widgets/tests/
 
-test-py: setup browser
+# The slides load reveal.js, require.js, jQuery and MathJax from beside the decks (no CDN): npm packages pinned in
+# instructor/slides/package-lock.json. scripts/make_slides.py copies them next to the decks it writes.
+instructor/slides/node_modules/.package-lock.json: instructor/slides/package.json instructor/slides/package-lock.json
+	npm ci --prefix instructor/slides --no-audit --no-fund
+
+slides-vendor: instructor/slides/node_modules/.package-lock.json
+
+# One reveal.js deck per week (instructor/schedule.yaml) into instructor/slides/build/, without answers.
+slides: setup slides-vendor
+	$(PY) scripts/make_slides.py
+
+test-py: setup browser slides-vendor
 	$(PY) -m pytest tests heimlich_lab
 
 # Every solution notebook runs (lax); those listed in instructor/notebooks/STRICT have committed outputs, checked strictly.
@@ -61,4 +72,5 @@ student-copies: setup
 	$(PY) scripts/make_answer_key.py
 
 clean:
-	rm -rf $(VENV) dist build .pytest_cache .benchmarks widgets/node_modules
+	rm -rf $(VENV) dist build .pytest_cache .benchmarks widgets/node_modules instructor/slides/node_modules \
+	    instructor/slides/build
