@@ -54,11 +54,14 @@ slides: setup slides-vendor
 test-py: setup browser slides-vendor
 	$(PY) -m pytest tests heimlich_lab
 
-# Every solution notebook runs (lax); those listed in instructor/notebooks/STRICT have committed outputs, checked strictly.
+# Every solution notebook and the assignments' model answers run (lax; a model answer's key cells are
+# # NBVAL_CHECK_OUTPUT); the notebooks listed in instructor/notebooks/STRICT have committed outputs, checked strictly.
 test-notebooks: setup
 	$(PY) scripts/make_student_copies.py --check
 	$(PY) scripts/make_answer_key.py --check
 	$(PY) -m pytest --nbval-lax --nbval-current-env instructor/notebooks/
+	$(PY) -m pytest --nbval-lax --nbval-current-env --nbval-sanitize-with instructor/notebooks/sanitize.cfg \
+	    instructor/assignments/
 	$(PY) -m pytest --nbval --nbval-current-env --nbval-sanitize-with instructor/notebooks/sanitize.cfg \
 	    $(addprefix instructor/notebooks/,$(shell cat instructor/notebooks/STRICT))
 
