@@ -6,7 +6,6 @@ instructor/README.md: every notebook's prerequisites, no development history, ev
 from __future__ import annotations
 
 import importlib.util
-import json
 import re
 import sys
 from collections import Counter
@@ -102,9 +101,16 @@ def test_most_numeric_answers_are_recomputed():
 
 @pytest.mark.parametrize("q", [q for q in QUESTIONS if q.get("notebook_quotes")], ids=lambda q: q["id"])
 def test_numbers_quoted_from_a_notebook_are_in_it(q):
-    text = _notebook_text(q["notebook"])
+    entry = next(e for e in WEEKS[q["week"]]["notebooks"] if e["number"] == q["notebook"])
+    if list(NOTEBOOKS.glob(f"{q['notebook']:02d}-*.ipynb")):
+        where = [q["notebook"]]
+    else:       # a notebook still coming: its material is in the week's other notebooks until it lands
+        assert entry.get("coming"), f"{q['id']}: notebook {q['notebook']} is missing"
+        where = [e["number"] for e in WEEKS[q["week"]]["notebooks"] if e["number"] != q["notebook"]
+                 and list(NOTEBOOKS.glob(f"{e['number']:02d}-*.ipynb"))]
+    text = "\n".join(_notebook_text(n) for n in where)
     missing = [s for s in q["notebook_quotes"] if s not in text]
-    assert missing == [], f"{q['id']}: notebook {q['notebook']} no longer shows {missing}: update the question"
+    assert missing == [], f"{q['id']}: notebook(s) {where} no longer show {missing}: update the question"
 
 
 def test_the_quiz_page_is_current():
