@@ -233,7 +233,7 @@ def test_the_course_page_states_the_prerequisites_of_every_notebook():
     course = {int(p.name[:2]) for p in NOTEBOOKS.glob("[0-9][0-9]-*.ipynb")}
     scheduled = {e["number"] for w in WEEKS.values() for e in w["notebooks"]}
     assert course | scheduled <= set(rows), f"no prerequisites for notebooks {sorted(course | scheduled - set(rows))}"
-    for number, needle in [(5, "Wilks"), (7, "KL divergence"), (8, "clustered by game"), (10, "bootstrap"),
+    for number, needle in [(5, "Wilks"), (7, "(KL) divergence"), (8, "clustered by game"), (10, "bootstrap"),
                            (12, "EM"), (6, "clustered by game"), (2, "law of total probability")]:
         assert needle in rows[number], f"docs/course.md: notebook {number}'s prerequisites do not name {needle}"
 
