@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(PY) -m pip
 
-.PHONY: lab app test setup setup-test browser bundle test-js test-py test-notebooks bench release grade clean
+.PHONY: lab app test setup setup-test browser bundle test-js test-py test-notebooks bench release grade slides slides-vendor clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,16 +40,30 @@ bundle: widgets/node_modules/.package-lock.json
 test-js: widgets/node_modules/.package-lock.json
 	node --test widgets/tests/
 
-test-py: setup browser
+# The slides load reveal.js, require.js, jQuery and MathJax from beside the decks (no CDN): npm packages pinned in
+# instructor/slides/package-lock.json. scripts/make_slides.py copies them next to the decks it writes.
+instructor/slides/node_modules/.package-lock.json: instructor/slides/package.json instructor/slides/package-lock.json
+	npm ci --prefix instructor/slides --no-audit --no-fund
+
+slides-vendor: instructor/slides/node_modules/.package-lock.json
+
+# One reveal.js deck per week (instructor/schedule.yaml) into instructor/slides/build/, without answers.
+slides: setup slides-vendor
+	$(PY) scripts/make_slides.py
+
+test-py: setup browser slides-vendor
 	$(PY) -m pytest tests heimlich_lab
 
 # The student release (notebooks/) is current and holds no answer material; every source notebook runs (lax), with
-# its hidden tests; those listed in instructor/notebooks/STRICT have committed outputs, checked strictly; the
-# release runs top to bottom with every answer blank (lax).
+# its hidden tests, and so do the assignments' model answers (their key cells are # NBVAL_CHECK_OUTPUT); those
+# listed in instructor/notebooks/STRICT have committed outputs, checked strictly; the release runs top to bottom
+# with every answer blank (lax).
 test-notebooks: setup
 	$(PY) scripts/make_release.py --check
 	$(PY) scripts/make_answer_key.py --check
 	$(PY) -m pytest --nbval-lax --nbval-current-env instructor/notebooks/
+	$(PY) -m pytest --nbval-lax --nbval-current-env --nbval-sanitize-with instructor/notebooks/sanitize.cfg \
+	    instructor/assignments/
 	$(PY) -m pytest --nbval --nbval-current-env --nbval-sanitize-with instructor/notebooks/sanitize.cfg \
 	    $(addprefix instructor/notebooks/,$(shell cat instructor/notebooks/STRICT))
 	$(PY) -m pytest --nbval-lax --nbval-current-env notebooks/
@@ -71,4 +85,5 @@ grade: setup
 	$(VENV)/bin/heimlich-lab grade "$(SUBMISSIONS)" --out "$(OUT)"
 
 clean:
-	rm -rf $(VENV) dist build .pytest_cache .benchmarks widgets/node_modules
+	rm -rf $(VENV) dist build .pytest_cache .benchmarks widgets/node_modules instructor/slides/node_modules \
+	    instructor/slides/build
