@@ -34,6 +34,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..inference.core import HypothesisSpace, Posterior, Update
+from ..inference.mixture import TypedPosterior
 from ..inference.transition import swap
 from .rules import MIDDLE, TEAMS, SecretsRules
 
@@ -65,14 +66,16 @@ class Belief:
         self.players, self.observer, self.rules, self.model = players, observer, rules, model
         self.slots = players + (MIDDLE,)
         counts = tuple(rules.markers_for(len(players)).values())
-        self.posterior = Posterior(arrangement_space(self.slots, counts))
+        space = arrangement_space(self.slots, counts)
+        p_team = getattr(model, "p_team", None)
+        # with a rationality mixture, each player is a team player or a random one for the whole game: the
+        # players are the typed actors of the core's mixture, their type learned from all their choices together
+        self.posterior = Posterior(space) if p_team is None else \
+            TypedPosterior(space, [np.log(p_team), np.log1p(-p_team)], ("team", "random"), actors=players)
         self.diplomat_left = diplomat_left
         self.seen = 0          # events of the view consumed so far
         self._context: dict = {}
         self._tableaux: dict[str, list[list]] = {p: [] for p in players}
-        # with a rationality mixture: player -> (log P(their choices | each hypothesis) as a team player,
-        # log P(their choices) as a random player)
-        self._types = {} if getattr(model, "p_team", None) is not None else None
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -120,7 +123,8 @@ class Belief:
             return post.condition({e.slot: e.team}, label=f"{who} saw {whose} marker: {e.team}")
         if k == "expose" and e.team is not None:
             return post.condition({e.player: e.team}, label=f"{e.player}'s marker was shown: {e.team}")
-        merge = self._types is None        # with player types, hypotheses keep their histories apart
+        typed = isinstance(post, TypedPosterior)
+        merge = not typed                  # with player types, hypotheses keep their histories apart
         if k == "swap":
             return post.transition(swap(post.space, e.a, e.b), merge=merge,
                                    label=f"{e.cause.capitalize()}: the {e.a} and {e.b} markers swapped")
@@ -131,12 +135,9 @@ class Belief:
             i = self.players.index(e.player)
             left, right = self.players[(i + 1) % len(self.players)], self.players[(i - 1) % len(self.players)]
             p = self.diplomat_left
-            rec = post.transition([swap(post.space, left, MIDDLE), swap(post.space, right, MIDDLE)], [p, 1 - p],
-                                  merge=merge, label=f"Diplomat: {e.player} swapped the middle marker with {left}'s "
-                                                     f"or {right}'s (you did not see which)")
-            if not merge:
-                self._types = {q: (np.tile(team, 2), rand) for q, (team, rand) in self._types.items()}
-            return rec
+            return post.transition([swap(post.space, left, MIDDLE), swap(post.space, right, MIDDLE)], [p, 1 - p],
+                                   merge=merge, label=f"Diplomat: {e.player} swapped the middle marker with {left}'s "
+                                                      f"or {right}'s (you did not see which)")
         if k == "turn":
             ctx.clear()
             ctx["tableaux"] = self._tableaux
@@ -145,7 +146,7 @@ class Belief:
         elif k == "offer":
             ctx["offer"] = (e.player, e.target)
         rec = None
-        if self._types is not None:
+        if typed:
             rec = self._read_with_types(e, ctx)
         elif self.model is not None:
             ll, label = self.model.evidence(self, e, ctx)
@@ -159,36 +160,23 @@ class Belief:
         return rec
 
     def _read_with_types(self, e, ctx) -> Update | None:
-        """Choices under the per-player mixture: the update is each decider's new mixture likelihood over the
-        old one, so that the posterior is the prior times, per player, p·P(choices | team) + (1-p)·P(choices |
-        random)."""
+        """Choices under the per-player mixture: each decider is read as a team player (the model's likelihood
+        per arrangement) or a random one (one over the number of options), through the core's
+        :class:`~heimlich_lab.inference.mixture.TypedPosterior`: the posterior is the prior times, per player,
+        p·P(choices | team) + (1-p)·P(choices | random)."""
         reads = self.model.readings(self, e, ctx)
         if not reads:
             return None
-        lp, lq = np.log(self.model.p_team), np.log1p(-self.model.p_team)
         n = len(self.posterior)
-        ll = np.zeros(n)
-        new = {}
-        for decider, team_ll, n_options, _ in reads:
-            team, rand = new.get(decider, self._types.get(decider, (np.zeros(n), 0.0)))
-            before = np.logaddexp(lp + team, lq + rand)
-            team, rand = team + team_ll, rand - np.log(n_options)
-            ll += np.logaddexp(lp + team, lq + rand) - before
-            new[decider] = (team, rand)
-        rec = self.posterior.update(ll, label="; ".join(r[3] for r in reads), actor=e.player)
-        self._types.update(new)
-        return rec
+        readings = [(decider, np.stack([team_ll, np.full(n, -np.log(n_options))]))
+                    for decider, team_ll, n_options, _ in reads]
+        return self.posterior.update_types(readings, label="; ".join(r[3] for r in reads), actor=e.player)
 
     def team_player_probability(self, player: str) -> float:
         """With a rationality mixture (``SecretsModel(p_team=...)``): P(``player`` chooses as a team player)."""
-        if self._types is None:
+        if not isinstance(self.posterior, TypedPosterior):
             raise ModelError("this belief has no player types: use model=SecretsModel(p_team=...)")
-        if player not in self._types:
-            return float(self.model.p_team)
-        team, rand = self._types[player]
-        lp, lq = np.log(self.model.p_team), np.log1p(-self.model.p_team)
-        p_team_given_h = np.exp(lp + team - np.logaddexp(lp + team, lq + rand))
-        return float(self.posterior.posterior_vector() @ p_team_given_h)
+        return float(self.posterior.type_posterior(player)[0])
 
     # ------------------------------------------------------------------ answers
     def identities(self) -> dict[str, dict[str, float]]:
