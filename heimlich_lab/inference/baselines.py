@@ -53,15 +53,23 @@ class IndependentBelief:
             if item.action.kind in DECISION_KINDS and item.actor != observer:
                 raw = b.model.agent_log_likelihoods(item.view, item.actor, item.action)
                 if raw is not None:
-                    b._update_with(item.actor, checked_likelihoods(raw, len(b.agents), b.model, item.actor,
+                    b.update_with(item.actor, checked_likelihoods(raw, len(b.agents), b.model, item.actor,
                                                                    item.action),
                                    describe_action(item.view, item.actor, item.action))
         return b
 
-    def _update_with(self, actor: str, values: np.ndarray, description: str = "") -> None:
+    def update_with(self, actor: str, values: np.ndarray, description: str = "") -> None:
         """Update ``actor``'s row with the model's (checked) per-agent log-likelihoods."""
         if actor != self.observer:
             self._foil.update(actor, values, label=description)
+
+    def snapshot(self) -> IndependentPosterior:
+        """The state now, for :meth:`restore` (a copy of the foil: its arrays are replaced, never changed)."""
+        return self._foil.copy()
+
+    def restore(self, snapshot: IndependentPosterior) -> None:
+        """Back to the state of :meth:`snapshot`."""
+        self._foil = snapshot.copy()
 
     def marginals_array(self, normalize: bool = False) -> np.ndarray:
         return self._foil.marginals(normalize=normalize)
@@ -109,6 +117,14 @@ class PointsShareBelief:
         for item in public_decisions(record, observer, until):
             b.count_move(item.actor, item.action)
         return b
+
+    def snapshot(self) -> np.ndarray:
+        """The state now (the points counted), for :meth:`restore`."""
+        return self.points.copy()
+
+    def restore(self, snapshot: np.ndarray) -> None:
+        """Back to the state of :meth:`snapshot`."""
+        self.points = snapshot.copy()
 
     def count_move(self, actor: str, action: Action) -> None:
         """Add a die move's points to its actor's row (every other decision is ignored)."""

@@ -16,7 +16,6 @@ from ..rules.replay import Decision, public_decisions
 from .baselines import IndependentBelief, PointsShareBelief
 from .belief import Belief, BeliefStep
 from .likelihoods import ask_model, default_model
-from .mixture import TypedPosterior
 from .model import HAND_DECISIONS
 from .wording import describe_action
 
@@ -160,7 +159,7 @@ class BeliefSet:
             agent = record.log[item.index].action.args[0]  # the full record: given only to the taker
             with self._all_or_nothing():
                 for o, b in self.beliefs.items():
-                    b._take(item.to, agent if o == item.to else None, index=item.index, turn=item.turn)
+                    b.take(item.to, agent if o == item.to else None, index=item.index, turn=item.turn)
             return
         if k not in DECISION_KINDS:
             return
@@ -186,11 +185,11 @@ class BeliefSet:
             desc = describe_action(item.view, item.actor, item.action)
             for o, b in self.beliefs.items():
                 if b.reads_decisions_of(item.actor):
-                    b._update_with(item.actor, item.action, own.get(o, values), desc, item.index, item.turn)
+                    b.update_with(item.actor, item.action, own.get(o, values), desc, item.index, item.turn)
             if self.independent and values.ndim == 2:  # the foils read every player through the prior mixture
                 values = logsumexp(values + self.model.log_prior[:, None], axis=0)
             for o, ib in self.independent.items():
-                ib._update_with(item.actor, values, desc)
+                ib.update_with(item.actor, values, desc)
 
     def _end_sharing(self) -> None:
         """Give every belief its type tables from the shared ones, and stop sharing."""
@@ -200,19 +199,14 @@ class BeliefSet:
 
     @contextmanager
     def _all_or_nothing(self):
-        # the arrays of beliefs and foils are replaced on update, never changed in place: shallow copies do
-        snaps = {o: b._snapshot() for o, b in self.beliefs.items()}
-        foils = {o: ib._foil.copy() for o, ib in self.independent.items()}
-        points = {o: pb.points.copy() for o, pb in self.points_share.items()}
+        # the arrays of beliefs and foils are replaced on update, never changed in place: snapshots are cheap
+        readers = [*self.beliefs.values(), *self.independent.values(), *self.points_share.values()]
+        snaps = [r.snapshot() for r in readers]
         try:
             yield
         except BaseException:
-            for o, b in self.beliefs.items():
-                b._restore(snaps[o])
-            for o, foil in foils.items():
-                self.independent[o]._foil = foil
-            for o, pts in points.items():
-                self.points_share[o].points = pts
+            for r, snap in zip(readers, snaps):
+                r.restore(snap)
             raise
 
 
@@ -238,15 +232,12 @@ class _SharedTypeTables:
     @classmethod
     def for_beliefs(cls, bs: BeliefSet) -> _SharedTypeTables | None:
         """Sharing for ``bs``'s beliefs, or ``None`` where it does not apply."""
-        posts = [b._posterior for b in bs.beliefs.values()]
-        if bs.independent or bs.points_share or not posts or \
-                not all(isinstance(p, TypedPosterior) and not p.keep_updates for p in posts):
+        priors = [b.type_table_prior() for b in bs.beliefs.values()]
+        if bs.independent or bs.points_share or not priors or any(p is None for p in priors):
             return None
-        prior = posts[0].type_log_prior
-        if not all(np.array_equal(p.type_log_prior, prior) and all(p.slot_columns(o) is not None
-                                                                     for o in bs.players) for p in posts):
+        if not all(np.array_equal(p, priors[0]) for p in priors):
             return None
-        return cls(bs.beliefs, prior, len(bs.agents))
+        return cls(bs.beliefs, priors[0], len(bs.agents))
 
     def add(self, actor: str, values: np.ndarray, description: str, item) -> bool:
         """Add one decision's log-likelihoods (types, agents) for every belief that reads it; ``False`` (nothing
@@ -269,5 +260,5 @@ class _SharedTypeTables:
         """Each belief's columns of the shared tables."""
         for actor, table in self.tables.items():
             for b in self.readers[actor]:
-                b._posterior.receive_table(actor, table)
+                b.receive_type_table(actor, table)
         self.tables = {}
