@@ -9,7 +9,7 @@ from ..errors import ModelError
 from ..rules.actions import DECISION_KINDS, Action
 from ..rules.records import GameRecord
 from ..rules.replay import public_decisions
-from .belief import marginals_dict
+from .core import FREE_LABEL, Marginals
 from .independent import IndependentPosterior
 from .likelihoods import checked_likelihoods, default_model
 from .wording import describe_action
@@ -74,8 +74,10 @@ class IndependentBelief:
     def marginals_array(self, normalize: bool = False) -> np.ndarray:
         return self._foil.marginals(normalize=normalize)
 
-    def marginals(self, normalize: bool = False) -> dict[str, dict[str, float]]:
-        return marginals_dict(self.marginals_array(normalize), self.players, self.agents)
+    def marginals(self, normalize: bool = False) -> Marginals:
+        """As :meth:`Belief.marginals <heimlich_lab.inference.belief.Belief.marginals>` (players and "free" x
+        agents)."""
+        return Marginals(self.marginals_array(normalize), (*self.players, FREE_LABEL), self.agents)
 
     def initial_marginals_array(self) -> np.ndarray:
         return self._initial.copy()
@@ -154,5 +156,7 @@ class PointsShareBelief:
             m = m / m.sum(axis=0, keepdims=True)
         return m
 
-    def marginals(self, normalize: bool = False) -> dict[str, dict[str, float]]:
-        return marginals_dict(self.marginals_array(normalize), self.players, self.agents)
+    def marginals(self, normalize: bool = False) -> Marginals:
+        """As :meth:`Belief.marginals <heimlich_lab.inference.belief.Belief.marginals>` (players and "free" x
+        agents)."""
+        return Marginals(self.marginals_array(normalize), (*self.players, FREE_LABEL), self.agents)

@@ -71,7 +71,7 @@ from ..rules.game import Game
 from ..rules.records import GameRecord
 from ..rules.replay import Decision, ViewReader, check_reader, public_decisions
 from ..rules.views import View
-from .core import FREE_LABEL, HypothesisSpace, Posterior, Update, explain
+from .core import FREE_LABEL, HypothesisSpace, Marginals, Posterior, Update, explain
 from .likelihoods import (LIKELIHOOD_CACHE, LikelihoodCache, PushModel, ask_model, default_model, is_typed,
                           model_cache_key, model_name)
 from .mixture import TypedPosterior
@@ -186,7 +186,8 @@ class Belief:
     leaves them out); much lighter for long evaluations, as a belief with types
     then brings its table up to date only when it is read.
 
-    :meth:`marginals` is ``{player or "free": {agent: probability}}``.
+    :meth:`marginals` is a :class:`~heimlich_lab.inference.core.Marginals` table, read as
+    ``{player or "free": {agent: probability}}``.
     Invalid input raises :class:`~heimlich_lab.errors.ModelError` and leaves
     the belief as it was.
     """
@@ -620,9 +621,10 @@ class Belief:
         """A copy of the :class:`~heimlich_lab.inference.core.Posterior` this belief holds (for core queries)."""
         return self._posterior.copy()
 
-    def marginals(self) -> dict[str, dict[str, float]]:
-        """``{player or "free": {agent: P(player controls agent)}}``; each agent's column sums to 1."""
-        return marginals_dict(self._posterior.marginals(), self.players, self.agents)
+    def marginals(self) -> Marginals:
+        """P(player controls agent), a :class:`~heimlich_lab.inference.core.Marginals` table: rows the players
+        and "free", columns the agents, read as ``m[player][agent]`` (each agent's column sums to 1)."""
+        return Marginals(self._posterior.marginals(), (*self.players, FREE_LABEL), self.agents)
 
     def marginals_array(self) -> np.ndarray:
         """Array (players + 1, agents): rows in :attr:`players` order, then "free"."""

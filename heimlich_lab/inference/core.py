@@ -64,6 +64,7 @@ __all__ = [
     "Change",
     "HypothesisSpace",
     "IndependentPosterior",
+    "Marginals",
     "ModelError",
     "Posterior",
     "Update",
@@ -197,6 +198,84 @@ class Summary:
 def marginal_frame(marginals: np.ndarray, owners: tuple[str, ...], slots: tuple[str, ...]) -> pd.DataFrame:
     """A marginal table (owners + free x slots) as a DataFrame."""
     return pd.DataFrame(marginals, index=[*owners, FREE_LABEL], columns=list(slots))
+
+
+class Marginals(Mapping):
+    """What every belief's ``marginals()`` returns, in every game: a labelled table of probabilities, rows
+    (owners, and ``"free"`` where a slot may be nobody's) by columns (slots).
+
+    It reads like a dict of dicts (``m["Ann"]["red"]``, ``sorted(m)``, ``m["Ann"].items()``: each row is a
+    plain ``{column: probability}`` dict), as an array (``np.asarray(m)``, rows in order), as a DataFrame
+    (:attr:`table`), transposed (:attr:`T`), and shows itself as an HTML table in a notebook, as
+    empiricaldist's ``Pmf`` does.
+
+    >>> m = Marginals([[0.8, 0.2], [0.2, 0.8]], ["Ann", "Bob"], ["red", "blue"])
+    >>> m["Ann"]["red"], sorted(m), np.asarray(m).shape
+    (0.8, ['Ann', 'Bob'], (2, 2))
+    >>> m.T["blue"]
+    {'Ann': 0.2, 'Bob': 0.8}
+    >>> m
+         red  blue
+    Ann  0.8   0.2
+    Bob  0.2   0.8
+    """
+
+    __slots__ = ("_array", "rows", "columns", "_row_ix")
+
+    def __init__(self, array: Any, rows: Iterable[str], columns: Iterable[str]):
+        self.rows, self.columns = tuple(rows), tuple(columns)
+        arr = np.array(array, dtype=float)
+        if arr.shape != (len(self.rows), len(self.columns)):
+            raise ModelError(f"a table of {len(self.rows)} rows and {len(self.columns)} columns, not {arr.shape}")
+        self._array = frozen(arr)
+        self._row_ix = {r: i for i, r in enumerate(self.rows)}
+
+    def __getitem__(self, row: str) -> dict[str, float]:
+        try:
+            i = self._row_ix[row]
+        except (KeyError, TypeError):
+            raise KeyError(row) from None
+        return dict(zip(self.columns, map(float, self._array[i])))
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __contains__(self, row: object) -> bool:
+        try:
+            return row in self._row_ix
+        except TypeError:
+            return False
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        arr = self._array if dtype is None else self._array.astype(dtype)
+        return arr.copy() if copy or arr is self._array else arr
+
+    def to_numpy(self) -> np.ndarray:
+        """The probabilities as an array (rows x columns, a fresh copy)."""
+        return self._array.copy()
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """A plain ``{row: {column: probability}}`` dict (for JSON)."""
+        return {r: self[r] for r in self.rows}
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """The table as a DataFrame (index: rows, columns: columns)."""
+        return pd.DataFrame(self._array, index=list(self.rows), columns=list(self.columns))
+
+    @property
+    def T(self) -> Marginals:
+        """The table transposed: columns become rows (``m.T["red"]["Ann"] == m["Ann"]["red"]``)."""
+        return Marginals(self._array.T, self.columns, self.rows)
+
+    def __repr__(self) -> str:
+        return repr(self.table)
+
+    def _repr_html_(self) -> str:
+        return self.table._repr_html_()
 
 
 # --------------------------------------------------------------------------- hypothesis space

@@ -33,7 +33,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import ModelError
-from ..inference.core import HypothesisSpace, Posterior, Update
+from ..inference.core import HypothesisSpace, Marginals, Posterior, Update
 from ..inference.mixture import TypedPosterior
 from ..inference.transition import swap
 from .rules import MIDDLE, TEAMS, SecretsRules
@@ -188,9 +188,10 @@ class Belief:
         """P(the marker on ``slot`` is ``team``)."""
         return self.posterior.probability({slot: team})
 
-    def marginals(self) -> np.ndarray:
-        """Array (teams, slots) of probabilities."""
-        return self.posterior.marginals()[: len(TEAMS)]
+    def marginals(self) -> Marginals:
+        """P(the marker on a slot is a team's), a :class:`~heimlich_lab.inference.core.Marginals` table: rows the
+        teams, columns the seats and the middle (``m["CIA"]["Ann"]``; ``np.asarray(m)`` is (teams, slots))."""
+        return Marginals(self.posterior.marginals()[: len(TEAMS)], TEAMS, self.slots)
 
     def explain_last(self) -> str:
         """The last change of the belief, in words."""
