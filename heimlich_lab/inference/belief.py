@@ -305,10 +305,10 @@ class Belief:
         if own and HIDDEN in own:
             raise InformationRuleError(f"this record does not show {observer}'s agent card")
         agents = record.rules.agents_for(len(record.players))
-        b = cls(record.players, agents, observer, model, own, **kw)
+        self = cls(record.players, agents, observer, model, own, **kw)
         for d in public_decisions(record, observer, until):
-            b._consume(d)
-        return b
+            self._consume(d)
+        return self
 
     def _consume(self, decision: Decision, cache: LikelihoodCache | None = None) -> None:
         """One decision of the stream: a take refines, a player decision updates (not the observer's own)."""

@@ -112,41 +112,41 @@ class BeliefSet:
         else:
             raise RecordError("the record has no deal yet")
         agents = record.rules.agents_for(len(record.players))
-        bs = cls(record.players, agents, {o: (own_of[o] if o is not None else ()) for o in obs}, model,
+        self = cls(record.players, agents, {o: (own_of[o] if o is not None else ()) for o in obs}, model,
                  baselines=baselines, keep_updates=keep_updates, alpha=alpha)
         stop = None
         # a decision that depends on a hidden hand reads each player's pool without that player's own hand:
         # their views come from a twin of the game (the full record holds every secret)
         twin = Game(record.players, record.rules, chance="manual", start=record.start) \
             if record.rules.top_secret and any(o is not None for o in obs) else None
-        bs._shared = _SharedTypeTables.for_beliefs(bs)
+        self._shared = _SharedTypeTables.for_beliefs(self)
         for item in public_decisions(record, None, until):
             views = None
             if twin is not None:
                 if item.action.kind in HAND_DECISIONS:
-                    views = {o: twin.view(o) for o, b in bs.beliefs.items()
+                    views = {o: twin.view(o) for o, b in self.beliefs.items()
                              if o is not None and b.reads_decisions_of(item.actor)}
                 entry = record.log[item.index]
                 twin.apply(entry.action, player=entry.actor)
-            bs._consume(item, record, views)
-            bs.index = item.index + 1
+            self._consume(item, record, views)
+            self.index = item.index + 1
             if item.at_mark:
-                bs.at_mark = True
+                self.at_mark = True
             stop = item
-        bs._end_sharing()
+        self._end_sharing()
         if stop is not None:
             # only a take changes who controls what: in a game without one, the owners are the deal's (no second
             # replay; with one, the engine's replay says, as its automatic chance may take right after the stop)
             took = any(e.action.kind == "take" for e in record.log)
-            bs.truth_at_stop = record.replay(until=stop.index + 1).owners if took \
+            self.truth_at_stop = record.replay(until=stop.index + 1).owners if took \
                 else {p: list(own_of[p]) for p in record.players}
             final = (record.result or {}).get("final_owners")
             if final is not None:
-                bs.final_owners = dict(final)
-                bs.truth = {p: [c for c in agents if final.get(c) == p] for p in record.players}
+                self.final_owners = dict(final)
+                self.truth = {p: [c for c in agents if final.get(c) == p] for p in record.players}
             else:
-                bs.truth = {p: list(c) for p, c in bs.truth_at_stop.items()}
-        return bs
+                self.truth = {p: list(c) for p, c in self.truth_at_stop.items()}
+        return self
 
     def _consume(self, item: Decision, record: GameRecord, views: dict | None = None) -> None:
         """One log entry for every observer, all or nothing: the model's answer is validated before any

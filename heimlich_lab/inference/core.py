@@ -275,7 +275,7 @@ class Marginals(Mapping):
         return repr(self.table)
 
     def _repr_html_(self) -> str:
-        return self.table._repr_html_()
+        return self.table.to_html()
 
 
 # --------------------------------------------------------------------------- hypothesis space

@@ -255,11 +255,8 @@ class TypedPosterior(Posterior):
 
     def copy(self) -> TypedPosterior:
         new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        new._tables = dict(self._tables)
-        new._columns_cache = dict(self._columns_cache)
-        new._table_sums = dict(self._table_sums)
+        new.__dict__.update(self.__dict__, history=list(self.history), _tables=dict(self._tables),
+                            _columns_cache=dict(self._columns_cache), _table_sums=dict(self._table_sums))
         return new
 
     _RAW = ("_raw_logw", "_raw_summary", "_raw_log_evidence", "_raw_given")
@@ -411,7 +408,7 @@ class TypedPosterior(Posterior):
         with np.errstate(divide="ignore", invalid="ignore"):
             ll = np.log(total)
             given /= total
-        rec = super()._bayes(ll, label, actor, info, "observation")          # raises before any change
+        rec = self._bayes(ll, label, actor, info, "observation")          # raises before any change
         if not total.all():  # hypotheses now impossible: keep their split (it no longer matters)
             given[:, total == 0] = self._given[:, total == 0]
         self._given = frozen(given)
@@ -460,7 +457,7 @@ class TypedPosterior(Posterior):
         with np.errstate(divide="ignore", invalid="ignore"):
             ll = np.log(total)
             given = given / total
-        rec = super()._bayes(ll, label, actor, info, "observation")          # raises before any change
+        rec = self._bayes(ll, label, actor, info, "observation")          # raises before any change
         if not total.all():  # hypotheses now impossible: keep their split (it no longer matters)
             given[:, total == 0] = self._given[:, total == 0]
         self._given = frozen(given)

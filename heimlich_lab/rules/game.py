@@ -431,7 +431,7 @@ class Game:
     def _compute_legal(self) -> tuple[Action, ...]:
         ph = self._phase
         if ph == "move" and not self._draws and self._take_for is None and not self._offers:
-            return _move_actions(self.agents, self._points)
+            return move_actions(self.agents, self._points)
         if ph == "over":
             return ()
         if self.is_chance_node:
@@ -444,7 +444,7 @@ class Game:
         if ph == "points":
             return _POINTS_TS if self.rules.top_secret else _POINTS_BASIC
         if ph == "move":
-            return _move_actions(self.agents, self._points)
+            return move_actions(self.agents, self._points)
         if ph == "safe":
             return self._safe_actions()
         if ph == "announce":
@@ -1217,12 +1217,12 @@ class Game:
         if own and (viewer is None or len(own) > 2 or len(set(own)) != len(own)
                     or not set(own) <= set(rules.agents_for(len(players)))):
             raise PositionError(f"own_agents must be one or two agents in play of a player viewer, not {list(own)}")
-        return cls._seen(viewer, players, rules, own, start, seed, None)
+        return cls._seen(players, rules, start, seed, _Seen(None if viewer is None else players.index(viewer), own))
 
     @classmethod
-    def _seen(cls, viewer, players, rules, own, start, seed, plan) -> "Game":
+    def _seen(cls, players, rules, start, seed, seen: _Seen) -> "Game":
         rng = random.Random(seed)
-        seen = _Seen(None if viewer is None else players.index(viewer), own, plan)
+        viewer, own = (None if seen.viewer is None else players[seen.viewer]), seen.own
         made_up = None if start is None else _invent_start(start, players, rules, viewer, own, rng, seen)
         self = cls(players, rules, seed=seed, chance="manual", start=made_up)
         self._rng, self._seen_by = rng, seen     # manual chance never draws from the generator: it makes up
@@ -1262,10 +1262,11 @@ class Game:
         plan = _Plan.of(seen.log, self._pidx, vi)
         rng = random.Random(seed)
         for _ in range(64):   # a made-up history that never needed a card moved is coherent: its record replays
-            g = Game._seen(viewer, self.players, self.rules, own, seen.start, rng.getrandbits(64), plan)
+            made_up = _Seen(vi, own, plan)
+            g = self._seen(self.players, self.rules, seen.start, rng.getrandbits(64), made_up)
             for e in seen.log:
                 g.apply_seen(e.action, player=e.actor, to=e.to)
-            if not g._seen_by.moved:
+            if not made_up.moved:
                 return g
         raise RecordError("could not make up a history that agrees with the public one (the cards played, drawn "
                           "and taken) in 64 tries")
@@ -1427,7 +1428,7 @@ class Game:
         if player is not None and (not isinstance(player, str) or player not in self._pidx):
             raise WrongPlayer(f"{player!r} is not a player of this game ({', '.join(self.players)})",
                               rule="players")
-        return _View._of(self, player)
+        return self._view(player)
 
     def spectator_view(self):
         """The public information only."""
@@ -1435,7 +1436,30 @@ class Game:
 
     def omniscient_view(self):
         """OMNISCIENT: every secret shown. For teaching and debugging, never for a bot."""
-        return _View._of(self, None, omniscient=True)
+        return self._view(None, omniscient=True)
+
+    def _view(self, player: str | None, omniscient: bool = False):
+        """The view: the public state, the viewer's own secrets, the log as the viewer saw it (built on every
+        bot decision: immutable snapshots only, dicts are made on demand)."""
+        i = self._pidx[player] if player is not None else None
+        actor = self._to_act()
+        hands = self._hands
+        over = self._phase == "over"
+        n_events = len(self.events)
+        if omniscient:   # every event as it happened: "own" is all of them
+            log = (self.events, AllEvents(self.events), n_events)
+        else:
+            log = (self._public_events, self._own_events[i] if i is not None else _NO_EVENTS, n_events)
+        return _View.from_fields((
+            player, "omniscient" if omniscient else ("spectator" if i is None else "player"), self.players,
+            self.agents, self.rules, tuple(self._pos), tuple(self._score), self._safe, self.phase,
+            None if (actor is None or actor == CHANCE) else self.players[actor], self.players[self._active],
+            self._turn, self._die, self._points, tuple(self._triggers),
+            () if i is None else tuple([self.agents[a] for a in self._own[i]]), () if i is None else tuple(hands[i]),
+            tuple(map(len, hands)), len(self._supply), tuple(self._discards), tuple(self._removed),
+            dict(self._sheets[i]) if i is not None and self._sheets[i] else None, self._dossier_done, over,
+            self._winners, self.owners if (omniscient or over) else None, log,
+            self.final_owners if over else None))
 
     @property
     def record(self):
@@ -1452,7 +1476,9 @@ class Game:
         return f"<Game {', '.join(self.players)}: {state}>"
 
 
-from .views import View as _View, hide_private  # noqa: E402  (views imports nothing from here at import time)
+from .views import AllEvents, View as _View, hide_private  # noqa: E402  (views imports nothing from here at import time)
+
+_NO_EVENTS: dict = {}   # the spectator's own events
 
 class _Plan:
     """What the public history of a game shows ahead of time (for :meth:`Game.resample`): the cards each player
@@ -1485,7 +1511,7 @@ class _Seen:
 
     __slots__ = ("viewer", "own", "plan", "entry", "moved")
 
-    def __init__(self, viewer: int | None, own: tuple[str, ...], plan: _Plan | None):
+    def __init__(self, viewer: int | None, own: tuple[str, ...], plan: _Plan | None = None):
         self.viewer, self.own, self.plan, self.entry, self.moved = viewer, own, plan, 0, 0
 
     def needs(self, q: int, held: Iterable[str]) -> list[str]:
@@ -1614,8 +1640,13 @@ _SAFE_ACTIONS = tuple(Action("safe", (value_of(b),)) for b in range(N_BUILDINGS)
 _MOVE_CACHE: dict = {}
 
 
-def _move_actions(agents: tuple[str, ...], points: int) -> tuple[Action, ...]:
-    """Every allocation of ``points`` among ``agents``, from the precomputed table (cached)."""
+def move_actions(agents: tuple[str, ...], points: int) -> tuple[Action, ...]:
+    """Every allocation of ``points`` among ``agents`` (the legal moves of a die roll), in the order of the
+    precomputed table (cached).
+
+    >>> [str(a) for a in move_actions(("red", "blue"), 2)]
+    ['move red+2', 'move red+1 blue+1', 'move blue+2']
+    """
     key = (agents, points)
     acts = _MOVE_CACHE.get(key)
     if acts is None:
@@ -1628,4 +1659,4 @@ def _move_actions(agents: tuple[str, ...], points: int) -> tuple[Action, ...]:
 
 def move_index(agents: tuple[str, ...], points: int) -> dict[Action, int]:
     """Action -> row of :func:`allocation_table` (for vectorized likelihoods)."""
-    return {a: i for i, a in enumerate(_move_actions(agents, points))}
+    return {a: i for i, a in enumerate(move_actions(agents, points))}

@@ -176,7 +176,7 @@ class _Shadow:
                         at_mark=_reached_mark(g))
 
 
-def _entries_from_log(events, start: int = 0):
+def entries_from_log(events, start: int = 0):
     """(actor, action, to) entries from a view's event log (from event ``start`` on).
 
     Returns ``(entries, consumed)``: ``consumed`` events were turned into entries.
@@ -349,7 +349,7 @@ def public_decisions(source, viewer: str | None = None, until=None) -> Iterator[
         if len(log) and log[0].kind == "start":
             raise ModelError("this game started from a position, which its views do not describe; "
                              "use Belief.for_game(game, ...) or Belief.from_record(record, ...)")
-        entries, _ = _entries_from_log(log)
+        entries, _ = entries_from_log(log)
         own = ()
         flat = []
         for actor, action, to in entries:
@@ -413,7 +413,7 @@ class ViewReader:
                 raise ModelError("this game started from a position, which its views do not describe; "
                                  "use Belief.for_game(game, ...) or Belief.from_record(record, ...)")
             begin = 1
-        entries, _ = _entries_from_log(log, begin)
+        entries, _ = entries_from_log(log, begin)
         mark = self.mark()
         out = []
         over = _over_from_log(log)
