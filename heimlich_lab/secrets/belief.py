@@ -106,14 +106,20 @@ class Belief:
                              f"the view is {view.viewer}'s of {', '.join(view.players)}")
         out = []
         for e in view.log_since(self.seen):
-            rec = self.observe(e)
+            rec = self.add(e)
             if rec is not None:
                 out.append(rec)
-        self.seen = len(view)
         return out
 
-    def observe(self, e) -> Update | None:
-        """Take in one event as the observer saw it (in order; :meth:`sync` does this)."""
+    def add(self, e) -> Update | None:
+        """Take in the next event of the observer's view log, as the observer saw it (the Secrets decision
+        stream, read in order: a :class:`~heimlich_lab.inference.reader.DecisionReader`; :meth:`sync` reads a
+        view's new events with it). Returns the update it made, or ``None``."""
+        rec = self._read(e)
+        self.seen += 1
+        return rec
+
+    def _read(self, e) -> Update | None:
         k, post, me = e.kind, self.posterior, self.observer
         ctx = self._context
         if k in ("look", "show") and e.team is not None:
