@@ -864,6 +864,9 @@ class Posterior:
     heimlich_lab.errors.ModelError: loglik has shape (5,), expected (6,): one log-likelihood per hypothesis
     """
 
+    #: whether :meth:`move_to` needs each new row's parent (a posterior that keeps data per hypothesis)
+    keeps_rows = False
+
     def __init__(self, space: HypothesisSpace, log_prior: Any = None, *, keep_updates: bool = True):
         if not isinstance(space, HypothesisSpace):
             raise ModelError(f"Posterior needs a HypothesisSpace, got {type(space).__name__}")
@@ -1005,12 +1008,13 @@ class Posterior:
         """
         if space.owners != self._space.owners or space.slots != self._space.slots:
             raise ModelError("move_to() keeps the owners and slots: a transition moves contents between slots")
-        lw = np.array(log_weights, dtype=float)
+        lw = np.asarray(log_weights, dtype=float)
         if lw.shape != (len(space),):
             raise ModelError(f"log_weights has shape {lw.shape}, expected ({len(space)},): one per hypothesis")
         if parents is not None and np.shape(parents) != (len(space),):
             raise ModelError(f"parents has shape {np.shape(parents)}, expected ({len(space)},)")
-        lw = frozen(lw)
+        if lw.flags.writeable:    # the caller's array: a read-only copy (a transition hands over its own, frozen)
+            lw = frozen(lw.copy())
         p = np.exp(lw)
         summary = Summary(space, p, lw, frozen(space.event_sums(p)), entropy_bits(p, lw))
         rec = None

@@ -260,6 +260,7 @@ class TypedPosterior(Posterior):
         return new
 
     _RAW = ("_raw_logw", "_raw_summary", "_raw_log_evidence", "_raw_given")
+    keeps_rows = True   # each hypothesis keeps its history: a transition must say where each row comes from
 
     def checkpoint(self) -> tuple:
         # the stored values as they are (pending observations included): taking a mark brings nothing up to date
@@ -436,34 +437,60 @@ class TypedPosterior(Posterior):
             raise ModelError("update_types() reads tables kept per hypothesis: build the posterior with actors= "
                              "(or use update_actor() for owners)")
         H, K = len(self._space), self.n_types
-        given = self._given
-        tables: dict[int, np.ndarray] = {}
+        tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}   # actor -> (new table, its sums over types)
+        lr = None       # log of the product of the predictive ratios (M, H)
         for who, values in readings:
             a = self._actor(who)
-            v = _log_table(values, "loglik")
-            if v.shape == (H,):
-                v = np.broadcast_to(v, (K, H))
-            if v.shape != (K, H):
-                raise ModelError(f"loglik of {self.actors[a]} has shape {v.shape}, expected ({K}, {H}): one "
-                                 "log-likelihood per type and hypothesis")
-            if np.isposinf(v).any():
-                raise ModelError("loglik contains +inf; a log-likelihood must be finite or -inf")
-            table = tables.get(a, self._tables[a][1])
-            given = given * _predictive_ratio(table, v)                    # (M, H), unnormalized
-            tables[a] = table + v[None]
-        if not tables:
+            v = values
+            if not (type(v) is np.ndarray and v.dtype == np.float64 and v.shape == (K, H) and v.max() < np.inf):
+                v = _log_table(values, "loglik")
+                if v.shape == (H,):
+                    v = np.broadcast_to(v, (K, H))
+                if v.shape != (K, H):
+                    raise ModelError(f"loglik of {self.actors[a]} has shape {v.shape}, expected ({K}, {H}): "
+                                     "one log-likelihood per type and hypothesis")
+                if not v.max() < np.inf:
+                    raise ModelError("loglik contains +inf; a log-likelihood must be finite or -inf")
+            table, before = tables[a] if a in tables else (self._tables[a][1], self._row_sums(a))
+            table = table + v[None]
+            after = np.logaddexp.reduce(table, axis=1)                         # (M, H)
+            if before.min() > -np.inf:
+                step = after - before                       # the predictive log-likelihood
+            else:       # a hypothesis every type already found impossible stays impossible (not -inf - -inf)
+                step = np.full_like(after, -np.inf)
+                np.subtract(after, before, out=step, where=before > -np.inf)
+            lr = step if lr is None else lr + step
+            tables[a] = (table, after)
+        if lr is None:
             return None
-        total = given.sum(axis=0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ll = np.log(total)
-            given = given / total
+        if lr.shape[0] == 1:    # one population: the split over populations stays
+            ll, given = lr[0], None
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                joint = np.log(self._given) + lr
+                ll = np.logaddexp.reduce(joint, axis=0)
+                given = np.exp(joint - ll)
         rec = self._bayes(ll, label, actor, info, "observation")          # raises before any change
-        if not total.all():  # hypotheses now impossible: keep their split (it no longer matters)
-            given[:, total == 0] = self._given[:, total == 0]
-        self._given = frozen(given)
-        for a, table in tables.items():
+        if given is not None:
+            dead = ~np.isfinite(ll)
+            if dead.any():   # hypotheses now impossible: keep their split (it no longer matters)
+                given[:, dead] = self._given[:, dead]
+            self._given = frozen(given)
+        for a, (table, sums) in tables.items():
             self._tables[a] = (None, frozen(table))
+            self._table_sums[a] = ((self._tables[a][1], sums),)
         return rec
+
+    def _row_sums(self, a: int) -> np.ndarray:
+        """``log sum_k exp(table)`` over types (M, H) of actor ``a``'s table kept per hypothesis (cached)."""
+        table = self._tables[a][1]
+        for known, sums in self._table_sums.get(a, ()):
+            if known is table:
+                return sums
+        with np.errstate(invalid="ignore"):
+            sums = np.logaddexp.reduce(table, axis=1)
+        self._table_sums[a] = ((table, sums),)
+        return sums
 
     def _row_holdings(self, o: int) -> np.ndarray:
         """Owner ``o``'s holding (a bit mask of slots) in each hypothesis (cached per space)."""
@@ -563,7 +590,13 @@ class TypedPosterior(Posterior):
                 (parents.size and not (0 <= parents.min() and parents.max() < len(self._space))):
             raise ModelError(f"parents must be {len(space)} rows of the current space (0..{len(self._space) - 1})")
         given = self._given
-        tables = {a: (None, frozen(t[:, :, self._columns(a)[parents]])) for a, (_, t) in self._tables.items()}
+        if self._by_row and len(space) == len(self._space) and (parents == np.arange(len(parents))).all():
+            # each row stays where it is (a known swap, histories kept apart): the tables stay too
+            rec = super().move_to(space, log_weights, parents, label=label, actor=actor, info=info)
+            self._columns_cache = {}
+            return rec
+        tables = {a: (None, frozen(t[:, :, parents if self._by_row else self._columns(a)[parents]]))
+                  for a, (_, t) in self._tables.items()}
         rec = super().move_to(space, log_weights, parents, label=label, actor=actor, info=info)   # checks first
         self._given = frozen(given[:, parents])
         self._tables, self._by_row, self._table_sums, self._columns_cache = tables, True, {}, {}

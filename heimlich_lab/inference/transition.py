@@ -134,24 +134,28 @@ def transition(post: Posterior, moves: Any, weights: Sequence[float] | None = No
     h = len(space)
     with np.errstate(divide="ignore"):
         log_w = np.log(w)
-    parents = None  # the row of the old space each new row comes from, when each has one
+    rows = post.keeps_rows   # the row of the old space each new row comes from, for a posterior that needs it
+    parents = None
     if not merge:
         new_space = _moved_space(space, perms)
         lw = np.concatenate([logw + x for x in log_w])
-        parents = np.tile(np.arange(h), len(perms))
+        if rows:
+            parents = np.tile(np.arange(h), len(perms))
     elif all(t is not None for t in targets):
         new_space = space
         if len(perms) == 1:
             lw = np.empty(h)
             lw[targets[0]] = logw
-            parents = np.empty(h, dtype=np.intp)
-            parents[targets[0]] = np.arange(h)
+            if rows:
+                parents = np.empty(h, dtype=np.intp)
+                parents[targets[0]] = np.arange(h)
         else:
             lw = group_logsumexp(np.concatenate(targets), np.concatenate([logw + x for x in log_w]), h)
     else:   # the space is not closed under these moves: the new space holds every moved row
         new_space, inverse = _moved_space(space, perms).unique()
         lw = group_logsumexp(inverse, np.concatenate([logw + x for x in log_w]), len(new_space))
-        if len(perms) == 1:    # a permutation moves distinct rows to distinct rows
+        if rows and len(perms) == 1:    # a permutation moves distinct rows to distinct rows
             parents = np.empty(len(new_space), dtype=np.intp)
             parents[inverse] = np.arange(h)
+    lw.setflags(write=False)
     return post.move_to(new_space, lw, parents, label=label, actor=actor, info=info)

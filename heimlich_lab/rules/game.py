@@ -233,6 +233,7 @@ class Game:
         self._own_events: list[dict[int, tuple]] = [{} for _ in range(n)]
         self.recipients: dict[int, str] = {}           # history index -> who received a drawn card / taken agent
         self._legal_cache: tuple | None = None
+        self._seen_by: _Seen | None = None     # a game made up for one viewer (seen_by): what it knows
         # a private copy: changing the caller's Position afterwards must not change this game or its record
         self.start = start = copy.deepcopy(start)
         if start is not None:
@@ -1195,11 +1196,13 @@ class Game:
     # ------------------------------------------------------------------ a viewer's game: secrets made up
     @classmethod
     def seen_by(cls, viewer: str | None, players: Sequence[str], rules: Rules | None = None,
-                own_agents: Iterable[str] = (), start: Position | None = None, seed: int = 0) -> "Game":
+                own_agents: Iterable[str] = (), start: Position | None = None, seed: int | None = None) -> "Game":
         """A manual-chance game that ``viewer`` (a player, or ``None`` for a spectator) cannot tell from the real
         one: only the viewer's own secrets are real (``own_agents``: their agent card(s), needed once the deal
         comes; ``start``: the position as the viewer may know it, ``record.as_player(viewer).start``), every
-        other secret is made up, drawn from ``seed``. Follow the history as the viewer saw it with
+        other secret is made up: drawn from ``seed``, or with ``seed=None`` the first that fits (the agents in
+        order, the first card of the supply, a dossier entry "free"; the cheapest, and always the same). Follow
+        the history as the viewer saw it with
         :meth:`apply_seen`, which makes up what the viewer did not see (a hidden deal, draw, take or dossier
         entry) and, when a public action needs it, rearranges the made-up secrets among the places the viewer
         cannot see (a card another player plays comes from the cards the viewer has not seen). Every view of
@@ -1220,12 +1223,12 @@ class Game:
         return cls._seen(players, rules, start, seed, _Seen(None if viewer is None else players.index(viewer), own))
 
     @classmethod
-    def _seen(cls, players, rules, start, seed, seen: _Seen) -> "Game":
-        rng = random.Random(seed)
+    def _seen(cls, players, rules, start, seed: int | None, seen: _Seen) -> "Game":
+        rng = None if seed is None else random.Random(seed)
         viewer, own = (None if seen.viewer is None else players[seen.viewer]), seen.own
         made_up = None if start is None else _invent_start(start, players, rules, viewer, own, rng, seen)
-        self = cls(players, rules, seed=seed, chance="manual", start=made_up)
-        self._rng, self._seen_by = rng, seen     # manual chance never draws from the generator: it makes up
+        self = cls(players, rules, seed=0 if seed is None else seed, chance="manual", start=made_up)
+        self._seen_by, seen.rng = seen, rng     # manual chance never draws from the game's generator
         return self
 
     def resample(self, viewer: str | None, seed: int | None = None) -> "Game":
@@ -1273,9 +1276,9 @@ class Game:
 
     def apply_seen(self, action: "Action | str", player: str | None = None, to: str | None = None) -> None:
         """Apply one logged action as the viewer of a game made by :meth:`seen_by` saw it (``player`` the actor,
-        ``CHANCE`` for chance; ``to`` who received a draw or a take). What the viewer did not see is made up:
-        a hidden deal deals the other agent cards at random, ``draw ?`` a random card of the supply, ``take ?``
-        a random free agent, ``dossier ?`` a random entry. A public action that needs a secret gets it: a card
+        ``CHANCE`` for chance; ``to`` who received a draw or a take). What the viewer did not see is made up
+        (at random from the seed of :meth:`seen_by`, or the first that fits without one): a hidden deal deals
+        the other agent cards, ``draw ?`` a card of the supply, ``take ?`` a free agent, ``dossier ?`` an entry. A public action that needs a secret gets it: a card
         another player plays, or the card the viewer draws, is swapped in from a place the viewer cannot see; a
         player who announces a card play gets a card playable now; an agent the viewer takes is made free. An
         action that no rearrangement allows raises :class:`~heimlich_lab.errors.RecordError`.
@@ -1287,18 +1290,29 @@ class Game:
         >>> g.view("Bob").hand == real.view("Bob").hand, g.view("Bob").log[:] == real.view("Bob").log[:]
         (True, True)
         """
-        seen = getattr(self, "_seen_by", None)
+        seen = self._seen_by
         if seen is None:
             raise PositionError("apply_seen() follows a game made by Game.seen_by(); this game holds real secrets")
-        vi, own = seen.viewer, seen.own
         act = action if type(action) is Action else Action.parse(action)
         k = act.kind
-        rng = self._rng
+        if k not in CHANCE_KINDS and k != "dossier":    # a player's public decision: most entries
+            if k == "play" or (k == "announce" and act.args[0]):
+                p = self._pidx.get(player) if player is not None else None
+                if p is not None and k == "play":
+                    self._seen_give(p, act.args[0], seen.viewer)
+                elif p is not None:
+                    self._seen_playable(p, seen.viewer)
+            self.apply(act, player=player)
+            seen.entry += 1
+            return
+        vi, own = seen.viewer, seen.own
+        rng = seen.rng
         if k == "deal":
             if vi is not None and not own:
                 raise RecordError(f"the deal needs {self.players[vi]}'s own agent card (own_agents)")
             others = [c for c in self.agents if c not in own[:1]]
-            rng.shuffle(others)
+            if rng is not None:
+                rng.shuffle(others)
             kept = seen.kept_free(self.agents)     # agents the viewer will take stay free (dealt last)
             others.sort(key=lambda c: c in kept)
             cols = [own[0] if p == vi else others.pop(0) for p in range(len(self.players))]
@@ -1326,21 +1340,16 @@ class Game:
             if colour == HIDDEN:
                 kept = seen.kept_free(self.agents)
                 free = [a for a in self._free_indices() if self.agents[a] not in kept] or self._free_indices()
-                colour = self.agents[free[rng.randrange(len(free))]] if free else colour
+                colour = self.agents[_pick(free, rng)] if free else colour
             else:
                 self._seen_free(colour, vi)
             self.apply(Action("take", (colour,)), player=CHANCE)
-        elif k == "dossier":
+        elif k == "roll":
+            self.apply(act, player=CHANCE)
+        else:   # a dossier entry: the viewer's own as it was, another's made up
             legal = self.legal_actions()
             if act.args[1] == HIDDEN or act not in legal:
-                act = legal[rng.randrange(len(legal))]
-            self.apply(act, player=player)
-        else:
-            p = self._pidx.get(player) if player is not None else None
-            if p is not None and k == "play":
-                self._seen_give(p, act.args[0], vi)
-            elif p is not None and k == "announce" and act.args[0]:
-                self._seen_playable(p, vi)
+                act = legal[-1] if rng is None else _pick(legal, rng)     # the last entry is "free"
             self.apply(act, player=player)
         seen.entry += 1
 
@@ -1509,10 +1518,11 @@ class _Seen:
     """What a game made by :meth:`Game.seen_by` knows: its viewer (index, own agent cards), the plan of what
     the public history will show (:meth:`Game.resample`), the log entries followed, the made-up cards moved."""
 
-    __slots__ = ("viewer", "own", "plan", "entry", "moved")
+    __slots__ = ("viewer", "own", "plan", "entry", "moved", "rng")
 
     def __init__(self, viewer: int | None, own: tuple[str, ...], plan: _Plan | None = None):
         self.viewer, self.own, self.plan, self.entry, self.moved = viewer, own, plan, 0, 0
+        self.rng: random.Random | None = None    # None: the first choice that fits, always
 
     def needs(self, q: int, held: Iterable[str]) -> list[str]:
         """The cards player ``q`` plays from now on that ``held`` (their hand) does not hold, the one played
@@ -1529,11 +1539,11 @@ class _Seen:
         """The agents the viewer takes from now on (nobody else may hold them)."""
         return {c for i, c in self.plan.takes if i >= self.entry} if self.plan is not None else set()
 
-    def choose(self, cards: list[str], q: int | None, hands: list[list[str]], rng: random.Random) -> str:
+    def choose(self, cards: list[str], q: int | None, hands: list[list[str]], rng: random.Random | None) -> str:
         """A card for player ``q`` to draw among ``cards``: the one they will play soonest, if one is there, else
         one nobody needs (another player's future play, the viewer's future draw), else any, at random."""
         if self.plan is None or q is None:
-            return cards[rng.randrange(len(cards))]
+            return _pick(cards, rng)
         wanted = next((c for c in self.needs(q, hands[q]) if c in cards), None)   # the soonest need first
         if wanted is not None:
             return wanted
@@ -1542,12 +1552,16 @@ class _Seen:
             if p != q:
                 others.update(self.needs(p, hands[p]))
         spare = [c for c in cards if c not in others]
-        pick = spare or cards
-        return pick[rng.randrange(len(pick))]
+        return _pick(spare or cards, rng)
+
+
+def _pick(seq: Sequence, rng: random.Random | None):
+    """An element of ``seq``: at random, or the first without a generator."""
+    return seq[0] if rng is None else seq[rng.randrange(len(seq))]
 
 
 def _invent_start(s: Position, players: tuple[str, ...], rules: Rules, viewer: str | None, own: tuple[str, ...],
-                  rng: random.Random, seen: _Seen) -> Position:
+                  rng: random.Random | None, seen: _Seen) -> Position:
     """A start position as ``viewer`` may know it (other players' agent cards and hands hidden), with what the
     viewer cannot know made up from ``rng`` (:meth:`Game.seen_by`): a player's hand first holds the cards they
     will play, when the plan says."""
@@ -1556,15 +1570,16 @@ def _invent_start(s: Position, players: tuple[str, ...], rules: Rules, viewer: s
     owners = {}
     kept = seen.kept_free(agents)
     free = [c for c in agents if c not in own]
-    rng.shuffle(free)
-    free.sort(key=lambda c: c not in kept)      # popped from the end: agents the viewer will take stay free
+    if rng is not None:
+        rng.shuffle(free)
+    free.sort(key=lambda c: c in kept)      # agents the viewer will take stay free: they come last
     for p in players:
         if p == viewer:
             owners[p] = list(own)
         else:
             cols = d["owners"][p]
             cols = [cols] if isinstance(cols, str) else list(cols)
-            owners[p] = [free.pop() for _ in cols]
+            owners[p] = [free.pop(0) for _ in cols]
     d["owners"] = owners
     if rules.top_secret and d.get("hands") is not None:
         deck = rules.deck_for(len(players))
@@ -1575,7 +1590,8 @@ def _invent_start(s: Position, players: tuple[str, ...], rules: Rules, viewer: s
         for c in known:
             if c != HIDDEN:
                 pool.remove(c)
-        rng.shuffle(pool)
+        if rng is not None:
+            rng.shuffle(pool)
         hands = {}
         for q, p in enumerate(players):
             h = d["hands"].get(p, [])
@@ -1587,7 +1603,7 @@ def _invent_start(s: Position, players: tuple[str, ...], rules: Rules, viewer: s
                 if c in pool and len(mine) < len(h):
                     pool.remove(c)
                     mine.append(c)
-            hands[p] = mine + [pool.pop() for _ in range(len(h) - len(mine))]
+            hands[p] = mine + [pool.pop(0) for _ in range(len(h) - len(mine))]
         d["hands"] = hands
         d["supply"], d["supply_ordered"] = None, False  # made-up games wait for the logged draws
     if d.get("dossier_sheets") is not None:
@@ -1595,7 +1611,7 @@ def _invent_start(s: Position, players: tuple[str, ...], rules: Rules, viewer: s
         for p in players:
             mine = set(owners[p])
             names = [q for q in players if q != p] + ["free"]
-            sheets[p] = d["dossier_sheets"].get(p) or {c: names[rng.randrange(len(names))]
+            sheets[p] = d["dossier_sheets"].get(p) or {c: ("free" if rng is None else _pick(names, rng))
                                                        for c in agents if c not in mine}
         d["dossier_sheets"] = sheets
     return Position.from_dict(d)

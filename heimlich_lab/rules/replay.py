@@ -146,7 +146,7 @@ class _Shadow:
         self.own = tuple(own_agents)
         self.players = tuple(players)
         self.rules = rules
-        self.game = Game.seen_by(viewer, self.players, rules, self.own, start, seed=0)
+        self.game = Game.seen_by(viewer, self.players, rules, self.own, start)   # the first secrets that fit
         self.viewer_index = None if viewer is None else self.players.index(viewer)
         self.history_key = _first_key(self.players, rules, start)
         #: the real game-over event (it shows the owners, which the shadow made up), once known

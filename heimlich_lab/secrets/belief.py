@@ -173,9 +173,11 @@ class Belief:
         reads = self.model.readings(self, e, ctx)
         if not reads:
             return None
-        n = len(self.posterior)
-        readings = [(decider, np.stack([team_ll, np.full(n, -np.log(n_options))]))
-                    for decider, team_ll, n_options, _ in reads]
+        readings = []
+        for decider, team_ll, n_options, _ in reads:
+            ll = np.empty((2, len(team_ll)))
+            ll[0], ll[1] = team_ll, -np.log(n_options)      # as a team player, as a random one
+            readings.append((decider, ll))
         return self.posterior.update_types(readings, label="; ".join(r[3] for r in reads), actor=e.player)
 
     def team_player_probability(self, player: str) -> float:
