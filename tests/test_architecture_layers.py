@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "heimlich_lab"
 
 #: The game-agnostic core: modules of inference that must not know the game.
 CORE = ("heimlich_lab.inference.core", "heimlich_lab.inference.independent", "heimlich_lab.inference.mixture",
-        "heimlich_lab.inference.transition")
+        "heimlich_lab.inference.reader", "heimlich_lab.inference.transition")
 
 #: Helpers every layer may use: the errors, and the lazy exports of the package __init__s (PEP 562).
 _BASE = {"errors", "_lazy"}

@@ -39,7 +39,7 @@ from ..errors import ModelError
 from ..rules.actions import CHANCE_KINDS, Action
 from ..rules.board import safe_destinations, value_of
 from ..rules.cards import CARD_CODES
-from .utility import PublicState, Utility, UtilityWeights, _kinds, card_plays, move_row_index, soft_max
+from .utility import PublicState, Utility, UtilityWeights, card_plays, legal_kinds, move_row_index, soft_max
 
 __all__ = ["PlayerModel", "BoltzmannModel", "log_mixture"]
 
@@ -380,7 +380,7 @@ class BoltzmannModel:
         n = len(legal)
         if n == 0:
             raise ModelError("no legal actions")
-        kinds = _kinds(legal)
+        kinds = legal_kinds(legal)
         if kinds == {"dossier"}:
             return np.full(n, 1.0 / n)
         st = PublicState.from_view(view)

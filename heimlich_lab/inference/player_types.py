@@ -51,7 +51,7 @@ from ..errors import ModelError
 from ..rules.actions import Action
 from ..rules.cards import CARD_CODES
 from .exposure import PublicWatch, exposure as public_exposure
-from .mixture import _lse
+from .mixture import log_sum_exp
 from .model import HAND_DECISIONS, UNINFORMATIVE, BoltzmannModel, hands_of
 from .utility import Utility, UtilityWeights, card_plays
 
@@ -286,7 +286,7 @@ class PlayerPopulation:
         if len(plays) == 1:
             return p_card
         z = self._beta[:, None, None] * u.cards(st, plays, active)[None]          # (K, P, A)
-        p_t = np.exp(z[:, plays.index(action)] - _lse(z, 1))
+        p_t = np.exp(z[:, plays.index(action)] - log_sum_exp(z, 1))
         eps = self._eps[:, None]
         return p_card * ((1 - eps) * p_t + eps / len(plays))
 
