@@ -47,6 +47,8 @@ ALLOWED = {
     "commands": _BELOW_APPS | {"analysis", "widget", "adapters", "benchmarks"},
     "cli": _BELOW_APPS | {"commands"},
     "course": _BASE,                                # formative feedback for the course (knows no answer)
+    # bots out of process: a worker process that sees only its player's record (the rules' records and replay)
+    "sandbox": _BASE | {"rules"},
     "package": _BELOW_APPS | {"widget", "analysis", "adapters"},
 }
 

@@ -76,6 +76,14 @@ def whole_number(least: int):
     return parse
 
 
+def positive_number(text: str) -> float:
+    """An argparse type: a finite number > 0 (a time limit)."""
+    x = finite_number(text)
+    if not x > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number > 0")
+    return x
+
+
 def finite_number(text: str) -> float:
     """An argparse type: a finite number (not ``nan`` or ``inf``)."""
     try:

@@ -1,0 +1,315 @@
+"""Bots out of process (heimlich_lab.sandbox, docs/rules.md#bots-out-of-process): a bot that crashes, hangs,
+answers nonsense or eats memory loses its turn and the game goes on; a bot that tries to cheat learns nothing
+beyond its player's record.
+
+Each test starts one or two worker processes (a fresh Python each: a few seconds on a busy machine).
+"""
+from __future__ import annotations
+
+import json
+import textwrap
+import time
+
+import pytest
+
+from heimlich_lab import Rules
+from heimlich_lab.bots import RandomBot
+from heimlich_lab.play import play_game
+from heimlich_lab.rules.actions import Action
+from heimlich_lab.rules.game import CHANCE, Game
+from heimlich_lab.sandbox import BotFile, SandboxedBot
+from heimlich_lab.sandbox.wire import HeimlichFollower, heimlich_message
+
+pytestmark = pytest.mark.skipif(not hasattr(__import__("os"), "killpg"), reason="worker processes need Unix")
+
+
+def bot_file(tmp_path, name: str, source: str) -> str:
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(source))
+    return str(path)
+
+
+def play_with(spec: BotFile, seed: int = 5, rules: Rules | None = None):
+    bot = spec.make(seed=1)
+    try:
+        g = play_game(rules or Rules(), {"Ann": bot, "Bob": RandomBot(2)}, seed=seed)
+    finally:
+        bot.close()
+    return g, bot
+
+
+# ---------------------------------------------------------------------------------------------- the wire
+
+
+VIEW_FIELDS = ["viewer", "kind", "players", "agents", "rules", "positions", "scores", "safe", "phase",
+               "current_player", "active_player", "turn", "die", "points", "triggers", "own_agents", "hand",
+               "hand_sizes", "supply_size", "discards", "removed", "dossier_sheet", "dossier_done", "is_over",
+               "winners", "owners"]
+
+
+class _Compare:
+    """Plays randomly; at every decision rebuilds the view from the player record sent over the wire and
+    compares it with the real one."""
+
+    def __init__(self, seed, differences):
+        self.rng, self.follower, self.consumed, self.diff = RandomBot(seed), None, 0, differences
+
+    def choose(self, view, legal):
+        header, entries, self.consumed = heimlich_message(view, self.consumed)
+        header, entries = json.loads(json.dumps(header)), json.loads(json.dumps(entries))    # as sent
+        if header is not None:
+            self.follower = HeimlichFollower(header)
+        self.follower.extend(entries)
+        rebuilt = self.follower.view()
+        for k in VIEW_FIELDS:
+            if getattr(rebuilt, k) != getattr(view, k):
+                self.diff.append(k)
+        if [(e.kind, e.data, e.hidden) for e in rebuilt.log] != [(e.kind, e.data, e.hidden) for e in view.log]:
+            self.diff.append("log")
+        if self.follower.shadow.game.legal_actions() != tuple(legal):
+            self.diff.append("legal_actions")
+        return self.rng.choose(view, legal)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(top_secret=True, dossier=True),
+                                   Rules(top_secret=True, second_agent="drawn", draws="always")],
+                         ids=["basic", "both", "drawn"])
+def test_a_view_rebuilt_from_the_player_record_equals_the_real_one(rules):
+    diff = []
+    for seed in range(2):
+        play_game(rules, {p: _Compare(seed * 10 + i, diff) for i, p in enumerate(["Ann", "Bob", "Cy"])}, seed=seed)
+    assert diff == []
+
+
+def test_the_header_sent_is_a_valid_player_record_with_no_secret_of_others():
+    from heimlich_lab.rules.records import GameRecord
+    g = Game(["Ann", "Bob", "Cy"], rules=Rules(top_secret=True), seed=2)
+    header, entries, _ = heimlich_message(g.view("Bob"))
+    rec = GameRecord.from_dict({**header, "log": entries})
+    assert rec.view == "player:Bob" and rec.seed is None and rec.deal == {"Bob": g.owners["Bob"][0]}
+    assert [e.to_list() for e in rec.log] == [e.to_list() for e in g.record.as_player("Bob").log]
+
+
+# ---------------------------------------------------------------------------------------------- honest bots
+
+
+def test_an_honest_bot_file_plays_a_whole_game_out_of_process_without_faults(tmp_path):
+    path = bot_file(tmp_path, "honest", """
+        class Bot:
+            def __init__(self, seed=None):
+                import random
+                self.rng = random.Random(seed)
+
+            def choose(self, view, legal_actions):
+                assert view.viewer == "Ann" and view.own_agents
+                return self.rng.choice(legal_actions)
+        """)
+    g, bot = play_with(BotFile(path, time_limit=30), rules=Rules(top_secret=True))
+    assert g.is_over and bot.faults == []
+    # the same bot in process plays the same game: the worker's view and seed are the in-process ones
+    again = play_game(Rules(top_secret=True), {"Ann": BotFile(path, sandbox=False).make(seed=1),
+                                               "Bob": RandomBot(2)}, seed=5)
+    assert again.history == g.history
+
+
+def test_a_bot_file_that_breaks_the_contract_is_refused_before_any_game(tmp_path):
+    from heimlich_lab.errors import HeimlichError
+    path = bot_file(tmp_path, "nothing", "X = 1\n")
+    with pytest.raises(HeimlichError, match="class Bot.*choose"):
+        BotFile(path).check()
+    with pytest.raises(HeimlichError, match="Python file"):
+        BotFile(str(tmp_path / "missing.py"))
+
+
+# ---------------------------------------------------------------------------------------------- faults
+
+
+def test_a_bot_that_crashes_loses_that_turn_and_the_game_goes_on(tmp_path):
+    path = bot_file(tmp_path, "crashy", """
+        import os
+        CALLS = [0]
+
+        def choose(view, legal_actions):
+            CALLS[0] += 1
+            if CALLS[0] == 2:
+                return 1 / 0                    # the bot raises: its process lives on
+            if CALLS[0] == 4:
+                os._exit(3)                     # its process dies: a new one takes the next decision
+            return legal_actions[-1]
+        """)
+    g, bot = play_with(BotFile(path, time_limit=30, max_faults=100))
+    assert g.is_over
+    kinds = [(f.decision, f.kind) for f in bot.faults]
+    # decision 1 raised; decision 3 killed the process; the new process counts from 1 again, so every
+    # fourth decision after it dies too, and the second call of each new process raises
+    assert kinds[:2] == [(1, "crash"), (3, "crash")]
+    assert "ZeroDivisionError" in bot.faults[0].message and "exited (status 3)" in bot.faults[1].message
+    # the fallback took those turns: the first legal action, where the bot plays the last one
+    ann = [a for actor, a in g.history if actor == "Ann"]
+    assert len(ann) > 4
+
+
+def test_a_bot_that_hangs_loses_the_turn_and_after_max_faults_the_rest_of_the_game(tmp_path):
+    path = bot_file(tmp_path, "hangs", """
+        import time
+
+        def choose(view, legal_actions):
+            if view.turn >= 2:
+                while True:
+                    time.sleep(0.01)
+            return legal_actions[0]
+        """)
+    g, bot = play_with(BotFile(path, time_limit=0.5, max_faults=2))
+    assert g.is_over
+    assert [f.kind for f in bot.faults] == ["timeout", "timeout"]      # then it is not asked again
+
+
+def test_illegal_and_malformed_answers_are_faults_and_the_fallback_plays(tmp_path):
+    path = bot_file(tmp_path, "liar", """
+        N = [0]
+
+        def choose(view, legal_actions):
+            N[0] += 1
+            return {1: "fly to the moon", 2: "safe 3", 3: 12345, 4: "move red+1 " * 100000,
+                    5: None}.get(N[0], legal_actions[0])
+        """)
+    g, bot = play_with(BotFile(path, time_limit=30, max_faults=10))
+    assert g.is_over
+    assert [f.kind for f in bot.faults] == ["illegal", "illegal", "answer", "answer", "answer"]
+    assert "not an action" in bot.faults[0].message and "not a legal action" in bot.faults[1].message
+
+
+def test_a_bot_that_eats_memory_is_stopped_by_its_limit(tmp_path):
+    path = bot_file(tmp_path, "glutton", """
+        HOARD = []
+
+        def choose(view, legal_actions):
+            if view.turn == 1:
+                while True:
+                    HOARD.append(bytearray(8 * 2**20))
+            return legal_actions[0]
+        """)
+    g, bot = play_with(BotFile(path, time_limit=60, memory_mb=64, max_faults=5))
+    assert g.is_over
+    assert bot.faults and {f.kind for f in bot.faults} == {"memory"}
+
+
+# ---------------------------------------------------------------------------------------------- cheating
+
+CHEAT = """
+    import gc, json, sys
+
+    def _game_like(o):
+        return type(o).__name__ == "Game" and hasattr(o, "owners")
+
+    def _walk(root, depth=5):
+        seen, todo, out = set(), [(root, 0)], []
+        while todo:
+            o, d = todo.pop()
+            if id(o) in seen or d > depth:
+                continue
+            seen.add(id(o))
+            if _game_like(o):
+                out.append(o)
+            kids = []
+            for name in getattr(type(o), "__slots__", ()) if not isinstance(o, (str, bytes)) else ():
+                try:
+                    kids.append(getattr(o, name))
+                except Exception:
+                    pass
+            kids += list(getattr(o, "__dict__", {}).values())
+            if isinstance(o, dict):
+                kids += list(o.values())
+            elif isinstance(o, (list, tuple, set)):
+                kids += list(o)
+            todo += [(k, d + 1) for k in kids]
+        return out
+
+    def findings(view):
+        games = [o for o in gc.get_objects() if _game_like(o)]
+        games += [o for r in gc.get_referrers(view) for o in _walk(r, 2)]
+        f = sys._getframe()
+        while f is not None:
+            games += [v for v in f.f_locals.values() if _game_like(v)]
+            f = f.f_back
+        games += _walk(view)
+        owners = sorted({json.dumps(g.owners, sort_keys=True, default=repr) for g in games})
+        deals = sorted({json.dumps(o, sort_keys=True, default=repr) for o in gc.get_objects()
+                        if isinstance(o, dict) and "deal" in o and isinstance(o.get("deal"), dict)})
+        return {"owners": owners, "deals": deals}
+
+    CALLS = [0]
+
+    def choose(view, legal_actions):
+        CALLS[0] += 1
+        print(f"CHEAT {CALLS[0]} " + json.dumps(findings(view), sort_keys=True), file=sys.stderr, flush=True)
+        return legal_actions[0]
+"""
+
+
+def _twin_game(deal: dict, bot, decisions: int) -> list:
+    """A basic game with the deal given and the same rolls, Ann played by ``bot``, the others by the first legal
+    action: two deals that agree on Ann's card give two games with the same public history."""
+    g = Game(["Ann", "Bob", "Cy"], chance="manual")
+    g.apply(Action("deal", tuple(deal.items())), player=CHANCE)
+    rolls = iter(["4", "2", "6", "3", "5", "2", "4", "6", "3", "5"] * 10)
+    seen = []
+    while len(seen) < decisions:
+        if g.is_chance_node:
+            g.apply(Action.roll(next(rolls)), player=CHANCE)
+        elif g.current_player == "Ann":
+            g.apply(bot.choose(g.view("Ann"), g.legal_actions()))
+            seen.append(_last_finding(bot))
+        else:
+            g.apply(g.legal_actions()[0])
+    return seen
+
+
+def _last_finding(bot):
+    if not isinstance(bot, SandboxedBot):
+        return bot.last
+    want = getattr(bot, "_calls", 0) + 1
+    for _ in range(600):        # the bot's standard error is read by a thread: wait for the line to arrive
+        for line in bot.stderr_tail(40).split(" | "):
+            if line.startswith(f"CHEAT {want} "):
+                bot._calls = want
+                return json.loads(line.split(" ", 2)[2])
+        time.sleep(0.05)
+    raise AssertionError("the cheating bot printed nothing: " + bot.stderr_tail(10))
+
+
+class _InProcessCheat:
+    """The same cheat, run in this process (trusted code): it does find the game."""
+
+    def __init__(self, source):
+        ns = {}
+        exec(textwrap.dedent(source), ns)
+        self.findings, self.last = ns["findings"], None
+
+    def choose(self, view, legal):
+        self.last = self.findings(view)
+        return legal[0]
+
+
+def test_a_cheating_bot_learns_nothing_out_of_process_and_everything_in_process(tmp_path):
+    # two games that differ only in what Ann may not know: Bob's and Cy's cards
+    a = {"Ann": "red", "Bob": "green", "Cy": "blue"}
+    b = {"Ann": "red", "Bob": "blue", "Cy": "orange"}
+    # in process, the tricks work: gc, frames and the view's referrers reach the real game and its owners
+    found_a, found_b = _twin_game(a, _InProcessCheat(CHEAT), 4), _twin_game(b, _InProcessCheat(CHEAT), 4)
+    assert found_a != found_b
+    assert any('"Bob": ["green"]' in o for o in found_a[0]["owners"])
+    # out of process, the same tricks find only what Ann's record holds: the same in both games
+    path = bot_file(tmp_path, "cheat", CHEAT)
+    bot = BotFile(path, time_limit=60).make(seed=0)
+    try:
+        out_a = _twin_game(a, bot, 4)
+        out_b = _twin_game(b, bot, 4)
+    finally:
+        bot.close()
+    assert bot.faults == []
+    assert out_a == out_b
+    assert out_a[0]["owners"], "the cheat found no game at all: it did not run"     # it found the shadow game
+    assert not any('"Bob": ["green"]' in o for o in out_a[-1]["owners"])
+    assert not any('"Bob": ["blue"]' in o for o in out_b[-1]["owners"])
+    assert all('"Bob"' not in d for d in out_a[-1]["deals"] + out_b[-1]["deals"])
