@@ -313,3 +313,113 @@ def test_a_cheating_bot_learns_nothing_out_of_process_and_everything_in_process(
     assert not any('"Bob": ["green"]' in o for o in out_a[-1]["owners"])
     assert not any('"Bob": ["blue"]' in o for o in out_b[-1]["owners"])
     assert all('"Bob"' not in d for d in out_a[-1]["deals"] + out_b[-1]["deals"])
+
+
+# ---------------------------------------------------------------------------------------------- what else a worker cannot do
+
+PROBE = """
+    import json, os, socket, sys
+
+    def attempt(fn):
+        try:
+            fn()
+            return "done"
+        except BaseException as e:
+            return type(e).__name__
+
+    def _read(path):
+        with open(path, "rb") as f:
+            f.read(10)
+
+    def _write(path):
+        with open(path, "w") as f:
+            f.write("x" * 10)
+
+    def _connect():
+        s = socket.socket()
+        s.settimeout(1)
+        s.connect(("127.0.0.1", PORT))
+
+    def choose(view, legal_actions):
+        report = {"secret": attempt(lambda: _read(SECRET)), "write": attempt(lambda: _write(WRITE)),
+                  "parent_environ": attempt(lambda: _read(f"/proc/{os.getppid()}/environ")),
+                  "parent_mem": attempt(lambda: _read(f"/proc/{os.getppid()}/mem")),
+                  "connect": attempt(_connect), "environment": sorted(os.environ)}
+        print("PROBE " + json.dumps(report), file=sys.stderr, flush=True)
+        return legal_actions[0]
+"""
+
+
+def _probe(tmp_path, confine: bool) -> dict:
+    import socket
+    secret = tmp_path / "results.csv"
+    secret.write_text("root_seed\n7\n")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    source = PROBE.replace("SECRET", repr(str(secret))).replace("WRITE", repr(str(tmp_path / "out.txt"))).replace(
+        "PORT", str(server.getsockname()[1]))
+    (tmp_path / "bots").mkdir()
+    bot = BotFile(bot_file(tmp_path / "bots", "probe", source), time_limit=60, confine=confine).make(seed=0)
+    try:
+        g = Game(["Ann", "Bob"], seed=1)
+        bot.choose(g.view("Ann"), g.legal_actions())
+        for _ in range(600):
+            line = next((x for x in bot.stderr_tail(20).split(" | ") if x.startswith("PROBE ")), None)
+            if line:
+                return json.loads(line[len("PROBE "):])
+            time.sleep(0.05)
+        raise AssertionError("the probe printed nothing: " + bot.stderr_tail(10))
+    finally:
+        bot.close()
+        server.close()
+        assert not (tmp_path / "out.txt").exists() or (tmp_path / "out.txt").read_text() == ""
+
+
+def test_a_worker_writes_no_file_and_inherits_no_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("HEIMLICH_DASK_SCHEDULER", "tcp://secret:8786")
+    report = _probe(tmp_path, confine=False)
+    assert report["write"] != "done"
+    assert "HEIMLICH_DASK_SCHEDULER" not in report["environment"]
+
+
+@pytest.mark.skipif(__import__("heimlich_lab.sandbox.confine", fromlist=["x"]).abi_version() < 6,
+                    reason="Landlock (Linux 6.7+, ABI 6) is not available on this machine")
+def test_with_landlock_a_worker_reads_no_other_file_no_parent_memory_and_opens_no_connection(tmp_path):
+    report = _probe(tmp_path, confine=True)
+    assert {k: v for k, v in report.items() if k != "environment"} == {
+        "secret": "PermissionError", "write": "PermissionError", "parent_environ": "PermissionError",
+        "parent_mem": "PermissionError", "connect": "PermissionError"}
+
+
+# ---------------------------------------------------------------------------------------------- the command line
+
+
+def test_tournament_bot_file_runs_out_of_process_and_reports_faults(tmp_path, capsys):
+    from heimlich_lab.analysis.storage import load_results
+    from heimlich_lab.cli import main
+    path = bot_file(tmp_path, "wobbly", """
+        def choose(view, legal_actions):
+            if view.turn >= 3:
+                raise RuntimeError("oops")
+            return legal_actions[-1]
+        """)
+    out = tmp_path / "results.csv"
+    assert main(["tournament", "--bot-file", path, "--games", "2", "--seed", "1", "--no-progress",
+                 "--decision-time", "30", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "2 games" in text and "crash at decision" in text and "RuntimeError: oops" in text
+    df = load_results(out)
+    assert set(df["bot"]) == {"wobbly", "random"}       # the default line-up: rotate:FILES,random
+    assert (df.loc[df["bot"] == "wobbly", "bot_faults"] == 3).all()     # then it is not asked again
+    assert (df.loc[df["bot"] == "random", "bot_faults"] == 0).all()
+
+
+def test_tournament_refuses_a_bot_file_that_breaks_the_contract_before_any_game(tmp_path, capsys):
+    from heimlich_lab.cli import main
+    path = bot_file(tmp_path, "broken", "def choose(:\n")
+    assert main(["tournament", "--bot-file", path, "--games", "2", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "SyntaxError" in err and "games" not in capsys.readouterr().out
+    assert main(["tournament", "--bot-file", f"random={path}", "--no-progress"]) == 2
+    assert "taken" in capsys.readouterr().err
