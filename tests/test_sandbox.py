@@ -423,3 +423,23 @@ def test_tournament_refuses_a_bot_file_that_breaks_the_contract_before_any_game(
     assert "SyntaxError" in err and "games" not in capsys.readouterr().out
     assert main(["tournament", "--bot-file", f"random={path}", "--no-progress"]) == 2
     assert "taken" in capsys.readouterr().err
+
+
+def test_a_bot_that_stops_its_worker_reading_cannot_block_the_game(tmp_path):
+    # the bot sabotages its own worker: the protocol's input is closed under it (the worker then exits), or
+    # never read again; either way the next questions must not hang the game's process
+    path = bot_file(tmp_path, "saboteur", """
+        import os, threading, time
+
+        def choose(view, legal_actions):
+            if view.turn >= 2:
+                os.close(0)
+                for fd in range(3, 20):
+                    try:
+                        os.close(fd)
+                    except OSError:
+                        pass
+            return legal_actions[0]
+        """)
+    g, bot = play_with(BotFile(path, time_limit=2, max_faults=2))
+    assert g.is_over and 1 <= len(bot.faults) <= 2

@@ -65,6 +65,7 @@ class Worker:
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=self.home, start_new_session=True,
             close_fds=True)
         _LIVE.add(self)
+        os.set_blocking(self.proc.stdin.fileno(), False)
         self._buf = b""
         self._id = 0
         self.stderr = collections.deque(maxlen=40)
@@ -98,12 +99,8 @@ class Worker:
         if msg.get("op") == "choose":
             self._id += 1
             msg = {**msg, "id": self._id}
-        try:
-            self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise self._ended() from None
         deadline = time.monotonic() + limit
+        self._write(json.dumps(msg).encode() + b"\n", deadline)
         while True:
             answer = self._read_line(deadline)
             if msg.get("op") == "choose" and answer.get("id") != msg["id"]:
@@ -112,6 +109,25 @@ class Worker:
                 kind = str(answer.get("fault", "crash"))
                 raise Fault(kind, _short(answer["error"]), kill=kind in ("memory", "load", "view"))
             return answer
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        """Write within the deadline too: a worker that stops reading cannot block the game's process."""
+        fd = self.proc.stdin.fileno()
+        view = memoryview(data)
+        while view:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Fault("timeout", "did not take its question within the time limit")
+            _, ready, _ = select.select([], [fd], [], left)
+            if not ready:
+                continue
+            try:
+                n = os.write(fd, view[:65536])
+            except BlockingIOError:
+                continue
+            except (BrokenPipeError, OSError):
+                raise self._ended() from None
+            view = view[n:]
 
     def _read_line(self, deadline: float) -> dict:
         fd = self.proc.stdout.fileno()
