@@ -48,6 +48,9 @@ VARIANTS = {
 }
 _VARIANT_ALIASES = {"top-secret": "top_secret", "topsecret": "top_secret", "ts": "top_secret",
                     "top_secret+dossier": "both"}
+#: The most games one tournament plays (its list of games is made before the first game is played).
+MAX_GAMES = 1_000_000
+
 #: Options that may follow a variant name after ``+``: option -> Rules options.
 VARIANT_OPTIONS = {"unoccupied": {"safe_destination": "unoccupied"}, "other": {"safe_destination": "other"}}
 
@@ -275,6 +278,10 @@ def game_tasks(player_counts, variants, bots, games: int, seed: int, game: str =
             raise HeimlichError(f"no line-up seats {n} players: give one bot name per seat, one name for "
                                 f"all seats, or a 'rotate:' mix")
     names = sorted({b for lu in lineups for b in lu.names})
+    cells = sum(lu.fits(n) for n in counts for _ in vlist for lu in lineups)
+    if cells * games > MAX_GAMES:   # said before a list of a billion games fills the memory
+        raise HeimlichError(f"{cells} cell(s) of the grid x {games} games = {cells * games:,} games; a tournament "
+                            f"plays at most {MAX_GAMES:,}: ask for fewer games or a smaller grid")
     extra = dict(extra_bots or {})
     for b in names:  # fail now, in this process, on a misspelt bot
         if b not in extra:

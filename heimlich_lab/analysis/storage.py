@@ -151,6 +151,9 @@ class ResultSink:
     def __init__(self, out: "str | os.PathLike | None", flush_every: float, game: str = "heimlich"):
         self.path = Path(out) if out is not None else None
         self.fmt = _format(self.path) if self.path is not None else None
+        if self.path is not None and self.path.exists() and not self.path.is_file():   # saving replaces the file
+            raise HeimlichError(f"{self.path} is not a regular file (a folder, a device or a FIFO): results are "
+                                "saved in a file")
         self.flush_every = flush_every
         self.game = game
         self.saved = load_results(self.path, game) if self.path is not None else _empty(game)
