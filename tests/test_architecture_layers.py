@@ -48,7 +48,7 @@ ALLOWED = {
     "cli": _BELOW_APPS | {"commands"},
     "course": _BASE,                                # formative feedback for the course (knows no answer)
     # bots out of process: a worker process that sees only its player's record (the rules' records and replay)
-    "sandbox": _BASE | {"rules"},
+    "sandbox": _BASE | {"rules", "secrets"},
     "package": _BELOW_APPS | {"widget", "analysis", "adapters"},
 }
 

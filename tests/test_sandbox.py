@@ -443,3 +443,118 @@ def test_a_bot_that_stops_its_worker_reading_cannot_block_the_game(tmp_path):
         """)
     g, bot = play_with(BotFile(path, time_limit=2, max_faults=2))
     assert g.is_over and 1 <= len(bot.faults) <= 2
+
+
+# ---------------------------------------------------------------------------------------------- Secrets
+
+
+def test_a_secrets_view_rebuilt_from_what_is_sent_equals_the_real_one():
+    from heimlich_lab.sandbox.wire import SecretsFollower, secrets_message
+    from heimlich_lab.secrets.bots import make_bot as secrets_bot
+    from heimlich_lab.secrets.play import play_game as play_secrets
+    diff = []
+
+    class Compare:
+        def __init__(self, bot):
+            self.bot, self.follower, self.consumed = bot, None, 0
+
+        def choose(self, view, legal):
+            header, update, self.consumed = secrets_message(view, self.consumed)
+            header, update = json.loads(json.dumps(header)), json.loads(json.dumps(update))     # as sent
+            if header is not None:
+                self.follower = SecretsFollower(header)
+            self.follower.extend(update)
+            rebuilt = self.follower.view()
+            if rebuilt != view or rebuilt.known_markers != view.known_markers:
+                diff.append(view.turn)
+            return self.bot.choose(view, legal)
+
+    for seed, n in ((1, 4), (2, 6), (3, 8)):
+        names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"][:n]
+        play_secrets({p: Compare(secrets_bot(("random", "team", "bluff")[i % 3], seed=i))
+                      for i, p in enumerate(names)}, seed=seed)
+    assert diff == []
+
+
+def _secrets_twin(deal: str) -> list:
+    """A Secrets game with this deal, the same chance outcomes and every player taking the first legal action:
+    Ann's view and what would be sent for it, at each of her decisions."""
+    from heimlich_lab.sandbox.wire import secrets_message
+    from heimlich_lab.secrets.game import Game as SecretsGame
+    g = SecretsGame(["Ann", "Bob", "Cy", "Dee"], chance="manual")
+    g.apply(deal)
+    out, consumed = [], 0
+    while not g.is_over:
+        if g.is_chance_node:
+            g.apply(g.chance_outcomes()[0][0])
+            continue
+        if g.current_player == "Ann":
+            view = g.view("Ann")
+            header, update, consumed = secrets_message(view, consumed)
+            out.append((view, json.dumps([header, update], sort_keys=True)))
+        g.apply(g.legal_actions()[0])
+    return out
+
+
+def test_what_is_sent_for_a_secrets_view_depends_only_on_what_the_view_shows():
+    # two deals that differ in markers Ann does not see at first (she learns some of them later, by the rules)
+    a = _secrets_twin("deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB")
+    b = _secrets_twin("deal Ann=CIA Bob=Hippie Cy=KGB Dee=CIA middle=KGB")
+    same = [va == vb for (va, _), (vb, _) in zip(a, b)]
+    assert same[0] and not all(same)        # both cases happen: equal views, then a look shows a difference
+    first = same.index(False)
+    assert [ma for _, ma in a[:first]] == [mb for _, mb in b[:first]]
+
+
+SECRETS_CHEAT = """
+    import gc, sys
+
+    def choose(view, legal_actions):
+        games = [o for o in gc.get_objects() if type(o).__name__ == "Game" and hasattr(o, "identities")]
+        f, framed = sys._getframe(), 0
+        while f is not None:
+            framed += sum(type(v).__name__ == "Game" for v in f.f_locals.values())
+            f = f.f_back
+        print(f"CHEAT games={len(games)} framed={framed}", file=sys.stderr, flush=True)
+        return legal_actions[0]
+"""
+
+
+def test_a_secrets_bot_runs_out_of_process_and_finds_no_game_there(tmp_path):
+    from heimlich_lab.secrets.bots import RandomBot as SecretsRandom
+    from heimlich_lab.secrets.play import play_game as play_secrets
+    path = bot_file(tmp_path, "secret_cheat", SECRETS_CHEAT)
+    bot = BotFile(path, time_limit=60, game="secrets").make(seed=0)
+    try:
+        g = play_secrets({"Ann": bot, **{p: SecretsRandom(i) for i, p in enumerate(["Bob", "Cy", "Dee", "Eve"])}},
+                         seed=4)
+        lines = []
+        for _ in range(600):
+            lines = [x for x in bot.stderr_tail(40).split(" | ") if x.startswith("CHEAT ")]
+            if lines:
+                break
+            time.sleep(0.05)
+    finally:
+        bot.close()
+    assert g.is_over and bot.faults == []
+    assert lines and all(x == "CHEAT games=0 framed=0" for x in lines)
+    # the same code in process finds the game
+    ns = {}
+    exec(textwrap.dedent(SECRETS_CHEAT).replace("print(", "ns_out.append(").replace(", file=sys.stderr, flush=True)",
+                                                                                    ")"), ns)
+    ns["ns_out"] = []
+    play_secrets({"Ann": type("B", (), {"choose": staticmethod(ns["choose"])})(),
+                  **{p: SecretsRandom(i) for i, p in enumerate(["Bob", "Cy", "Dee", "Eve"])}}, seed=4)
+    assert any(not x.startswith("CHEAT games=0") for x in ns["ns_out"])
+
+
+def test_tournament_secrets_bot_file(tmp_path, capsys):
+    from heimlich_lab.cli import main
+    path = bot_file(tmp_path, "agent", """
+        def choose(view, legal_actions, rng):
+            return rng.choice(legal_actions)
+        """)
+    assert main(["tournament", "--game", "secrets", "--players", "4", "--bot-file", path, "--games", "2",
+                 "--seed", "3", "--no-progress", "--decision-time", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "2 games" in out and "agent" in out and "crash" not in out

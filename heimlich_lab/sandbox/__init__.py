@@ -56,7 +56,7 @@ __all__ = ["BotFile", "SandboxedBot", "FaultRecord", "FAULT_KINDS"]
 FAULT_KINDS = ("crash", "memory", "timeout", "answer", "illegal", "view", "load")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,39}")
 #: The games whose bots can run out of process.
-GAMES = ("heimlich",)
+GAMES = ("heimlich", "secrets")
 
 
 @dataclass(frozen=True)
@@ -159,7 +159,8 @@ class SandboxedBot:
         self._log = None                # the game's event log seen last (to notice a new game)
         self._consumed = 0
         self._header: dict | None = None
-        self._entries: list = []        # every log entry sent in this game (to restart a worker mid-game)
+        self._entries: list = []        # every log entry (event) sent in this game (to restart a worker mid-game)
+        self._fields = None             # Secrets: the view's public fields now
         self._sent = 0                  # how many of them the current worker holds
         self._worker_game = None        # the header of the game the current worker follows
         self._decision = 0
@@ -169,17 +170,39 @@ class SandboxedBot:
     def name(self) -> str:
         return self.spec.name
 
-    def choose(self, view, legal_actions):
-        from .wire import heimlich_message
-        log = view.log
-        if self._log is None or not log.same_game(self._log):
-            self._consumed, self._header, self._entries, self._sent = 0, None, [], 0
+    def _new_game(self, view) -> bool:
+        """Whether ``view`` is of another game than the last one (a bot object may play several games in turn)."""
+        if self._log is None:
+            return True
+        if self.spec.game == "heimlich":
+            return not view.log.same_game(self._log)
+        first = view.log_since(0)[:1] if len(view) else []      # Secrets: a shorter log or another beginning
+        return len(view) < self._consumed or view.turn < self._log[1] or first != self._log[0]
+
+    def _read(self, view) -> None:
+        """Take in what is new in ``view``: the header once per game, then the log entries (Heimlich) or the
+        events and the current fields (Secrets)."""
+        from .wire import heimlich_message, secrets_message
+        if self._new_game(view):
+            self._consumed, self._header, self._entries, self._sent, self._fields = 0, None, [], 0, None
             self._decision, self._game_faults = 0, 0
-        self._log = log
-        header, entries, self._consumed = heimlich_message(view, self._consumed)
+        if self.spec.game == "heimlich":
+            header, entries, self._consumed = heimlich_message(view, self._consumed)
+            self._log = view.log
+        else:
+            header, update, self._consumed = secrets_message(view, self._consumed)
+            entries, self._fields = update["events"], update["fields"]
+            self._log = (view.log_since(0)[:1] if len(view) else [], view.turn)
         if header is not None:
             self._header = header
         self._entries.extend(entries)
+
+    def _payload(self):
+        new = self._entries[self._sent:]
+        return new if self.spec.game == "heimlich" else {"fields": self._fields, "events": new}
+
+    def choose(self, view, legal_actions):
+        self._read(view)
         legal = tuple(legal_actions)
         if not legal:
             raise HeimlichError("choose() was called with no legal action")
@@ -216,7 +239,7 @@ class SandboxedBot:
         if self._worker_game is not self._header:   # a new game, or a new worker in the middle of one
             w.request({"op": "game", "header": self._header}, SETUP_LIMIT)
             self._worker_game, self._sent = self._header, 0
-        new, self._sent = self._entries[self._sent:], len(self._entries)  # held by the worker even if the bot fails
+        new, self._sent = self._payload(), len(self._entries)  # held by the worker even if the bot fails
         answer = w.request({"op": "choose", "log": new, "legal": [str(a) for a in legal]}, self.spec.time_limit)
         action = answer.get("action")
         if not isinstance(action, str):

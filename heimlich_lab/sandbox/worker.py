@@ -97,7 +97,6 @@ def main() -> int:
             from .wire import HeimlichFollower as Follower
         else:
             from .wire import SecretsFollower as Follower
-        from ..rules.actions import Action as HeimlichAction
         _limit_resources(int(msg.get("memory_mb") or 0))     # the bot's memory: what it adds from here on
         confined = False
         if msg.get("confine"):
@@ -114,7 +113,6 @@ def main() -> int:
     send({"ok": True, "confined": confined})
 
     bot = follower = None
-    action_types = (HeimlichAction,)
     while True:
         msg = receive()
         if msg is None:
@@ -143,7 +141,7 @@ def main() -> int:
                     send({"id": ident, "error": f"cannot read the view sent: {_describe(e)}", "fault": "view"})
                     continue
                 answer = bot.choose(view, legal)
-                if isinstance(answer, str) or isinstance(answer, action_types):
+                if isinstance(answer, str) or (type(answer).__name__ == "Action" and hasattr(answer, "kind")):
                     text = str(answer)
                     if len(text) > MAX_ANSWER:
                         send({"id": ident, "error": f"answered a text of {len(text)} characters", "fault": "answer"})
