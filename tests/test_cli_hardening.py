@@ -29,6 +29,8 @@ def run(capsys, argv):
         code = main(argv)
     except SystemExit as e:     # argparse's usage errors
         code = e.code
+    except KeyboardInterrupt:   # escaped main(): the test fails on the status, it does not stop pytest
+        code = "KeyboardInterrupt escaped"
     out, err = capsys.readouterr()
     return code, out, err
 
