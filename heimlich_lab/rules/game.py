@@ -200,7 +200,9 @@ class Game:
         self._supply_ordered = False
         self._discards: list[str] = []
         self._removed: list[str] = []       # cards out of the game (a second-agent card that found no use)
-        self._creator: int | None = None    # who created the latest trigger still standing (Rules.safe_mover)
+        self._creator: int | None = None    # who moves the safe after this scoring (Rules.safe_mover="creator")
+        self._creators: dict[int, tuple[int, int]] = {}    # agent with a trigger -> (when, who) created it
+        self._creations = 0
         self._lone = False                  # a lone announcer's round: one card (Rules.lone_announcer)
         self._active = 0
         self._turn = 1
@@ -769,9 +771,10 @@ class Game:
             moves[c] = (V[frm], V[to])
             if to == safe:
                 trig.add(a)
-                self._creator = self._active
+                self._created(a, self._active)
             else:
                 trig.discard(a)
+                self._creators.pop(a, None)
         raw = ("move", None, {"player": self.players[self._active], "moves": moves,
                               "triggers": [self.agents[a] for a in sorted(trig)] if trig else []})
         self.events.append(raw)
@@ -800,8 +803,11 @@ class Game:
             extra["safe"] = t[0]
         if effect.gains:
             extra["gains"] = {self.agents[a]: gain for a, gain in effect.gains}
-        if set(effect.triggers) - self._triggers:
-            self._creator = p       # this card created (part of) the scoring situation
+        moved = {a for a, _, _ in effect.moves}
+        for a in effect.triggers:
+            if a not in self._triggers or a in moved:
+                self._created(a, p)     # this card put the agent on the safe: a trigger of p's
+        self._creators = {a: c for a, c in self._creators.items() if a in effect.triggers}
         self._triggers.clear()
         self._triggers.update(effect.triggers)
         if effect.second_agent:
@@ -878,19 +884,29 @@ class Game:
             self._score[a] = new
         self._event("score", None, player=self.players[self._active], gains=gains,
                     triggers=[self.agents[a] for a in sorted(self._triggers)])
+        standing = [self._creators[a] for a in self._triggers if a in self._creators]
+        self._creator = max(standing)[1] if standing else None
+        self._creators.clear()
         self._triggers.clear()
         self._scored = True
+
+    def _created(self, a: int, p: int) -> None:
+        """Player ``p``'s die move or card put agent ``a`` on the safe: a trigger of theirs."""
+        self._creations += 1
+        self._creators[a] = (self._creations, p)
 
     @property
     def _safe_mover(self) -> int:
         """Who moves the safe after a scoring: the active player, or (``Rules.safe_mover="creator"``) the
-        player whose move or card last created a trigger still standing."""
+        player whose move or card last created a trigger still standing when the scoring came (a trigger
+        cancelled since, by a card that moved its agent away, counts for nothing)."""
         if self.rules.safe_mover == "creator" and self._creator is not None:
             return self._creator
         return self._active
 
     def _end_turn(self):
         self._creator = None
+        self._creators.clear()
         self._active = (self._active + 1) % len(self.players)
         self._turn += 1
         self._die = None
