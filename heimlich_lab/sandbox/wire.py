@@ -27,7 +27,7 @@ from ..errors import HeimlichError, RecordError
 from ..rules.actions import CHANCE_KINDS, Action
 from ..rules.game import CHANCE
 from ..rules.records import FORMAT, VERSION, GameRecord
-from ..rules.replay import _entries_from_log, _Shadow
+from ..rules.replay import _Shadow, entries_from_log
 from ..rules.views import visible_action
 
 #: The games whose views can be sent to a bot in another process.
@@ -48,7 +48,7 @@ def heimlich_message(view, consumed: int = 0) -> tuple[dict | None, list[list], 
     if len(log) and log[0].kind == "start":
         raise HeimlichError("a bot in another process plays games from the deal; this game started from a "
                             "position (its views do not describe it)")
-    raw, n = _entries_from_log(log, consumed)
+    raw, n = entries_from_log(log, consumed)
     entries, own = [], None
     for actor, action, to in raw:
         if action.kind == "deal":
