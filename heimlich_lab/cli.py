@@ -21,8 +21,34 @@ COMMAND_MODULES = [
 ]
 
 
+#: The longest error message printed: a message that quotes a huge input is cut (its start and its end).
+MAX_MESSAGE = 600
+#: The exit status after Ctrl-C (128 + SIGINT, as a shell reports it).
+INTERRUPTED = 130
+
+
+def short_message(text: str, limit: int = MAX_MESSAGE) -> str:
+    """``text`` if short, else its start and its end with how much was cut between.
+
+    >>> short_message("x" * 10, limit=8)
+    'xxxxxx [... 3 characters cut ...] x'
+    """
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    head, tail = limit * 3 // 4, limit // 8
+    return f"{text[:head]} [... {len(text) - head - tail} characters cut ...] {text[len(text) - tail:]}"
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose usage errors quote at most an excerpt of the offending argument."""
+
+    def error(self, message):
+        super().error(short_message(message, 300))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="heimlich-lab", description="Heimlich & Co. for teaching Bayesian deduction: play, replay, "
         "benchmark, evaluate beliefs, run tournaments.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -32,13 +58,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run the command line; the exit status: 0, 2 for bad input (a short message, no traceback), 130 after
+    Ctrl-C (a one-line message: what was saved is kept, e.g. a tournament's ``--out``)."""
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
         return args.func(args) or 0
     except HeimlichError as e:
-        print(f"heimlich-lab: error: {e}", file=sys.stderr)
+        print(f"heimlich-lab: error: {short_message(e)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("heimlich-lab: interrupted", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
 

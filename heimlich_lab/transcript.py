@@ -121,6 +121,35 @@ def _words(e: Event) -> str:
     return f"{k}: {d}"
 
 
+class TranscriptWriter:
+    """A reader of the public decision stream (:class:`~heimlich_lab.inference.reader.DecisionReader`) that
+    writes it in words: :attr:`lines` grows with each decision's events, as ``observer`` saw them (``start``:
+    the game began from a given position).
+
+    >>> from heimlich_lab import Game
+    >>> from heimlich_lab.rules.replay import DecisionStream
+    >>> g = Game(["Ann", "Bob", "Cy"], seed=5)
+    >>> writer, stream = TranscriptWriter("Bob"), DecisionStream(g, "Bob")
+    >>> g.apply("move grey+5")
+    >>> for d in stream.new():
+    ...     _ = writer.add(d)
+    >>> writer.lines[-2:]
+    ['Ann moves grey church→5.', 'Turn 2: Bob rolls 6.']
+    """
+
+    def __init__(self, observer: str | None = None, start: bool = False):
+        self.observer = observer
+        self.lines: list[str] = [f"Transcript: {view_label(observer)}"]
+        if start:  # the one event no decision produced
+            self.lines.append(describe(Event("start", {"position": True})))
+
+    def add(self, decision) -> list[str]:
+        """The lines of one decision's events (also appended to :attr:`lines`)."""
+        new = [describe(e) for e in decision.events]
+        self.lines += new
+        return new
+
+
 def transcript(source, viewer: str | None = None) -> list[str]:
     """Lines describing a game or record as ``viewer`` saw it.
 
@@ -144,7 +173,7 @@ def transcript(source, viewer: str | None = None) -> list[str]:
     if viewer == "omniscient":
         game = source.replay() if isinstance(source, GameRecord) else source
         return [f"Transcript: {view_label(None, omniscient=True)}"] + [describe(e) for e in game.omniscient_view().log]
-    lines = [f"Transcript: {view_label(viewer)}"]
-    if source.start is not None:  # the one event no decision produced
-        lines.append(describe(Event("start", {"position": True})))
-    return lines + [describe(e) for d in public_decisions(source, viewer) for e in d.events]
+    writer = TranscriptWriter(viewer, start=source.start is not None)
+    for d in public_decisions(source, viewer):
+        writer.add(d)
+    return writer.lines

@@ -47,10 +47,12 @@ def main(argv=None) -> int:
     paths = args.notebooks or sorted((ROOT / "instructor" / "notebooks").glob("[0-9]*.ipynb"))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"# {os.cpu_count()} cores, load average {load:.2f} at the start")
-    print(f"{'notebook':45} {'cells':>5} {'wall s':>8} {'CPU s':>8}")
+    names = [p.name for p in paths]
+    print(f"{'notebook':60} {'cells':>5} {'wall s':>8} {'CPU s':>8}")
     for path in paths:
         wall, cpu, cells = run(path)
-        print(f"{path.name:45} {cells:5d} {wall:8.1f} {cpu:8.1f}", flush=True)
+        name = path.name if names.count(path.name) == 1 else f"{path.parent.name}/{path.name}"
+        print(f"{name:60} {cells:5d} {wall:8.1f} {cpu:8.1f}", flush=True)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"# load average {load:.2f} at the end")
     return 0

@@ -269,6 +269,18 @@ def test_pettingzoo_seed_and_random_loop():
     assert winners == set(e.game.winners)
 
 
+def test_pettingzoo_reset_without_a_seed_draws_63_bits():
+    """As documented (docs/rules.md#seeds): a 32-bit seed is found by brute force in a few core-hours."""
+    e = hpz.env(n_players=3)
+    seeds = []
+    for _ in range(24):
+        e.reset()
+        seeds.append(e.game.seed)
+    assert all(0 <= s < 2**63 for s in seeds)
+    assert max(s.bit_length() for s in seeds) > 56      # all 24 below 2**56: chance 2**-168 with 63 bits
+    assert len(set(seeds)) == len(seeds)
+
+
 def test_pettingzoo_masks_are_the_legal_actions():
     e = hpz.env(n_players=3, top_secret=True, render_mode="ansi")
     e.reset(seed=7)

@@ -21,11 +21,11 @@ PACKAGE = Path(__file__).resolve().parents[1] / "heimlich_lab"
 
 #: The game-agnostic core: modules of inference that must not know the game.
 CORE = ("heimlich_lab.inference.core", "heimlich_lab.inference.independent", "heimlich_lab.inference.mixture",
-        "heimlich_lab.inference.transition")
+        "heimlich_lab.inference.reader", "heimlich_lab.inference.transition")
 
 #: Helpers every layer may use: the errors, and the lazy exports of the package __init__s (PEP 562).
 _BASE = {"errors", "_lazy"}
-_BELOW_APPS = _BASE | {"rules", "play", "inference", "core", "bots", "transcript", "secrets", "svg"}
+_BELOW_APPS = _BASE | {"rules", "play", "inference", "core", "bots", "transcript", "secrets", "svg", "sandbox"}
 #: area -> the other areas it may import. An area is a subpackage or a top-level module of heimlich_lab;
 #: "core" is CORE, "package" is heimlich_lab/__init__.py (the public names, gathered from every layer).
 ALLOWED = {
@@ -47,6 +47,8 @@ ALLOWED = {
     "commands": _BELOW_APPS | {"analysis", "widget", "adapters", "benchmarks"},
     "cli": _BELOW_APPS | {"commands", "course"},    # course: heimlich-lab grade (course/grading.py)
     "course": _BASE,                                # formative feedback for the course (knows no answer)
+    # bots out of process: a worker process that sees only its player's record (the rules' records and replay)
+    "sandbox": _BASE | {"rules", "secrets"},
     "package": _BELOW_APPS | {"widget", "analysis", "adapters"},
 }
 
@@ -193,7 +195,7 @@ def test_the_benchmarks_live_above_what_they_measure():
      "errors, inference, play, rules, secrets"),
     ("heimlich_lab.analysis.x", "from ..commands import bench\n",
      "heimlich_lab.analysis.x line 1 imports heimlich_lab.commands.bench: analysis may import only _lazy, bots, "
-     "core, errors, inference, play, rules, secrets, svg, transcript"),
+     "core, errors, inference, play, rules, sandbox, secrets, svg, transcript"),
 ])
 def test_an_upward_import_is_reported(module, source, expected):
     assert layer_violations({module: (source, False)}) == [expected]

@@ -736,7 +736,7 @@ def test_failing_observer_update_in_a_belief_set_changes_no_one():
     item = next(it for it in public_decisions(rec, None) if it.action.kind == "move")
     before = {o: _state(b) for o, b in bs.beliefs.items()}
     ind = {o: ib.marginals_array().copy() for o, ib in bs.independent.items()}
-    n_ind = {o: len(ib._foil.history) for o, ib in bs.independent.items()}
+    n_ind = {o: len(ib.snapshot().history) for o, ib in bs.independent.items()}
     pts = {o: pb.points.copy() for o, pb in bs.points_share.items()}
     with pytest.raises(ModelError, match="impossible"):
         bs._consume(item, rec)
@@ -744,7 +744,7 @@ def test_failing_observer_update_in_a_belief_set_changes_no_one():
         _assert_same_state(_state(b), before[o])
     for o, ib in bs.independent.items():
         np.testing.assert_array_equal(ib.marginals_array(), ind[o])
-        assert len(ib._foil.history) == n_ind[o]
+        assert len(ib.snapshot().history) == n_ind[o]
     for o, pb in bs.points_share.items():
         np.testing.assert_array_equal(pb.points, pts[o])
     # the same entry with a model that allows it changes Cy's belief (so the rollback above undid something)

@@ -268,3 +268,21 @@ def test_the_kit_map_warns_and_lists_everything():
     for part in ["schedule.md", "slides", "a1-compare-player-models", "a2-a-bot-that-bluffs", "project",
                  "quiz-bank.md", "answer-key.md", "notebooks/"]:
         assert part in text, f"instructor/README.md does not map {part}"
+
+
+def test_the_exercises_the_schedule_names_exist():
+    """The schedule names exercises by their nbgrader grade ids; each must be an answer of its notebook once the
+    notebook is in nbgrader's format (a notebook still in the older format has no grade ids to check)."""
+    text = (INSTRUCTOR / "schedule.md").read_text(encoding="utf-8")
+    named = sorted(set(re.findall(r"`(\d\d-[a-z0-9-]+)`", text)))
+    assert len(named) >= 15
+    coming = {e["number"] for w in WEEKS.values() for e in w["notebooks"] if e.get("coming")}
+    for gid in named:
+        paths = list(NOTEBOOKS.glob(f"{gid[:2]}-*.ipynb"))
+        if not paths:
+            assert int(gid[:2]) in coming, f"instructor/schedule.md names {gid} of a notebook that does not exist"
+            continue
+        (path,) = paths
+        ids = {c.metadata["nbgrader"].get("grade_id") for c in nbformat.read(path, as_version=4).cells
+               if c.get("metadata", {}).get("nbgrader", {}).get("solution")}
+        assert not ids or gid in ids, f"instructor/schedule.md names {gid}, which {path.name} does not have"

@@ -146,8 +146,9 @@ def _deck_text(path: Path) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", text))
 
 
-def _answer_material(nb) -> tuple[list[str], list[str]]:
-    """(code lines, prose) that only the instructor may see, minus what the student's cells also say."""
+def _answer_material(nb, also_public: str = "") -> tuple[list[str], list[str]]:
+    """(code lines, prose) that only the instructor may see, minus what the student's cells also say (here, or in
+    ``also_public``: the plain text of the student cells of the deck's other notebooks)."""
     public_code, public_prose, code, prose = [], [], [], []
     for cell in nb.cells:
         if tool.is_instructor_text(cell):
@@ -166,7 +167,7 @@ def _answer_material(nb) -> tuple[list[str], list[str]]:
                 public_code += "".join(o.get("text") or o.get("data", {}).get("text/plain", "")).splitlines()
         else:
             public_prose.append(cell.source)
-    public = " ".join(_plain(s) for s in public_code + public_prose)
+    public = " ".join(_plain(s) for s in public_code + public_prose) + " " + also_public
     code = sorted({c.strip() for c in code
                    if len(c.strip()) >= 8 and not c.strip().startswith("#") and _plain(c) not in public})
     phrases = []
@@ -176,13 +177,25 @@ def _answer_material(nb) -> tuple[list[str], list[str]]:
     return code, [p for p in phrases if p not in public]
 
 
+def _public_text(nb) -> str:
+    """What a student sees of a notebook: its cells with the answers blanked, no test, no instructor note."""
+    parts = []
+    for cell in nb.cells:
+        if tool.is_instructor_text(cell) or (cell.cell_type == "code" and tool.is_test_cell(cell)):
+            continue
+        parts.append(tool.blank_answer(cell.source) if tool.is_answer_cell(cell) else cell.source)
+    return "\n".join(parts)
+
+
 def test_the_deck_shows_no_answer(deck):
     text = _plain(_deck_text(deck))
     week = next(w for w in tool.load_schedule() if w.week == WEEK)
     checked = 0
+    notebooks = {entry.path().name: nbformat.read(entry.path(), as_version=4) for entry in week.entries}
     for entry in week.entries:
-        nb = nbformat.read(entry.path(), as_version=4)
-        code, phrases = _answer_material(nb)
+        nb = notebooks[entry.path().name]
+        others = " ".join(_plain(_public_text(other)) for name, other in notebooks.items() if name != entry.path().name)
+        code, phrases = _answer_material(nb, others)
         assert code, f"{entry.path().name}: no answer found to look for (has the exercise format changed?)"
         leaked = [c for c in code if _plain(c) in text] + [p for p in phrases if p in text]
         assert leaked == [], f"{entry.path().name}: the deck shows answer material: {leaked[:5]}"

@@ -11,6 +11,7 @@ True
 * Agents ``player_0`` .. ``player_{n-1}`` in seat order; ``player_0`` begins.
   Chance (the deal, dice, card draws) is resolved inside the environment from the
   ``reset`` seed, so only players step; the same player may act several times in a row.
+  ``reset()`` without a seed draws 63 bits from the operating system (docs/rules.md#seeds).
 * Observation: a dict with ``"observation"`` (the float32 vector of
   :func:`~heimlich_lab.adapters.encoding.encode_view`: only what that player may know)
   and ``"action_mask"`` (int8, 1 for the legal action ids of
@@ -20,6 +21,8 @@ True
   ``max_steps`` (optional) truncates a game after that many decisions.
 """
 from __future__ import annotations
+
+import secrets
 
 import numpy as np
 
@@ -69,8 +72,8 @@ class HeimlichEnv(AECEnv):
 
     # ------------------------------------------------------------------ AEC API
     def reset(self, seed: int | None = None, options: dict | None = None):
-        if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        if seed is None:    # 63 bits from the OS, as everywhere (docs/rules.md#seeds): no bot can guess it
+            seed = secrets.randbits(63)
         self.game = Game(self._players, self.rules, seed=seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}

@@ -48,6 +48,9 @@ VARIANTS = {
 }
 _VARIANT_ALIASES = {"top-secret": "top_secret", "topsecret": "top_secret", "ts": "top_secret",
                     "top_secret+dossier": "both"}
+#: The most games one tournament plays (its list of games is made before the first game is played).
+MAX_GAMES = 1_000_000
+
 #: Options that may follow a variant name after ``+``: option -> Rules options.
 VARIANT_OPTIONS = {"unoccupied": {"safe_destination": "unoccupied"}, "other": {"safe_destination": "other"}}
 
@@ -227,6 +230,9 @@ class GameTask:
     lineup: str
     seat_bots: tuple[str, ...]
     game: str = "heimlich"
+    #: bots that are not in the registry, by name: ``(name, factory)`` pairs, e.g. bot files
+    #: (:class:`heimlich_lab.sandbox.BotFile`); picklable, so that worker processes can make them
+    extra_bots: tuple = ()
 
 
 def _as_list(x, what: str) -> list:
@@ -241,8 +247,11 @@ def _as_list(x, what: str) -> list:
     return out
 
 
-def game_tasks(player_counts, variants, bots, games: int, seed: int, game: str = "heimlich") -> list[GameTask]:
+def game_tasks(player_counts, variants, bots, games: int, seed: int, game: str = "heimlich",
+               extra_bots: "Mapping[str, object] | None" = None) -> list[GameTask]:
     """Every game of the grid, in grid order (player count, variant, line-up, game index).
+
+    ``extra_bots`` names bots beside the registry's: name -> ``factory(seed=...)`` (e.g. a bot file).
 
     Bad input (a player count out of 2..7, or 4..8 for Secrets, an unknown variant or bot, a line-up
     that fits no table) raises :class:`~heimlich_lab.errors.HeimlichError` here, before any game is played.
@@ -269,8 +278,15 @@ def game_tasks(player_counts, variants, bots, games: int, seed: int, game: str =
             raise HeimlichError(f"no line-up seats {n} players: give one bot name per seat, one name for "
                                 f"all seats, or a 'rotate:' mix")
     names = sorted({b for lu in lineups for b in lu.names})
+    cells = sum(lu.fits(n) for n in counts for _ in vlist for lu in lineups)
+    if cells * games > MAX_GAMES:   # said before a list of a billion games fills the memory
+        raise HeimlichError(f"{cells} cell(s) of the grid x {games} games = {cells * games:,} games; a tournament "
+                            f"plays at most {MAX_GAMES:,}: ask for fewer games or a smaller grid")
+    extra = dict(extra_bots or {})
     for b in names:  # fail now, in this process, on a misspelt bot
-        make_bot(b, seed=0, game=game)
+        if b not in extra:
+            make_bot(b, seed=0, game=game)
+    extra = tuple((b, f) for b, f in extra.items() if b in names)
     prefix = f"{seed}/" if game == "heimlich" else f"{seed}/{game}/"   # the first game's ids as they always were
     tasks = []
     for n in counts:
@@ -282,7 +298,7 @@ def game_tasks(player_counts, variants, bots, games: int, seed: int, game: str =
                     continue
                 for k in range(games):
                     gid = f"{prefix}{n}p/{vlabel}/{lu.label}/{k}"
-                    tasks.append(GameTask(gid, seed, k, n, vlabel, rules, lu.label, lu.seats(n, k), game))
+                    tasks.append(GameTask(gid, seed, k, n, vlabel, rules, lu.label, lu.seats(n, k), game, extra))
     return tasks
 
 

@@ -28,21 +28,31 @@ def play_task(task: GameTask, evaluate: Callable | None) -> list[dict]:
     n = task.n_players
     game_seed, bot_seeds = game_seeds(task.root_seed, task.game_index, n)
     players = [f"P{s + 1}" for s in range(n)]
-    lineup = {p: make_bot(b, seed=bs, game=task.game) for p, b, bs in zip(players, task.seat_bots, bot_seeds)}
+    extra = dict(task.extra_bots)
+    lineup = {p: extra[b](seed=bs) if b in extra else make_bot(b, seed=bs, game=task.game)
+              for p, b, bs in zip(players, task.seat_bots, bot_seeds)}
     before = getattr(evaluate, "before_game", None)
     if before is not None:  # e.g. BeliefEvaluator: bots share the model's utility cache (same games)
         before(lineup)
     common = {"game_id": task.game_id, "root_seed": task.root_seed, "game_index": task.game_index,
               "seed": game_seed, "n_players": n, "variant": task.variant, "lineup": task.lineup}
-    if task.game == "secrets":
-        from ..secrets.play import play_game as play_secrets
-        g = play_secrets(lineup, seed=game_seed, rules=task.rules)
-        rows = _secrets_rows(g, common)
-    else:
-        g = play_game(task.rules, lineup, seed=game_seed)
-        rows = _heimlich_rows(g, task, common)
+    try:
+        if task.game == "secrets":
+            from ..secrets.play import play_game as play_secrets
+            g = play_secrets(lineup, seed=game_seed, rules=task.rules)
+            rows = _secrets_rows(g, common)
+        else:
+            g = play_game(task.rules, lineup, seed=game_seed)
+            rows = _heimlich_rows(g, task, common)
+    finally:
+        for bot in lineup.values():     # a bot in its own process hands its worker back for the next game
+            if callable(getattr(bot, "close", None)):
+                bot.close()
     for s, row in enumerate(rows):
         row.update(seat=s + 1, player=players[s], bot=task.seat_bots[s], bot_seed=bot_seeds[s])
+        if extra:   # docs/rules.md#bots-out-of-process: a bot's faults (a decision taken by the fallback)
+            faults = getattr(lineup[players[s]], "faults", None) or []
+            row.update(bot_faults=len(faults), bot_fault=str(faults[0]) if faults else "")
     if evaluate is not None:
         metrics = evaluate(g.record)
         if not isinstance(metrics, Mapping):

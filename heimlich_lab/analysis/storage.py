@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Iterable
 
 import pandas as pd
+from filelock import FileLock
 
 from ..errors import HeimlichError
+from .results_check import checked_csv, checked_parquet
 
 #: The columns of a tournament table, in order (evaluation metrics follow, sorted by name).
 COLUMNS = (
@@ -94,14 +96,17 @@ def load_results(path: "str | os.PathLike", game: str = "heimlich") -> pd.DataFr
     fmt = _format(path)
     if not path.exists():
         return _empty(game)
-    try:
-        df = pd.read_parquet(path) if fmt == "parquet" else pd.read_csv(path)
+    try:    # a CSV as text: its cells are checked and converted below, not guessed by pandas
+        df = pd.read_parquet(path) if fmt == "parquet" else pd.read_csv(path, dtype=str, keep_default_na=False)
     except Exception as e:  # noqa: BLE001 - a clear message instead of a pyarrow/pandas traceback
-        raise HeimlichError(f"cannot read tournament results {path}: {e}") from None
+        raise HeimlichError(f"cannot read tournament results {path}: {str(e)[:300]}") from None
     missing = [c for c in columns_of(game_of(df)) if c not in df.columns]
     if missing:
         raise HeimlichError(f"{path} is not a tournament table: missing column(s) {missing}")
-    df = _normalize(df)
+    check = checked_parquet if fmt == "parquet" else checked_csv
+    df = _normalize(check(df, str(path), ints=_INT_COLUMNS + ("bot_faults",), bools=_BOOL_COLUMNS,
+                          strs=_STR_COLUMNS + ("bot_fault",)))
+    df = df.drop_duplicates(["game_id", "seat"], keep="first")     # two runs that played the same game
     return df.sort_values(["root_seed", "n_players", "variant", "lineup", "game_index", "seat"],
                           kind="stable").reset_index(drop=True)
 
@@ -143,6 +148,11 @@ def _interrupts_deferred():
         raise KeyboardInterrupt
 
 
+def _keys(df: pd.DataFrame) -> pd.Series:
+    """One key per row: its game and seat."""
+    return df["game_id"].astype(str) + "#" + df["seat"].astype(str)
+
+
 class ResultSink:
     """Collects finished games and writes them to ``out`` now and then (and at the end).
 
@@ -151,6 +161,9 @@ class ResultSink:
     def __init__(self, out: "str | os.PathLike | None", flush_every: float, game: str = "heimlich"):
         self.path = Path(out) if out is not None else None
         self.fmt = _format(self.path) if self.path is not None else None
+        if self.path is not None and self.path.exists() and not self.path.is_file():   # saving replaces the file
+            raise HeimlichError(f"{self.path} is not a regular file (a folder, a device or a FIFO): results are "
+                                "saved in a file")
         self.flush_every = flush_every
         self.game = game
         self.saved = load_results(self.path, game) if self.path is not None else _empty(game)
@@ -177,15 +190,26 @@ class ResultSink:
     def _write(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         new = _normalize(pd.DataFrame(self.pending))
-        append = (self.fmt == "csv" and self.path.exists()
-                  and list(pd.read_csv(self.path, nrows=0).columns) == list(new.columns))
-        if append:  # a CSV file with these columns: add the new rows at its end
-            new.to_csv(self.path, mode="a", header=False, index=False)
-            self.saved = pd.concat([self.saved, new], ignore_index=True)
-        else:
-            both = _normalize(pd.concat([self.saved, new], ignore_index=True)) if len(self.saved) else new
-            _atomic_write(both, self.path, self.fmt)
-            self.saved = both
+        # Another run may write the same file: one writer at a time (a lock file beside it), and each reads
+        # what is on disk before it writes, so that no game another run saved is lost.
+        with FileLock(self.path.with_name(f".{self.path.name}.lock")):     # left beside it, empty (filelock's way)
+            on_disk = load_results(self.path, self.game) if self.path.exists() else _empty(self.game)
+            new = new[~_keys(new).isin(set(_keys(on_disk)))] if len(on_disk) else new
+            append = (self.fmt == "csv" and self.path.exists()
+                      and list(pd.read_csv(self.path, nrows=0).columns) == list(new.columns))
+            if append:  # a CSV file with these columns: add the new rows at its end
+                with open(self.path, "rb+") as f:   # a file whose last line lost its newline gets it back first
+                    end = f.seek(0, os.SEEK_END)
+                    if end:
+                        f.seek(end - 1)
+                        if f.read(1) != b"\n":
+                            f.write(b"\n")
+                new.to_csv(self.path, mode="a", header=False, index=False)
+                both = pd.concat([on_disk, new], ignore_index=True)
+            else:
+                both = _normalize(pd.concat([on_disk, new], ignore_index=True)) if len(on_disk) else new
+                _atomic_write(both, self.path, self.fmt)
+        self.saved = both
         self.pending = []
 
     def table(self, game_ids: Iterable[str]) -> pd.DataFrame:

@@ -64,7 +64,7 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
                games: int = 100, seed: int | None = None, n_jobs: int = 1, scheduler=None,
                evaluate: Callable | None = None, out: "str | os.PathLike | None" = None,
                progress: bool = True, chunk_size: int | None = None, flush_every: float = 10.0,
-               game: str = "heimlich") -> pd.DataFrame:
+               game: str = "heimlich", bot_files=None) -> pd.DataFrame:
     """Play a grid of bots-only games and return one row per game and player.
 
     Parameters
@@ -118,6 +118,13 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
         :data:`~heimlich_lab.analysis.storage.SECRETS_COLUMNS` (``team`` the identity that counted at the end),
         and ``evaluate="beliefs"`` scores each observer's exact filter at the end of the game
         (:class:`~heimlich_lab.analysis.beliefs.SecretsBeliefEvaluator`).
+    bot_files:
+        Bots in Python files, named in ``bots`` like any bot: a list of paths (each named by its file name,
+        ``student.py`` is ``student``), a dict ``{name: path}``, or :class:`~heimlich_lab.sandbox.BotFile`
+        objects. Each runs **in its own process** (docs/rules.md#bots-out-of-process: a time limit per
+        decision, a memory limit, and a fault rule) unless its ``BotFile`` says ``sandbox=False``. Every file
+        is loaded once before any game; one that breaks the contract is an error then. The table gains the
+        columns ``bot_faults`` (decisions the fallback took) and ``bot_fault`` (the first, in words).
 
     Interrupting (Ctrl-C, or interrupting the Jupyter kernel) keeps the games already played: the
     ``KeyboardInterrupt`` carries them as a table in ``.partial`` (also returned by
@@ -142,7 +149,8 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     evaluate = resolve_evaluator(evaluate, game)
     if evaluate is not None and not callable(evaluate):
         raise HeimlichError("evaluate must be a function evaluate(record) -> dict of metrics, or \"beliefs\"")
-    tasks = game_tasks(player_counts, variants, bots, int(games), seed, game)
+    extra = _bot_files(bot_files, game)
+    tasks = game_tasks(player_counts, variants, bots, int(games), seed, game, extra_bots=extra)
     game_ids = [t.game_id for t in tasks]
 
     done_ids = set(sink.saved["game_id"]) if len(sink.saved) else set()
@@ -170,6 +178,29 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
         sink.flush()
         bar.close()
     return sink.table(game_ids)
+
+
+def _bot_files(bot_files, game: str) -> dict:
+    """name -> BotFile, checked (each file loaded once, out of process unless trusted)."""
+    if not bot_files:
+        return {}
+    from ..bots.registry import available_bots
+    from ..sandbox import BotFile
+    items = bot_files.items() if isinstance(bot_files, dict) else [(None, b) for b in
+                                                                   ([bot_files] if isinstance(bot_files, (str, os.PathLike, BotFile)) else bot_files)]
+    out = {}
+    for name, spec in items:
+        if not isinstance(spec, BotFile):
+            spec = BotFile(str(spec), name=name or "", game=game)
+        elif name and name != spec.name:
+            spec = BotFile(**{**spec.__dict__, "name": name})
+        if spec.name in available_bots(game) or spec.name in out or "," in spec.name or "|" in spec.name \
+                or spec.name.startswith("rotate:"):
+            raise HeimlichError(f"bot file {spec.path}: the name {spec.name!r} is taken or cannot be used in a "
+                                "line-up; give another (NAME=PATH on the command line)")
+        spec.check()
+        out[spec.name] = spec
+    return out
 
 
 #: The table of the last interrupted run in this process (see :func:`interrupted_results`).

@@ -58,7 +58,7 @@ def bench_belief(quick: bool = False) -> list[tuple[str, float, str]]:
         for item, v in work:
             for o, b in fb:
                 if o != item.actor:
-                    b._update_with(item.actor, item.action, v, "", item.index, item.turn)
+                    b.update_with(item.actor, item.action, v, "", item.index, item.turn)
             n += 1
     dt = (time.process_time() - t0) / n
     # 2. the model's likelihood of one decision: a fresh model, whose per-instance cache (hands of the

@@ -61,7 +61,7 @@ def bench_player_types(quick: bool = False) -> list[tuple[str, float, str]]:
                     if r is rec:
                         for o, b in bs.beliefs.items():
                             if b.reads_decisions_of(d.actor):   # what BeliefSet does
-                                b._update_with(d.actor, d.action, v, "", d.index, d.turn)
+                                b.update_with(d.actor, d.action, v, "", d.index, d.turn)
                         if read:   # every belief up to date after every decision (what a board shows)
                             for b in bs.beliefs.values():
                                 b.marginals_array()

@@ -2,7 +2,7 @@
 
 * a whole 8-player game between random bots (the engine, views for every decision, the record);
 * one belief update of all 8 observers: every event of recorded 8-player games fed to the eight exact beliefs
-  (:meth:`heimlich_lab.secrets.Belief.observe`), the time per event that changes a belief (a look, a show, a
+  (:meth:`heimlich_lab.secrets.Belief.add`), the time per event that changes a belief (a look, a show, a
   swap: a condition or a transition of 630 arrangements), for all eight observers together;
 * the same with the player model reading choices (:class:`~heimlich_lab.secrets.SecretsModel`).
 """
@@ -30,7 +30,7 @@ def _updates(games, model) -> tuple[float, int]:
             t0 = time.process_time()
             any_update = False
             for p, b in beliefs.items():
-                any_update |= b.observe(logs[p][i]) is not None
+                any_update |= b.add(logs[p][i]) is not None
             spent += time.process_time() - t0
             changed += any_update
     return spent, changed

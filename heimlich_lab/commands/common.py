@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import secrets
+import stat
+import sys
 from pathlib import Path
 
 from ..errors import HeimlichError
@@ -16,6 +19,69 @@ from ..rules.ruleset import READING_OPTIONS, Rules
 
 #: Seeds given on the command line, and those drawn for you, are below this.
 MAX_CLI_SEED = 2**63
+#: The largest record file the command line reads (a long game's record is a few hundred kilobytes).
+MAX_RECORD_BYTES = 16 * 2**20
+#: How much of an offending input an error message quotes.
+EXCERPT = 60
+
+
+def excerpt(text, n: int = EXCERPT, quote: bool = True) -> str:
+    """``repr(text)`` (or the text itself, ``quote=False``), cut to about ``n`` characters: what an error message
+    quotes of bad input.
+
+    >>> excerpt("7"), excerpt("x" * 1000), excerpt("/tmp", quote=False)
+    ("'7'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (1000 characters)", '/tmp')
+    """
+    text = str(text)
+    show = repr if quote else str
+    if len(text) <= n:
+        return show(text)
+    return f"{show(text[:n - 4])}... ({len(text)} characters)"
+
+
+def read_input_file(path: str, what: str = "record", limit: int = MAX_RECORD_BYTES) -> bytes:
+    """The bytes of a file the command reads (a record): a regular file of at most ``limit`` bytes (not
+    ``/dev/zero``, a FIFO or a folder), or a :class:`HeimlichError` that says why not."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise HeimlichError(f"cannot read {what} {excerpt(path, quote=False)}: {e.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise HeimlichError(f"{excerpt(path, quote=False)}: not a regular file (a device, a FIFO or a folder); give a {what} file")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise HeimlichError(f"cannot read {what} {excerpt(path, quote=False)}: {e.strerror}") from None
+    if len(data) > limit:
+        raise HeimlichError(f"{excerpt(path, quote=False)}: larger than {limit // 2**20} MB; that is no {what}")
+    return data
+
+
+def check_out_path(text: str) -> str:
+    """Refuse an output path that is not a regular file or a new path (a device like ``/dev/null``, a FIFO, a
+    folder), or that is where this command prints (``/dev/stdout`` redirected to a file): saving there
+    would replace it."""
+    try:
+        st = os.stat(text)      # follows a symbolic link to what it points to
+    except FileNotFoundError:
+        return text             # a new file (or a link to one)
+    except OSError as e:
+        raise HeimlichError(f"{excerpt(text)}: {e.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise HeimlichError(f"{excerpt(text)} is a folder; give a file name")
+    if not stat.S_ISREG(st.st_mode):
+        raise HeimlichError(f"{excerpt(text)} is not a regular file (a device or a FIFO): saving would replace "
+                            "it; give a file name")
+    for fd, name in ((1, "standard output"), (2, "standard error")):
+        try:
+            out = os.fstat(fd)
+        except OSError:
+            continue
+        if (out.st_dev, out.st_ino) == (st.st_dev, st.st_ino):
+            raise HeimlichError(f"{excerpt(text)} is this command's {name} (where it prints): saving there "
+                                "would replace what was printed; give another file")
+    return text
 
 
 def add_rules_arguments(p: argparse.ArgumentParser) -> None:
@@ -51,7 +117,7 @@ def seed_argument(text: str) -> int:
     argparse.ArgumentTypeError: '-1' is not a seed: give a whole number from 0 to 2**63 - 1
     """
     if not (text.isascii() and text.isdigit() and len(text) <= 19 and int(text) < MAX_CLI_SEED):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a seed: give a whole number from 0 to 2**63 - 1")
+        raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a seed: give a whole number from 0 to 2**63 - 1")
     return int(text)
 
 
@@ -70,10 +136,18 @@ def whole_number(least: int):
     """An argparse type: a whole number >= ``least``."""
     def parse(text: str) -> int:
         if not re.fullmatch(r"-?[0-9]{1,9}", text) or int(text) < least:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= {least}")
+            raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a whole number >= {least}")
         return int(text)
     parse.__name__ = f"whole number >= {least}"
     return parse
+
+
+def positive_number(text: str) -> float:
+    """An argparse type: a finite number > 0 (a time limit)."""
+    x = finite_number(text)
+    if not x > 0:
+        raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a number > 0")
+    return x
 
 
 def finite_number(text: str) -> float:
@@ -81,25 +155,31 @@ def finite_number(text: str) -> float:
     try:
         x = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a number") from None
     if not math.isfinite(x):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+        raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a finite number")
     return x
 
 
 def out_file(*suffixes: str):
     """An argparse type: a file to write, in a folder that exists, not a folder itself (and, if ``suffixes``
-    are given, ending in one of them)."""
+    are given, ending in one of them); a regular file or a new path, and not where the command prints
+    (:func:`check_out_path`)."""
     def parse(text: str) -> str:
-        path = Path(text)
         if not text.strip():
             raise argparse.ArgumentTypeError("give a file name (it is empty)")
-        if path.is_dir():
-            raise argparse.ArgumentTypeError(f"{text} is a folder; give a file name")
-        if not path.parent.is_dir():
-            raise argparse.ArgumentTypeError(f"{text}: the folder {path.parent} does not exist")
-        if suffixes and path.suffix.lower() not in suffixes:
-            raise argparse.ArgumentTypeError(f"{text}: the file name must end in {' or '.join(suffixes)}")
+        shown = excerpt(text, quote=False)
+        try:
+            path = Path(text)
+            if path.is_dir():
+                raise argparse.ArgumentTypeError(f"{shown} is a folder; give a file name")
+            if not path.parent.is_dir():
+                raise argparse.ArgumentTypeError(f"{shown}: the folder {excerpt(path.parent, quote=False)} does not exist")
+            if suffixes and path.suffix.lower() not in suffixes:
+                raise argparse.ArgumentTypeError(f"{shown}: the file name must end in {' or '.join(suffixes)}")
+            check_out_path(text)
+        except (HeimlichError, OSError, ValueError) as e:     # a name the system refuses (a NUL byte, too long)
+            raise argparse.ArgumentTypeError(f"{shown}: {e}"[:300]) from None
         return text
     parse.__name__ = "file name"
     return parse
@@ -117,6 +197,7 @@ def report_seed_and_save(game, args, seed: int) -> None:
     if args.seed is None:
         print(f"Seed {seed} (drawn; --seed {seed} plays this game again)")
     if args.out:
+        check_out_path(args.out)    # again: it may have changed while the game was played
         try:
             game.record.save(args.out)
         except OSError as e:

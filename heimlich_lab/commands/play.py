@@ -6,8 +6,8 @@ from ..errors import HeimlichError
 from ..play import play_game
 from ..rules.records import GameRecord
 from ..transcript import transcript
-from .common import (add_rules_arguments, add_seed_argument, out_file, report_seed_and_save, rules_from, seed_or_drawn,
-                     split_names)
+from .common import (add_rules_arguments, add_seed_argument, out_file, read_input_file, report_seed_and_save, rules_from,
+                     seed_or_drawn, split_names)
 
 
 def game_and_bot_seeds(seed: int, n: int) -> tuple[int, list[int]]:
@@ -70,10 +70,11 @@ def run_play(args) -> int:
 
 
 def run_replay(args) -> int:
-    from .secrets import is_secrets_record, run_replay as replay_secrets
-    if is_secrets_record(args.record):
-        return replay_secrets(args)
-    rec = GameRecord.load(args.record)
+    from .secrets import is_secrets_data, run_replay as replay_secrets
+    data = read_input_file(args.record)     # a regular file of bounded size: not /dev/zero, not a FIFO
+    if is_secrets_data(data):
+        return replay_secrets(args, data)
+    rec = GameRecord.from_json(data, source=args.record)
     _check_viewer(args.viewer, rec.players)
     if not rec.is_full:  # the command replays the game itself: it needs every secret
         raise HeimlichError(f"{args.record}: a {rec.view} record hides secrets and cannot be replayed as a game; "

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -32,7 +31,7 @@ from ..secrets.play import NAMES, play_game
 from ..secrets.records import GAME, SecretsRecord
 from ..secrets.rules import TEAMS
 from ..secrets.transcript import transcript
-from .common import report_seed_and_save, seed_or_drawn, split_names
+from .common import read_input_file, report_seed_and_save, seed_or_drawn, split_names
 
 METHODS = ("exact", "model", "mixture", "prior")
 
@@ -40,8 +39,17 @@ METHODS = ("exact", "model", "mixture", "prior")
 def is_secrets_record(path) -> bool:
     """Whether the JSON file at ``path`` is a Secrets record (its ``game`` field says so)."""
     try:
-        d = json.loads(Path(path).read_text())
-    except (OSError, ValueError):
+        return is_secrets_data(read_input_file(path))
+    except HeimlichError:
+        return False
+
+
+def is_secrets_data(data: bytes) -> bool:
+    """Whether ``data`` (a record file's bytes) is a Secrets record; anything unreadable is not (the first game's
+    reader then says what is wrong with it)."""
+    try:
+        d = json.loads(data)
+    except (ValueError, RecursionError):     # not JSON, not UTF-8, too deep, an integer too long
         return False
     return isinstance(d, dict) and d.get("game") == GAME
 
@@ -76,9 +84,16 @@ def run_play(args) -> int:
     return 0
 
 
-def run_replay(args) -> int:
-    """``heimlich-lab replay`` of a Secrets record."""
-    rec = SecretsRecord.load(args.record)
+def run_replay(args, data: bytes | None = None) -> int:
+    """``heimlich-lab replay`` of a Secrets record (``data``: the file's bytes, if already read)."""
+    if data is None:
+        data = read_input_file(args.record)
+    try:
+        rec = SecretsRecord.from_json(data.decode("utf-8"), source=args.record)
+    except (UnicodeDecodeError, RecursionError, ValueError) as e:   # RecordError is a ValueError: kept as it is
+        if isinstance(e, HeimlichError):
+            raise
+        raise HeimlichError(f"{args.record}: not a readable Secrets record ({type(e).__name__})") from None
     if not rec.is_full:
         raise HeimlichError(f"{args.record}: a {rec.view} record hides secrets and cannot be replayed; "
                             "use the full record")

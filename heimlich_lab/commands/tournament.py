@@ -12,11 +12,15 @@ one seat per game. ``--bots`` may also be given several times.
 
 The second game: ``heimlich-lab tournament --game secrets --players 4,6,8 --bots "rotate:team,bluff,random"``
 (win rates also by team).
+
+Students' bots: ``heimlich-lab tournament --bot-file student.py --bots "rotate:student,random"`` (the file's
+contract: examples/student_bot.py). Each runs in its own process, sees only its player's record, and has a
+time and memory limit; a fault costs it the turn (docs/rules.md#bots-out-of-process).
 """
 from __future__ import annotations
 
 from ..errors import HeimlichError
-from .common import add_seed_argument, out_file, split_names, whole_number
+from .common import add_seed_argument, out_file, positive_number, split_names, whole_number
 
 
 def register(sub):
@@ -52,6 +56,20 @@ def register(sub):
                         "belief_log_loss, belief_brier, belief_accuracy, belief_expected_correct, "
                         "belief_actual_correct, belief_at_mark) and print their means; for secrets the exact "
                         "filter at the end (belief_log_loss, belief_brier, belief_accuracy, belief_own)")
+    p.add_argument("--bot-file", action="append", default=None, metavar="[NAME=]PATH",
+                   help="a bot in a Python file (a class Bot or a function choose(view, legal_actions); see "
+                        "examples/student_bot.py), named in --bots by its file name (student.py: student) or NAME; "
+                        "may be repeated. It runs in its own process with a time and memory limit "
+                        "(docs/rules.md#bots-out-of-process). Without --bots: rotate:FILES...,random")
+    p.add_argument("--decision-time", type=positive_number, default=5.0, metavar="SECONDS",
+                   help="seconds a bot file has per decision (default: 5)")
+    p.add_argument("--bot-memory", type=whole_number(16), default=512, metavar="MB",
+                   help="memory a bot file may use beyond what it holds once loaded, in MB (default: 512)")
+    p.add_argument("--max-faults", type=whole_number(1), default=3,
+                   help="faults after which a bot file is not asked again in that game (default: 3)")
+    p.add_argument("--trusted-bot-files", action="store_true",
+                   help="run the bot files in this process, without limits: only for code you trust (it can "
+                        "read every secret of the game)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -74,6 +92,24 @@ def parse_lineups(values: list[str] | None) -> list[str]:
     return out
 
 
+def bot_files(args) -> dict:
+    """``--bot-file [NAME=]PATH`` -> {name: BotFile} with the limits of the command line."""
+    if not args.bot_file:
+        return {}
+    from ..sandbox import BotFile
+    out = {}
+    for text in args.bot_file:
+        name, sep, path = text.partition("=")
+        if not sep or name.endswith(".py") or "/" in name:
+            name, path = "", text
+        spec = BotFile(path, name=name, sandbox=not args.trusted_bot_files, time_limit=args.decision_time,
+                       memory_mb=args.bot_memory, max_faults=args.max_faults, game=args.game)
+        if spec.name in out:
+            raise HeimlichError(f"--bot-file: two files are named {spec.name!r}; name one: NAME=PATH")
+        out[spec.name] = spec
+    return out
+
+
 def run(args) -> int:
     import pandas as pd
 
@@ -86,10 +122,12 @@ def run(args) -> int:
     if unknown:     # said now, not after every game has been played
         raise HeimlichError(f"--by: unknown column(s) {unknown}; columns are {', '.join(columns)}")
     players = args.players or ("5" if args.game == "secrets" else "3")
+    files = bot_files(args)
+    lineups = parse_lineups(args.bots or ([f"rotate:{','.join(files)},random"] if files else None))
     df = tournament(player_counts=parse_counts(players), variants=split_names(args.variants, "variant"),
-                    bots=parse_lineups(args.bots), games=args.games, seed=args.seed, n_jobs=args.jobs,
+                    bots=lineups, games=args.games, seed=args.seed, n_jobs=args.jobs,
                     scheduler=args.scheduler, out=args.out, progress=not args.no_progress,
-                    evaluate=args.evaluate, game=args.game)
+                    evaluate=args.evaluate, game=args.game, bot_files=files)
     games = df["game_id"].nunique() if len(df) else 0
     # without --seed the root seed is drawn from the OS (or is the one of the run saved in --out, resumed)
     root = f", root seed {df['root_seed'].iloc[0]}" if len(df) else ""
@@ -110,6 +148,14 @@ def run(args) -> int:
         else:
             print("\nNo player won (a free agent scored most):")
             print(_fmt(free_agent_win_rate(df, by=fa_by)))
+        if "bot_faults" in df.columns:
+            faulty = df[df["bot_faults"] > 0]
+            print("\nBot files' faults (decisions taken by the fallback; docs/rules.md#bots-out-of-process):")
+            print(_fmt(df[df["bot"].isin(files)].groupby("bot", observed=True).agg(     # a seat: one player's game
+                games=("game_id", "nunique"), seats=("game_id", "size"), faults=("bot_faults", "sum"),
+                seats_with_faults=("bot_faults", lambda x: int((x > 0).sum()))).reset_index()))
+            if len(faulty):
+                print(f"first: {faulty['bot'].iloc[0]}: {faulty['bot_fault'].iloc[0]}")
         metrics = [c for c in df.columns if c.startswith("belief_") and c != "belief_at_mark"]
         if args.evaluate and metrics:
             when = "at the end of the game" if args.game == "secrets" else "at the dossier mark"

@@ -2,8 +2,9 @@
 
 The game-agnostic part imports nothing of Heimlich: ``core`` (hypothesis spaces, the exact posterior
 with its one update step, update records, explanations), ``independent`` (the naive foil),
-``transition`` (permutations of slots) and ``mixture`` (owners of unknown type: the exact posterior over
-slots and types). The Heimlich & Co. part, one idea per module: ``belief`` (one
+``transition`` (permutations of slots), ``mixture`` (actors of unknown type: the exact posterior over
+slots and types) and ``reader`` (the protocol of every reader of a game's public decision stream, in every
+game: ``add(item)``). The Heimlich & Co. part, one idea per module: ``belief`` (one
 observer's exact belief, fed by the public stream of :mod:`heimlich_lab.rules.replay`), ``belief_set``
 (several observers of one game), ``baselines``, ``likelihoods`` (asking a player model), ``model`` and
 ``utility`` (the kit's player model), ``player_types`` (a population of kinds of player, learned per
@@ -32,10 +33,13 @@ _LAZY = {
     **dict.fromkeys(["BoltzmannModel", "PlayerModel"], "model"),
     **dict.fromkeys(["PlayerPopulation", "PlayerType", "default_population"], "player_types"),
     "fit_population": "population",
+    **dict.fromkeys(["DecisionReader", "ViewFollower", "read_all"], "reader"),
+    "Marginals": "core",
 }
 
-__all__ = ["Belief", "BeliefSet", "BoltzmannModel", "IndependentBelief", "PlayerModel", "PlayerPopulation",
-           "PlayerType", "PointsShareBelief", "default_population", "fit_population",
+__all__ = ["Belief", "BeliefSet", "BoltzmannModel", "DecisionReader", "IndependentBelief", "Marginals", "PlayerModel",
+           "PlayerPopulation", "PlayerType", "PointsShareBelief", "ViewFollower", "default_population",
+           "fit_population", "read_all",
            "best_matching_sheet", "dossier_notes", "expected_correct", "fit_boltzmann", "secret_dossier"]
 
 __getattr__, __dir__ = lazy_exports(globals(), _LAZY)

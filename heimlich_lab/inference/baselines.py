@@ -8,10 +8,11 @@ import numpy as np
 from ..errors import ModelError
 from ..rules.actions import DECISION_KINDS, Action
 from ..rules.records import GameRecord
-from ..rules.replay import public_decisions
-from .belief import marginals_dict
+from ..rules.replay import Decision, public_decisions
+from .core import FREE_LABEL, Marginals
 from .independent import IndependentPosterior
 from .likelihoods import checked_likelihoods, default_model
+from .reader import read_all
 from .wording import describe_action
 
 __all__ = ["IndependentBelief", "PointsShareBelief"]
@@ -48,26 +49,40 @@ class IndependentBelief:
     def from_record(cls, record: GameRecord, observer: str | None = None, model=None, until=None):
         """Like :meth:`Belief.from_record`."""
         own = (record.deal[observer],) if observer is not None and record.deal else None
-        b = cls(record.players, record.rules.agents_for(len(record.players)), observer, model, own)
-        for item in public_decisions(record, observer, until):
-            if item.action.kind in DECISION_KINDS and item.actor != observer:
-                raw = b.model.agent_log_likelihoods(item.view, item.actor, item.action)
-                if raw is not None:
-                    b._update_with(item.actor, checked_likelihoods(raw, len(b.agents), b.model, item.actor,
-                                                                   item.action),
-                                   describe_action(item.view, item.actor, item.action))
-        return b
+        return read_all(cls(record.players, record.rules.agents_for(len(record.players)), observer, model, own),
+                        public_decisions(record, observer, until))
 
-    def _update_with(self, actor: str, values: np.ndarray, description: str = "") -> None:
+    def add(self, decision: Decision) -> None:
+        """The next decision of the observer's public stream (a
+        :class:`~heimlich_lab.inference.reader.DecisionReader`): another player's decision updates their row."""
+        item = decision
+        if item.action.kind in DECISION_KINDS and item.actor != self.observer:
+            raw = self.model.agent_log_likelihoods(item.view, item.actor, item.action)
+            if raw is not None:
+                self.update_with(item.actor, checked_likelihoods(raw, len(self.agents), self.model, item.actor,
+                                                                 item.action),
+                                 describe_action(item.view, item.actor, item.action))
+
+    def update_with(self, actor: str, values: np.ndarray, description: str = "") -> None:
         """Update ``actor``'s row with the model's (checked) per-agent log-likelihoods."""
         if actor != self.observer:
             self._foil.update(actor, values, label=description)
 
+    def snapshot(self) -> IndependentPosterior:
+        """The state now, for :meth:`restore` (a copy of the foil: its arrays are replaced, never changed)."""
+        return self._foil.copy()
+
+    def restore(self, snapshot: IndependentPosterior) -> None:
+        """Back to the state of :meth:`snapshot`."""
+        self._foil = snapshot.copy()
+
     def marginals_array(self, normalize: bool = False) -> np.ndarray:
         return self._foil.marginals(normalize=normalize)
 
-    def marginals(self, normalize: bool = False) -> dict[str, dict[str, float]]:
-        return marginals_dict(self.marginals_array(normalize), self.players, self.agents)
+    def marginals(self, normalize: bool = False) -> Marginals:
+        """As :meth:`Belief.marginals <heimlich_lab.inference.belief.Belief.marginals>` (players and "free" x
+        agents)."""
+        return Marginals(self.marginals_array(normalize), (*self.players, FREE_LABEL), self.agents)
 
     def initial_marginals_array(self) -> np.ndarray:
         return self._initial.copy()
@@ -105,10 +120,21 @@ class PointsShareBelief:
     @classmethod
     def from_record(cls, record: GameRecord, observer: str | None = None, until=None, alpha: float = 1.0):
         own = (record.deal[observer],) if observer is not None and record.deal else None
-        b = cls(record.players, record.rules.agents_for(len(record.players)), observer, own, alpha)
-        for item in public_decisions(record, observer, until):
-            b.count_move(item.actor, item.action)
-        return b
+        return read_all(cls(record.players, record.rules.agents_for(len(record.players)), observer, own, alpha),
+                        public_decisions(record, observer, until))
+
+    def add(self, decision: Decision) -> None:
+        """The next decision of the observer's public stream (a
+        :class:`~heimlich_lab.inference.reader.DecisionReader`): a die move counts its points."""
+        self.count_move(decision.actor, decision.action)
+
+    def snapshot(self) -> np.ndarray:
+        """The state now (the points counted), for :meth:`restore`."""
+        return self.points.copy()
+
+    def restore(self, snapshot: np.ndarray) -> None:
+        """Back to the state of :meth:`snapshot`."""
+        self.points = snapshot.copy()
 
     def count_move(self, actor: str, action: Action) -> None:
         """Add a die move's points to its actor's row (every other decision is ignored)."""
@@ -138,5 +164,7 @@ class PointsShareBelief:
             m = m / m.sum(axis=0, keepdims=True)
         return m
 
-    def marginals(self, normalize: bool = False) -> dict[str, dict[str, float]]:
-        return marginals_dict(self.marginals_array(normalize), self.players, self.agents)
+    def marginals(self, normalize: bool = False) -> Marginals:
+        """As :meth:`Belief.marginals <heimlich_lab.inference.belief.Belief.marginals>` (players and "free" x
+        agents)."""
+        return Marginals(self.marginals_array(normalize), (*self.players, FREE_LABEL), self.agents)

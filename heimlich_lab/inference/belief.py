@@ -71,7 +71,7 @@ from ..rules.game import Game
 from ..rules.records import GameRecord
 from ..rules.replay import Decision, ViewReader, check_reader, public_decisions
 from ..rules.views import View
-from .core import FREE_LABEL, HypothesisSpace, Posterior, Update, explain
+from .core import FREE_LABEL, HypothesisSpace, Marginals, Posterior, Update, explain
 from .likelihoods import (LIKELIHOOD_CACHE, LikelihoodCache, PushModel, ask_model, default_model, is_typed,
                           model_cache_key, model_name)
 from .mixture import TypedPosterior
@@ -186,7 +186,8 @@ class Belief:
     leaves them out); much lighter for long evaluations, as a belief with types
     then brings its table up to date only when it is read.
 
-    :meth:`marginals` is ``{player or "free": {agent: probability}}``.
+    :meth:`marginals` is a :class:`~heimlich_lab.inference.core.Marginals` table, read as
+    ``{player or "free": {agent: probability}}``.
     Invalid input raises :class:`~heimlich_lab.errors.ModelError` and leaves
     the belief as it was.
     """
@@ -304,21 +305,21 @@ class Belief:
         if own and HIDDEN in own:
             raise InformationRuleError(f"this record does not show {observer}'s agent card")
         agents = record.rules.agents_for(len(record.players))
-        b = cls(record.players, agents, observer, model, own, **kw)
+        self = cls(record.players, agents, observer, model, own, **kw)
         for d in public_decisions(record, observer, until):
-            b._consume(d)
-        return b
+            self._consume(d)
+        return self
 
     def _consume(self, decision: Decision, cache: LikelihoodCache | None = None) -> None:
         """One decision of the stream: a take refines, a player decision updates (not the observer's own)."""
         d = decision
         if d.action.kind == "take":
             agent = d.action.args[0]
-            self._take(d.to, None if agent == HIDDEN else agent, index=d.index, turn=d.turn)
+            self.take(d.to, None if agent == HIDDEN else agent, index=d.index, turn=d.turn)
         elif d.action.kind in DECISION_KINDS and self.reads_decisions_of(d.actor):
             values = self._likelihoods(d.view, d.actor, d.action, cache, d.history_key)
             if values is not None:
-                self._update_with(d.actor, d.action, values, describe_action(d.view, d.actor, d.action), d.index,
+                self.update_with(d.actor, d.action, values, describe_action(d.view, d.actor, d.action), d.index,
                                   d.turn)
         if d.at_mark:
             self.at_mark = True
@@ -367,24 +368,37 @@ class Belief:
         self._check_view(view, public_part=self.observer is None)
         if self._reader is None:
             self._reader = ViewReader(self.players, self.observer, self.own_agents[:1])
-        snap = self._snapshot()
+        snap = self.snapshot()
         try:
             for d in self._reader.read(view, public=view.viewer != self.observer):
                 self._consume(d, LIKELIHOOD_CACHE)
                 self._count += 1
         except BaseException:
-            self._restore(snap)
+            self.restore(snap)
             raise
         return self
 
-    def _snapshot(self) -> tuple:
-        """The belief's state, for :meth:`_restore` after a failed update (arrays are frozen, never changed
-        in place; the reader rewinds by re-enacting its entries, which is deterministic)."""
+    def snapshot(self) -> tuple:
+        """The belief's state now, for :meth:`restore`: cheap (its arrays are replaced, never changed in place;
+        the reader of a live game rewinds by re-enacting its entries, which is deterministic). Use it to make
+        several changes all or nothing, as :class:`~heimlich_lab.inference.belief_set.BeliefSet` does.
+
+        >>> from heimlich_lab import Game
+        >>> g = Game(["Ann", "Bob", "Cy"], seed=5)
+        >>> b = Belief.for_game(g, "Bob", model=PushModel(0.5))
+        >>> mark = b.snapshot()
+        >>> g.apply("move grey+5"); _ = b.sync(g.view("Bob"))
+        >>> len(b.history)
+        1
+        >>> b.restore(mark); len(b.history)
+        0
+        """
         return (self._posterior.checkpoint(), len(self.history), self._count,
                 frozenset(self._took), self.own_agents, self.at_mark, self._manual, self._added, self._reader,
                 self._reader.mark() if self._reader is not None else None)
 
-    def _restore(self, snap: tuple) -> None:
+    def restore(self, snap: tuple) -> None:
+        """Back to the state of :meth:`snapshot` (the steps since leave :attr:`history`)."""
         (checkpoint, n_hist, self._count, took, self.own_agents,
          self.at_mark, self._manual, self._added, self._reader, mark) = snap
         self._posterior.rewind(checkpoint)
@@ -418,11 +432,11 @@ class Belief:
         if decision.view is not None:
             self._check_view(decision.view)  # a named take of another player is refused by _take
         n_steps = len(self.history)
-        snap = self._snapshot()
+        snap = self.snapshot()
         try:
             self._consume(decision, LIKELIHOOD_CACHE)
         except BaseException:
-            self._restore(snap)
+            self.restore(snap)
             raise
         self._added = True
         self._count += 1
@@ -469,7 +483,7 @@ class Belief:
             if agent != HIDDEN and actor != self.observer:
                 raise InformationRuleError(f"{self.observer or 'a spectator'} cannot know which free agent card "
                                            f"{actor} took; observe it as 'take ?'")
-            step = self._take(actor, None if agent == HIDDEN else agent, index=self._count, turn=view_before.turn)
+            step = self.take(actor, None if agent == HIDDEN else agent, index=self._count, turn=view_before.turn)
             self._manual = True
             self._count += 1
             return step
@@ -480,18 +494,37 @@ class Belief:
                              f"({view_before.phase}), not {actor}: pass the view from just before {actor}'s decision")
         step = None
         if self.reads_decisions_of(actor):
-            # everything that may fail comes before the step is counted (_update_with commits last)
+            # everything that may fail comes before the step is counted (update_with commits last)
             values = self._likelihoods(view_before, actor, act)
             if values is not None:
-                step = self._update_with(actor, act, values, describe_action(view_before, actor, act), self._count,
+                step = self.update_with(actor, act, values, describe_action(view_before, actor, act), self._count,
                                          view_before.turn)
         self._manual = True
         self._count += 1
         return step
 
-    def _update_with(self, actor: str, action: Action, values: np.ndarray, description: str, index: int,
-               turn) -> BeliefStep:
-        """Bayes' rule with per-agent log-likelihoods ``values`` of ``actor`` (validated)."""
+    def update_with(self, actor: str, action: Action, values: np.ndarray, description: str = "",
+                    index: int | None = None, turn: int | None = None) -> BeliefStep:
+        """Bayes' rule with the model's log-likelihoods of ``actor``'s decision ``action``, already checked (the
+        answer of :func:`~heimlich_lab.inference.likelihoods.ask_model`: per agent, or per type and agent for a
+        typed model), as :class:`~heimlich_lab.inference.belief_set.BeliefSet` gives the one answer to every
+        observer. ``description`` says what was seen; ``index`` and ``turn`` place the step (default: the
+        running count of decisions, no turn). Returns the new :class:`BeliefStep`; an impossible observation
+        raises :class:`~heimlich_lab.errors.ModelError` and leaves the belief as it was.
+
+        >>> from heimlich_lab import Game
+        >>> g = Game(["Ann", "Bob", "Cy"], seed=5)
+        >>> b = Belief.for_game(g, "Bob", model=PushModel(0.5))
+        >>> v = ask_model(b.model, g.view("Bob"), "Ann", Action.parse("move grey+5"), len(b.agents))
+        >>> step = b.update_with("Ann", Action.parse("move grey+5"), v, "Ann moved grey")
+        >>> step.kind, step.actor, round(step.update.log_evidence, 3)
+        ('observation', 'Ann', -4.304)
+        """
+        if index is None:
+            index = self._count
+        if np.shape(values)[-1:] != (len(self.agents),):
+            raise ModelError(f"values must hold one log-likelihood per agent ({len(self.agents)}), "
+                             f"not shape {np.shape(values)}")
         typed = self.keep_updates and isinstance(self._posterior, TypedPosterior)
         before = self._posterior.type_posterior(actor) if typed else None
         try:
@@ -512,8 +545,10 @@ class Belief:
         self.history.append(step)
         return step
 
-    def _take(self, taker: str, agent: str | None, index: int = 0, turn=None) -> BeliefStep:
-        """``taker`` took a free agent card at random (``agent`` given only if the observer is the taker)."""
+    def take(self, taker: str, agent: str | None = None, index: int = 0, turn: int | None = None) -> BeliefStep:
+        """``taker`` took a free agent card at random (``agent`` given only if the observer is the taker): every
+        hypothesis splits over the free agents the taker may have drawn. Returns the new :class:`BeliefStep`
+        (``kind="refine"``); bad input raises and leaves the belief as it was."""
         if taker not in self.players:
             raise ModelError(f"unknown player {taker!r} takes a free agent card")
         if taker in self._took:
@@ -562,13 +597,34 @@ class Belief:
         """Normalized log posterior over :attr:`space` (read-only)."""
         return self._posterior.log_weights
 
+    def type_table_prior(self) -> np.ndarray | None:
+        """The type log prior (populations, types) of a belief that can take type tables kept elsewhere
+        (:meth:`receive_type_table`): one with player types, without update records, each player holding one
+        agent in every hypothesis. ``None`` for any other belief."""
+        post = self._posterior
+        if not isinstance(post, TypedPosterior) or post.keep_updates or \
+                any(post.slot_columns(p) is None for p in self.players):
+            return None
+        return post.type_log_prior
+
+    def receive_type_table(self, player: str, table: np.ndarray) -> None:
+        """``player``'s type table after decisions kept elsewhere: a table (populations, types, agents) that
+        started from :meth:`type_table_prior` and added each decision's log-likelihoods, all finite, in order
+        (:meth:`TypedPosterior.receive_table <heimlich_lab.inference.mixture.TypedPosterior.receive_table>`).
+        The belief brings its weights up to date when next read."""
+        if self.type_table_prior() is None:
+            raise ModelError("this belief cannot take type tables kept elsewhere (it has no player types, keeps "
+                             "update records, or a player may hold two agents)")
+        self._posterior.receive_table(player, table)
+
     def posterior(self) -> Posterior:
         """A copy of the :class:`~heimlich_lab.inference.core.Posterior` this belief holds (for core queries)."""
         return self._posterior.copy()
 
-    def marginals(self) -> dict[str, dict[str, float]]:
-        """``{player or "free": {agent: P(player controls agent)}}``; each agent's column sums to 1."""
-        return marginals_dict(self._posterior.marginals(), self.players, self.agents)
+    def marginals(self) -> Marginals:
+        """P(player controls agent), a :class:`~heimlich_lab.inference.core.Marginals` table: rows the players
+        and "free", columns the agents, read as ``m[player][agent]`` (each agent's column sums to 1)."""
+        return Marginals(self._posterior.marginals(), (*self.players, FREE_LABEL), self.agents)
 
     def marginals_array(self) -> np.ndarray:
         """Array (players + 1, agents): rows in :attr:`players` order, then "free"."""

@@ -16,7 +16,6 @@ from ..rules.replay import Decision, public_decisions
 from .baselines import IndependentBelief, PointsShareBelief
 from .belief import Belief, BeliefStep
 from .likelihoods import ask_model, default_model
-from .mixture import TypedPosterior
 from .model import HAND_DECISIONS
 from .wording import describe_action
 
@@ -113,41 +112,41 @@ class BeliefSet:
         else:
             raise RecordError("the record has no deal yet")
         agents = record.rules.agents_for(len(record.players))
-        bs = cls(record.players, agents, {o: (own_of[o] if o is not None else ()) for o in obs}, model,
+        self = cls(record.players, agents, {o: (own_of[o] if o is not None else ()) for o in obs}, model,
                  baselines=baselines, keep_updates=keep_updates, alpha=alpha)
         stop = None
         # a decision that depends on a hidden hand reads each player's pool without that player's own hand:
         # their views come from a twin of the game (the full record holds every secret)
         twin = Game(record.players, record.rules, chance="manual", start=record.start) \
             if record.rules.top_secret and any(o is not None for o in obs) else None
-        bs._shared = _SharedTypeTables.for_beliefs(bs)
+        self._shared = _SharedTypeTables.for_beliefs(self)
         for item in public_decisions(record, None, until):
             views = None
             if twin is not None:
                 if item.action.kind in HAND_DECISIONS:
-                    views = {o: twin.view(o) for o, b in bs.beliefs.items()
+                    views = {o: twin.view(o) for o, b in self.beliefs.items()
                              if o is not None and b.reads_decisions_of(item.actor)}
                 entry = record.log[item.index]
                 twin.apply(entry.action, player=entry.actor)
-            bs._consume(item, record, views)
-            bs.index = item.index + 1
+            self._consume(item, record, views)
+            self.index = item.index + 1
             if item.at_mark:
-                bs.at_mark = True
+                self.at_mark = True
             stop = item
-        bs._end_sharing()
+        self._end_sharing()
         if stop is not None:
             # only a take changes who controls what: in a game without one, the owners are the deal's (no second
             # replay; with one, the engine's replay says, as its automatic chance may take right after the stop)
             took = any(e.action.kind == "take" for e in record.log)
-            bs.truth_at_stop = record.replay(until=stop.index + 1).owners if took \
+            self.truth_at_stop = record.replay(until=stop.index + 1).owners if took \
                 else {p: list(own_of[p]) for p in record.players}
             final = (record.result or {}).get("final_owners")
             if final is not None:
-                bs.final_owners = dict(final)
-                bs.truth = {p: [c for c in agents if final.get(c) == p] for p in record.players}
+                self.final_owners = dict(final)
+                self.truth = {p: [c for c in agents if final.get(c) == p] for p in record.players}
             else:
-                bs.truth = {p: list(c) for p, c in bs.truth_at_stop.items()}
-        return bs
+                self.truth = {p: list(c) for p, c in self.truth_at_stop.items()}
+        return self
 
     def _consume(self, item: Decision, record: GameRecord, views: dict | None = None) -> None:
         """One log entry for every observer, all or nothing: the model's answer is validated before any
@@ -160,7 +159,7 @@ class BeliefSet:
             agent = record.log[item.index].action.args[0]  # the full record: given only to the taker
             with self._all_or_nothing():
                 for o, b in self.beliefs.items():
-                    b._take(item.to, agent if o == item.to else None, index=item.index, turn=item.turn)
+                    b.take(item.to, agent if o == item.to else None, index=item.index, turn=item.turn)
             return
         if k not in DECISION_KINDS:
             return
@@ -186,11 +185,11 @@ class BeliefSet:
             desc = describe_action(item.view, item.actor, item.action)
             for o, b in self.beliefs.items():
                 if b.reads_decisions_of(item.actor):
-                    b._update_with(item.actor, item.action, own.get(o, values), desc, item.index, item.turn)
+                    b.update_with(item.actor, item.action, own.get(o, values), desc, item.index, item.turn)
             if self.independent and values.ndim == 2:  # the foils read every player through the prior mixture
                 values = logsumexp(values + self.model.log_prior[:, None], axis=0)
             for o, ib in self.independent.items():
-                ib._update_with(item.actor, values, desc)
+                ib.update_with(item.actor, values, desc)
 
     def _end_sharing(self) -> None:
         """Give every belief its type tables from the shared ones, and stop sharing."""
@@ -200,19 +199,14 @@ class BeliefSet:
 
     @contextmanager
     def _all_or_nothing(self):
-        # the arrays of beliefs and foils are replaced on update, never changed in place: shallow copies do
-        snaps = {o: b._snapshot() for o, b in self.beliefs.items()}
-        foils = {o: ib._foil.copy() for o, ib in self.independent.items()}
-        points = {o: pb.points.copy() for o, pb in self.points_share.items()}
+        # the arrays of beliefs and foils are replaced on update, never changed in place: snapshots are cheap
+        readers = [*self.beliefs.values(), *self.independent.values(), *self.points_share.values()]
+        snaps = [r.snapshot() for r in readers]
         try:
             yield
         except BaseException:
-            for o, b in self.beliefs.items():
-                b._restore(snaps[o])
-            for o, foil in foils.items():
-                self.independent[o]._foil = foil
-            for o, pts in points.items():
-                self.points_share[o].points = pts
+            for r, snap in zip(readers, snaps):
+                r.restore(snap)
             raise
 
 
@@ -238,15 +232,12 @@ class _SharedTypeTables:
     @classmethod
     def for_beliefs(cls, bs: BeliefSet) -> _SharedTypeTables | None:
         """Sharing for ``bs``'s beliefs, or ``None`` where it does not apply."""
-        posts = [b._posterior for b in bs.beliefs.values()]
-        if bs.independent or bs.points_share or not posts or \
-                not all(isinstance(p, TypedPosterior) and not p.keep_updates for p in posts):
+        priors = [b.type_table_prior() for b in bs.beliefs.values()]
+        if bs.independent or bs.points_share or not priors or any(p is None for p in priors):
             return None
-        prior = posts[0].type_log_prior
-        if not all(np.array_equal(p.type_log_prior, prior) and all(p.slot_columns(o) is not None
-                                                                     for o in bs.players) for p in posts):
+        if not all(np.array_equal(p, priors[0]) for p in priors):
             return None
-        return cls(bs.beliefs, prior, len(bs.agents))
+        return cls(bs.beliefs, priors[0], len(bs.agents))
 
     def add(self, actor: str, values: np.ndarray, description: str, item) -> bool:
         """Add one decision's log-likelihoods (types, agents) for every belief that reads it; ``False`` (nothing
@@ -269,5 +260,5 @@ class _SharedTypeTables:
         """Each belief's columns of the shared tables."""
         for actor, table in self.tables.items():
             for b in self.readers[actor]:
-                b._posterior.receive_table(actor, table)
+                b.receive_type_table(actor, table)
         self.tables = {}

@@ -64,6 +64,7 @@ __all__ = [
     "Change",
     "HypothesisSpace",
     "IndependentPosterior",
+    "Marginals",
     "ModelError",
     "Posterior",
     "Update",
@@ -84,9 +85,19 @@ _DENSE_EVENT_CELLS = 1 << 23
 
 
 # --------------------------------------------------------------------------- helpers
+# Public for the core's other modules (independent, mixture, transition), which build on them.
 
 
-def _names(values: Iterable[str], what: str) -> tuple[str, ...]:
+def check_names(values: Iterable[str], what: str) -> tuple[str, ...]:
+    """``values`` as a tuple of distinct non-empty names (``what``, a plural, names them in errors).
+
+    >>> check_names(["Ann", "Bob"], "owners")
+    ('Ann', 'Bob')
+    >>> check_names(["Ann", "Ann"], "owners")
+    Traceback (most recent call last):
+    ...
+    heimlich_lab.errors.ModelError: duplicate owners: Ann
+    """
     if isinstance(values, str):
         raise ModelError(f"{what} must be a list of names, not the single string {values!r}")
     names = tuple(values)
@@ -101,14 +112,14 @@ def _names(values: Iterable[str], what: str) -> tuple[str, ...]:
     return names
 
 
-def _slot_list(value: Any) -> list:
+def slot_list(value: Any) -> list:
     """A single slot (name or index) or an iterable of them, as a list."""
     if isinstance(value, (str, int, np.integer)):
         return [value]
     return list(value)
 
 
-def _check_vector(values: Any, length: int, what: str, meaning: str) -> np.ndarray:
+def check_vector(values: Any, length: int, what: str, meaning: str) -> np.ndarray:
     """Float vector of the given length without NaN or +inf (``-inf`` is allowed)."""
     try:
         arr = np.array(values, dtype=float)
@@ -130,7 +141,7 @@ def _check_vector(values: Any, length: int, what: str, meaning: str) -> np.ndarr
     return arr
 
 
-def _group_logsumexp(groups: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
+def group_logsumexp(groups: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
     """``out[g] = log(sum(exp(values[groups == g])))``, vectorized and overflow-safe."""
     top = np.full(n_groups, -np.inf)
     np.maximum.at(top, groups, values)
@@ -139,20 +150,21 @@ def _group_logsumexp(groups: np.ndarray, values: np.ndarray, n_groups: int) -> n
         return np.log(np.bincount(groups, weights=np.exp(values - shift[groups]), minlength=n_groups)) + shift
 
 
-def _entropy_bits(p: np.ndarray, logw: np.ndarray) -> float:
+def entropy_bits(p: np.ndarray, logw: np.ndarray) -> float:
     """Shannon entropy in bits of probabilities ``p`` whose logs are ``logw``."""
     pos = p > 0
     return float(-(p[pos] * logw[pos]).sum() / _LOG2)
 
 
-def _frozen(arr: np.ndarray) -> np.ndarray:
+def frozen(arr: np.ndarray) -> np.ndarray:
+    """``arr``, made read-only (the core replaces its arrays, never changes them in place)."""
     arr.setflags(write=False)
     return arr
 
 
-class _Summary:
-    """The marginal table and entropy of one state of a posterior (probabilities ``p``, their logs ``logw``),
-    each computed when first read: a posterior without update records is often updated many times between
+class Summary:
+    """The marginal table and entropy of one state of a posterior (probabilities ``p``, their logs ``logw``,
+    over ``space``), each computed when first read (or given, ``marg`` and ``entropy``): a posterior without update records is often updated many times between
     two reads, and a reader may want one owner's row only (:meth:`row`)."""
 
     __slots__ = ("space", "p", "logw", "_marg", "_entropy")
@@ -164,13 +176,13 @@ class _Summary:
     @property
     def marginals(self) -> np.ndarray:
         if self._marg is None:
-            self._marg = _frozen(self.space.event_sums(self.p))
+            self._marg = frozen(self.space.event_sums(self.p))
         return self._marg
 
     @property
     def entropy(self) -> float:
         if self._entropy is None:
-            self._entropy = _entropy_bits(self.p, self.logw)
+            self._entropy = entropy_bits(self.p, self.logw)
         return self._entropy
 
     def row(self, o: int) -> np.ndarray:
@@ -183,8 +195,87 @@ class _Summary:
         return self.marginals[o].copy()
 
 
-def _frame(marginals: np.ndarray, owners: tuple[str, ...], slots: tuple[str, ...]) -> pd.DataFrame:
+def marginal_frame(marginals: np.ndarray, owners: tuple[str, ...], slots: tuple[str, ...]) -> pd.DataFrame:
+    """A marginal table (owners + free x slots) as a DataFrame."""
     return pd.DataFrame(marginals, index=[*owners, FREE_LABEL], columns=list(slots))
+
+
+class Marginals(Mapping):
+    """What every belief's ``marginals()`` returns, in every game: a labelled table of probabilities, rows
+    (owners, and ``"free"`` where a slot may be nobody's) by columns (slots).
+
+    It reads like a dict of dicts (``m["Ann"]["red"]``, ``sorted(m)``, ``m["Ann"].items()``: each row is a
+    plain ``{column: probability}`` dict), as an array (``np.asarray(m)``, rows in order), as a DataFrame
+    (:attr:`table`), transposed (:attr:`T`), and shows itself as an HTML table in a notebook, as
+    empiricaldist's ``Pmf`` does.
+
+    >>> m = Marginals([[0.8, 0.2], [0.2, 0.8]], ["Ann", "Bob"], ["red", "blue"])
+    >>> m["Ann"]["red"], sorted(m), np.asarray(m).shape
+    (0.8, ['Ann', 'Bob'], (2, 2))
+    >>> m.T["blue"]
+    {'Ann': 0.2, 'Bob': 0.8}
+    >>> m
+         red  blue
+    Ann  0.8   0.2
+    Bob  0.2   0.8
+    """
+
+    __slots__ = ("_array", "rows", "columns", "_row_ix")
+
+    def __init__(self, array: Any, rows: Iterable[str], columns: Iterable[str]):
+        self.rows, self.columns = tuple(rows), tuple(columns)
+        arr = np.array(array, dtype=float)
+        if arr.shape != (len(self.rows), len(self.columns)):
+            raise ModelError(f"a table of {len(self.rows)} rows and {len(self.columns)} columns, not {arr.shape}")
+        self._array = frozen(arr)
+        self._row_ix = {r: i for i, r in enumerate(self.rows)}
+
+    def __getitem__(self, row: str) -> dict[str, float]:
+        try:
+            i = self._row_ix[row]
+        except (KeyError, TypeError):
+            raise KeyError(row) from None
+        return dict(zip(self.columns, map(float, self._array[i])))
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __contains__(self, row: object) -> bool:
+        try:
+            return row in self._row_ix
+        except TypeError:
+            return False
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        arr = self._array if dtype is None else self._array.astype(dtype)
+        return arr.copy() if copy or arr is self._array else arr
+
+    def to_numpy(self) -> np.ndarray:
+        """The probabilities as an array (rows x columns, a fresh copy)."""
+        return self._array.copy()
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """A plain ``{row: {column: probability}}`` dict (for JSON)."""
+        return {r: self[r] for r in self.rows}
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """The table as a DataFrame (index: rows, columns: columns)."""
+        return pd.DataFrame(self._array, index=list(self.rows), columns=list(self.columns))
+
+    @property
+    def T(self) -> Marginals:
+        """The table transposed: columns become rows (``m.T["red"]["Ann"] == m["Ann"]["red"]``)."""
+        return Marginals(self._array.T, self.columns, self.rows)
+
+    def __repr__(self) -> str:
+        return repr(self.table)
+
+    def _repr_html_(self) -> str:
+        return self.table.to_html()
 
 
 # --------------------------------------------------------------------------- hypothesis space
@@ -221,8 +312,8 @@ class HypothesisSpace:
     __slots__ = ("owners", "slots", "table", "_owner_ix", "_slot_ix", "_flat", "_holdings", "_events", "_single")
 
     def __init__(self, owners: Iterable[str], slots: Iterable[str], table: Any):
-        self.owners = _names(owners, "owners")
-        self.slots = _names(slots, "slots")
+        self.owners = check_names(owners, "owners")
+        self.slots = check_names(slots, "slots")
         if FREE_LABEL in self.owners:
             raise ModelError(f"{FREE_LABEL!r} is reserved for slots nobody holds; rename that owner")
         t = np.array(table)
@@ -236,14 +327,16 @@ class HypothesisSpace:
         if t.min() < FREE or t.max() >= len(self.owners):
             raise ModelError(f"table entries must lie in {FREE}..{len(self.owners) - 1}")
         dtype = np.int8 if len(self.owners) < 127 else np.int16
-        self.table = _frozen(t.astype(dtype))
+        self.table = frozen(t.astype(dtype))
         self._init_indexes()
 
     @classmethod
-    def _trusted(cls, owners: tuple[str, ...], slots: tuple[str, ...], table: np.ndarray) -> HypothesisSpace:
+    def unchecked(cls, owners: tuple[str, ...], slots: tuple[str, ...], table: np.ndarray) -> HypothesisSpace:
+        """A space over a table the caller built from valid spaces (checked names, entries in range): no checks,
+        for the core's own operations (:meth:`restrict`, :meth:`refine`, transitions)."""
         self = cls.__new__(cls)
         self.owners, self.slots = owners, slots
-        self.table = _frozen(np.ascontiguousarray(table))
+        self.table = frozen(np.ascontiguousarray(table))
         self._init_indexes()
         return self
 
@@ -289,10 +382,10 @@ class HypothesisSpace:
         ...
         heimlich_lab.errors.ModelError: no assignment satisfies the constraints (B has no possible slot left)
         """
-        owners = _names(owners, "owners")
-        slots = _names(slots, "slots")
+        owners = check_names(owners, "owners")
+        slots = check_names(slots, "slots")
         n_o, n_s = len(owners), len(slots)
-        proto = cls._trusted(owners, slots, np.full((1, n_s), FREE, dtype=np.int8))  # name lookup only
+        proto = cls.unchecked(owners, slots, np.full((1, n_s), FREE, dtype=np.int8))  # name lookup only
         if FREE_LABEL in owners:
             raise ModelError(f"{FREE_LABEL!r} is reserved for slots nobody holds; rename that owner")
 
@@ -327,12 +420,12 @@ class HypothesisSpace:
             pin(proto.slot_index(slot), proto.owner_index(who, allow_free=True))
         for who, held in (known_owned or {}).items():
             o = proto.owner_index(who)
-            for slot in _slot_list(held):
+            for slot in slot_list(held):
                 pin(proto.slot_index(slot), o)
         forbid = [set() for _ in owners]
         for who, slots_out in (excluded or {}).items():
             o = proto.owner_index(who)
-            forbid[o].update(proto.slot_index(s) for s in _slot_list(slots_out))
+            forbid[o].update(proto.slot_index(s) for s in slot_list(slots_out))
         must = [set() for _ in owners]
         for s, o in holder.items():
             for other in range(n_o):
@@ -368,7 +461,7 @@ class HypothesisSpace:
                 raise ModelError(
                     f"no assignment satisfies the constraints (nothing left after placing {owners[o]})"
                 )
-        return cls._trusted(owners, slots, table)
+        return cls.unchecked(owners, slots, table)
 
     # ---------------------------------------------------------------- basics
 
@@ -444,7 +537,7 @@ class HypothesisSpace:
             code = np.where(self.table < 0, self.n_owners, self.table).astype(np.intp)
             flat = (np.arange(len(self))[:, None] * (self.n_owners + 1) + code).ravel()
             counts = np.bincount(flat, minlength=len(self) * (self.n_owners + 1))
-            self._holdings = _frozen(counts.reshape(len(self), self.n_owners + 1)[:, : self.n_owners])
+            self._holdings = frozen(counts.reshape(len(self), self.n_owners + 1)[:, : self.n_owners])
         return self._holdings
 
     def single_slot(self, owner: Any) -> np.ndarray | None:
@@ -457,14 +550,14 @@ class HypothesisSpace:
         o = self.owner_index(owner)
         if o not in self._single:
             held = self.table == o
-            self._single[o] = _frozen(held.argmax(axis=1)) if (held.sum(axis=1) == 1).all() else None
+            self._single[o] = frozen(held.argmax(axis=1)) if (held.sum(axis=1) == 1).all() else None
         return self._single[o]
 
     def _flat_index(self) -> np.ndarray:
         """Flattened index into a (n_owners+1, n_slots) table for every (hypothesis, slot) cell."""
         if self._flat is None:
             code = np.where(self.table < 0, self.n_owners, self.table).astype(np.intp)
-            self._flat = _frozen((code * self.n_slots + np.arange(self.n_slots)).ravel())
+            self._flat = frozen((code * self.n_slots + np.arange(self.n_slots)).ravel())
         return self._flat
 
     def event_sums(self, weights: np.ndarray) -> np.ndarray:
@@ -481,14 +574,14 @@ class HypothesisSpace:
         if self._events is None:
             onehot = np.zeros((len(self), k))
             onehot[np.arange(len(self))[:, None], self._flat_index().reshape(self.table.shape)] = 1.0
-            self._events = _frozen(onehot)
+            self._events = frozen(onehot)
         return (w @ self._events).reshape(self.n_owners + 1, self.n_slots)
 
     def event_logsumexp(self, log_weights: np.ndarray) -> np.ndarray:
         """Like :meth:`event_sums` for log weights, in log space (no underflow)."""
         lw = np.broadcast_to(np.asarray(log_weights, dtype=float)[:, None], self.table.shape).ravel()
         k = (self.n_owners + 1) * self.n_slots
-        return _group_logsumexp(self._flat_index(), lw, k).reshape(self.n_owners + 1, self.n_slots)
+        return group_logsumexp(self._flat_index(), lw, k).reshape(self.n_owners + 1, self.n_slots)
 
     # ---------------------------------------------------------------- new spaces
 
@@ -498,7 +591,7 @@ class HypothesisSpace:
         if not m.any():
             raise ModelError("restrict() would remove every hypothesis")
         idx = np.flatnonzero(m)
-        return HypothesisSpace._trusted(self.owners, self.slots, self.table[idx]), idx
+        return HypothesisSpace.unchecked(self.owners, self.slots, self.table[idx]), idx
 
     def refine(self, owner: Any, candidates: Iterable[Any] | None = None) -> tuple[HypothesisSpace, np.ndarray, np.ndarray]:
         """Split each hypothesis by which free slot ``owner`` additionally takes.
@@ -516,7 +609,7 @@ class HypothesisSpace:
         avail = self.table == FREE
         if candidates is not None:
             cand = np.zeros(self.n_slots, dtype=bool)
-            cand[[self.slot_index(s) for s in _slot_list(candidates)]] = True
+            cand[[self.slot_index(s) for s in slot_list(candidates)]] = True
             avail &= cand
         parent, slot = np.nonzero(avail)
         if parent.size == 0:
@@ -525,7 +618,7 @@ class HypothesisSpace:
         table[np.arange(parent.size), slot] = o
         n_children = avail.sum(axis=1)
         log_split = -np.log(n_children[parent].astype(float))
-        return HypothesisSpace._trusted(self.owners, self.slots, table), parent, log_split
+        return HypothesisSpace.unchecked(self.owners, self.slots, table), parent, log_split
 
     def unique(self) -> tuple[HypothesisSpace, np.ndarray]:
         """Merge identical rows. Returns ``(space, inverse)``, ``inverse[h]`` = new row of old row ``h``.
@@ -537,7 +630,7 @@ class HypothesisSpace:
         order = np.argsort(first)
         rank = np.empty_like(order)
         rank[order] = np.arange(order.size)
-        return HypothesisSpace._trusted(self.owners, self.slots, self.table[first[order]]), rank[inverse]
+        return HypothesisSpace.unchecked(self.owners, self.slots, self.table[first[order]]), rank[inverse]
 
 
 def _is_int(x: Any) -> bool:
@@ -590,7 +683,7 @@ def likelihood_from_owner_values(
             and values.max() < math.inf):
         v = values  # already a valid float vector (the beliefs' hot path): read only below, no copy needed
     else:
-        v = _check_vector(values, space.n_slots, "values", "one log-likelihood per slot")
+        v = check_vector(values, space.n_slots, "values", "one log-likelihood per slot")
     single = space.single_slot(o)
     if single is not None:  # the common case: one slot in every hypothesis, just look the value up
         return v[single]
@@ -660,7 +753,7 @@ class Update:
         if "log_ratios" not in self._cache:
             shape = (len(self.owners) + 1, len(self.slots))
             r = np.full(shape, np.nan) if self._ratios is None else self._ratios()
-            self._cache["log_ratios"] = _frozen(r)
+            self._cache["log_ratios"] = frozen(r)
         return self._cache["log_ratios"].copy()
 
     def likelihood_ratios(self) -> np.ndarray:
@@ -771,6 +864,9 @@ class Posterior:
     heimlich_lab.errors.ModelError: loglik has shape (5,), expected (6,): one log-likelihood per hypothesis
     """
 
+    #: whether :meth:`move_to` needs each new row's parent (a posterior that keeps data per hypothesis)
+    keeps_rows = False
+
     def __init__(self, space: HypothesisSpace, log_prior: Any = None, *, keep_updates: bool = True):
         if not isinstance(space, HypothesisSpace):
             raise ModelError(f"Posterior needs a HypothesisSpace, got {type(space).__name__}")
@@ -778,17 +874,17 @@ class Posterior:
         if log_prior is None:
             lw, p, entropy = np.full(n, -math.log(n)), np.full(n, 1.0 / n), math.log2(n)
         else:
-            lp = _check_vector(log_prior, n, "log_prior", "one log weight per hypothesis")
+            lp = check_vector(log_prior, n, "log_prior", "one log weight per hypothesis")
             z = logsumexp(lp)
             if not np.isfinite(z):
                 raise ModelError("log_prior is -inf for every hypothesis")
             lw = lp - z
             p = np.exp(lw)
-            entropy = _entropy_bits(p, lw)
+            entropy = entropy_bits(p, lw)
         self.keep_updates = bool(keep_updates)
         self._space = space
-        self._logw = _frozen(lw)
-        self._summary = _Summary(space, p, lw, _frozen(space.event_sums(p)), entropy)
+        self._logw = frozen(lw)
+        self._summary = Summary(space, p, lw, frozen(space.event_sums(p)), entropy)
         self._initial_marg = self._marg
         self._initial_entropy = self._entropy
         self._log_evidence = 0.0
@@ -873,7 +969,7 @@ class Posterior:
         NaN, ``+inf``, or an observation impossible under every hypothesis
         still possible.
         """
-        ll = _check_vector(loglik, len(self._space), "loglik", "one log-likelihood per hypothesis")
+        ll = check_vector(loglik, len(self._space), "loglik", "one log-likelihood per hypothesis")
         return self._bayes(ll, label, actor, info, "observation")
 
     def update_actor(self, actor: Any, values: Any, *, no_slot: float | None = None,
@@ -895,6 +991,41 @@ class Posterior:
         """
         from .transition import transition
         return transition(self, moves, weights, merge=merge, label=label, actor=actor, info=info)
+
+    def move_to(self, space: HypothesisSpace, log_weights: np.ndarray, parents: np.ndarray | None = None, *,
+                label: str | None = "transition", actor: Any = None, info: Any = None) -> Update | None:
+        """The hidden state moved (the predict step): the posterior is now ``log_weights`` (normalized, one per row)
+        over ``space`` (the same owners and slots). ``parents[j]`` is the row of the old space that new row ``j``
+        comes from, when each new row has exactly one (``None``: rows were merged); a posterior that keeps data
+        per hypothesis (:class:`~heimlich_lab.inference.mixture.TypedPosterior`) needs it. Recorded as an
+        :class:`Update` of kind ``"transition"`` (no observation: log evidence 0, no likelihood ratios).
+        :func:`~heimlich_lab.inference.transition.transition` computes the arguments.
+
+        >>> post = Posterior(HypothesisSpace.assignments(["A"], ["x", "y"]), np.log([0.9, 0.1]))
+        >>> _ = post.move_to(post.space, np.log([0.1, 0.9]), np.array([1, 0]))
+        >>> round(post.probability({"y": "A"}), 2), post.history[-1].kind
+        (0.9, 'transition')
+        """
+        if space.owners != self._space.owners or space.slots != self._space.slots:
+            raise ModelError("move_to() keeps the owners and slots: a transition moves contents between slots")
+        lw = np.asarray(log_weights, dtype=float)
+        if lw.shape != (len(space),):
+            raise ModelError(f"log_weights has shape {lw.shape}, expected ({len(space)},): one per hypothesis")
+        if parents is not None and np.shape(parents) != (len(space),):
+            raise ModelError(f"parents has shape {np.shape(parents)}, expected ({len(space)},)")
+        if lw.flags.writeable:    # the caller's array: a read-only copy (a transition hands over its own, frozen)
+            lw = frozen(lw.copy())
+        p = np.exp(lw)
+        summary = Summary(space, p, lw, frozen(space.event_sums(p)), entropy_bits(p, lw))
+        rec = None
+        if self.keep_updates:
+            rec = Update(label=label, actor=actor, log_evidence=0.0, marginals_before=self._marg,
+                         marginals_after=summary.marginals, entropy_before=self._entropy,
+                         entropy_after=summary.entropy, owners=space.owners, slots=space.slots, info=info,
+                         kind="transition")
+            self.history.append(rec)
+        self._space, self._logw, self._summary = space, lw, summary
+        return rec
 
     def condition(self, event: Any, label: str | None = "condition", actor: Any = None,
                   info: Any = None) -> Update | None:
@@ -924,22 +1055,22 @@ class Posterior:
         e = np.exp(joint - top)
         z = e.sum()
         log_ev = float(top + math.log(z))
-        post = _frozen(joint - log_ev)
+        post = frozen(joint - log_ev)
         p = e / z
         rec = None
         if self.keep_updates:
             space = self._space
-            summary = _Summary(space, p, post, _frozen(space.event_sums(p)), _entropy_bits(p, post))
+            summary = Summary(space, p, post, frozen(space.event_sums(p)), entropy_bits(p, post))
             rec = Update(
                 label=label, actor=actor, log_evidence=log_ev,
                 marginals_before=self._marg, marginals_after=summary.marginals,
                 entropy_before=self._entropy, entropy_after=summary.entropy,
                 owners=space.owners, slots=space.slots, info=info, kind=kind,
-                _ratios=_ExactRatios(space, prior, _frozen(ll)),
+                _ratios=_ExactRatios(space, prior, frozen(ll)),
             )
             self.history.append(rec)
         else:   # nobody records the state after this update: its marginals and entropy wait until read
-            summary = _Summary(self._space, p, post)
+            summary = Summary(self._space, p, post)
         # commit (nothing above changed self)
         self._logw, self._summary = post, summary
         self._log_evidence += log_ev
@@ -967,10 +1098,10 @@ class Posterior:
         lw = lw - kept
         if merge:
             space, inverse = space.unique()
-            lw = _group_logsumexp(inverse, lw, len(space))
-        lw = _frozen(lw)
+            lw = group_logsumexp(inverse, lw, len(space))
+        lw = frozen(lw)
         p = np.exp(lw)
-        summary = _Summary(space, p, lw, _frozen(space.event_sums(p)), _entropy_bits(p, lw))
+        summary = Summary(space, p, lw, frozen(space.event_sums(p)), entropy_bits(p, lw))
         marg, ent = summary.marginals, summary.entropy
         rec = None
         if self.keep_updates:
@@ -997,7 +1128,7 @@ class Posterior:
         keep = np.isfinite(self._logw)
         if not keep.all():
             self._space, idx = self._space.restrict(keep)
-            self._logw = _frozen(self._logw[idx])
+            self._logw = frozen(self._logw[idx])
         return self
 
     # ---------------------------------------------------------------- queries
@@ -1026,7 +1157,7 @@ class Posterior:
 
     def marginals_table(self) -> pd.DataFrame:
         """:meth:`marginals` as a DataFrame (index: owners + "free", columns: slots)."""
-        return _frame(self._marg, self._space.owners, self._space.slots)
+        return marginal_frame(self._marg, self._space.owners, self._space.slots)
 
     def _event_mask(self, event: Any) -> np.ndarray:
         if isinstance(event, Mapping):

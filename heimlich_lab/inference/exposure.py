@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import HeimlichError, ModelError
 from ..rules.actions import DECISION_KINDS
-from ..rules.replay import _entries_from_log
+from ..rules.replay import entries_from_log
 
 __all__ = ["PublicWatch", "exposure"]
 
@@ -119,9 +119,8 @@ class PublicWatch:
         kinds = view.log.kinds()
         if "start" in kinds or "take" in kinds or not DECISION_KINDS.isdisjoint(kinds):
             return None
-        from .belief import _initial_posterior, _initial_space
-        return _initial_posterior(_initial_space(tuple(view.players), tuple(view.agents), None, ()), self.model,
-                                  False)
+        from .belief import Belief
+        return Belief(view.players, view.agents, None, self.model, keep_updates=False).posterior()
 
     @staticmethod
     def _advance(view, fed: _FedSpectator, n: int) -> bool:
@@ -133,7 +132,7 @@ class PublicWatch:
         found = [j for j, k in enumerate(kinds, fed.n) if k in DECISION_KINDS]
         if "take" in kinds or len(found) != 1:
             return False
-        ((actor, action, _),), _ = _entries_from_log([log[found[0]]])
+        ((actor, action, _),), _ = entries_from_log([log[found[0]]])
         values = fed.candidates.get((actor, _canonical(action)))
         if values is None or not fed.update(actor, values):
             return False

@@ -17,8 +17,8 @@ import pandas as pd
 from scipy.special import logsumexp
 
 from ..errors import ModelError
-from .core import (FREE, FREE_LABEL, HypothesisSpace, Update, _check_vector, _entropy_bits, _frame, _frozen,
-                   _names, _slot_list)
+from .core import (FREE, FREE_LABEL, HypothesisSpace, Update, check_vector, entropy_bits, marginal_frame, frozen,
+                   check_names, slot_list)
 
 __all__ = ["IndependentPosterior"]
 
@@ -83,10 +83,10 @@ class IndependentPosterior:
         known_owned: Mapping[str, Any] | None = None,
         excluded: Mapping[str, Any] | None = None,
     ):
-        owners, slots = _names(owners, "owners"), _names(slots, "slots")
+        owners, slots = check_names(owners, "owners"), check_names(slots, "slots")
         if FREE_LABEL in owners:
             raise ModelError(f"{FREE_LABEL!r} is reserved for slots nobody holds; rename that owner")
-        proto = HypothesisSpace._trusted(owners, slots, np.full((1, len(slots)), FREE, dtype=np.int8))
+        proto = HypothesisSpace.unchecked(owners, slots, np.full((1, len(slots)), FREE, dtype=np.int8))
         self.owners, self.slots = proto.owners, proto.slots
         self._proto = proto
         if len(self.owners) > len(self.slots):
@@ -94,16 +94,16 @@ class IndependentPosterior:
         allowed = np.ones((len(self.owners), len(self.slots)), dtype=bool)
         facts = dict(known or {})
         for who, held in (known_owned or {}).items():
-            for s in _slot_list(held):
+            for s in slot_list(held):
                 facts[s] = who
         self._apply_facts(allowed, facts)
         for who, out in (excluded or {}).items():
             o = proto.owner_index(who)
-            allowed[o, [proto.slot_index(s) for s in _slot_list(out)]] = False
+            allowed[o, [proto.slot_index(s) for s in slot_list(out)]] = False
         self._check_rows(allowed)
         with np.errstate(divide="ignore"):
-            self._logp = _frozen(np.log(allowed / allowed.sum(axis=1, keepdims=True)))
-        self._marg = _frozen(self._compute_marginals(self._logp))
+            self._logp = frozen(np.log(allowed / allowed.sum(axis=1, keepdims=True)))
+        self._marg = frozen(self._compute_marginals(self._logp))
         self._entropy = self._compute_entropy(self._logp)
         self._initial_marg, self._initial_entropy = self._marg, self._entropy
         self._log_evidence = 0.0
@@ -136,7 +136,7 @@ class IndependentPosterior:
 
     @staticmethod
     def _compute_entropy(logp: np.ndarray) -> float:
-        return _entropy_bits(np.exp(logp), logp)
+        return entropy_bits(np.exp(logp), logp)
 
     def __repr__(self) -> str:
         return f"IndependentPosterior({len(self.owners)} owners x {len(self.slots)} slots, {len(self.history)} updates)"
@@ -160,7 +160,7 @@ class IndependentPosterior:
         not move) and nan for the free row.
         """
         o = self._proto.owner_index(actor)
-        v = _check_vector(values, len(self.slots), "values", "one log-likelihood per slot")
+        v = check_vector(values, len(self.slots), "values", "one log-likelihood per slot")
         row = self._logp[o]
         with np.errstate(invalid="ignore"):
             joint = row + v
@@ -169,15 +169,15 @@ class IndependentPosterior:
             raise ModelError(f"observation ({label!r}) is impossible for every slot {self.owners[o]} may still hold")
         logp = self._logp.copy()
         logp[o] = joint - log_ev
-        logp = _frozen(logp)
-        marg = _frozen(self._compute_marginals(logp))
+        logp = frozen(logp)
+        marg = frozen(self._compute_marginals(logp))
         ent = self._compute_entropy(logp)
         rec = Update(
             label=label, actor=actor, log_evidence=log_ev,
             marginals_before=self._marg, marginals_after=marg,
             entropy_before=self._entropy, entropy_after=ent,
             owners=self.owners, slots=self.slots, info=info, kind="observation",
-            _ratios=_FoilRatios(self._logp, o, _frozen(v)),
+            _ratios=_FoilRatios(self._logp, o, frozen(v)),
         )
         self._logp, self._marg, self._entropy = logp, marg, ent
         self._log_evidence += log_ev
@@ -192,8 +192,8 @@ class IndependentPosterior:
         with np.errstate(divide="ignore"):
             logp = np.where(allowed, self._logp, -np.inf)
             z = logsumexp(logp, axis=1, keepdims=True)
-        logp = _frozen(logp - z)
-        marg = _frozen(self._compute_marginals(logp))
+        logp = frozen(logp - z)
+        marg = frozen(self._compute_marginals(logp))
         ent = self._compute_entropy(logp)
         rec = Update(
             label=label, actor=None, log_evidence=float(z.sum()),
@@ -218,7 +218,7 @@ class IndependentPosterior:
         return m
 
     def marginals_table(self, normalize: bool = False) -> pd.DataFrame:
-        return _frame(self.marginals(normalize), self.owners, self.slots)
+        return marginal_frame(self.marginals(normalize), self.owners, self.slots)
 
     def entropy(self) -> float:
         """Sum of the owners' entropies in bits (entropy of the product distribution)."""

@@ -54,7 +54,7 @@ from scipy.special import logsumexp
 
 from heimlich_lab.errors import ModelError
 
-from .core import HypothesisSpace, Posterior, Update, _Summary, _check_vector, _frozen, _group_logsumexp
+from .core import HypothesisSpace, Posterior, Summary, Update, check_names, check_vector, frozen, group_logsumexp
 
 __all__ = ["TypedPosterior", "type_predictive"]
 
@@ -78,7 +78,7 @@ def _holdings(space: HypothesisSpace) -> list[np.ndarray]:
         if len(_HOLDINGS) > 256:
             _HOLDINGS.clear()
         powers = 1 << np.arange(space.n_slots)
-        hit = _HOLDINGS[id(space)] = (space, [_frozen(np.unique(space.slots_of(o).astype(np.int64) @ powers))
+        hit = _HOLDINGS[id(space)] = (space, [frozen(np.unique(space.slots_of(o).astype(np.int64) @ powers))
                                               for o in range(space.n_owners)])
     return hit[1]
 
@@ -101,7 +101,7 @@ def _single_slots(masks: np.ndarray) -> np.ndarray | None:
     return _SINGLE_SLOTS[key]
 
 
-def _lse(a: np.ndarray, axis: int) -> np.ndarray:
+def log_sum_exp(a: np.ndarray, axis: int) -> np.ndarray:
     """``log(sum(exp(a), axis))`` without overflow; ``-inf`` where every entry is (numpy only: the hot path)."""
     top = a.max(axis=axis, keepdims=True)
     if np.isfinite(top).all():   # the common case, without numpy's (slow) error-state switch
@@ -130,8 +130,8 @@ def type_predictive(log_weights: np.ndarray, loglik: np.ndarray) -> np.ndarray:
     array([-0.916])
     """
     with np.errstate(invalid="ignore", divide="ignore"):
-        before = _lse(log_weights, -2)
-        out = _lse(log_weights + loglik, -2) - before
+        before = log_sum_exp(log_weights, -2)
+        out = log_sum_exp(log_weights + loglik, -2) - before
     return np.where(np.isfinite(before), out, -np.inf)
 
 
@@ -162,9 +162,30 @@ class TypedPosterior(Posterior):
     posterior is the exact mixture over populations. :meth:`update_actor`
     takes the observation's log-likelihoods per type and slot, shape (K,
     n_slots) (a vector (n_slots,) is the same for every type). Everything
-    else is a :class:`~heimlich_lab.inference.core.Posterior` (without
-    :meth:`~heimlich_lab.inference.core.Posterior.transition`: types follow
-    owners, not slots).
+    else is a :class:`~heimlich_lab.inference.core.Posterior`.
+
+    **Actors and transitions.** By default the typed actors are the owners,
+    and each owner's table is kept per holding. ``actors`` names other actors
+    (say the players of a game whose owners are teams and whose slots are
+    seats): their tables are kept per hypothesis, and :meth:`update_types`
+    reads their choices with log-likelihoods per type and hypothesis, (K, H).
+    A transition (:meth:`~heimlich_lab.inference.core.Posterior.transition`)
+    moves the contents of slots, not the actors' types, so each hypothesis
+    keeps its history apart: a transition that gives every new hypothesis one
+    parent (one permutation, or a mixture with ``merge=False``) carries each
+    table to the new hypotheses (owners' tables become per hypothesis too); a
+    mixture that merges hypotheses is refused (it would mix histories).
+
+    >>> from heimlich_lab.inference.transition import swap
+    >>> seats = HypothesisSpace.assignments(["CIA", "KGB"], ["Ann", "Bob", "Cy"], {"CIA": 2, "KGB": 1})
+    >>> teams = TypedPosterior(seats, np.log([0.8, 0.2]), ("team", "random"), actors=["Ann", "Bob", "Cy"])
+    >>> helps = np.log([[0.9, 0.1, 0.1], [0.5, 0.5, 0.5]])   # Ann helps Bob: likely for a team player if allied
+    >>> _ = teams.update_types([("Ann", helps)], label="Ann helps Bob")
+    >>> round(teams.probability({"Cy": "KGB"}), 3), round(teams.type_probabilities("Ann")["team"], 3)
+    (0.695, 0.746)
+    >>> _ = teams.transition([swap(seats, "Ann", "Cy"), tuple(range(3))], [0.5, 0.5], merge=False)  # unseen swap?
+    >>> len(teams), round(teams.probability({"Cy": "KGB"}), 3), round(teams.type_probabilities("Ann")["team"], 3)
+    (6, 0.424, 0.746)
 
     >>> space = HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue"])
     >>> post = TypedPosterior(space, np.log([[0.9, 0.1], [0.1, 0.9]]), ("random", "loyal"),
@@ -189,7 +210,8 @@ class TypedPosterior(Posterior):
 
     def __init__(self, space: HypothesisSpace, type_log_prior: Any, type_names: Iterable[str] | None = None,
                  log_prior: Any = None, *, population_log_prior: Any = None,
-                 population_names: Iterable[str] | None = None, keep_updates: bool = True):
+                 population_names: Iterable[str] | None = None, keep_updates: bool = True,
+                 actors: Iterable[str] | None = None):
         if not isinstance(space, HypothesisSpace):
             raise ModelError(f"TypedPosterior needs a HypothesisSpace, got {type(space).__name__}")
         if space.n_slots > _MAX_SLOTS:
@@ -201,22 +223,31 @@ class TypedPosterior(Posterior):
         if np.isposinf(lp).any() or np.isneginf(lp).all(axis=1).any():
             raise ModelError("type_log_prior must be finite or -inf, and not -inf for every type of a population")
         mp = np.zeros(M) if population_log_prior is None else _log_table(population_log_prior, "population_log_prior")
-        mp = _check_vector(mp, M, "population_log_prior", "one log weight per population")
+        mp = check_vector(mp, M, "population_log_prior", "one log weight per population")
         if np.isneginf(mp).all():
             raise ModelError("population_log_prior is -inf for every population")
         self.type_names = _names_for(type_names, K, "type")
         self.population_names = _names_for(population_names, M, "population")
+        #: the typed actors: the owners (tables per holding), or ``actors`` (tables per hypothesis)
+        self.actors = space.owners if actors is None else check_names(actors, "actors")
+        self._owners_act = actors is None
         super().__init__(space, log_prior, keep_updates=keep_updates)
-        self.type_log_prior = _frozen(lp - _lse(lp, 1)[:, None])        # (M, K)
-        self.population_log_prior = _frozen(mp - _lse(mp, 0))
+        self.type_log_prior = frozen(lp - log_sum_exp(lp, 1)[:, None])        # (M, K)
+        self.population_log_prior = frozen(mp - log_sum_exp(mp, 0))
         #: P(population | hypothesis, everything seen) (M, H): how the posterior splits over populations
-        self._given = _frozen(np.repeat(np.exp(self.population_log_prior)[:, None], len(space), axis=1))
-        #: owner index -> (holding masks (n,), unnormalized type log weights (M, K, n)); replaced, never changed
-        self._tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        for o, masks in enumerate(_holdings(space)):
-            self._tables[o] = (masks, _frozen(np.repeat(self.type_log_prior[:, :, None], masks.size, axis=2)))
+        self._given = frozen(np.repeat(np.exp(self.population_log_prior)[:, None], len(space), axis=1))
+        #: actor index -> (holding masks (n,), unnormalized type log weights (M, K, n)); replaced, never changed.
+        #: Kept per hypothesis instead (masks None, n = H) for ``actors`` and after a transition (``_by_row``).
+        self._tables: dict[int, tuple[np.ndarray | None, np.ndarray]] = {}
+        self._by_row = actors is not None
+        if self._by_row:
+            start = frozen(np.repeat(self.type_log_prior[:, :, None], len(space), axis=2))
+            self._tables = {a: (None, start) for a in range(len(self.actors))}
+        else:
+            for o, masks in enumerate(_holdings(space)):
+                self._tables[o] = (masks, frozen(np.repeat(self.type_log_prior[:, :, None], masks.size, axis=2)))
         self._columns_cache: dict = {}
-        self._table_sums = {o: ((t, _lse(t, 1)),) for o, (_, t) in self._tables.items()}
+        self._table_sums = {o: ((t, log_sum_exp(t, 1)),) for o, (_, t) in self._tables.items()}
 
     @property
     def n_types(self) -> int:
@@ -224,22 +255,24 @@ class TypedPosterior(Posterior):
 
     def copy(self) -> TypedPosterior:
         new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        new._tables = dict(self._tables)
-        new._columns_cache = dict(self._columns_cache)
-        new._table_sums = dict(self._table_sums)
+        new.__dict__.update(self.__dict__, history=list(self.history), _tables=dict(self._tables),
+                            _columns_cache=dict(self._columns_cache), _table_sums=dict(self._table_sums))
         return new
 
     _RAW = ("_raw_logw", "_raw_summary", "_raw_log_evidence", "_raw_given")
+    keeps_rows = True   # each hypothesis keeps its history: a transition must say where each row comes from
 
     def checkpoint(self) -> tuple:
         # the stored values as they are (pending observations included): taking a mark brings nothing up to date
         d = self.__dict__
-        return (self._space, len(self.history), *(d[k] for k in self._RAW), dict(self._tables), self._pending)
+        return (self._space, len(self.history), *(d[k] for k in self._RAW), dict(self._tables), self._pending,
+                self._by_row)
 
     def rewind(self, checkpoint: tuple) -> None:
-        self._space, n_updates, *raw, tables, self._pending = checkpoint
+        by_row = self._by_row
+        self._space, n_updates, *raw, tables, self._pending, self._by_row = checkpoint
+        if by_row != self._by_row:     # back before a transition, maybe on the same space: columns by holding
+            self._columns_cache = {}
         self.__dict__.update(zip(self._RAW, raw))
         del self.history[n_updates:]
         self._tables = dict(tables)
@@ -258,37 +291,51 @@ class TypedPosterior(Posterior):
                 then, now = self._sums(o, old), self._sums(o, table)                 # (M, n)
                 sums[o] = ((table, now),)    # the next sync's "then" (tables are replaced, never changed)
                 joint = joint + np.where(np.isfinite(then), now - then, -np.inf)[:, self._columns(o)]
-            total = _lse(joint, 0)                                                  # (H,)
+            total = log_sum_exp(joint, 0)                                                  # (H,)
             top = total.max()
             e = np.exp(total - top)
             z = e.sum()
             log_ev = float(top + math.log(z))
-            post = _frozen(total - log_ev)
+            post = frozen(total - log_ev)
             p = e / z
             given = np.exp(joint - np.where(np.isfinite(total), total, 0.0)[None, :])
         alive = np.isfinite(total)
         if not alive.all():  # hypotheses impossible before: keep their split (it no longer matters)
             given[:, ~alive] = d["_raw_given"][:, ~alive]
-        d.update(_raw_logw=post, _raw_summary=_Summary(self._space, p, post),
-                 _raw_log_evidence=d["_raw_log_evidence"] + log_ev, _raw_given=_frozen(given))
+        d.update(_raw_logw=post, _raw_summary=Summary(self._space, p, post),
+                 _raw_log_evidence=d["_raw_log_evidence"] + log_ev, _raw_given=frozen(given))
 
     def _sums(self, o: int, table: np.ndarray) -> np.ndarray:
-        """``log sum_k exp(table)`` over types (M, n) of owner ``o``'s ``table``, from the cache if known."""
+        """``log sum_k exp(table)`` over types (M, n) of actor ``o``'s ``table``, from the cache if known."""
         for known, sums in self._table_sums.get(o, ()):
             if known is table:
                 return sums
-        return _lse(table, 1)
+        return log_sum_exp(table, 1)
 
     def __repr__(self) -> str:
         return super().__repr__().replace("Posterior(", f"TypedPosterior({self.n_types} types, ", 1)
 
     # ---------------------------------------------------------------- holdings
+    def _actor(self, actor: Any) -> int:
+        """The index of a typed actor given by name or index."""
+        if self._owners_act:
+            return self._space.owner_index(actor)
+        if isinstance(actor, str) and actor in self.actors:
+            return self.actors.index(actor)
+        if isinstance(actor, (int, np.integer)) and not isinstance(actor, bool) and 0 <= actor < len(self.actors):
+            return int(actor)
+        raise ModelError(f"unknown actor {actor!r} (actors: {', '.join(self.actors)})")
+
     def _columns(self, o: int) -> np.ndarray:
-        """Column of owner ``o``'s table for every hypothesis of the current space (cached per space)."""
+        """Column of actor ``o``'s table for every hypothesis of the current space (cached per space)."""
         hit = self._columns_cache.get(o)
         if hit is not None and hit[0] is self._space:
             return hit[1]
         masks = self._tables[o][0]
+        if masks is None:   # a table per hypothesis
+            col = frozen(np.arange(len(self._space)))
+            self._columns_cache[o] = (self._space, col)
+            return col
         single = self._space.single_slot(o)
         code = (1 << single.astype(np.int64)) if single is not None else \
             self._space.slots_of(o).astype(np.int64) @ (1 << np.arange(self._space.n_slots))
@@ -342,28 +389,120 @@ class TypedPosterior(Posterior):
         """
         if no_slot is not None:
             raise ModelError("a TypedPosterior has no no_slot: every owner acting holds a slot")
+        if not self._owners_act:
+            raise ModelError("this posterior's typed actors are not its owners: read their choices with "
+                             "update_types()")
         o = self._space.owner_index(actor)
         v, finite = self._type_values(values)
         masks, table = self._tables[o]
-        if not masks[0]:   # masks are sorted: the empty holding comes first
+        held = masks if masks is not None else self._row_holdings(o)   # per hypothesis: each row's holding
+        if not (held[0] if masks is not None else held.all()):   # masks are sorted: the empty holding first
             raise ModelError(f"{self.owners[o]} holds no slot in some hypotheses; it cannot act for one")
-        lh = self._holding_loglik(masks, v)                                    # (K, n)
+        lh = self._holding_loglik(held, v)                                     # (K, n)
         if not self.keep_updates and (finite or lh.min() > -np.inf):
             # positive for every type and holding: every hypothesis still possible stays possible, so nothing
             # can fail later; the weights follow when read (see _sync)
-            self._defer(o, _frozen(table + lh[None]))
+            self._defer(o, frozen(table + lh[None]))
             return None
         given = self._given * _predictive_ratio(table, lh)[:, self._columns(o)]   # (M, H), unnormalized
         total = given.sum(axis=0)
         with np.errstate(divide="ignore", invalid="ignore"):
             ll = np.log(total)
             given /= total
-        rec = super()._bayes(ll, label, actor, info, "observation")          # raises before any change
+        rec = self._bayes(ll, label, actor, info, "observation")          # raises before any change
         if not total.all():  # hypotheses now impossible: keep their split (it no longer matters)
             given[:, total == 0] = self._given[:, total == 0]
-        self._given = _frozen(given)
-        self._tables[o] = (masks, _frozen(table + lh[None]))   # no NaN: neither holds +inf
+        self._given = frozen(given)
+        self._tables[o] = (masks, frozen(table + lh[None]))   # no NaN: neither holds +inf
         return rec
+
+    def update_types(self, readings: Iterable[tuple[Any, Any]], *, label: str | None = None, actor: Any = None,
+                     info: Any = None) -> Update | None:
+        """Bayes' rule for one observation that shows the choices of one or more typed actors, each read through
+        its type: ``readings`` holds ``(actor, loglik)`` pairs with ``loglik[k, h] = log P(the actor's choice |
+        type k, hypothesis h)``, shape (K, H) (a vector (H,) is the same for every type). Each hypothesis is
+        weighted by the product of the actors' predictive likelihoods (per population), one :class:`Update`
+        for all; each actor's table learns from its own choices (an actor named twice, in order). Needs tables
+        per hypothesis (``actors=``, or after a transition). Bad input raises :class:`ModelError` and leaves
+        the posterior unchanged.
+
+        >>> seats = HypothesisSpace.assignments(["CIA", "KGB"], ["Ann", "Bob", "Cy"], {"CIA": 2, "KGB": 1})
+        >>> post = TypedPosterior(seats, np.log([0.8, 0.2]), ("team", "random"), actors=["Ann", "Bob", "Cy"])
+        >>> gives = np.log([[0.9, 0.1, 0.1], [0.5, 0.5, 0.5]])   # Ann gives Bob a good card: likely if allied
+        >>> _ = post.update_types([("Ann", gives)], label="Ann gives Bob a good card")
+        >>> round(post.probability({"Cy": "KGB"}), 3), round(post.type_probabilities("Ann")["team"], 3)
+        (0.695, 0.746)
+        """
+        if not self._by_row:
+            raise ModelError("update_types() reads tables kept per hypothesis: build the posterior with actors= "
+                             "(or use update_actor() for owners)")
+        H, K = len(self._space), self.n_types
+        tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}   # actor -> (new table, its sums over types)
+        lr = None       # log of the product of the predictive ratios (M, H)
+        for who, values in readings:
+            a = self._actor(who)
+            v = values
+            if not (type(v) is np.ndarray and v.dtype == np.float64 and v.shape == (K, H) and v.max() < np.inf):
+                v = _log_table(values, "loglik")
+                if v.shape == (H,):
+                    v = np.broadcast_to(v, (K, H))
+                if v.shape != (K, H):
+                    raise ModelError(f"loglik of {self.actors[a]} has shape {v.shape}, expected ({K}, {H}): "
+                                     "one log-likelihood per type and hypothesis")
+                if not v.max() < np.inf:
+                    raise ModelError("loglik contains +inf; a log-likelihood must be finite or -inf")
+            table, before = tables[a] if a in tables else (self._tables[a][1], self._row_sums(a))
+            table = table + v[None]
+            after = np.logaddexp.reduce(table, axis=1)                         # (M, H)
+            if before.min() > -np.inf:
+                step = after - before                       # the predictive log-likelihood
+            else:       # a hypothesis every type already found impossible stays impossible (not -inf - -inf)
+                step = np.full_like(after, -np.inf)
+                np.subtract(after, before, out=step, where=before > -np.inf)
+            lr = step if lr is None else lr + step
+            tables[a] = (table, after)
+        if lr is None:
+            return None
+        if lr.shape[0] == 1:    # one population: the split over populations stays
+            ll, given = lr[0], None
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                joint = np.log(self._given) + lr
+                ll = np.logaddexp.reduce(joint, axis=0)
+                given = np.exp(joint - ll)
+        rec = self._bayes(ll, label, actor, info, "observation")          # raises before any change
+        if given is not None:
+            dead = ~np.isfinite(ll)
+            if dead.any():   # hypotheses now impossible: keep their split (it no longer matters)
+                given[:, dead] = self._given[:, dead]
+            self._given = frozen(given)
+        for a, (table, sums) in tables.items():
+            self._tables[a] = (None, frozen(table))
+            self._table_sums[a] = ((self._tables[a][1], sums),)
+        return rec
+
+    def _row_sums(self, a: int) -> np.ndarray:
+        """``log sum_k exp(table)`` over types (M, H) of actor ``a``'s table kept per hypothesis (cached)."""
+        table = self._tables[a][1]
+        for known, sums in self._table_sums.get(a, ()):
+            if known is table:
+                return sums
+        with np.errstate(invalid="ignore"):
+            sums = np.logaddexp.reduce(table, axis=1)
+        self._table_sums[a] = ((table, sums),)
+        return sums
+
+    def _row_holdings(self, o: int) -> np.ndarray:
+        """Owner ``o``'s holding (a bit mask of slots) in each hypothesis (cached per space)."""
+        key = ("holdings", o)
+        hit = self._columns_cache.get(key)
+        if hit is not None and hit[0] is self._space:
+            return hit[1]
+        single = self._space.single_slot(o)
+        code = frozen((1 << single.astype(np.int64)) if single is not None else
+                      self._space.slots_of(o).astype(np.int64) @ (1 << np.arange(self._space.n_slots)))
+        self._columns_cache[key] = (self._space, code)
+        return code
 
     def _defer(self, o: int, table: np.ndarray) -> None:
         """Owner ``o``'s type table becomes ``table`` after observations that keep every hypothesis possible;
@@ -374,28 +513,41 @@ class TypedPosterior(Posterior):
 
     def slot_columns(self, owner: Any) -> np.ndarray | None:
         """The slot of each column of ``owner``'s type table when each holding is one slot (else ``None``):
-        a table kept over every slot, ``(M, K, n_slots)``, gives this posterior's by these columns."""
-        return _single_slots(self._tables[self._space.owner_index(owner)][0])
+        a table kept over every slot, ``(M, K, n_slots)``, gives this posterior's by these columns. ``None`` too
+        for tables kept per hypothesis."""
+        masks = self._tables[self._actor(owner)][0]
+        return None if masks is None else _single_slots(masks)
 
     def receive_table(self, owner: Any, table: np.ndarray) -> None:
         """``owner``'s type table after observations kept elsewhere: the columns :meth:`slot_columns` of a
         table over every slot, which started from this posterior's type prior and added the observations'
         log-likelihoods one by one (as :meth:`update_actor` does, so the numbers are the same), every one of
         them finite. Only without update records."""
-        o = self._space.owner_index(owner)
+        o = self._actor(owner)
         cols = self.slot_columns(o)
         if self.keep_updates or cols is None or table.shape[:2] != self.type_log_prior.shape:
             raise ModelError("receive_table() needs a posterior without update records, one slot per holding "
                              f"and a table (populations, types, slots); got shape {table.shape}")
         # the layout of update_actor's tables: numpy sums a table over types in an order that depends on it
-        self._defer(o, _frozen(np.ascontiguousarray(table[:, :, cols])))
+        self._defer(o, frozen(np.ascontiguousarray(table[:, :, cols])))
 
     def refine(self, owner: Any, candidates: Iterable[Any] | None = None, *, merge: bool = True,
                label: str | None = "refine", info: Any = None) -> Update | None:
         """:meth:`Posterior.refine` (``owner`` takes a free slot); the owner's type table moves to the new
-        holdings, each the sum of the weights of the holdings it can come from."""
+        holdings, each the sum of the weights of the holdings it can come from. With tables per hypothesis
+        (after a transition), each child takes its parent's, and ``merge=True`` is refused (it would mix
+        histories)."""
         o = self._space.owner_index(owner)
         old_space, old_logw, given = self._space, self._logw, self._given
+        if self._by_row:
+            if merge:
+                raise ModelError("this posterior keeps a history per hypothesis (after a transition): refine() "
+                                 "needs merge=False, as merged children would mix histories")
+            rec = super().refine(owner, candidates, merge=False, label=label, info=info)
+            _, parent, _ = old_space.refine(owner, candidates)            # the same children as above
+            self._given = frozen(given[:, parent])     # a child's population split is its parent's
+            self._tables = {a: (None, frozen(t[:, :, parent])) for a, (_, t) in self._tables.items()}
+            return rec
         masks, table = self._tables[o]
         rec = super().refine(owner, candidates, merge=merge, label=label, info=info)
         space, parent, log_split = old_space.refine(owner, candidates)   # the same children as above
@@ -403,16 +555,16 @@ class TypedPosterior(Posterior):
             moved = np.log(given[:, parent]) + (old_logw[parent] + log_split)[None, :]
         if merge:   # a child of several parents: their populations mixed by their weights
             _, inverse = space.unique()
-            moved = np.stack([_group_logsumexp(inverse, row, len(self._space)) for row in moved])
+            moved = np.stack([group_logsumexp(inverse, row, len(self._space)) for row in moved])
         with np.errstate(invalid="ignore"):
-            moved = np.exp(moved - _lse(moved, 0))
-        self._given = _frozen(np.where(np.isnan(moved), 1.0 / len(moved), moved))
+            moved = np.exp(moved - log_sum_exp(moved, 0))
+        self._given = frozen(np.where(np.isnan(moved), 1.0 / len(moved), moved))
         bits = 1 << np.arange(old_space.n_slots)
         held, slot = np.nonzero((masks[:, None] & bits) == 0)             # every (old holding, slot it lacks)
         new_masks, inverse = np.unique(masks[held] | bits[slot], return_inverse=True)
         inverse = inverse.reshape(-1)
         new = np.stack([logsumexp(table[:, :, held[inverse == j]], axis=2) for j in range(new_masks.size)], axis=2)
-        self._tables[o] = (_frozen(new_masks), _frozen(new))
+        self._tables[o] = (frozen(new_masks), frozen(new))
         self._columns_cache.pop(o, None)
         return rec
 
@@ -420,11 +572,35 @@ class TypedPosterior(Posterior):
         keep = np.isfinite(self._logw)
         super().prune()
         if not keep.all():
-            self._given = _frozen(self._given[:, keep])
+            self._given = frozen(self._given[:, keep])
+            if self._by_row:
+                self._tables = {a: (None, frozen(t[:, :, keep])) for a, (_, t) in self._tables.items()}
         return self
 
-    def transition(self, *args, **kwargs):
-        raise ModelError("a TypedPosterior follows owners of fixed type; it has no transition of slots")
+    def move_to(self, space: HypothesisSpace, log_weights: np.ndarray, parents: np.ndarray | None = None, *,
+                label: str | None = "transition", actor: Any = None, info: Any = None) -> Update | None:
+        """:meth:`Posterior.move_to <heimlich_lab.inference.core.Posterior.move_to>`; every actor's type table
+        goes with the hypotheses (each new one takes its parent's history), kept per hypothesis from then on.
+        Needs ``parents``: moves that merge hypotheses would mix histories (use ``merge=False``)."""
+        if parents is None:
+            raise ModelError("a TypedPosterior keeps each hypothesis's history apart: a mixture of moves needs "
+                             "merge=False (merged hypotheses would mix the histories of their parents)")
+        parents = np.asarray(parents)
+        if not np.issubdtype(parents.dtype, np.integer) or parents.shape != (len(space),) or \
+                (parents.size and not (0 <= parents.min() and parents.max() < len(self._space))):
+            raise ModelError(f"parents must be {len(space)} rows of the current space (0..{len(self._space) - 1})")
+        given = self._given
+        if self._by_row and len(space) == len(self._space) and (parents == np.arange(len(parents))).all():
+            # each row stays where it is (a known swap, histories kept apart): the tables stay too
+            rec = super().move_to(space, log_weights, parents, label=label, actor=actor, info=info)
+            self._columns_cache = {}
+            return rec
+        tables = {a: (None, frozen(t[:, :, parents if self._by_row else self._columns(a)[parents]]))
+                  for a, (_, t) in self._tables.items()}
+        rec = super().move_to(space, log_weights, parents, label=label, actor=actor, info=info)   # checks first
+        self._given = frozen(given[:, parents])
+        self._tables, self._by_row, self._table_sums, self._columns_cache = tables, True, {}, {}
+        return rec
 
     # ---------------------------------------------------------------- queries
     def population_posterior(self) -> np.ndarray:
@@ -438,15 +614,15 @@ class TypedPosterior(Posterior):
 
     def type_posterior(self, owner: Any) -> np.ndarray:
         """``P(type of owner | everything seen)`` (K,): over populations and hypotheses, the type
-        posterior given the population and the owner's holding."""
-        o = self._space.owner_index(owner)
-        masks, table = self._tables[o]
+        posterior given the population and the owner's holding (or an actor's, see ``actors``)."""
+        o = self._actor(owner)
+        table = self._tables[o][1]
         with np.errstate(invalid="ignore"):
             norm = table - logsumexp(table, axis=1, keepdims=True)                # (M, K, n)
         norm = np.where(np.isfinite(norm), norm, -np.inf)
         cols = self._columns(o)
         p = self._given * np.exp(self._logw)                                       # (M, H) joint
-        mass = np.stack([np.bincount(cols, weights=row, minlength=masks.size) for row in p])   # (M, n)
+        mass = np.stack([np.bincount(cols, weights=row, minlength=table.shape[2]) for row in p])   # (M, n)
         out = np.einsum("mkn,mn->k", np.exp(norm), mass)
         return out / out.sum()
 

@@ -39,7 +39,7 @@ from ..errors import ModelError
 from ..rules.actions import CHANCE_KINDS, Action
 from ..rules.board import safe_destinations, value_of
 from ..rules.cards import CARD_CODES
-from .utility import PublicState, Utility, UtilityWeights, _kinds, card_plays, move_row_index, soft_max
+from .utility import PublicState, Utility, UtilityWeights, card_plays, legal_kinds, move_row_index, soft_max
 
 __all__ = ["PlayerModel", "BoltzmannModel", "log_mixture"]
 
@@ -79,6 +79,56 @@ def _log_softmax(z: np.ndarray) -> np.ndarray:
     """Log-softmax along axis 0."""
     m = z.max(axis=0)
     return z - (np.log(np.exp(z - m).sum(axis=0)) + m)
+
+
+#: A card-table softmax denominator below this is summed in log space instead (``exp`` would underflow): any
+#: card whose weight underflows is then at most 1e-28 of its hand's total, so the two ways agree.
+UNDERFLOW = 1e-280
+
+
+def card_choice_probs_in_logs(M: np.ndarray, w: np.ndarray, L: np.ndarray, stay_legal: bool,
+                              eps: np.ndarray) -> np.ndarray:
+    """``P(option | type, a)`` (K, k + 1, A) of a Top Secret round's card choice, from log weights ``L`` (K, k + 1,
+    A) = ``beta * (V - m)`` (the playable codes, then pass/done) per type, with ``eps`` (K,) the types' trembles;
+    ``M`` (H, k) the hands' codes and ``w`` (H,) their probabilities. The same numbers as
+    :meth:`BoltzmannModel._card_choice_probs`, with every softmax denominator taken by ``logsumexp``: no
+    ``0 / 0`` for any finite ``beta``.
+
+    >>> M, w = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([0.5, 0.5])
+    >>> L = np.array([[[0.0], [-2000.0], [-2100.0]]])       # card 0 best; card 1 far below; pass further
+    >>> np.round(card_choice_probs_in_logs(M, w, L, True, np.array([0.0]))[0, :, 0], 6).tolist()
+    [0.5, 0.5, 0.0]
+    """
+    Lc, Ls = L[:, :-1], L[:, -1]
+    with np.errstate(divide="ignore"):
+        logM = np.log(M)                                                # -inf where a hand lacks the code
+    n_opt = M.sum(axis=1)
+    X = logM[None, :, :, None] + Lc[:, None, :, :]                      # (K, H, k, A)
+    logD = _logsumexp(X, axis=2)                                         # (K, H, A)
+    if stay_legal:
+        logD = np.logaddexp(logD, Ls[:, None, :])
+        n_opt = n_opt + 1
+    ok = n_opt > 0
+    if not ok.any():
+        raise ModelError("no hand the actor could hold gives it a legal option here")
+    X, logD, M, n_opt, w = X[:, ok], logD[:, ok], M[ok], n_opt[ok], w[ok] / w[ok].sum()
+    keep = (1 - eps)[:, None, None]
+    cards = keep * np.einsum("h,khca->kca", w, np.exp(X - logD[:, :, None, :]))
+    tremble = eps[:, None] * (w / n_opt)[None]                          # (K, H)
+    cards = cards + (tremble @ M)[:, :, None]
+    if stay_legal:
+        stay = keep[:, 0] * np.einsum("h,kha->ka", w, np.exp(Ls[:, None, :] - logD)) + tremble.sum(axis=1)[:, None]
+    else:
+        stay = np.zeros((L.shape[0], L.shape[2]))
+    return np.concatenate([cards, stay[:, None, :]], axis=1)
+
+
+def _logsumexp(x: np.ndarray, axis: int) -> np.ndarray:
+    """``log(sum(exp(x)))`` along ``axis``, ``-inf`` where every term is."""
+    m = x.max(axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.log(np.exp(x - m).sum(axis=axis)) + np.squeeze(m, axis=axis)
 
 
 def _mix(p: np.ndarray, epsilon: float) -> np.ndarray:
@@ -259,7 +309,7 @@ class BoltzmannModel:
         is averaged over the hands the actor could hold (see the class doc).
         """
         st, active, hands_key, stay = self.hand_situation(view, actor, action)
-        codes, G, Es, m = self._card_table(st, active)
+        codes, G, Es, m, logs = self._card_table(st, active)
         k = action.kind
         key = (st, active, k == "announce", stay is not None, *hands_key, self.beta, self.epsilon)
         hit = self._hand_cache.get(key)
@@ -268,7 +318,7 @@ class BoltzmannModel:
             if k == "announce":
                 hit = self._announce_probs(G, M, w, st)
             else:
-                hit = self._card_choice_probs(M, w, Es, stay is not None)
+                hit = self._card_choice_probs(M, w, Es, stay is not None, logs)
             if len(self._hand_cache) > 512:
                 self._hand_cache.clear()
             self._hand_cache[key] = hit
@@ -316,7 +366,8 @@ class BoltzmannModel:
 
     def _card_table(self, st, active):
         """Playable codes in this state, their soft-max values ``G`` (k, A), and ``exp(beta * (V - m))``
-        for the cards and the unchanged state stacked ``(k + 1, A)`` with the per-agent shift ``m``."""
+        for the cards and the unchanged state stacked ``(k + 1, A)`` with the per-agent shift ``m``, and
+        ``beta * (V - m)`` itself (the log weights, for hands whose weights underflow)."""
         key = ("cards", st, active, self.beta)
         hit = self._hand_cache.get(key)
         if hit is None:
@@ -326,7 +377,8 @@ class BoltzmannModel:
             G = np.array(list(vals.values())).reshape(len(codes), A)
             V = np.vstack([G, self.utility.stay(st)[None, :]])
             m = V.max(axis=0)
-            hit = self._hand_cache[key] = (codes, G, np.exp(self.beta * (V - m)), m)
+            logs = self.beta * (V - m)     # <= 0 and finite for any finite beta; exp of it may underflow
+            hit = self._hand_cache[key] = (codes, G, np.exp(logs), m, logs)
         return hit
 
     def _announce_probs(self, G, M, w, st):
@@ -340,12 +392,18 @@ class BoltzmannModel:
         gm = G.max(axis=0)
         # "yes" = soft maximum (log-mean-exp) over the playable codes in the hand, per hand and agent
         Y = tau * np.log((M[can] @ np.exp((G - gm) / tau)) / S[can, None]) + gm
-        p_yes = (1 - self.epsilon) / (1 + np.exp(-self.beta * (Y - stay))) + self.epsilon / 2
+        with np.errstate(over="ignore"):    # a sharp beta: exp(+large) is inf and the fraction 0, as it should be
+            p_yes = (1 - self.epsilon) / (1 + np.exp(-self.beta * (Y - stay))) + self.epsilon / 2
         return w[can] @ p_yes / w.sum()
 
-    def _card_choice_probs(self, M, w, Es, stay_legal):
+    def _card_choice_probs(self, M, w, Es, stay_legal, logs=None):
         """``P(option | a)`` (k + 1, A): each playable code, then pass/done (the last row), averaged over
-        the hands with at least one option (the decision exists, so the hand is one of them)."""
+        the hands with at least one option (the decision exists, so the hand is one of them).
+
+        ``Es`` = ``exp(beta * (V - m))`` and ``logs`` = ``beta * (V - m)``; where a hand's softmax denominator
+        would underflow (a sharp ``beta``: every card of the hand far below the best card of another), the
+        sums are taken in log space instead (:func:`card_choice_probs_in_logs`), so that any finite ``beta``
+        works."""
         E = Es[:-1]
         D = M @ E                                            # (H, A) softmax denominators
         n_opt = M.sum(axis=1)
@@ -355,6 +413,11 @@ class BoltzmannModel:
         ok = n_opt > 0
         if not ok.any():
             raise ModelError("no hand the actor could hold gives it a legal option here")
+        if not (D[ok] > UNDERFLOW).all():
+            if logs is None:
+                with np.errstate(divide="ignore"):
+                    logs = np.log(Es)
+            return card_choice_probs_in_logs(M, w, logs[None], stay_legal, np.array([self.epsilon]))[0]
         M, D, n_opt, w = M[ok], D[ok], n_opt[ok], w[ok] / w[ok].sum()
         eps = self.epsilon
         inv = (1 - eps) * w[:, None] / D                     # (H, A)
@@ -380,7 +443,7 @@ class BoltzmannModel:
         n = len(legal)
         if n == 0:
             raise ModelError("no legal actions")
-        kinds = _kinds(legal)
+        kinds = legal_kinds(legal)
         if kinds == {"dossier"}:
             return np.full(n, 1.0 / n)
         st = PublicState.from_view(view)

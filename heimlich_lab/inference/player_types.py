@@ -51,8 +51,8 @@ from ..errors import ModelError
 from ..rules.actions import Action
 from ..rules.cards import CARD_CODES
 from .exposure import PublicWatch, exposure as public_exposure
-from .mixture import _lse
-from .model import HAND_DECISIONS, UNINFORMATIVE, BoltzmannModel, hands_of
+from .mixture import log_sum_exp
+from .model import HAND_DECISIONS, UNDERFLOW, UNINFORMATIVE, BoltzmannModel, card_choice_probs_in_logs, hands_of
 from .utility import Utility, UtilityWeights, card_plays
 
 __all__ = ["KINDS", "PlayerPopulation", "PlayerType", "default_population", "group_types", "single_type"]
@@ -86,7 +86,7 @@ class PlayerType:
         for what, v, hi in (("beta", self.beta, math.inf), ("epsilon", self.epsilon, 1.0),
                             ("secrecy", self.secrecy, math.inf)):
             if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
-                    or not (0 <= v <= hi) or math.isnan(v):
+                    or not (0 <= v <= hi) or math.isnan(v) or (what == "beta" and math.isinf(v)):
                 raise ModelError(f"PlayerType {what} must be a number >= 0{'' if hi == math.inf else ' and <= 1'}, "
                                  f"not {v!r}")
 
@@ -286,7 +286,7 @@ class PlayerPopulation:
         if len(plays) == 1:
             return p_card
         z = self._beta[:, None, None] * u.cards(st, plays, active)[None]          # (K, P, A)
-        p_t = np.exp(z[:, plays.index(action)] - _lse(z, 1))
+        p_t = np.exp(z[:, plays.index(action)] - log_sum_exp(z, 1))
         eps = self._eps[:, None]
         return p_card * ((1 - eps) * p_t + eps / len(plays))
 
@@ -300,13 +300,15 @@ class PlayerPopulation:
         gm = G.max(axis=0)
         Y = tau * np.log((M[can] @ np.exp((G - gm) / tau)) / S[can, None]) + gm          # (H, A)
         beta, eps = self._beta[:, None, None], self._eps[:, None, None]
-        p_yes = (1 - eps) / (1 + np.exp(-beta * (Y - stay)[None])) + eps / 2             # (K, H, A)
+        with np.errstate(over="ignore"):    # a sharp type: exp(+large) is inf and the fraction 0
+            p_yes = (1 - eps) / (1 + np.exp(-beta * (Y - stay)[None])) + eps / 2         # (K, H, A)
         return np.einsum("h,kha->ka", w[can], p_yes) / w.sum()
 
     def _card_choice_probs(self, M, w, V, stay_legal):
         """``P(option | type, a)`` (K, k + 1, A), as :meth:`BoltzmannModel._card_choice_probs` for every
         type at once (``V``: the card values and the unchanged state stacked, (k + 1, A))."""
-        Es = np.exp(self._beta[:, None, None] * (V - V.max(axis=0))[None])            # (K, k + 1, A)
+        L = self._beta[:, None, None] * (V - V.max(axis=0))[None]                      # (K, k + 1, A)
+        Es = np.exp(L)
         E = Es[:, :-1]
         D = np.einsum("hc,kca->kha", M, E)
         n_opt = M.sum(axis=1)
@@ -316,6 +318,8 @@ class PlayerPopulation:
         ok = n_opt > 0
         if not ok.any():
             raise ModelError("no hand the actor could hold gives it a legal option here")
+        if not (D[:, ok] > UNDERFLOW).all():    # a sharp type: the same sums in log space (no 0 / 0)
+            return card_choice_probs_in_logs(M, w, L, stay_legal, self._eps)
         M, D, n_opt, w = M[ok], D[:, ok], n_opt[ok], w[ok] / w[ok].sum()
         eps = self._eps[:, None, None]
         inv = (1 - eps) * w[None, :, None] / D                                          # (K, H, A)

@@ -19,14 +19,13 @@ hypothesis goes to the hypothesis it becomes, found by hashing rows once per spa
 """
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from typing import Any, Sequence
 
 import numpy as np
 
 from ..errors import ModelError
-from .core import HypothesisSpace, Posterior, Update, _group_logsumexp, _Summary
+from .core import HypothesisSpace, Posterior, Update, group_logsumexp
 
 __all__ = ["identity", "permutation_index", "swap", "transition"]
 
@@ -66,7 +65,7 @@ def _moved(table: np.ndarray, perm: Sequence[int]) -> np.ndarray:
 
 def _moved_space(space: HypothesisSpace, perms) -> HypothesisSpace:
     """The moved tables one after the other (rows not merged)."""
-    return HypothesisSpace._trusted(space.owners, space.slots, np.concatenate([_moved(space.table, p) for p in perms]))
+    return HypothesisSpace.unchecked(space.owners, space.slots, np.concatenate([_moved(space.table, p) for p in perms]))
 
 
 def permutation_index(space: HypothesisSpace, perm: Sequence[int]) -> np.ndarray | None:
@@ -135,30 +134,28 @@ def transition(post: Posterior, moves: Any, weights: Sequence[float] | None = No
     h = len(space)
     with np.errstate(divide="ignore"):
         log_w = np.log(w)
+    rows = post.keeps_rows   # the row of the old space each new row comes from, for a posterior that needs it
+    parents = None
     if not merge:
         new_space = _moved_space(space, perms)
         lw = np.concatenate([logw + x for x in log_w])
+        if rows:
+            parents = np.tile(np.arange(h), len(perms))
     elif all(t is not None for t in targets):
         new_space = space
         if len(perms) == 1:
             lw = np.empty(h)
             lw[targets[0]] = logw
+            if rows:
+                parents = np.empty(h, dtype=np.intp)
+                parents[targets[0]] = np.arange(h)
         else:
-            lw = _group_logsumexp(np.concatenate(targets), np.concatenate([logw + x for x in log_w]), h)
+            lw = group_logsumexp(np.concatenate(targets), np.concatenate([logw + x for x in log_w]), h)
     else:   # the space is not closed under these moves: the new space holds every moved row
         new_space, inverse = _moved_space(space, perms).unique()
-        lw = _group_logsumexp(inverse, np.concatenate([logw + x for x in log_w]), len(new_space))
+        lw = group_logsumexp(inverse, np.concatenate([logw + x for x in log_w]), len(new_space))
+        if rows and len(perms) == 1:    # a permutation moves distinct rows to distinct rows
+            parents = np.empty(len(new_space), dtype=np.intp)
+            parents[inverse] = np.arange(h)
     lw.setflags(write=False)
-    p = np.exp(lw)
-    marg = new_space.event_sums(p)
-    marg.setflags(write=False)
-    pos = p > 0
-    entropy = float(-(p[pos] * lw[pos]).sum() / math.log(2.0))
-    rec = None
-    if getattr(post, "keep_updates", True):
-        rec = Update(label=label, actor=actor, log_evidence=0.0, marginals_before=post._marg,
-                     marginals_after=marg, entropy_before=post._entropy, entropy_after=entropy,
-                     owners=space.owners, slots=space.slots, info=info, kind="transition")
-        post.history.append(rec)
-    post._space, post._logw, post._summary = new_space, lw, _Summary(new_space, p, lw, marg, entropy)
-    return rec
+    return post.move_to(new_space, lw, parents, label=label, actor=actor, info=info)

@@ -580,7 +580,7 @@ class Utility:
         legal = tuple(legal)
         if not legal:
             return np.zeros((0, A))
-        kinds = _kinds(legal)
+        kinds = legal_kinds(legal)
         if kinds == {"move"}:
             U = self.moves(st, view.points)
             idx = _move_rows(st.agents, view.points, legal)
@@ -614,7 +614,7 @@ class Utility:
         raise ModelError(f"no utility for a decision mixing {sorted(kinds)}")
 
 
-def _kinds(legal: tuple) -> set:
+def legal_kinds(legal: tuple) -> set:
     """The kinds of actions in a legal list (a move list is all moves: only its ends are looked at)."""
     if len(legal) > 40 and legal[0].kind == "move" and legal[-1].kind == "move":
         return {"move"}
@@ -645,8 +645,8 @@ def _table_flat(n_agents: int, points: int):
 
 def move_actions(agents: tuple, points: int) -> tuple[Action, ...]:
     """The engine's tuple of move actions for ``points``: row ``m`` is row ``m`` of ``allocation_table``."""
-    from ..rules.game import _move_actions
-    return _move_actions(tuple(agents), points)
+    from ..rules.game import move_actions as every_move
+    return every_move(tuple(agents), points)
 
 
 def move_row_index(agents: tuple, points: int) -> dict:

@@ -31,7 +31,7 @@ from itertools import permutations
 from math import perm
 from typing import Mapping, Sequence
 
-from ..errors import IllegalAction, NotationError, PositionError, WrongPlayer
+from ..errors import IllegalAction, NotationError, PositionError, RecordError, WrongPlayer
 from .actions import CHANCE_KINDS, FACES, HIDDEN, Action, check_player_name
 from .allocations import allocation_table
 from .board import (BUILDING_VALUES, CHURCH_INDEX, DOSSIER_MARK, FINISH, N_BUILDINGS, RUINS_INDEX, SAFE_START,
@@ -200,7 +200,9 @@ class Game:
         self._supply_ordered = False
         self._discards: list[str] = []
         self._removed: list[str] = []       # cards out of the game (a second-agent card that found no use)
-        self._creator: int | None = None    # who created the latest trigger still standing (Rules.safe_mover)
+        self._creator: int | None = None    # who moves the safe after this scoring (Rules.safe_mover="creator")
+        self._creators: dict[int, tuple[int, int]] = {}    # agent with a trigger -> (when, who) created it
+        self._creations = 0
         self._lone = False                  # a lone announcer's round: one card (Rules.lone_announcer)
         self._active = 0
         self._turn = 1
@@ -233,6 +235,7 @@ class Game:
         self._own_events: list[dict[int, tuple]] = [{} for _ in range(n)]
         self.recipients: dict[int, str] = {}           # history index -> who received a drawn card / taken agent
         self._legal_cache: tuple | None = None
+        self._seen_by: _Seen | None = None     # a game made up for one viewer (seen_by): what it knows
         # a private copy: changing the caller's Position afterwards must not change this game or its record
         self.start = start = copy.deepcopy(start)
         if start is not None:
@@ -299,6 +302,15 @@ class Game:
     def scores(self) -> dict[str, int]:
         """Agent colour -> scoring marker (after the game: with the dossier points)."""
         return {c: self._score[i] for i, c in enumerate(self.agents)}
+
+    @property
+    def top_score(self) -> int:
+        """The farthest scoring marker (the dossier mark and the end of the game look at it).
+
+        >>> Game(["Ann", "Bob"], seed=1).top_score
+        0
+        """
+        return max(self._score)
 
     @property
     def safe(self) -> int:
@@ -422,7 +434,7 @@ class Game:
     def _compute_legal(self) -> tuple[Action, ...]:
         ph = self._phase
         if ph == "move" and not self._draws and self._take_for is None and not self._offers:
-            return _move_actions(self.agents, self._points)
+            return move_actions(self.agents, self._points)
         if ph == "over":
             return ()
         if self.is_chance_node:
@@ -435,7 +447,7 @@ class Game:
         if ph == "points":
             return _POINTS_TS if self.rules.top_secret else _POINTS_BASIC
         if ph == "move":
-            return _move_actions(self.agents, self._points)
+            return move_actions(self.agents, self._points)
         if ph == "safe":
             return self._safe_actions()
         if ph == "announce":
@@ -759,9 +771,10 @@ class Game:
             moves[c] = (V[frm], V[to])
             if to == safe:
                 trig.add(a)
-                self._creator = self._active
+                self._created(a, self._active)
             else:
                 trig.discard(a)
+                self._creators.pop(a, None)
         raw = ("move", None, {"player": self.players[self._active], "moves": moves,
                               "triggers": [self.agents[a] for a in sorted(trig)] if trig else []})
         self.events.append(raw)
@@ -790,8 +803,11 @@ class Game:
             extra["safe"] = t[0]
         if effect.gains:
             extra["gains"] = {self.agents[a]: gain for a, gain in effect.gains}
-        if set(effect.triggers) - self._triggers:
-            self._creator = p       # this card created (part of) the scoring situation
+        moved = {a for a, _, _ in effect.moves}
+        for a in effect.triggers:
+            if a not in self._triggers or a in moved:
+                self._created(a, p)     # this card put the agent on the safe: a trigger of p's
+        self._creators = {a: c for a, c in self._creators.items() if a in effect.triggers}
         self._triggers.clear()
         self._triggers.update(effect.triggers)
         if effect.second_agent:
@@ -868,19 +884,29 @@ class Game:
             self._score[a] = new
         self._event("score", None, player=self.players[self._active], gains=gains,
                     triggers=[self.agents[a] for a in sorted(self._triggers)])
+        standing = [self._creators[a] for a in self._triggers if a in self._creators]
+        self._creator = max(standing)[1] if standing else None
+        self._creators.clear()
         self._triggers.clear()
         self._scored = True
+
+    def _created(self, a: int, p: int) -> None:
+        """Player ``p``'s die move or card put agent ``a`` on the safe: a trigger of theirs."""
+        self._creations += 1
+        self._creators[a] = (self._creations, p)
 
     @property
     def _safe_mover(self) -> int:
         """Who moves the safe after a scoring: the active player, or (``Rules.safe_mover="creator"``) the
-        player whose move or card last created a trigger still standing."""
+        player whose move or card last created a trigger still standing when the scoring came (a trigger
+        cancelled since, by a card that moved its agent away, counts for nothing)."""
         if self.rules.safe_mover == "creator" and self._creator is not None:
             return self._creator
         return self._active
 
     def _end_turn(self):
         self._creator = None
+        self._creators.clear()
         self._active = (self._active + 1) % len(self.players)
         self._turn += 1
         self._die = None
@@ -1183,6 +1209,239 @@ class Game:
         self.recipients.clear()
         self._event("start", None, position=True)
 
+    # ------------------------------------------------------------------ a viewer's game: secrets made up
+    @classmethod
+    def seen_by(cls, viewer: str | None, players: Sequence[str], rules: Rules | None = None,
+                own_agents: Iterable[str] = (), start: Position | None = None, seed: int | None = None) -> "Game":
+        """A manual-chance game that ``viewer`` (a player, or ``None`` for a spectator) cannot tell from the real
+        one: only the viewer's own secrets are real (``own_agents``: their agent card(s), needed once the deal
+        comes; ``start``: the position as the viewer may know it, ``record.as_player(viewer).start``), every
+        other secret is made up: drawn from ``seed``, or with ``seed=None`` the first that fits (the agents in
+        order, the first card of the supply, a dossier entry "free"; the cheapest, and always the same). Follow
+        the history as the viewer saw it with
+        :meth:`apply_seen`, which makes up what the viewer did not see (a hidden deal, draw, take or dossier
+        entry) and, when a public action needs it, rearranges the made-up secrets among the places the viewer
+        cannot see (a card another player plays comes from the cards the viewer has not seen). Every view of
+        the viewer's then equals the real game's; :meth:`resample` builds one from a game at once.
+
+        >>> g = Game.seen_by("Bob", ["Ann", "Bob", "Cy"], own_agents=["blue"], seed=1)
+        >>> g.apply_seen("deal ?"); g.owners["Bob"], len(g.free_agents)
+        (['blue'], 3)
+        """
+        rules = Rules() if rules is None else rules
+        players = tuple(players)
+        if viewer is not None and viewer not in players:
+            raise WrongPlayer(f"{viewer!r} is not a player of this game ({', '.join(players)})", rule="players")
+        own = (own_agents,) if isinstance(own_agents, str) else tuple(own_agents)
+        if own and (viewer is None or len(own) > 2 or len(set(own)) != len(own)
+                    or not set(own) <= set(rules.agents_for(len(players)))):
+            raise PositionError(f"own_agents must be one or two agents in play of a player viewer, not {list(own)}")
+        return cls._seen(players, rules, start, seed, _Seen(None if viewer is None else players.index(viewer), own))
+
+    @classmethod
+    def _seen(cls, players, rules, start, seed: int | None, seen: _Seen) -> "Game":
+        rng = None if seed is None else random.Random(seed)
+        viewer, own = (None if seen.viewer is None else players[seen.viewer]), seen.own
+        made_up = None if start is None else _invent_start(start, players, rules, viewer, own, rng, seen)
+        self = cls(players, rules, seed=0 if seed is None else seed, chance="manual", start=made_up)
+        self._seen_by, seen.rng = seen, rng     # manual chance never draws from the game's generator
+        return self
+
+    def resample(self, viewer: str | None, seed: int | None = None) -> "Game":
+        """A game that ``viewer`` cannot tell from this one, with every secret the viewer does not know drawn
+        anew from ``seed`` (OpenSpiel's ``resample_from_infostate``): the other players' agent cards, hands and
+        dossier entries, the supply's order, which agents are free. Its history is the one the viewer saw with
+        those secrets filled in, made up knowing the whole public history (a card a player will play is one
+        they drew), so its record replays to it, and ``resample(...).view(viewer)`` equals ``view(viewer)`` in
+        every field and every event of the log. Its chance is manual (``chance_outcomes()`` lists what may come
+        next). A finished game is refused (its last event shows every agent's owner).
+
+        >>> g = Game(["Ann", "Bob", "Cy"], seed=4)
+        >>> g.apply("move red+5")
+        >>> r = g.resample("Bob", seed=7)
+        >>> r.view("Bob").log[:] == g.view("Bob").log[:], r.owners["Bob"] == g.owners["Bob"]
+        (True, True)
+        >>> r.positions == g.positions, r.record.replay().positions == r.positions
+        (True, True)
+        """
+        if viewer is not None and viewer not in self._pidx:
+            raise WrongPlayer(f"{viewer!r} is not a player of this game ({', '.join(self.players)})", rule="players")
+        if self.is_over:
+            raise PositionError("a finished game shows every agent's owner: there is nothing left to resample")
+        rec = self.record
+        seen = rec.as_player(viewer) if viewer is not None else rec.public()
+        own: tuple[str, ...] = ()
+        if viewer is not None:
+            if self.start is not None:
+                c = self.start.owners[viewer]
+                own = (c,) if isinstance(c, str) else tuple(c)
+            elif self._own[self._pidx[viewer]]:
+                own = (self.agents[self._own[self._pidx[viewer]][0]],)    # the dealt card; a take is in the log
+        vi = None if viewer is None else self._pidx[viewer]
+        plan = _Plan.of(seen.log, self._pidx, vi)
+        rng = random.Random(seed)
+        for _ in range(64):   # a made-up history that never needed a card moved is coherent: its record replays
+            made_up = _Seen(vi, own, plan)
+            g = self._seen(self.players, self.rules, seen.start, rng.getrandbits(64), made_up)
+            for e in seen.log:
+                g.apply_seen(e.action, player=e.actor, to=e.to)
+            if not made_up.moved:
+                return g
+        raise RecordError("could not make up a history that agrees with the public one (the cards played, drawn "
+                          "and taken) in 64 tries")
+
+    def apply_seen(self, action: "Action | str", player: str | None = None, to: str | None = None) -> None:
+        """Apply one logged action as the viewer of a game made by :meth:`seen_by` saw it (``player`` the actor,
+        ``CHANCE`` for chance; ``to`` who received a draw or a take). What the viewer did not see is made up
+        (at random from the seed of :meth:`seen_by`, or the first that fits without one): a hidden deal deals
+        the other agent cards, ``draw ?`` a card of the supply, ``take ?`` a free agent, ``dossier ?`` an entry. A public action that needs a secret gets it: a card
+        another player plays, or the card the viewer draws, is swapped in from a place the viewer cannot see; a
+        player who announces a card play gets a card playable now; an agent the viewer takes is made free. An
+        action that no rearrangement allows raises :class:`~heimlich_lab.errors.RecordError`.
+
+        >>> real = Game(["Ann", "Bob", "Cy"], Rules(top_secret=True), seed=3)
+        >>> g = Game.seen_by("Bob", real.players, real.rules, own_agents=real.owners["Bob"], seed=1)
+        >>> for e in real.record.as_player("Bob").log:       # the history as Bob saw it
+        ...     g.apply_seen(e.action, player=e.actor, to=e.to)
+        >>> g.view("Bob").hand == real.view("Bob").hand, g.view("Bob").log[:] == real.view("Bob").log[:]
+        (True, True)
+        """
+        seen = self._seen_by
+        if seen is None:
+            raise PositionError("apply_seen() follows a game made by Game.seen_by(); this game holds real secrets")
+        act = action if type(action) is Action else Action.parse(action)
+        k = act.kind
+        if k not in CHANCE_KINDS and k != "dossier":    # a player's public decision: most entries
+            if k == "play" or (k == "announce" and act.args[0]):
+                p = self._pidx.get(player) if player is not None else None
+                if p is not None and k == "play":
+                    self._seen_give(p, act.args[0], seen.viewer)
+                elif p is not None:
+                    self._seen_playable(p, seen.viewer)
+            self.apply(act, player=player)
+            seen.entry += 1
+            return
+        vi, own = seen.viewer, seen.own
+        rng = seen.rng
+        if k == "deal":
+            if vi is not None and not own:
+                raise RecordError(f"the deal needs {self.players[vi]}'s own agent card (own_agents)")
+            others = [c for c in self.agents if c not in own[:1]]
+            if rng is not None:
+                rng.shuffle(others)
+            kept = seen.kept_free(self.agents)     # agents the viewer will take stay free (dealt last)
+            others.sort(key=lambda c: c in kept)
+            cols = [own[0] if p == vi else others.pop(0) for p in range(len(self.players))]
+            self.apply(Action("deal", tuple(zip(self.players, cols))), player=CHANCE)
+        elif k == "draw":
+            if to is not None and self._draws and self.players[self._draws[0]] != to:
+                raise RecordError(f"the draw goes to {self.players[self._draws[0]]}, not {to}")
+            code = act.args[0]
+            if code == HIDDEN:
+                drawable = [c for c in self._supply if self._draw_action(c).kind == "draw"]   # never a shown card
+                if drawable:
+                    code = seen.choose(drawable, self._draws[0] if self._draws else None, self._hands, rng)
+                else:
+                    code = next((c for q in self._hidden_holders(vi) for c in self._hands[q] if c != "second"),
+                                None)
+                    if code is None:
+                        raise RecordError("a hidden card is drawn, but no unseen card could be drawn now")
+            self._seen_to_supply(code, vi)
+            self.apply(Action("draw", (code,)), player=CHANCE)
+        elif k == "reveal":     # Rules(second_agent="drawn"): the card is shown as it is drawn
+            self._seen_to_supply(act.args[0], vi)
+            self.apply(act, player=CHANCE)
+        elif k == "take":
+            colour = act.args[0]
+            if colour == HIDDEN:
+                kept = seen.kept_free(self.agents)
+                free = [a for a in self._free_indices() if self.agents[a] not in kept] or self._free_indices()
+                colour = self.agents[_pick(free, rng)] if free else colour
+            else:
+                self._seen_free(colour, vi)
+            self.apply(Action("take", (colour,)), player=CHANCE)
+        elif k == "roll":
+            self.apply(act, player=CHANCE)
+        else:   # a dossier entry: the viewer's own as it was, another's made up
+            legal = self.legal_actions()
+            if act.args[1] == HIDDEN or act not in legal:
+                act = legal[-1] if rng is None else _pick(legal, rng)     # the last entry is "free"
+            self.apply(act, player=player)
+        seen.entry += 1
+
+    def _hidden_holders(self, vi: int | None, exclude: int | None = None) -> list[int]:
+        return [q for q in range(len(self.players)) if q != vi and q != exclude]
+
+    def _seen_give(self, p: int, code: str, vi: int | None) -> None:
+        """Make sure player p's (made-up) hand holds ``code``: swap it in from a place the viewer cannot see."""
+        hand = self._hands[p]
+        if code in hand:
+            return
+        if p == vi:
+            raise RecordError(f"{self.players[p]} plays {code}, which is not in their hand")
+        if not hand:
+            raise RecordError(f"{self.players[p]} plays {code} with an empty hand")
+        give = hand[-1]
+        if code in self._supply:
+            self._supply[self._supply.index(code)] = give
+            hand[-1] = code
+        else:
+            for q in self._hidden_holders(vi, exclude=p):
+                if code in self._hands[q]:
+                    self._hands[q][self._hands[q].index(code)] = give
+                    hand[-1] = code
+                    break
+            else:
+                raise RecordError(f"{self.players[p]} plays {code}, but no copy of it is unseen")
+        self._seen_by.moved += 1
+        self._legal_cache = None
+
+    def _seen_to_supply(self, code: str, vi: int | None) -> None:
+        """Make sure the supply holds ``code`` (it is about to be drawn): swap it in from a hidden hand."""
+        if code in self._supply:
+            return
+        for q in self._hidden_holders(vi):
+            if code in self._hands[q]:
+                i = self._hands[q].index(code)
+                self._hands[q][i], self._supply[0] = self._supply[0], code
+                self._seen_by.moved += 1
+                self._legal_cache = None
+                return
+        raise RecordError(f"the record has {code} drawn, but no copy of it is unseen")
+
+    def _seen_playable(self, p: int, vi: int | None) -> None:
+        """Player p announces a card play: make sure their made-up hand holds a card playable now."""
+        if self._playable_cards(p):
+            return
+        pool = list(self._supply) + [c for q in self._hidden_holders(vi, exclude=p) for c in self._hands[q]]
+        hand = self._hands[p]
+        for code in dict.fromkeys(pool):
+            saved = list(hand)
+            hand[:] = [code]
+            ok = bool(self._playable_cards(p))
+            hand[:] = saved
+            if ok:
+                self._seen_give(p, code, vi)
+                return
+        raise RecordError(f"{self.players[p]} wants to play a card, but no unseen card could be played now")
+
+    def _seen_free(self, colour: str, vi: int | None) -> None:
+        """The viewer takes ``colour``: make sure it is free, swapping it with a free agent of a hidden owner."""
+        a = self._aidx[colour]
+        q = self._owner[a]
+        if q < 0:
+            return
+        if q == vi:
+            raise RecordError(f"the viewer takes {colour}, which they already control")
+        free = self._free_indices()
+        if not free:
+            raise RecordError(f"the viewer takes {colour}, but no agent is free")
+        b = free[0]
+        self._own[q][self._own[q].index(a)] = b
+        self._owner[b], self._owner[a] = q, -1
+        self._seen_by.moved += 1
+        self._legal_cache = None
+
     # ------------------------------------------------------------------ views, records, copies
     def view(self, player: str | None):
         """What ``player`` may know now (docs/rules.md#information-rule); ``None`` for a spectator.
@@ -1194,7 +1453,7 @@ class Game:
         if player is not None and (not isinstance(player, str) or player not in self._pidx):
             raise WrongPlayer(f"{player!r} is not a player of this game ({', '.join(self.players)})",
                               rule="players")
-        return _View._of(self, player)
+        return self._view(player)
 
     def spectator_view(self):
         """The public information only."""
@@ -1202,7 +1461,30 @@ class Game:
 
     def omniscient_view(self):
         """OMNISCIENT: every secret shown. For teaching and debugging, never for a bot."""
-        return _View._of(self, None, omniscient=True)
+        return self._view(None, omniscient=True)
+
+    def _view(self, player: str | None, omniscient: bool = False):
+        """The view: the public state, the viewer's own secrets, the log as the viewer saw it (built on every
+        bot decision: immutable snapshots only, dicts are made on demand)."""
+        i = self._pidx[player] if player is not None else None
+        actor = self._to_act()
+        hands = self._hands
+        over = self._phase == "over"
+        n_events = len(self.events)
+        if omniscient:   # every event as it happened: "own" is all of them
+            log = (self.events, AllEvents(self.events), n_events)
+        else:
+            log = (self._public_events, self._own_events[i] if i is not None else _NO_EVENTS, n_events)
+        return _View.from_fields((
+            player, "omniscient" if omniscient else ("spectator" if i is None else "player"), self.players,
+            self.agents, self.rules, tuple(self._pos), tuple(self._score), self._safe, self.phase,
+            None if (actor is None or actor == CHANCE) else self.players[actor], self.players[self._active],
+            self._turn, self._die, self._points, tuple(self._triggers),
+            () if i is None else tuple([self.agents[a] for a in self._own[i]]), () if i is None else tuple(hands[i]),
+            tuple(map(len, hands)), len(self._supply), tuple(self._discards), tuple(self._removed),
+            dict(self._sheets[i]) if i is not None and self._sheets[i] else None, self._dossier_done, over,
+            self._winners, self.owners if (omniscient or over) else None, log,
+            self.final_owners if over else None))
 
     @property
     def record(self):
@@ -1219,7 +1501,137 @@ class Game:
         return f"<Game {', '.join(self.players)}: {state}>"
 
 
-from .views import View as _View, hide_private  # noqa: E402  (views imports nothing from here at import time)
+from .views import AllEvents, View as _View, hide_private  # noqa: E402  (views imports nothing from here at import time)
+
+_NO_EVENTS: dict = {}   # the spectator's own events
+
+class _Plan:
+    """What the public history of a game shows ahead of time (for :meth:`Game.resample`): the cards each player
+    plays, the cards the viewer draws and the agents the viewer takes, by log entry."""
+
+    __slots__ = ("plays", "draws", "takes")
+
+    def __init__(self, plays: dict[int, list[tuple[int, str]]], draws: list[tuple[int, str]],
+                 takes: list[tuple[int, str]]):
+        self.plays, self.draws, self.takes = plays, draws, takes
+
+    @classmethod
+    def of(cls, log, pidx: Mapping[str, int], vi: int | None) -> "_Plan":
+        plays: dict[int, list[tuple[int, str]]] = {}
+        draws, takes = [], []
+        for i, e in enumerate(log):
+            k = e.action.kind
+            if k == "play":
+                plays.setdefault(pidx[e.actor], []).append((i, e.action.args[0]))
+            elif k in ("draw", "reveal") and e.action.args[0] != HIDDEN:
+                draws.append((i, e.action.args[0]))
+            elif k == "take" and e.action.args[0] != HIDDEN and vi is not None:
+                takes.append((i, e.action.args[0]))
+        return cls(plays, draws, takes)
+
+
+class _Seen:
+    """What a game made by :meth:`Game.seen_by` knows: its viewer (index, own agent cards), the plan of what
+    the public history will show (:meth:`Game.resample`), the log entries followed, the made-up cards moved."""
+
+    __slots__ = ("viewer", "own", "plan", "entry", "moved", "rng")
+
+    def __init__(self, viewer: int | None, own: tuple[str, ...], plan: _Plan | None = None):
+        self.viewer, self.own, self.plan, self.entry, self.moved = viewer, own, plan, 0, 0
+        self.rng: random.Random | None = None    # None: the first choice that fits, always
+
+    def needs(self, q: int, held: Iterable[str]) -> list[str]:
+        """The cards player ``q`` plays from now on that ``held`` (their hand) does not hold, the one played
+        soonest first (a card held is taken for the soonest play of its kind)."""
+        if self.plan is None:
+            return []
+        out = [code for i, code in self.plan.plays.get(q, ()) if i >= self.entry]
+        for c in held:
+            if c in out:
+                out.remove(c)
+        return out
+
+    def kept_free(self, agents: Sequence[str]) -> set[str]:
+        """The agents the viewer takes from now on (nobody else may hold them)."""
+        return {c for i, c in self.plan.takes if i >= self.entry} if self.plan is not None else set()
+
+    def choose(self, cards: list[str], q: int | None, hands: list[list[str]], rng: random.Random | None) -> str:
+        """A card for player ``q`` to draw among ``cards``: the one they will play soonest, if one is there, else
+        one nobody needs (another player's future play, the viewer's future draw), else any, at random."""
+        if self.plan is None or q is None:
+            return _pick(cards, rng)
+        wanted = next((c for c in self.needs(q, hands[q]) if c in cards), None)   # the soonest need first
+        if wanted is not None:
+            return wanted
+        others: set[str] = {c for i, c in self.plan.draws if i >= self.entry}
+        for p in self.plan.plays:
+            if p != q:
+                others.update(self.needs(p, hands[p]))
+        spare = [c for c in cards if c not in others]
+        return _pick(spare or cards, rng)
+
+
+def _pick(seq: Sequence, rng: random.Random | None):
+    """An element of ``seq``: at random, or the first without a generator."""
+    return seq[0] if rng is None else seq[rng.randrange(len(seq))]
+
+
+def _invent_start(s: Position, players: tuple[str, ...], rules: Rules, viewer: str | None, own: tuple[str, ...],
+                  rng: random.Random | None, seen: _Seen) -> Position:
+    """A start position as ``viewer`` may know it (other players' agent cards and hands hidden), with what the
+    viewer cannot know made up from ``rng`` (:meth:`Game.seen_by`): a player's hand first holds the cards they
+    will play, when the plan says."""
+    d = s.to_dict()
+    agents = rules.agents_for(len(players))
+    owners = {}
+    kept = seen.kept_free(agents)
+    free = [c for c in agents if c not in own]
+    if rng is not None:
+        rng.shuffle(free)
+    free.sort(key=lambda c: c in kept)      # agents the viewer will take stay free: they come last
+    for p in players:
+        if p == viewer:
+            owners[p] = list(own)
+        else:
+            cols = d["owners"][p]
+            cols = [cols] if isinstance(cols, str) else list(cols)
+            owners[p] = [free.pop(0) for _ in cols]
+    d["owners"] = owners
+    if rules.top_secret and d.get("hands") is not None:
+        deck = rules.deck_for(len(players))
+        pool = [c for c in CARD_CODES for _ in range(deck[c])]
+        known = list(d.get("discards") or [])
+        if viewer is not None:
+            known += list(d["hands"].get(viewer, []))
+        for c in known:
+            if c != HIDDEN:
+                pool.remove(c)
+        if rng is not None:
+            rng.shuffle(pool)
+        hands = {}
+        for q, p in enumerate(players):
+            h = d["hands"].get(p, [])
+            if p == viewer:
+                hands[p] = list(h)
+                continue
+            mine = []
+            for c in seen.needs(q, ()):
+                if c in pool and len(mine) < len(h):
+                    pool.remove(c)
+                    mine.append(c)
+            hands[p] = mine + [pool.pop(0) for _ in range(len(h) - len(mine))]
+        d["hands"] = hands
+        d["supply"], d["supply_ordered"] = None, False  # made-up games wait for the logged draws
+    if d.get("dossier_sheets") is not None:
+        sheets = {}
+        for p in players:
+            mine = set(owners[p])
+            names = [q for q in players if q != p] + ["free"]
+            sheets[p] = d["dossier_sheets"].get(p) or {c: ("free" if rng is None else _pick(names, rng))
+                                                       for c in agents if c not in mine}
+        d["dossier_sheets"] = sheets
+    return Position.from_dict(d)
+
 
 def _check_form(act: Action) -> None:
     """Raise :class:`IllegalAction` (rule ``notation``) unless ``act`` is a well-formed Action: its notation
@@ -1260,8 +1672,13 @@ _SAFE_ACTIONS = tuple(Action("safe", (value_of(b),)) for b in range(N_BUILDINGS)
 _MOVE_CACHE: dict = {}
 
 
-def _move_actions(agents: tuple[str, ...], points: int) -> tuple[Action, ...]:
-    """Every allocation of ``points`` among ``agents``, from the precomputed table (cached)."""
+def move_actions(agents: tuple[str, ...], points: int) -> tuple[Action, ...]:
+    """Every allocation of ``points`` among ``agents`` (the legal moves of a die roll), in the order of the
+    precomputed table (cached).
+
+    >>> [str(a) for a in move_actions(("red", "blue"), 2)]
+    ['move red+2', 'move red+1 blue+1', 'move blue+2']
+    """
     key = (agents, points)
     acts = _MOVE_CACHE.get(key)
     if acts is None:
@@ -1274,4 +1691,4 @@ def _move_actions(agents: tuple[str, ...], points: int) -> tuple[Action, ...]:
 
 def move_index(agents: tuple[str, ...], points: int) -> dict[Action, int]:
     """Action -> row of :func:`allocation_table` (for vectorized likelihoods)."""
-    return {a: i for i, a in enumerate(_move_actions(agents, points))}
+    return {a: i for i, a in enumerate(move_actions(agents, points))}

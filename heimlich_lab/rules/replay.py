@@ -91,7 +91,7 @@ def _next_key(key: int, actor: str, action: Action, to) -> int:
 
 
 def _reached_mark(game: Game) -> bool:
-    return max(game._score) >= DOSSIER_MARK
+    return game.top_score >= DOSSIER_MARK
 
 
 def _is_count(until) -> bool:
@@ -135,13 +135,10 @@ def _real_decisions(record: GameRecord, viewer: str | None, until) -> Iterator[D
 
 
 class _Shadow:
-    """A manual-chance game that re-enacts the public history with made-up secrets.
-
-    Other players' cards, hands and the supply order are invented and, when a
-    public action needs it (a card played, a free agent taken, a card the
-    viewer draws), rearranged among the places the viewer cannot see. Every
-    public field of its views equals the real game's; the viewer's own agent
-    card(s) and hand are real.
+    """A game made by :meth:`Game.seen_by <heimlich_lab.rules.game.Game.seen_by>` that re-enacts the public
+    history with made-up secrets (:meth:`~heimlich_lab.rules.game.Game.apply_seen`), one :class:`Decision` per
+    entry. Every public field of its views equals the real game's; the viewer's own agent card(s) and hand are
+    real.
     """
 
     def __init__(self, players, rules, viewer: str | None, own_agents=(), start: Position | None = None):
@@ -149,125 +146,11 @@ class _Shadow:
         self.own = tuple(own_agents)
         self.players = tuple(players)
         self.rules = rules
-        self.game = Game(self.players, rules=rules, chance="manual",
-                         start=self._made_up_start(start) if start is not None else None)
+        self.game = Game.seen_by(viewer, self.players, rules, self.own, start)   # the first secrets that fit
         self.viewer_index = None if viewer is None else self.players.index(viewer)
         self.history_key = _first_key(self.players, rules, start)
         #: the real game-over event (it shows the owners, which the shadow made up), once known
         self.real_over: tuple | None = None
-
-    # ---------------------------------------------------------------- secrets made up
-    def _made_up_start(self, s: Position) -> Position:
-        from .cards import CARD_CODES
-        d = s.to_dict()
-        agents = self.rules.agents_for(len(self.players))
-        owners = {}
-        taken = set(self.own)
-        free = [c for c in agents if c not in taken]
-        for p in self.players:
-            if p == self.viewer:
-                owners[p] = list(self.own)
-            else:
-                cols = d["owners"][p]
-                cols = [cols] if isinstance(cols, str) else list(cols)
-                owners[p] = [free.pop(0) for _ in cols]
-        d["owners"] = owners
-        if self.rules.top_secret and d.get("hands") is not None:
-            deck = self.rules.deck_for(len(self.players))
-            pool = [c for c in CARD_CODES for _ in range(deck[c])]
-            known = list(d.get("discards") or [])
-            if self.viewer is not None:
-                known += list(d["hands"].get(self.viewer, []))
-            for c in known:
-                if c != HIDDEN:
-                    pool.remove(c)
-            hands = {}
-            for p in self.players:
-                h = d["hands"].get(p, [])
-                hands[p] = list(h) if p == self.viewer else [pool.pop(0) for _ in h]
-            d["hands"] = hands
-            d["supply"], d["supply_ordered"] = None, False  # the shadow waits for the logged draws
-        if d.get("dossier_sheets") is not None:
-            sheets = {}
-            for p in self.players:
-                mine = set(owners[p])
-                sheets[p] = d["dossier_sheets"].get(p) or {c: "free" for c in agents if c not in mine}
-            d["dossier_sheets"] = sheets
-        return Position.from_dict(d)
-
-    def _hidden_holders(self, exclude: int | None = None) -> list[int]:
-        return [q for q in range(len(self.players)) if q != self.viewer_index and q != exclude]
-
-    def _give(self, p: int, code: str) -> None:
-        """Make sure player p's (made-up) hand holds ``code``: swap it in from a hidden place."""
-        g = self.game
-        hand = g._hands[p]
-        if code in hand:
-            return
-        if p == self.viewer_index:
-            raise RecordError(f"{self.players[p]} plays {code}, which is not in their hand")
-        if not hand:
-            raise RecordError(f"{self.players[p]} plays {code} with an empty hand")
-        give = hand[-1]
-        if code in g._supply:
-            g._supply[g._supply.index(code)] = give
-            hand[-1] = code
-        else:
-            for q in self._hidden_holders(exclude=p):
-                if code in g._hands[q]:
-                    g._hands[q][g._hands[q].index(code)] = give
-                    hand[-1] = code
-                    break
-            else:
-                raise RecordError(f"{self.players[p]} plays {code}, but no copy of it is unseen")
-        g._legal_cache = None
-
-    def _to_supply(self, code: str) -> None:
-        """Make sure the supply holds ``code`` (the viewer is about to draw it)."""
-        g = self.game
-        if code in g._supply:
-            return
-        for q in self._hidden_holders():
-            if code in g._hands[q]:
-                i = g._hands[q].index(code)
-                g._hands[q][i], g._supply[0] = g._supply[0], code
-                g._legal_cache = None
-                return
-        raise RecordError(f"the record has the viewer draw {code}, but no copy of it is unseen")
-
-    def _make_playable(self, p: int) -> None:
-        """Player p announces 'yes': make sure their made-up hand holds a card playable now."""
-        g = self.game
-        if g._playable_cards(p):
-            return
-        pool = list(g._supply) + [c for q in self._hidden_holders(exclude=p) for c in g._hands[q]]
-        hand = g._hands[p]
-        for code in dict.fromkeys(pool):
-            saved = list(hand)
-            hand[:] = [code]
-            ok = bool(g._playable_cards(p))
-            hand[:] = saved
-            if ok:
-                self._give(p, code)
-                return
-        raise RecordError(f"{self.players[p]} wants to play a card, but no unseen card could be played now")
-
-    def _free_agent(self, colour: str) -> None:
-        """The viewer takes ``colour``: make sure it is free in the shadow."""
-        g = self.game
-        a = g._aidx[colour]
-        q = g._owner[a]
-        if q < 0:
-            return
-        if q == self.viewer_index:
-            raise RecordError(f"the viewer takes {colour}, which they already control")
-        free = [b for b, o in enumerate(g._owner) if o < 0]
-        if not free:
-            raise RecordError(f"the viewer takes {colour}, but no agent is free")
-        b = free[0]
-        g._own[q][g._own[q].index(a)] = b
-        g._owner[b], g._owner[a] = q, -1
-        g._legal_cache = None
 
     # ---------------------------------------------------------------- one entry
     def apply(self, index: int, actor: str, action: Action, to: str | None) -> Decision:
@@ -278,53 +161,12 @@ class _Shadow:
         turn, view = g.turn, None
         n0 = len(g.events)
         try:
-            if k == "deal":
-                others = [c for c in g.agents if c not in self.own]
-                cols = [self.own[0] if p == self.viewer else others.pop(0) for p in self.players]
-                g.apply(Action("deal", tuple(zip(self.players, cols))), player=CHANCE)
-            elif k == "roll":
-                g.apply(action, player=CHANCE)
-            elif k == "draw":
-                if to is not None and g._draws and self.players[g._draws[0]] != to:
-                    raise RecordError(f"the draw goes to {self.players[g._draws[0]]}, not {to}")
-                code = action.args[0]
-                if code == HIDDEN:
-                    code = g._supply[0]
-                    if g._draw_action(code).kind != "draw":    # a hidden draw is never a revealed card
-                        code = next((c for c in g._supply if g._draw_action(c).kind == "draw"), None)
-                        if code is None:
-                            code = next(c for q in self._hidden_holders() for c in g._hands[q] if c != "second")
-                            self._to_supply(code)
-                else:
-                    self._to_supply(code)
-                g.apply(Action("draw", (code,)), player=CHANCE)
-            elif k == "reveal":     # Rules(second_agent="drawn"): the card is shown as it is drawn
-                self._to_supply(action.args[0])
-                g.apply(action, player=CHANCE)
-            elif k == "take":
-                colour = action.args[0]
-                if colour == HIDDEN:
-                    colour = g.agents[next(a for a, o in enumerate(g._owner) if o < 0)]
-                else:
-                    self._free_agent(colour)
-                g.apply(Action("take", (colour,)), player=CHANCE)
-            elif k == "dossier":
-                legal = g.legal_actions()
-                if action.args[1] != HIDDEN and action in legal:
-                    g.apply(action, player=actor)
-                else:
-                    g.apply(legal[-1], player=actor)
-            else:
-                p = g._pidx.get(actor)
-                if p is None:
+            if k not in CHANCE_KINDS:
+                if actor not in self.players:
                     raise RecordError(f"{actor!r} is not a player")
-                if k == "play":
-                    self._give(p, action.args[0])
-                elif k == "announce" and action.args[0]:
-                    self._make_playable(p)
                 if k in DECISION_KINDS:
-                    view = g.view(self.viewer)
-                g.apply(action, player=actor)
+                    view = g.view(self.viewer)    # made-up secrets change only what the viewer cannot see
+            g.apply_seen(action, player=actor, to=to if k != "deal" else None)
         except HeimlichError as e:
             raise RecordError(f"cannot follow the public history at entry {index} ({actor}: {action}): {e}") from None
         raw = tuple(g.events[n0:])
@@ -334,7 +176,7 @@ class _Shadow:
                         at_mark=_reached_mark(g))
 
 
-def _entries_from_log(events, start: int = 0):
+def entries_from_log(events, start: int = 0):
     """(actor, action, to) entries from a view's event log (from event ``start`` on).
 
     Returns ``(entries, consumed)``: ``consumed`` events were turned into entries.
@@ -507,7 +349,7 @@ def public_decisions(source, viewer: str | None = None, until=None) -> Iterator[
         if len(log) and log[0].kind == "start":
             raise ModelError("this game started from a position, which its views do not describe; "
                              "use Belief.for_game(game, ...) or Belief.from_record(record, ...)")
-        entries, _ = _entries_from_log(log)
+        entries, _ = entries_from_log(log)
         own = ()
         flat = []
         for actor, action, to in entries:
@@ -571,7 +413,7 @@ class ViewReader:
                 raise ModelError("this game started from a position, which its views do not describe; "
                                  "use Belief.for_game(game, ...) or Belief.from_record(record, ...)")
             begin = 1
-        entries, _ = _entries_from_log(log, begin)
+        entries, _ = entries_from_log(log, begin)
         mark = self.mark()
         out = []
         over = _over_from_log(log)

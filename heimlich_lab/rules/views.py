@@ -187,8 +187,8 @@ class EventLog:
         return f"<EventLog of {self._n} events>"
 
 
-class _AllEvents:
-    """For the omniscient view: every event is 'own'."""
+class AllEvents:
+    """The omniscient view's "own events" (:class:`EventLog`): every event is its own."""
 
     __slots__ = ("_raw",)
 
@@ -198,8 +198,6 @@ class _AllEvents:
     def get(self, i):
         return self._raw[i]
 
-
-_NO_EVENTS: dict = {}
 
 
 class View:
@@ -219,48 +217,19 @@ class View:
                  "winners", "owners", "_log", "final_owners")
 
     @classmethod
-    def _of(cls, game, player: str | None, omniscient: bool = False) -> "View":
-        # Built on every bot decision: copy only immutable snapshots; dicts are made on demand.
-        v = object.__new__(cls)
-        i = game._pidx[player] if player is not None else None
-        v.viewer = player
-        v.kind = "omniscient" if omniscient else ("spectator" if i is None else "player")
-        v.players = game.players
-        v.agents = game.agents
-        v.rules = game.rules
-        v._pos = tuple(game._pos)
-        v._score = tuple(game._score)
-        v._safe = game._safe
-        v.phase = phase = game.phase
-        actor = game._to_act()
-        v.current_player = None if (actor is None or actor == "chance") else game.players[actor]
-        v.active_player = game.players[game._active]
-        v.turn = game._turn
-        v.die = game._die
-        v.points = game._points
-        v._triggers = tuple(game._triggers)
-        hands = game._hands
-        if i is None:
-            v.own_agents, v.hand, v._sheet = (), (), None
-        else:
-            v.own_agents = tuple([game.agents[a] for a in game._own[i]])
-            v.hand = tuple(hands[i])
-            v._sheet = dict(game._sheets[i]) if game._sheets[i] else None
-        v._hand_sizes = tuple(map(len, hands))
-        v.supply_size = len(game._supply)
-        v.discards = tuple(game._discards)
-        v.dossier_done = game._dossier_done
-        v.removed = tuple(game._removed)
-        v.is_over = over = phase == "over"
-        v.winners = game._winners
-        v.final_owners = game.final_owners if over else None
-        v.owners = game.owners if (omniscient or over) else None
-        n_events = len(game.events)
-        if omniscient:   # every event as it happened: "own" is all of them
-            v._log = (game.events, _AllEvents(game.events), n_events)
-        else:
-            v._log = (game._public_events, game._own_events[i] if i is not None else _NO_EVENTS, n_events)
-        return v
+    def from_fields(cls, fields: tuple) -> View:
+        """A view of the state it is given, made by the engine (:meth:`Game.view
+        <heimlich_lab.rules.game.Game.view>`, which decides what the viewer may see): the values of the slots
+        in their order (``__slots__``): ``_pos`` and ``_safe`` are ring indices, ``_score`` the markers by agent,
+        ``_triggers`` agent indices, ``_hand_sizes`` by seat, ``_sheet`` the viewer's dossier entries (agent
+        index -> player index, -1 free), ``_log`` the (public events, the viewer's own events, count) an
+        :class:`EventLog` reads. One tuple, unpacked at once: a view is made on every bot decision."""
+        self = object.__new__(cls)
+        (self.viewer, self.kind, self.players, self.agents, self.rules, self._pos, self._score, self._safe,
+         self.phase, self.current_player, self.active_player, self.turn, self.die, self.points, self._triggers,
+         self.own_agents, self.hand, self._hand_sizes, self.supply_size, self.discards, self.removed, self._sheet,
+         self.dossier_done, self.is_over, self.winners, self.owners, self._log, self.final_owners) = fields
+        return self
 
     @property
     def log(self) -> EventLog:

@@ -33,7 +33,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import ModelError
-from ..inference.core import HypothesisSpace, Posterior, Update
+from ..inference.core import HypothesisSpace, Marginals, Posterior, Update
+from ..inference.mixture import TypedPosterior
 from ..inference.transition import swap
 from .rules import MIDDLE, TEAMS, SecretsRules
 
@@ -65,14 +66,16 @@ class Belief:
         self.players, self.observer, self.rules, self.model = players, observer, rules, model
         self.slots = players + (MIDDLE,)
         counts = tuple(rules.markers_for(len(players)).values())
-        self.posterior = Posterior(arrangement_space(self.slots, counts))
+        space = arrangement_space(self.slots, counts)
+        p_team = getattr(model, "p_team", None)
+        # with a rationality mixture, each player is a team player or a random one for the whole game: the
+        # players are the typed actors of the core's mixture, their type learned from all their choices together
+        self.posterior = Posterior(space) if p_team is None else \
+            TypedPosterior(space, [np.log(p_team), np.log1p(-p_team)], ("team", "random"), actors=players)
         self.diplomat_left = diplomat_left
         self.seen = 0          # events of the view consumed so far
         self._context: dict = {}
         self._tableaux: dict[str, list[list]] = {p: [] for p in players}
-        # with a rationality mixture: player -> (log P(their choices | each hypothesis) as a team player,
-        # log P(their choices) as a random player)
-        self._types = {} if getattr(model, "p_team", None) is not None else None
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -103,14 +106,20 @@ class Belief:
                              f"the view is {view.viewer}'s of {', '.join(view.players)}")
         out = []
         for e in view.log_since(self.seen):
-            rec = self.observe(e)
+            rec = self.add(e)
             if rec is not None:
                 out.append(rec)
-        self.seen = len(view)
         return out
 
-    def observe(self, e) -> Update | None:
-        """Take in one event as the observer saw it (in order; :meth:`sync` does this)."""
+    def add(self, e) -> Update | None:
+        """Take in the next event of the observer's view log, as the observer saw it (the Secrets decision
+        stream, read in order: a :class:`~heimlich_lab.inference.reader.DecisionReader`; :meth:`sync` reads a
+        view's new events with it). Returns the update it made, or ``None``."""
+        rec = self._read(e)
+        self.seen += 1
+        return rec
+
+    def _read(self, e) -> Update | None:
         k, post, me = e.kind, self.posterior, self.observer
         ctx = self._context
         if k in ("look", "show") and e.team is not None:
@@ -120,7 +129,8 @@ class Belief:
             return post.condition({e.slot: e.team}, label=f"{who} saw {whose} marker: {e.team}")
         if k == "expose" and e.team is not None:
             return post.condition({e.player: e.team}, label=f"{e.player}'s marker was shown: {e.team}")
-        merge = self._types is None        # with player types, hypotheses keep their histories apart
+        typed = isinstance(post, TypedPosterior)
+        merge = not typed                  # with player types, hypotheses keep their histories apart
         if k == "swap":
             return post.transition(swap(post.space, e.a, e.b), merge=merge,
                                    label=f"{e.cause.capitalize()}: the {e.a} and {e.b} markers swapped")
@@ -131,12 +141,9 @@ class Belief:
             i = self.players.index(e.player)
             left, right = self.players[(i + 1) % len(self.players)], self.players[(i - 1) % len(self.players)]
             p = self.diplomat_left
-            rec = post.transition([swap(post.space, left, MIDDLE), swap(post.space, right, MIDDLE)], [p, 1 - p],
-                                  merge=merge, label=f"Diplomat: {e.player} swapped the middle marker with {left}'s "
-                                                     f"or {right}'s (you did not see which)")
-            if not merge:
-                self._types = {q: (np.tile(team, 2), rand) for q, (team, rand) in self._types.items()}
-            return rec
+            return post.transition([swap(post.space, left, MIDDLE), swap(post.space, right, MIDDLE)], [p, 1 - p],
+                                   merge=merge, label=f"Diplomat: {e.player} swapped the middle marker with {left}'s "
+                                                      f"or {right}'s (you did not see which)")
         if k == "turn":
             ctx.clear()
             ctx["tableaux"] = self._tableaux
@@ -145,7 +152,7 @@ class Belief:
         elif k == "offer":
             ctx["offer"] = (e.player, e.target)
         rec = None
-        if self._types is not None:
+        if typed:
             rec = self._read_with_types(e, ctx)
         elif self.model is not None:
             ll, label = self.model.evidence(self, e, ctx)
@@ -159,36 +166,25 @@ class Belief:
         return rec
 
     def _read_with_types(self, e, ctx) -> Update | None:
-        """Choices under the per-player mixture: the update is each decider's new mixture likelihood over the
-        old one, so that the posterior is the prior times, per player, p·P(choices | team) + (1-p)·P(choices |
-        random)."""
+        """Choices under the per-player mixture: each decider is read as a team player (the model's likelihood
+        per arrangement) or a random one (one over the number of options), through the core's
+        :class:`~heimlich_lab.inference.mixture.TypedPosterior`: the posterior is the prior times, per player,
+        p·P(choices | team) + (1-p)·P(choices | random)."""
         reads = self.model.readings(self, e, ctx)
         if not reads:
             return None
-        lp, lq = np.log(self.model.p_team), np.log1p(-self.model.p_team)
-        n = len(self.posterior)
-        ll = np.zeros(n)
-        new = {}
+        readings = []
         for decider, team_ll, n_options, _ in reads:
-            team, rand = new.get(decider, self._types.get(decider, (np.zeros(n), 0.0)))
-            before = np.logaddexp(lp + team, lq + rand)
-            team, rand = team + team_ll, rand - np.log(n_options)
-            ll += np.logaddexp(lp + team, lq + rand) - before
-            new[decider] = (team, rand)
-        rec = self.posterior.update(ll, label="; ".join(r[3] for r in reads), actor=e.player)
-        self._types.update(new)
-        return rec
+            ll = np.empty((2, len(team_ll)))
+            ll[0], ll[1] = team_ll, -np.log(n_options)      # as a team player, as a random one
+            readings.append((decider, ll))
+        return self.posterior.update_types(readings, label="; ".join(r[3] for r in reads), actor=e.player)
 
     def team_player_probability(self, player: str) -> float:
         """With a rationality mixture (``SecretsModel(p_team=...)``): P(``player`` chooses as a team player)."""
-        if self._types is None:
+        if not isinstance(self.posterior, TypedPosterior):
             raise ModelError("this belief has no player types: use model=SecretsModel(p_team=...)")
-        if player not in self._types:
-            return float(self.model.p_team)
-        team, rand = self._types[player]
-        lp, lq = np.log(self.model.p_team), np.log1p(-self.model.p_team)
-        p_team_given_h = np.exp(lp + team - np.logaddexp(lp + team, lq + rand))
-        return float(self.posterior.posterior_vector() @ p_team_given_h)
+        return float(self.posterior.type_posterior(player)[0])
 
     # ------------------------------------------------------------------ answers
     def identities(self) -> dict[str, dict[str, float]]:
@@ -200,9 +196,10 @@ class Belief:
         """P(the marker on ``slot`` is ``team``)."""
         return self.posterior.probability({slot: team})
 
-    def marginals(self) -> np.ndarray:
-        """Array (teams, slots) of probabilities."""
-        return self.posterior.marginals()[: len(TEAMS)]
+    def marginals(self) -> Marginals:
+        """P(the marker on a slot is a team's), a :class:`~heimlich_lab.inference.core.Marginals` table: rows the
+        teams, columns the seats and the middle (``m["CIA"]["Ann"]``; ``np.asarray(m)`` is (teams, slots))."""
+        return Marginals(self.posterior.marginals()[: len(TEAMS)], TEAMS, self.slots)
 
     def explain_last(self) -> str:
         """The last change of the belief, in words."""

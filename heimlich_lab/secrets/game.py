@@ -545,14 +545,28 @@ class Game:
         if player is not None and player not in self._pidx:
             raise WrongPlayer(f"{player!r} is not a player of this game ({', '.join(self.players)})",
                               rule="players")
-        return View._of(self, player)
+        return self._view(player)
 
     def spectator_view(self):
-        return View._of(self, None)
+        return self._view(None)
 
     def omniscient_view(self):
         """OMNISCIENT: every secret shown. For teaching and debugging, never for a bot."""
-        return View._of(self, None, omniscient=True)
+        return self._view(None, omniscient=True)
+
+    def _view(self, player: str | None, omniscient: bool = False) -> View:
+        i = None if player is None else self._pidx[player]
+        P = self.players
+        off = self._offer
+        over = self._phase == "over"
+        return View.from_fields((
+            player, "omniscient" if omniscient else ("spectator" if i is None else "player"), P, self.slots,
+            self.rules, self._phase, self.current_player, P[self._active], self._turn, self._candidates,
+            None if off is None else (off[0] if (omniscient or i == self._active) else None, P[off[1]]),
+            {p: tuple((c, up) for c, up in self._chars[j]) for j, p in enumerate(P)},
+            {p: len(self._shot[j]) for j, p in enumerate(P)}, self.un_player, self.deck_size,
+            dict(self.marker_counts), self.end_size, over, self._winners,
+            self.scores if (over or omniscient) else None, self._events, len(self._events), i, omniscient))
 
     @property
     def record(self):

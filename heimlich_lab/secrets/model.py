@@ -32,6 +32,7 @@ True
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -117,6 +118,11 @@ def decision_utilities(table: np.ndarray, players, me: int, options, *, rules, t
     return np.stack(cols, axis=1)
 
 
+def _real(x) -> bool:
+    """A real number (an int or a float, numpy's too), not a bool or text."""
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+
+
 @dataclass(frozen=True)
 class SecretsModel:
     """``beta``: how strongly choices follow the utilities; ``epsilon``: the share of uniformly random choices.
@@ -132,17 +138,23 @@ class SecretsModel:
     p_team: float | None = None
 
     def __post_init__(self):
-        if not (self.beta >= 0 and 0 <= self.epsilon <= 1):
-            raise ModelError(f"beta must be >= 0 and epsilon in [0, 1], not {self.beta!r}, {self.epsilon!r}")
-        if self.p_team is not None and not 0 < self.p_team < 1:
+        """Checked when the model is made (not at the first choice it reads): ``beta`` a finite number >= 0,
+        ``epsilon`` in [0, 1], ``p_team`` in (0, 1) or ``None``; no text, no ``True``, no NaN, no infinity."""
+        if not _real(self.beta) or not (math.isfinite(self.beta) and self.beta >= 0):
+            raise ModelError(f"beta must be a finite number >= 0 (0 = every option alike), not {self.beta!r}")
+        if not _real(self.epsilon) or not 0 <= self.epsilon <= 1:
+            raise ModelError(f"epsilon must be a probability in [0, 1], not {self.epsilon!r}")
+        if self.p_team is not None and (not _real(self.p_team) or not 0 < self.p_team < 1):
             raise ModelError(f"p_team is a probability strictly between 0 and 1 (or None), not {self.p_team!r}")
 
     def choice_loglik(self, utilities: np.ndarray, chosen: int) -> np.ndarray:
         """log P(option ``chosen`` | h) for a (hypotheses x options) utility table."""
         u = self.beta * np.asarray(utilities, dtype=float)
-        soft = u[:, chosen] - logsumexp(u, axis=1)
         n = u.shape[1]
-        return np.logaddexp(np.log1p(-self.epsilon) + soft if self.epsilon < 1 else -np.inf,
+        if self.epsilon == 1:       # every choice at random: the same for every hypothesis (one per row)
+            return np.full(u.shape[0], -math.log(n))
+        soft = u[:, chosen] - logsumexp(u, axis=1)
+        return np.logaddexp(np.log1p(-self.epsilon) + soft,
                             np.log(self.epsilon / n) if self.epsilon > 0 else -np.inf)
 
     def evidence(self, belief, e, ctx) -> tuple[np.ndarray | None, str | None]:

@@ -25,7 +25,7 @@ def play_game(bots: "Mapping[str, object] | Sequence[object]", seed: int | None 
             raise HeimlichError(f"the bot for {p} has no choose(view, legal_actions) method")
     g = Game(list(bots), seed=seed, rules=rules)
     view, legal, apply = g.view, g.legal_actions, g.apply
-    while g._phase != "over":
+    while not g.is_over:
         p = g.current_player
         a = bots[p].choose(view(p), legal())
         try:

@@ -77,10 +77,39 @@ def describe(e: Event) -> str | None:
     return None
 
 
+class TranscriptWriter:
+    """A reader of the Secrets decision stream (:class:`~heimlich_lab.inference.reader.DecisionReader`): the
+    events of ``observer``'s view, one at a time, in words (:attr:`lines`).
+
+    >>> from heimlich_lab.secrets import Game
+    >>> g = Game(["Ann", "Bob", "Cy", "Dee"], chance="manual")
+    >>> g.apply("deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB")
+    >>> writer = TranscriptWriter("Bob")
+    >>> for e in g.view("Bob").log:
+    ...     _ = writer.add(e)
+    >>> writer.lines[0]
+    'The identity markers are dealt: 2 CIA, 2 KGB, 1 Hippie, one of them in the middle.'
+    """
+
+    def __init__(self, observer: str | None = None):
+        self.observer = observer
+        self.lines: list[str] = []
+
+    def add(self, event: Event) -> str | None:
+        """The line of one event (``None`` for an event that needs none), also appended to :attr:`lines`."""
+        line = describe(event)
+        if line is not None:
+            self.lines.append(line)
+        return line
+
+
 def transcript(source, viewer: str | None = None) -> list[str]:
     """The lines of a game or a full :class:`~heimlich_lab.secrets.SecretsRecord` as ``viewer`` saw it."""
     game = source.replay() if hasattr(source, "replay") else source
     if viewer not in (None, "omniscient") and viewer not in game.players:
         raise HeimlichError(f"{viewer!r} is not a player ({', '.join(game.players)}), 'omniscient' or None")
     view = game.omniscient_view() if viewer == "omniscient" else game.view(viewer)
-    return [line for line in map(describe, view.log) if line is not None]
+    writer = TranscriptWriter(None if viewer == "omniscient" else viewer)
+    for e in view.log:
+        writer.add(e)
+    return writer.lines

@@ -84,31 +84,17 @@ class View:
                  "marker_counts", "end_size", "is_over", "winners", "scores", "_events", "_n", "_i", "_omni")
 
     @classmethod
-    def _of(cls, game, player: str | None, omniscient: bool = False) -> "View":
-        v = object.__new__(cls)
-        i = None if player is None else game._pidx[player]
-        P = game.players
-        v.viewer = player
-        v.kind = "omniscient" if omniscient else ("spectator" if i is None else "player")
-        v.players, v.slots, v.rules = P, game.slots, game.rules
-        v.phase = game._phase
-        v.current_player = game.current_player
-        v.active_player = P[game._active]
-        v.turn = game._turn
-        v.candidates = game._candidates
-        off = game._offer
-        v.offer = None if off is None else (off[0] if (omniscient or i == game._active) else None, P[off[1]])
-        v.tableaux = {p: tuple((c, up) for c, up in game._chars[j]) for j, p in enumerate(P)}
-        v.bullet_counts = {p: len(game._shot[j]) for j, p in enumerate(P)}
-        v.un_player = game.un_player
-        v.deck_size = game.deck_size
-        v.marker_counts = dict(game.marker_counts)
-        v.end_size = game.end_size
-        v.is_over = game._phase == "over"
-        v.winners = game._winners
-        v.scores = game.scores if (v.is_over or omniscient) else None
-        v._events, v._n, v._i, v._omni = game._events, len(game._events), i, omniscient
-        return v
+    def from_fields(cls, fields: tuple) -> "View":
+        """A view of the state it is given, made by the engine (:meth:`Game.view
+        <heimlich_lab.secrets.game.Game.view>`, which decides what the viewer may see): the values of the slots
+        in their order (``__slots__``): ``_events`` the game's raw events, ``_n`` how many the view shows, ``_i``
+        the viewer's seat (``None``: a spectator), ``_omni`` whether every secret is shown."""
+        self = object.__new__(cls)
+        (self.viewer, self.kind, self.players, self.slots, self.rules, self.phase, self.current_player,
+         self.active_player, self.turn, self.candidates, self.offer, self.tableaux, self.bullet_counts,
+         self.un_player, self.deck_size, self.marker_counts, self.end_size, self.is_over, self.winners, self.scores,
+         self._events, self._n, self._i, self._omni) = fields
+        return self
 
     @property
     def log(self) -> list[Event]:

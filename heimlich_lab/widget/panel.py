@@ -164,7 +164,8 @@ class LivePanels:
     once each: its belief and its dossier notes follow it, so a late step costs what an early one does.
 
     ``factory(game, observer)`` makes a belief that has read no decision yet and takes them one at a time
-    with ``add(decision)`` (as :class:`~heimlich_lab.inference.belief.Belief` does); one that fails (or later
+    with ``add(decision)``, a :class:`~heimlich_lab.inference.reader.DecisionReader` (as
+    :class:`~heimlich_lab.inference.belief.Belief` is, and the dossier notes beside it); one that fails (or later
     cannot follow the game) stops with its reason shown in its panel, and the game goes on.
     """
 

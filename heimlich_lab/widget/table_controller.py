@@ -293,15 +293,26 @@ class TableController(ABC):
             elif cmd == "pause":
                 self.pause()
             elif cmd == "speed":
-                try:
-                    self.set_speed(int(msg.get("value", self.widget.speed_ms)))
-                except (TypeError, ValueError):
-                    pass
+                value = message_number(msg.get("value"))     # a number: not true (1 ms), not text
+                if value is not None:                        # 1e400 (inf) is the slowest pace, as any big number
+                    self.set_speed(max(-1e9, min(value, 1e9)))
 
     @property
     def record(self):
         """The game's record so far (it replays exactly)."""
         return self.game.record
+
+
+def message_number(x) -> float | None:
+    """A number sent by the front end (JSON: an int or a float, ``inf`` for 1e400), or ``None`` for anything else
+    (text, ``true``, NaN, a list): a message cannot pass a boolean for 1 or overflow ``int()``.
+
+    >>> message_number(3), message_number(1e400), message_number(True), message_number("2"), message_number(float("nan"))
+    (3, inf, None, None, None)
+    """
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or x != x:
+        return None
+    return x
 
 
 class TableReplay:
@@ -325,9 +336,8 @@ class TableReplay:
     def handle_message(self, msg: dict) -> None:
         """A message from the front end: ``replay`` (go to an index) or the Step control."""
         if msg.get("type") == "replay":
-            try:
-                self.seek(int(msg.get("index", self.index)))
-            except (TypeError, ValueError):
-                pass
+            index = message_number(msg.get("index"))
+            if index is not None:
+                self.seek(max(-1, min(index, len(self))))    # clamped before int(): 1e400 is the end
         elif msg.get("type") == "control" and msg.get("command") == "step":
             self.seek(self.index + 1)

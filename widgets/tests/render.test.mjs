@@ -291,13 +291,14 @@ describe("side panels", () => {
     }
   });
 
-  test("re-rendering 7 agents is cheap (< 5 ms per full render)", () => {
+  test("re-rendering 7 agents and a 200-line log gives the same page each time (its cost is printed, not asserted)", () => {
     const s = moveState({ agents: AGENTS7, positions: { ...moveState().positions, violet: 2 }, log: Array.from({ length: 200 }, (_, i) => `line ${i}`) });
-    R.renderWidget(s, { alloc: { red: 2 } });
+    const first = R.renderWidget(s, { alloc: { red: 2 } });
     const t0 = performance.now();
-    for (let i = 0; i < 50; i++) R.renderWidget(s, { alloc: { red: 2 } });
-    const per = (performance.now() - t0) / 50;
-    assert.ok(per < 5, `${per.toFixed(2)} ms per render`);
+    for (let i = 0; i < 50; i++) assert.equal(R.renderWidget(s, { alloc: { red: 2 } }), first);
+    // A speed figure, not a test: timed assertions fail on a loaded machine (BENCHMARKS.md has the board's targets).
+    console.log(`# full render, 7 agents, 200 log lines: ${((performance.now() - t0) / 50).toFixed(2)} ms`);
+    assert.match(first, /line 199/);
   });
 });
 
