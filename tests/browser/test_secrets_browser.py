@@ -74,8 +74,9 @@ def open_and_run(page, lab, name):
 
 
 def shoot(page, artifacts, name):
-    table = page.locator(TABLE).first
-    table.scroll_into_view_if_needed()
+    # One step in the page: the table redraws itself whole on an update, so a located element may be detached
+    # by the time a second step (scroll) reaches it.
+    page.evaluate("(sel) => document.querySelector(sel)?.scrollIntoView({block: 'nearest'})", TABLE)
     page.screenshot(path=str(artifacts / f"{name}.png"))
 
 
