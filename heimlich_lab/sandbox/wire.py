@@ -199,12 +199,10 @@ class SecretsFollower:
         from ..secrets.views import View
         if self.fields is None:
             raise RecordError("the view sent has no state yet: nothing to decide")
-        v = object.__new__(View)
-        v.viewer, v.kind, v.players, v.slots, v.rules = self.viewer, "player", self.players, self.slots, self.rules
-        for f, value in self.fields.items():
-            setattr(v, f, value)
-        v._events, v._n, v._i, v._omni = list(self.events), len(self.events), self.players.index(self.viewer), False
-        return v
+        # The engine's own constructor, given only what this player saw: the events are already as they saw them.
+        return View.from_fields((self.viewer, "player", self.players, self.slots, self.rules,
+                                 *(self.fields[f] for f in SECRETS_FIELDS),
+                                 list(self.events), len(self.events), self.players.index(self.viewer), False))
 
     @staticmethod
     def parse(text: str):
