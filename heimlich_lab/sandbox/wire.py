@@ -203,7 +203,11 @@ class SecretsFollower:
         v.viewer, v.kind, v.players, v.slots, v.rules = self.viewer, "player", self.players, self.slots, self.rules
         for f, value in self.fields.items():
             setattr(v, f, value)
-        v._events, v._n, v._i, v._omni = list(self.events), len(self.events), self.players.index(self.viewer), False
+        # the view's own private slots (its events as the viewer saw them, its viewer's seat), never a game's
+        private = {"_events": list(self.events), "_n": len(self.events), "_i": self.players.index(self.viewer),
+                   "_omni": False}
+        for name, value in private.items():
+            setattr(v, name, value)
         return v
 
     @staticmethod
