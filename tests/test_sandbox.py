@@ -558,3 +558,24 @@ def test_tournament_secrets_bot_file(tmp_path, capsys):
                  "--seed", "3", "--no-progress", "--decision-time", "30"]) == 0
     out = capsys.readouterr().out
     assert "2 games" in out and "agent" in out and "crash" not in out
+
+
+def test_a_bot_that_writes_garbage_on_the_protocol_loses_the_turn_and_its_worker(tmp_path):
+    # the bot finds the worker's answer pipe and writes a line that is not an answer, then a very long one
+    path = bot_file(tmp_path, "forger", """
+        import os
+
+        def choose(view, legal_actions):
+            if view.turn in (3, 5):
+                junk = b"this is not JSON\\n" if view.turn == 3 else b"x" * 200000
+                for fd in range(3, 12):
+                    try:
+                        os.write(fd, junk)
+                    except OSError:
+                        pass
+            return legal_actions[0]
+        """)
+    g, bot = play_with(BotFile(path, time_limit=30, max_faults=10))
+    assert g.is_over and bot.faults and {f.kind for f in bot.faults} == {"answer"}
+    assert any("not JSON" in f.message for f in bot.faults)
+    assert any("without ending the line" in f.message for f in bot.faults)

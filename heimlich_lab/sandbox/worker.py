@@ -97,6 +97,7 @@ def main() -> int:
             from .wire import HeimlichFollower as Follower
         else:
             from .wire import SecretsFollower as Follower
+            from ..secrets import actions, rules, views  # noqa: F401 - loaded before the limits, as the first game's
         _limit_resources(int(msg.get("memory_mb") or 0))     # the bot's memory: what it adds from here on
         confined = False
         if msg.get("confine"):
