@@ -1,7 +1,7 @@
 """A built-in per-game evaluator for tournaments: how well every player's exact belief guessed.
 
 ``tournament(..., evaluate="beliefs")`` (or ``evaluate=BeliefEvaluator(...)``) replays each
-finished game once with a :class:`~heimlich_lab.inference.belief.BeliefSet` (every player as an
+finished game once with a :class:`~heimlich_lab.games.heimlich.inference.belief.BeliefSet` (every player as an
 observer, the model's likelihood computed once per decision) and adds, per game and player, the
 scores of :func:`~heimlich_lab.inference.metrics.score_belief` for that player's exact posterior
 at the dossier mark (the first scoring marker at 29; the end of the game if no marker got there):
@@ -13,11 +13,11 @@ at the dossier mark (the first scoring marker at 29; the end of the game if no m
 * ``belief_at_mark``: whether the game reached the dossier mark.
 
 The truth is who controlled which agent when the replay stopped. The model defaults to the kit's
-default model (:func:`~heimlich_lab.inference.likelihoods.default_model`, types learned per player);
+default model (:func:`~heimlich_lab.games.heimlich.inference.likelihoods.default_model`, types learned per player);
 ``BoltzmannModel()`` has the parameters of the default ``boltzmann`` bot.
 
 Speed: bots whose model has the same utility weights as the evaluator's model are given the
-evaluator's :class:`~heimlich_lab.inference.utility.Utility` (its cache) before the game, so the
+evaluator's :class:`~heimlich_lab.games.heimlich.inference.utility.Utility` (its cache) before the game, so the
 utilities the bots computed while playing are looked up again, not recomputed, during the replay.
 Utilities are a pure function of the public state, so the games and the scores are the same
 either way (``share_utility=False`` turns this off).
@@ -44,7 +44,7 @@ class BeliefEvaluator:
 
     def __init__(self, model=None, until="dossier", share_utility: bool = True, prefix: str = "belief_"):
         if model is None:
-            from ..inference.likelihoods import default_model
+            from ..games.heimlich.inference.likelihoods import default_model
             model = default_model()
         self.model = model
         self.until = until
@@ -66,7 +66,7 @@ class BeliefEvaluator:
                 m.utility = mine
 
     def __call__(self, record) -> dict:
-        from ..inference.belief_set import BeliefSet
+        from ..games.heimlich.inference.belief_set import BeliefSet
         from ..inference.metrics import truth_table
         bs = BeliefSet.from_record(record, model=self.model, until=self.until, keep_updates=False)
         owners = bs.truth
@@ -108,7 +108,7 @@ def _score(marginals, t, players, agents, observer, own) -> dict[str, float]:
 
 class SecretsBeliefEvaluator:
     """``evaluate(record) -> {column: {player: value}}`` for Secrets: every observer's exact filter
-    (:class:`~heimlich_lab.secrets.Belief`, ``model=None``: only what was seen and heard) at the end of the
+    (:class:`~heimlich_lab.games.secrets.Belief`, ``model=None``: only what was seen and heard) at the end of the
     game, before the final reveal, scored against where the markers lay, over every seat and the middle:
 
     * ``belief_log_loss`` (natural log), ``belief_brier`` and ``belief_accuracy`` (the likeliest team right);
@@ -129,8 +129,8 @@ class SecretsBeliefEvaluator:
         return f"SecretsBeliefEvaluator(model={self.model!r})"
 
     def __call__(self, record) -> dict:
-        from ..secrets.belief import Belief
-        from ..secrets.rules import TEAMS
+        from ..games.secrets.belief import Belief
+        from ..games.secrets.rules import TEAMS
         truth = record.final_identities
         out: dict = {f"{self.prefix}{k}": {} for k in ("log_loss", "brier", "accuracy", "own")}
         for p in record.players:

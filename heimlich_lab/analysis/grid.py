@@ -33,8 +33,8 @@ import numpy as np
 
 from ..bots.registry import make_bot
 from ..errors import HeimlichError
-from ..rules.ruleset import Rules
-from ..secrets.rules import MAX_PLAYERS, MIN_PLAYERS, SecretsRules
+from ..games.heimlich.rules.ruleset import Rules
+from ..games.secrets.rules import MAX_PLAYERS, MIN_PLAYERS, SecretsRules
 
 #: The games a tournament can play.
 GAMES = ("heimlich", "secrets")

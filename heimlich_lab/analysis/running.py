@@ -14,7 +14,7 @@ import numpy as np
 
 from ..bots.registry import make_bot
 from ..errors import HeimlichError
-from ..play import play_game
+from ..games.heimlich.play import play_game
 from .grid import GameTask, game_seeds
 from .storage import columns_of
 
@@ -35,7 +35,7 @@ def play_task(task: GameTask, evaluate: Callable | None) -> list[dict]:
     common = {"game_id": task.game_id, "root_seed": task.root_seed, "game_index": task.game_index,
               "seed": game_seed, "n_players": n, "variant": task.variant, "lineup": task.lineup}
     if task.game == "secrets":
-        from ..secrets.play import play_game as play_secrets
+        from ..games.secrets.play import play_game as play_secrets
         g = play_secrets(lineup, seed=game_seed, rules=task.rules)
         rows = _secrets_rows(g, common)
     else:

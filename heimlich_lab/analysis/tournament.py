@@ -114,7 +114,7 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     game:
         ``"heimlich"`` (default) or ``"secrets"``, the second game: 4 to 8 players, its bots (``random``,
         ``team``, ``bluff``), variants ``basic``, ``double_agent=N``, a
-        :class:`~heimlich_lab.secrets.SecretsRules` or a dict of its options; the columns are
+        :class:`~heimlich_lab.games.secrets.SecretsRules` or a dict of its options; the columns are
         :data:`~heimlich_lab.analysis.storage.SECRETS_COLUMNS` (``team`` the identity that counted at the end),
         and ``evaluate="beliefs"`` scores each observer's exact filter at the end of the game
         (:class:`~heimlich_lab.analysis.beliefs.SecretsBeliefEvaluator`).

@@ -16,9 +16,9 @@ from ..errors import HeimlichError
 
 #: name -> factory(seed) -> bot. Other modules register their bots here.
 BOTS: dict[str, Callable] = {}
-#: game -> its bots by name: Heimlich & Co. (``BOTS``) and the second game, Secrets (heimlich_lab/secrets/bots.py).
+#: game -> its bots by name: Heimlich & Co. (``BOTS``) and the second game, Secrets (heimlich_lab/games/secrets/bots.py).
 GAME_BOTS: dict[str, dict[str, Callable]] = {"heimlich": BOTS, "secrets": {}}
-_PACKAGES = {"heimlich": "heimlich_lab.bots", "secrets": "heimlich_lab.secrets.bots"}
+_PACKAGES = {"heimlich": "heimlich_lab.games.heimlich.bots", "secrets": "heimlich_lab.games.secrets.bots"}
 
 
 def _bots_of(game: str) -> dict[str, Callable]:

@@ -7,17 +7,19 @@ from ..errors import HeimlichError
 
 
 #: Where the benchmarks live.
-BENCHMARK_PACKAGE = "heimlich_lab.benchmarks"
+BENCHMARK_PACKAGE = "heimlich_lab.games.heimlich.benchmarks"
 
 
 def _lazy(module: str, function: str):
-    """``heimlich_lab.benchmarks.<module>.<function>``, imported only when that benchmark runs."""
+    """``<module>.<function>`` (a module of ``BENCHMARK_PACKAGE`` or a full name), imported only when that
+    benchmark runs."""
     def run_benchmark(quick: bool = False):
-        return getattr(import_module(f"{BENCHMARK_PACKAGE}.{module}"), function)(quick)
+        name = module if module.startswith("heimlich_lab.") else f"{BENCHMARK_PACKAGE}.{module}"
+        return getattr(import_module(name), function)(quick)
     return run_benchmark
 
 
-#: name -> function(quick: bool) -> list of (label, value, unit). The code is in heimlich_lab/benchmarks/.
+#: name -> function(quick: bool) -> list of (label, value, unit). The code is in heimlich_lab/games/heimlich/benchmarks/.
 BENCHMARKS: dict = {
     "engine": _lazy("engine", "bench_random_games"),
     "belief": _lazy("belief", "bench_belief"),
@@ -25,7 +27,7 @@ BENCHMARKS: dict = {
     "target": _lazy("tournament", "bench_target"),
     "tournament": _lazy("tournament", "bench_tournament"),
     "board": _lazy("board", "bench_board"),
-    "secrets": _lazy("secrets", "bench_secrets"),
+    "secrets": _lazy("heimlich_lab.games.secrets.bench", "bench_secrets"),
     "types": _lazy("player_types", "bench_player_types"),
 }
 

@@ -12,7 +12,7 @@ import secrets
 from pathlib import Path
 
 from ..errors import HeimlichError
-from ..rules.ruleset import READING_OPTIONS, Rules
+from ..games.heimlich.rules.ruleset import READING_OPTIONS, Rules
 
 #: Seeds given on the command line, and those drawn for you, are below this.
 MAX_CLI_SEED = 2**63

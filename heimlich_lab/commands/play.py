@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from ..bots.registry import make_bot
 from ..errors import HeimlichError
-from ..play import play_game
-from ..rules.records import GameRecord
-from ..transcript import transcript
+from ..games.heimlich.play import play_game
+from ..games.heimlich.rules.records import GameRecord
+from ..games.heimlich.transcript import transcript
 from .common import (add_rules_arguments, add_seed_argument, out_file, report_seed_and_save, rules_from, seed_or_drawn,
                      split_names)
 
@@ -48,7 +48,7 @@ def register(sub):
 
 def run_play(args) -> int:
     if args.game == "secrets":
-        from .secrets import run_play as play_secrets
+        from ..games.secrets.cli import run_play as play_secrets
         return play_secrets(args)
     players = split_names(args.players, "player")
     repeated = sorted({p for p in players if players.count(p) > 1})
@@ -70,7 +70,7 @@ def run_play(args) -> int:
 
 
 def run_replay(args) -> int:
-    from .secrets import is_secrets_record, run_replay as replay_secrets
+    from ..games.secrets.cli import is_secrets_record, run_replay as replay_secrets
     if is_secrets_record(args.record):
         return replay_secrets(args)
     rec = GameRecord.load(args.record)

@@ -3,8 +3,8 @@
 The front end is ``widgets/board.bundle.js`` (esbuild bundles ``widgets/board.js``,
 ``logic.js`` and ``render.js``; the wheel ships it as ``heimlich_lab/widget/static``).
 It knows no rules: it draws two synced traitlets, ``setup`` (fixed for a game:
-:func:`~heimlich_lab.widget.state.board_setup`) and ``state`` (the position and
-the decisions now: :func:`~heimlich_lab.widget.state.board_state`), and sends the
+:func:`~heimlich_lab.games.heimlich.widget.state.board_setup`) and ``state`` (the position and
+the decisions now: :func:`~heimlich_lab.games.heimlich.widget.state.board_state`), and sends the
 messages described in ``widgets/README.md`` to its controller.
 
 >>> clamp_speed(5000), clamp_speed(-1), clamp_speed("120")
