@@ -39,7 +39,7 @@ MOVED: dict[str, str] = {
     "heimlich_lab.svg": f"{_H}.svg",
     "heimlich_lab.play": f"{_H}.play",
     "heimlich_lab.commands.secrets": f"{_S}.cli",
-    "heimlich_lab.commands.evaluate": f"{_H}.evaluate",
+    "heimlich_lab.analysis.beliefs": f"{_H}.analysis",
     **{f"heimlich_lab.inference.{m}": f"{_H}.inference.{m}" for m in (
         "baselines", "belief", "belief_set", "dossier", "exposure", "fit", "likelihoods", "model", "player_types",
         "population", "utility", "wording")},
@@ -48,9 +48,24 @@ MOVED: dict[str, str] = {
         "board", "game_controller", "panel", "replay_controller", "state", "voila_app")},
 }
 
-#: shared package -> {name it used to export: the module that defines it now}
+#: shared module -> {name it used to export: the module that defines it now (``"module:name"`` if renamed)}
 EXPORTS: dict[str, dict[str, str]] = {
+    "heimlich_lab.analysis": {
+        **dict.fromkeys(["parse_variant", "BeliefEvaluator"], f"{_H}.analysis"),
+        "SecretsBeliefEvaluator": f"{_S}.analysis"},
+    "heimlich_lab.analysis.grid": {
+        **dict.fromkeys(["VARIANTS", "VARIANT_OPTIONS", "rules_label", "parse_variant"], f"{_H}.analysis"),
+        **dict.fromkeys(["secrets_rules_label", "parse_secrets_variant"], f"{_S}.analysis")},
+    "heimlich_lab.analysis.storage": {"COLUMNS": f"{_H}.analysis", "SECRETS_COLUMNS": f"{_S}.analysis:COLUMNS"},
+    "heimlich_lab.analysis.tournament": {"COLUMNS": f"{_H}.analysis"},
+    "heimlich_lab.commands.common": {
+        **dict.fromkeys(["add_rules_arguments", "rules_from"], f"{_H}.cli")},
+    "heimlich_lab.commands.evaluate": {
+        name: f"{_H}.evaluate" for name in (
+            "evaluate", "evaluate_populations", "score_game", "check_targets", "population", "POPULATIONS",
+            "lineup", "plot_reliability", "run_populations", "METHODS", "METRICS")},
     "heimlich_lab.bots": {
+        "BOTS": "heimlich_lab.bots.registry",
         **dict.fromkeys(["BluffBot"], f"{_H}.bots.bluff"),
         **dict.fromkeys(["BoltzmannBot", "GreedyBot"], f"{_H}.bots.model_bots"),
     },
@@ -126,7 +141,8 @@ def legacy_exports(module: str, namespace: dict) -> tuple[Callable, Callable]:
 
     def __getattr__(name: str):
         if name in exports:
-            value = getattr(importlib.import_module(exports[name]), name)
+            where, _, attribute = exports[name].partition(":")
+            value = getattr(importlib.import_module(where), attribute or name)
             namespace[name] = value
             return value
         raise AttributeError(f"module {module!r} has no attribute {name!r}")

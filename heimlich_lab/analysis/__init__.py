@@ -8,15 +8,19 @@
 (``heimlich_lab.analysis.tournament`` is the function; the module is
 ``sys.modules["heimlich_lab.analysis.tournament"]``.) The modules, one idea each: ``grid``
 (which games), ``running`` (playing them), ``storage`` (the table and its files),
-``statistics`` (win rates), ``plots``, ``tournament`` (all of them together) and ``beliefs``
-(scoring every player's belief per game). ``tournament(..., game="secrets")`` plays the second game.
+``statistics`` (win rates), ``plots`` and ``tournament`` (all of them together). They know no game: each
+game's table (its columns, rows, variants and belief evaluator) comes from its spec in the registry
+(:mod:`heimlich_lab.engine.registry`), and ``tournament(..., game=NAME)`` plays any registered game.
 """
-from .beliefs import BeliefEvaluator, SecretsBeliefEvaluator
-from .grid import Lineup, game_seeds, parse_variant
+from .._compat import EXPORTS, legacy_exports
+from .grid import Lineup, game_seeds
 from .plots import plot_win_rates
 from .statistics import free_agent_win_rate, wilson_interval, win_rates
 from .storage import load_results
 from .tournament import interrupted_results, tournament
 
 __all__ = ["tournament", "load_results", "win_rates", "free_agent_win_rate", "plot_win_rates", "wilson_interval",
-           "game_seeds", "parse_variant", "Lineup", "BeliefEvaluator", "SecretsBeliefEvaluator", "interrupted_results"]
+           "game_seeds", "Lineup", "interrupted_results", *sorted(EXPORTS[__name__])]
+
+# the games' variants and evaluators, which this package exported before the games moved (heimlich_lab/_compat.py)
+__getattr__, __dir__ = legacy_exports(__name__, globals())

@@ -10,10 +10,10 @@ by its own package) and :class:`RandomBot`. Each game's own bots live in its pac
 'BoltzmannBot'
 """
 from .random_bot import RandomBot
-from .registry import BOTS, available_bots, make_bot, register_bot
+from .registry import available_bots, make_bot, register_bot
 from .._compat import legacy_exports
 
-__all__ = ["RandomBot", "BOTS", "available_bots", "make_bot", "register_bot"]
+__all__ = ["RandomBot", "available_bots", "make_bot", "register_bot"]
 
 # the first game's bots, which this package exported before the games moved (heimlich_lab/_compat.py)
 __getattr__, __dir__ = legacy_exports(__name__, globals())

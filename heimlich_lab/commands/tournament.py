@@ -10,13 +10,13 @@ A fixed line-up names one bot per seat (or one bot for every seat) and is used
 at the tables it fits; ``rotate:A,B`` fills any table with the mix and turns it
 one seat per game. ``--bots`` may also be given several times.
 
-The second game: ``heimlich-lab tournament --game secrets --players 4,6,8 --bots "rotate:team,bluff,random"``
-(win rates also by team).
+Any registered game: ``heimlich-lab tournament --game secrets --players 4,6,8 --bots "rotate:team,bluff,random"``
+(the game's spec gives its table, its summaries and its evaluators; Secrets' win rates also by team).
 """
 from __future__ import annotations
 
 from ..errors import HeimlichError
-from .common import add_seed_argument, out_file, split_names, whole_number
+from .common import add_game_argument, add_seed_argument, chosen_game, out_file, split_names, whole_number
 
 
 def register(sub):
@@ -24,11 +24,9 @@ def register(sub):
                        description="Play every combination of player counts, variants and bot line-ups "
                        "--games times, save one row per game and player, and print win rates with "
                        "95%% Wilson intervals.")
-    p.add_argument("--game", default="heimlich", choices=("heimlich", "secrets"),
-                   help="the game: heimlich (Heimlich & Co., default) or secrets (Secrets, 4 to 8 players; "
-                        "bots random, team, bluff)")
+    add_game_argument(p)
     p.add_argument("--players", default=None,
-                   help="player counts, comma-separated (default: 3; for secrets 5)")
+                   help="player counts, comma-separated (default: the game's, 3 for Heimlich & Co., 5 for Secrets)")
     p.add_argument("--variants", default="basic",
                    help="variants, comma-separated: basic, top_secret, dossier, both; add +unoccupied for the "
                         "older safe rule; for secrets basic or double_agent=N (default: basic)")
@@ -77,19 +75,21 @@ def parse_lineups(values: list[str] | None) -> list[str]:
 def run(args) -> int:
     import pandas as pd
 
-    from ..analysis import free_agent_win_rate, tournament, win_rates
+    from ..analysis import tournament, win_rates
     from ..analysis.storage import columns_of
 
-    columns = columns_of(args.game)
+    spec = chosen_game(args)
+    table = spec.load("tournament")
+    columns = columns_of(spec.name)
     by = split_names(args.by, "column")
     unknown = [c for c in by if c not in columns and not (args.evaluate and c.startswith("belief_"))]
     if unknown:     # said now, not after every game has been played
         raise HeimlichError(f"--by: unknown column(s) {unknown}; columns are {', '.join(columns)}")
-    players = args.players or ("5" if args.game == "secrets" else "3")
+    players = args.players or str(spec.default_players)
     df = tournament(player_counts=parse_counts(players), variants=split_names(args.variants, "variant"),
                     bots=parse_lineups(args.bots), games=args.games, seed=args.seed, n_jobs=args.jobs,
                     scheduler=args.scheduler, out=args.out, progress=not args.no_progress,
-                    evaluate=args.evaluate, game=args.game)
+                    evaluate=args.evaluate, game=spec.name)
     games = df["game_id"].nunique() if len(df) else 0
     # without --seed the root seed is drawn from the OS (or is the one of the run saved in --out, resumed)
     root = f", root seed {df['root_seed'].iloc[0]}" if len(df) else ""
@@ -100,20 +100,15 @@ def run(args) -> int:
     rates = win_rates(df, by=by)
     with pd.option_context("display.width", 160, "display.max_columns", 20, "display.max_rows", 500):
         print("\nWin rates (95% Wilson interval; a shared win counts as a win):")
-        fair = ["fair_share"] if args.game == "heimlich" else []     # Secrets is won by teams: no seat's share
+        fair = ["fair_share"] if table.fair_share else []     # a game won by teams has no seat's share
         print(_fmt(rates[by + ["games", "wins", "win_rate", "ci_low", "ci_high", *fair]]))
         fa_by = [c for c in by if c in ("n_players", "variant", "lineup")] or ["n_players"]
-        if args.game == "secrets":
-            print("\nWin rates by team (the identity that counted at the end):")
-            print(_fmt(win_rates(df, by=fa_by + ["team"])[fa_by + ["team", "games", "wins", "win_rate", "ci_low",
-                                                                   "ci_high"]]))
-        else:
-            print("\nNo player won (a free agent scored most):")
-            print(_fmt(free_agent_win_rate(df, by=fa_by)))
+        for title, extra in (table.summary(df, fa_by) if table.summary is not None else []):
+            print(f"\n{title}")
+            print(_fmt(extra))
         metrics = [c for c in df.columns if c.startswith("belief_") and c != "belief_at_mark"]
         if args.evaluate and metrics:
-            when = "at the end of the game" if args.game == "secrets" else "at the dossier mark"
-            print(f"\nExact beliefs {when} (mean per player-game):")
+            print(f"\nExact beliefs {table.belief_when} (mean per player-game):")
             print(_fmt(df.groupby(fa_by, observed=True)[metrics].mean().reset_index()))
     return 0
 

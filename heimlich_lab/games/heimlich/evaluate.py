@@ -1,4 +1,5 @@
-"""``heimlich-lab evaluate``: how well do beliefs find the agents? Self-play, scored at the dossier mark.
+"""``heimlich-lab evaluate`` of Heimlich & Co.: how well do beliefs find the agents? Self-play, scored at the
+dossier mark.
 
 Bots (by name, from the registry) play seeded games. At the dossier mark
 (the first marker reaches 29; at the end for a game that never gets there)
@@ -36,47 +37,13 @@ from ...inference.metrics import (binary_events, calibration_z_scores, expected_
                                  score_belief, truth_table)
 from .play import play_game
 from .rules.ruleset import Rules
-from ...commands.common import (MAX_CLI_SEED, add_rules_arguments, add_seed_argument, finite_number, out_file, rules_from,
-                     seed_or_drawn, split_names, whole_number)
+from ...commands.common import MAX_CLI_SEED, seed_or_drawn, split_names
+from ...engine.play import SEAT_NAMES
+from .cli import rules_from
 
-NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
+NAMES = SEAT_NAMES[:7]
 METHODS = ("exact", "independent", "points-share", "uniform")
 METRICS = ("log_loss", "brier", "accuracy", "expected_correct", "actual_correct")
-
-
-def register(sub):
-    p = sub.add_parser("evaluate",
-                       help="score beliefs (exact, baselines, uniform) at the dossier mark of self-play games")
-    p.add_argument("--games", type=whole_number(1), default=100, help="number of games (default 100)")
-    p.add_argument("--players", type=whole_number(2), default=5, help="number of players, 2 to 7 (default 5)")
-    p.add_argument("--bots", default="boltzmann",
-                   help="bot names, comma-separated: cycled over the seats, the first seat rotating from game to "
-                        "game (default: boltzmann)")
-    p.add_argument("--no-rotate", action="store_true", help="keep the bots on the same seats in every game")
-    add_seed_argument(p, "the evaluation (game k's seed and its bots' seeds are drawn from it as a "
-                         "tournament's game k)")
-    p.add_argument("--beta", type=finite_number, default=1.0, help="the beliefs' BoltzmannModel beta (default 1)")
-    p.add_argument("--epsilon", type=finite_number, default=0.05,
-                   help="the beliefs' BoltzmannModel epsilon (default 0.05)")
-    p.add_argument("--model", choices=("robust", "boltzmann"), default="robust",
-                   help="the beliefs' player model: robust (default: learns each player's type; with "
-                        "--populations the single BoltzmannModel is scored beside it) or boltzmann (the single "
-                        "BoltzmannModel of --beta/--epsilon)")
-    p.add_argument("--populations", default=None,
-                   help="a population grid instead of --bots, comma-separated: random, greedy, boltzmann, bluff, "
-                        "mixed, or bots joined by + (e.g. random,mixed,random+bluff); one table per population")
-    p.add_argument("--plots", default=None,
-                   help="with --populations: a folder for one reliability diagram (PNG) per population")
-    p.add_argument("--targets", action="store_true",
-                   help="with --populations: also check the kit's quality targets, each with a 95%% bootstrap "
-                        "interval over games (honest on every population, cheap on greedy and boltzmann, useful "
-                        "on mixed, calibrated)")
-    add_rules_arguments(p)
-    p.add_argument("--game", choices=("heimlich", "secrets"), default="heimlich",
-                   help="heimlich (default) or secrets: its beliefs at the end, per method (exact, model, prior)")
-    p.add_argument("--out", type=out_file(".csv"), default=None,
-                   help="also save every score (one row per game, player, method) as CSV")
-    p.set_defaults(func=run)
 
 
 def lineup(bots: list[str], n_players: int, game: int, rotate: bool = True) -> list[str]:
@@ -327,9 +294,7 @@ def plot_reliability(events: dict, title: str, path) -> None:
 
 
 def run(args) -> int:
-    if args.game == "secrets":
-        from ..secrets.cli import run_evaluate
-        return run_evaluate(args)
+    """``heimlich-lab evaluate --game heimlich``, with the options of :func:`heimlich_lab.games.heimlich.cli.add_arguments`."""
     from .inference.model import BoltzmannModel
     if args.populations:
         return run_populations(args)

@@ -8,20 +8,21 @@ The rules as implemented, with every reading of the OCR'd German rulebook, are i
 >>> rec.replay().is_over, sorted(rec.final_identities) == sorted(rec.players + ("middle",))
 (True, True)
 """
-from ...bots.random_bot import RandomBot
-from .actions import Action
-from .belief import Belief
-from .bots import BluffBot, TeamBot, available_bots, make_bot
-from .game import CHANCE, Game
-from .play import play, play_game
-from .model import SecretsModel
-from .records import SecretsRecord
-from .rules import BULLETS, CARD_COUNTS, CARDS, MIDDLE, TEAMS, SecretsRules, card_value
-from .views import Event, View
 from ..._lazy import lazy_exports
+from .play import play, play_game   # eager: ``secrets.play`` is the function, not the module play.py
 
-# the table in the notebook loads anywidget: imported when first used
-__getattr__, __dir__ = lazy_exports(globals(), {"play_in_notebook": "widget", "replay_in_notebook": "widget"})
+#: public name -> the module of this package that defines it (imported when first used, so that the registry
+#: of games can read this game's spec without loading its beliefs and bots)
+_LAZY = {
+    "RandomBot": "..bots.random_bot", "Action": "actions", "Belief": "belief",
+    **dict.fromkeys(["BluffBot", "TeamBot", "available_bots", "make_bot"], "bots"),
+    **dict.fromkeys(["CHANCE", "Game"], "game"), "SecretsModel": "model", "SecretsRecord": "records",
+    **dict.fromkeys(["BULLETS", "CARD_COUNTS", "CARDS", "MIDDLE", "TEAMS", "SecretsRules", "card_value"], "rules"),
+    **dict.fromkeys(["Event", "View"], "views"),
+    # the table in the notebook loads anywidget
+    **dict.fromkeys(["play_in_notebook", "replay_in_notebook"], "widget"),
+}
+__getattr__, __dir__ = lazy_exports(globals(), _LAZY)
 
 __all__ = ["Action", "Belief", "BluffBot", "BULLETS", "CARD_COUNTS", "CARDS", "CHANCE", "Event", "Game", "MIDDLE",
            "RandomBot",

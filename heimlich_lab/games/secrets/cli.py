@@ -1,5 +1,6 @@
-"""The command line for Secrets: ``heimlich-lab play --game secrets``, ``replay`` of a Secrets record and
-``evaluate --game secrets`` (the sub-commands in :mod:`heimlich_lab.commands` hand Secrets over to these).
+"""Secrets on the command line: the hooks the commands (:mod:`heimlich_lab.commands`) read through the game's
+spec: the seeds of ``heimlich-lab play --game secrets`` (:func:`seeds`) and ``evaluate --game secrets``
+(:func:`run_evaluate`). Secrets has no options of its own.
 
 :func:`evaluate` scores each observer's exact belief at the end of self-play games (before the final reveal)
 against where the markers really lie, over every seat and the middle: log loss, Brier score and expected
@@ -15,81 +16,49 @@ True
 """
 from __future__ import annotations
 
-import json
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from ...errors import HeimlichError
-from ...inference.metrics import expected_calibration_error
-from .belief import Belief
-from .bots import make_bot
-from .game import new_seed
-from .model import SecretsModel
-from .play import NAMES, play_game
-from .records import GAME, SecretsRecord
-from .rules import TEAMS
-from .transcript import transcript
-from ...commands.common import report_seed_and_save, seed_or_drawn, split_names
 
 METHODS = ("exact", "model", "mixture", "prior")
+#: ``evaluate``'s bots when ``--bots`` is left out.
+evaluate_bots = "random"
 
 
-def is_secrets_record(path) -> bool:
-    """Whether the JSON file at ``path`` is a Secrets record (its ``game`` field says so)."""
-    try:
-        d = json.loads(Path(path).read_text())
-    except (OSError, ValueError):
-        return False
-    return isinstance(d, dict) and d.get("game") == GAME
+def seeds(seed: int, n: int) -> tuple[int, list[int]]:
+    """The game's seed and the bots' seeds of a game ``play --game secrets --seed SEED`` plays: the game is
+    seeded with ``seed`` itself, the bots apart from it.
+
+    >>> g, bots = seeds(4, 5)
+    >>> g, len(bots), 4 in bots
+    (4, 5, False)
+    """
+    return seed, [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(n + 1)[1:]]
 
 
 def lineup(players: list[str], bots: list[str], seed: int) -> dict:
     """One bot per player (one name for all, or one per player), seeded apart from the game."""
+    from .bots import make_bot
     if len(bots) == 1:
         bots = bots * len(players)
     if len(bots) != len(players):
         raise HeimlichError(f"{len(players)} players but {len(bots)} bots: give one bot for all, or one per player")
-    seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(len(players) + 1)[1:]]
-    return {p: make_bot(b, seed=s) for p, b, s in zip(players, bots, seeds)}
+    return {p: make_bot(b, seed=s) for p, b, s in zip(players, bots, seeds(seed, len(players))[1])}
 
 
-def _no_heimlich_options(args) -> None:
-    given = [flag for flag, name in (("--top-secret", "top_secret"), ("--dossier", "dossier"),
-                                     ("--populations", "populations"), ("--plots", "plots"), ("--targets", "targets"))
-             if getattr(args, name, False)]
-    if given:
-        raise HeimlichError(f"{', '.join(given)}: options of Heimlich & Co.; Secrets has none of them")
-
-
-def run_play(args) -> int:
-    """``heimlich-lab play --game secrets``: the arguments of the play command (players, seed, bots, out, as)."""
-    _no_heimlich_options(args)
-    players = split_names(args.players, "player")
-    bots = split_names(args.bots, "bot")
-    seed = new_seed() if args.seed is None else args.seed
-    game = play_game(lineup(players, bots, seed), seed=seed)
-    print("\n".join(transcript(game, viewer=args.viewer)))
-    report_seed_and_save(game, args, seed)
-    return 0
-
-
-def run_replay(args) -> int:
-    """``heimlich-lab replay`` of a Secrets record."""
-    rec = SecretsRecord.load(args.record)
-    if not rec.is_full:
-        raise HeimlichError(f"{args.record}: a {rec.view} record hides secrets and cannot be replayed; "
-                            "use the full record")
-    print("\n".join(transcript(rec, viewer=args.viewer)))
-    return 0
-
-
-def evaluate(games: int = 100, n_players: int = 5, bots=("random",), seed: int = 0,
-             model: SecretsModel | None = None) -> pd.DataFrame:
+def evaluate(games: int = 100, n_players: int = 5, bots=("random",), seed: int = 0, model=None):
     """Belief quality per method over ``games`` self-play games (see the module doc); ``bots`` are cycled over
     the seats, the first seat rotating from game to game."""
+    import pandas as pd
+
+    from ...inference.metrics import expected_calibration_error
+    from .belief import Belief
+    from .bots import make_bot
+    from .model import SecretsModel
+    from .play import NAMES, play_game
+    from .rules import TEAMS
     if not 4 <= n_players <= 8:
         raise HeimlichError(f"Secrets is for 4 to 8 players, not {n_players}")
     if games < 1:
@@ -129,7 +98,7 @@ def evaluate(games: int = 100, n_players: int = 5, bots=("random",), seed: int =
 
 def run_evaluate(args) -> int:
     """``heimlich-lab evaluate --game secrets``."""
-    _no_heimlich_options(args)
+    from ...commands.common import seed_or_drawn, split_names
     bots = split_names(args.bots, "bot")
     if bots == ["boltzmann"]:          # the first game's default: Secrets has no such bot
         bots = ["random"]

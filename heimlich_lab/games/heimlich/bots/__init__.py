@@ -1,4 +1,6 @@
-"""Bots: anything with ``choose(view, legal_actions)`` returning one of the legal actions.
+"""Heimlich & Co.'s bots (anything with ``choose(view, legal_actions)`` returning one of the legal actions),
+registered by name for this game when this package is imported (its spec names it): ``random`` (every
+game's), ``greedy``, ``boltzmann`` and ``bluff``.
 
 Bots see only ``game.view(player)`` (the information rule) and take a seed.
 
@@ -9,11 +11,11 @@ Bots see only ``game.view(player)`` (the information rule) and take a seed.
 from .bluff import BluffBot
 from .model_bots import BoltzmannBot, GreedyBot
 from ....bots.random_bot import RandomBot
-from ....bots.registry import BOTS, available_bots, make_bot, register_bot
+from ....bots.registry import available_bots, make_bot, register_bot
 
-register_bot("greedy", lambda seed=None: GreedyBot(seed=seed))
-register_bot("boltzmann", lambda seed=None: BoltzmannBot(seed=seed))
-register_bot("bluff", lambda seed=None: BluffBot(seed=seed))
+GAME = "heimlich"
+register_bot("greedy", lambda seed=None: GreedyBot(seed=seed), game=GAME)
+register_bot("boltzmann", lambda seed=None: BoltzmannBot(seed=seed), game=GAME)
+register_bot("bluff", lambda seed=None: BluffBot(seed=seed), game=GAME)
 
-__all__ = ["BluffBot", "BoltzmannBot", "GreedyBot", "RandomBot", "BOTS", "available_bots", "make_bot",
-           "register_bot"]
+__all__ = ["BluffBot", "BoltzmannBot", "GreedyBot", "RandomBot", "available_bots", "make_bot", "register_bot"]
