@@ -31,6 +31,7 @@ _S = "heimlich_lab.games.secrets"
 #: ``heimlich_lab.games.heimlich.rules.board``); the longest matching entry wins.
 MOVED: dict[str, str] = {
     "heimlich_lab.rules": f"{_H}.rules",
+    "heimlich_lab.rules.words": "heimlich_lab.engine.words",
     "heimlich_lab.secrets": _S,
     "heimlich_lab.adapters": f"{_H}.adapters",
     "heimlich_lab.benchmarks": f"{_H}.benchmarks",

@@ -34,7 +34,7 @@ GAMES = ("games.heimlich", "games.secrets")
 ALLOWED = {
     "errors": set(),
     "_lazy": set(),
-    "_compat": {"errors", "games", *GAMES, "bots", "widget", "inference", "analysis", "commands"},  # old paths
+    "_compat": {"errors", "engine", "games", *GAMES, "bots", "widget", "inference", "analysis", "commands"},
     "engine": _BASE,                                # the contract, the shared engine parts, the registry
     "inference": _BASE,                             # the game-agnostic core
     "bots": _BASE | {"engine"},                     # the bot registry and RandomBot
@@ -47,12 +47,6 @@ ALLOWED = {
     "course": _BASE,                                # formative feedback for the course (knows no answer)
     "package": _SHARED | set(GAMES) | {"games", "analysis", "commands"},
 }
-#: Imports that are only on the way out (the layout moved in one commit, the shared layers lose their game
-#: branches in the next ones): remove each when its import is gone.
-TRANSITIONAL = {("games.secrets", "games.heimlich"), ("widget", "games.heimlich")}
-TRANSITIONAL_OLD_PATHS: set[tuple[str, str]] = set()
-
-
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -123,7 +117,7 @@ def layer_violations(files: dict[str, tuple[str, bool]]) -> list[str]:
             continue
         for line, target in imports_of(source, module, is_package):
             theirs = area(target)
-            if theirs != mine and theirs not in ALLOWED[mine] and (mine, theirs) not in TRANSITIONAL | PLUGIN_EDGES:
+            if theirs != mine and theirs not in ALLOWED[mine] and (mine, theirs) not in PLUGIN_EDGES:
                 may = ", ".join(sorted(ALLOWED[mine])) or "nothing of heimlich_lab"
                 out.append(f"{module} line {line} imports {target}: {mine} may import only {may}")
     return out
@@ -148,7 +142,6 @@ def layer_graph(files: dict[str, tuple[str, bool]]) -> nx.DiGraph:
         graph.add_node(mine)
         graph.add_edges_from((mine, area(t)) for _, t in imports_of(source, module, is_package))
     graph.remove_nodes_from(_BASE | {"package"})   # the package's public names come from every layer
-    graph.remove_edges_from(TRANSITIONAL)
     graph.remove_edges_from(nx.selfloop_edges(graph))
     return graph
 
@@ -190,8 +183,7 @@ def test_the_package_uses_no_old_import_path():
     function once the old module path is imported)."""
     from heimlich_lab._compat import new_name
     old = [f"{m} line {line}: {target}" for m, (source, is_package) in package_sources().items()
-           for line, target in _raw_imports(source, m, is_package) if new_name(target) and m != "heimlich_lab"
-           and (m, target) not in TRANSITIONAL_OLD_PATHS]
+           for line, target in _raw_imports(source, m, is_package) if new_name(target) and m != "heimlich_lab"]
     assert old == []
 
 
@@ -275,7 +267,8 @@ def test_the_picture_leaves_out_implied_arrows():
              "heimlich_lab.bots.registry": ("from ..engine.game import Game\n", False),
              "heimlich_lab.games.heimlich.bots.x": ("from ....engine.game import Game\nfrom ....bots import registry\n",
                                                     False)}
-    assert mermaid(files) == ('flowchart BT\n    bots["bots"]\n    engine["engine"]\n    games_heimlich["games/heimlich"]\n'
+    assert mermaid(files) == ('flowchart BT\n    bots["bots"]\n    engine["engine"]\n'
+                              '    games_heimlich["games/heimlich"]\n'
                               "    bots --> engine\n    games_heimlich --> bots\n")
 
 

@@ -148,7 +148,8 @@ def chosen_game(args) -> GameSpec:
         given = [a.option_strings[0] for a in actions
                  if name != spec.name and a.dest not in mine and getattr(args, a.dest, a.default) != a.default]
         if given:
-            raise HeimlichError(f"{', '.join(given)}: options of {game_spec(name).title}; {spec.title} has none of them")
+            raise HeimlichError(f"{', '.join(given)}: options of {game_spec(name).title}; "
+                                f"{spec.title} has none of them")
     return spec
 
 

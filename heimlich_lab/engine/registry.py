@@ -36,7 +36,8 @@ class GameSpec:
     * ``name`` (the ``--game`` of the command line, a record's ``game`` field unless ``record_tag`` says
       otherwise), ``title`` (in words), ``min_players``, ``max_players``, ``default_players`` (a
       tournament's table when none is given);
-    * ``game``: the engine class, ``Game(players, seed=..., rules=..., chance=...)`` (:mod:`heimlich_lab.engine.contract`);
+    * ``game``: the engine class, ``Game(players, seed=..., rules=..., chance=...)``
+      (:mod:`heimlich_lab.engine.contract`);
     * ``rules``: the class of its rule options (a dataclass; ``rules=None`` is the default rules);
     * ``record``: the record class (:class:`~heimlich_lab.engine.records.RecordBase`); ``record_tag``: the
       ``game`` field its records carry (``None``: records without the field are this game's);
@@ -49,7 +50,9 @@ class GameSpec:
       ``add_arguments(command, parser)``, ``rules_from_args(args)``, and optionally ``seeds(seed, n)``,
       ``run_evaluate(args)``, ``evaluate_bots``);
     * ``benchmarks``: ``{name: "module:function"}`` for ``heimlich-lab bench`` (``function(quick) -> [(label,
-      value, unit)]``).
+      value, unit)]``);
+    * ``display``: ``display(obj) -> HTML`` for its games, views and records in a notebook
+      (:mod:`heimlich_lab.engine.display`; ``None``: the default table).
     """
 
     name: str
@@ -69,6 +72,7 @@ class GameSpec:
     tournament: str | None = None
     cli: str | None = None
     benchmarks: Mapping[str, str] = field(default_factory=dict)
+    display: str | None = None
 
     def __post_init__(self):
         if not (isinstance(self.name, str) and self.name.isidentifier() and self.name.islower()):

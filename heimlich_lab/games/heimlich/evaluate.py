@@ -294,7 +294,8 @@ def plot_reliability(events: dict, title: str, path) -> None:
 
 
 def run(args) -> int:
-    """``heimlich-lab evaluate --game heimlich``, with the options of :func:`heimlich_lab.games.heimlich.cli.add_arguments`."""
+    """``heimlich-lab evaluate --game heimlich``, with the options of
+    :func:`heimlich_lab.games.heimlich.cli.add_arguments`."""
     from .inference.model import BoltzmannModel
     if args.populations:
         return run_populations(args)

@@ -1,16 +1,16 @@
-"""Play a whole game between bots."""
+"""Play a whole Heimlich & Co. game between bots (the loop is the engine's, :mod:`heimlich_lab.engine.play`)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping
 
-from ...errors import HeimlichError, IllegalAction
+from ...engine.play import MAX_ACTIONS
 
 if TYPE_CHECKING:  # the engine is imported when a game is played: `import heimlich_lab` stays light
     from .rules.game import Game
     from .rules.records import GameRecord
     from .rules.ruleset import Rules
 
-MAX_ACTIONS = 100_000
+__all__ = ["MAX_ACTIONS", "play", "play_game"]
 
 
 def play_game(rules: Rules | None, players_to_bots: Mapping[str, object], seed: int | None = None,
@@ -19,27 +19,9 @@ def play_game(rules: Rules | None, players_to_bots: Mapping[str, object], seed: 
 
     Each bot sees only ``game.view(player)`` and the legal actions.
     """
+    from ...engine.play import play_game as play_to_the_end
     from .rules.game import Game
-    if not players_to_bots:
-        raise HeimlichError("players_to_bots is empty: name the players and their bots")
-    for p, b in players_to_bots.items():
-        if not callable(getattr(b, "choose", None)):
-            raise HeimlichError(f"the bot for {p} has no choose(view, legal_actions) method")
-    g = Game(list(players_to_bots), rules=rules, seed=seed, start=start)
-    bots = dict(players_to_bots)
-    n = 0
-    view, legal_actions, apply = g.view, g.legal_actions, g.apply
-    while not g.is_over:
-        p = g.current_player
-        a = bots[p].choose(view(p), legal_actions())
-        try:
-            apply(a)
-        except HeimlichError as e:
-            raise IllegalAction(f"the bot for {p} chose {a!s}, which is not legal: {e}", rule="bot") from None
-        n += 1
-        if n > max_actions:
-            raise HeimlichError(f"the game did not end within {max_actions} actions")
-    return g
+    return play_to_the_end(Game, players_to_bots, max_actions=max_actions, rules=rules, seed=seed, start=start)
 
 
 def play(rules: Rules | None, players_to_bots: Mapping[str, object], seed: int | None = None,

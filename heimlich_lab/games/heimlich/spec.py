@@ -30,4 +30,5 @@ SPEC = GameSpec(
         "board": f"{_H}.benchmarks.board:bench_board",
         "types": f"{_H}.benchmarks.player_types:bench_player_types",
     },
+    display=f"{_H}.display:display",
 )

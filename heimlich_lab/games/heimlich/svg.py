@@ -34,7 +34,7 @@ from .rules.board import AGENT_BY_COLOUR, BUILDING_VALUES, CHURCH, DOSSIER_MARK,
 from .rules.game import Game, Position
 from .rules.ruleset import Rules
 from .rules.views import View, view_label
-from .rules.words import for_any_name, possessive
+from ...engine.words import for_any_name, possessive
 
 #: Fill and ink (letter) colours of the agents, the board widget's (widgets/logic.js AGENT_INFO).
 AGENT_COLOURS: dict[str, tuple[str, str]] = {

@@ -14,7 +14,7 @@ from __future__ import annotations
 from .rules.board import AGENT_BY_COLOUR, building_name
 from .rules.cards import CARDS
 from .rules.views import Event, view_label
-from .rules.words import for_any_name
+from ...engine.words import for_any_name
 
 
 def _moves(moves: dict) -> str:

@@ -30,15 +30,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...engine.actions import HIDDEN, ActionBase, check_player_name, need
 from ...errors import NotationError
-from ..heimlich.rules.actions import HIDDEN, check_player_name
 from .rules import BULLETS, CARDS, MIDDLE, TEAMS
 
 _TEAM_WORDS = {t.lower(): t for t in TEAMS}
 _NO_ARGS = ("interrupt", "allow", "accept", "refuse")
 _ONE_PLAYER = ("give", "shoot")
 #: Chance events (the rest are decisions).
-CHANCE_KINDS = ("deal", "reveal", "bullet")
+CHANCE_KINDS = frozenset(("deal", "reveal", "bullet"))
 KINDS = ("deal", "reveal", "offer", *_NO_ARGS, "swap", *_ONE_PLAYER, "side", "look", "bullet")
 
 
@@ -56,20 +56,11 @@ def _player(text: str) -> str:
     return check_player_name(text)
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+@dataclass(frozen=True, slots=True, repr=False)
+class Action(ActionBase):
     """One action: ``kind`` and ``args`` (see the module doc). Build it with :meth:`parse`."""
 
-    kind: str
-    args: tuple = ()
-
-    @property
-    def is_chance(self) -> bool:
-        return self.kind in CHANCE_KINDS
-
-    @property
-    def is_redacted(self) -> bool:
-        return HIDDEN in self.args
+    CHANCE_KINDS = CHANCE_KINDS
 
     def __str__(self) -> str:
         k, a = self.kind, self.args
@@ -79,24 +70,9 @@ class Action:
             return f"bullet {a[0]}"
         return " ".join([k, *map(str, a)])
 
-    def __repr__(self) -> str:
-        return f"Action.parse({str(self)!r})"
-
-    @staticmethod
-    def parse(text: "str | Action") -> "Action":
-        """Read an action from its notation; :class:`NotationError` says what is wrong."""
-        if isinstance(text, Action):
-            return text
-        if not isinstance(text, str):
-            raise NotationError(f"an action is a string of notation or an Action, not {type(text).__name__}")
-        words = text.split()
-        if not words:
-            raise NotationError("empty action")
-        k, rest = words[0].lower(), words[1:]
-
-        def need(n):
-            if len(rest) != n:
-                raise NotationError(f"{text!r}: '{k}' takes {n} argument(s), got {len(rest)}")
+    @classmethod
+    def _parse(cls, text: str, k: str, rest: list[str]) -> "Action":
+        """The action of ``text`` from its kind ``k`` and the words after it (:meth:`ActionBase.parse`)."""
 
         def card(w):
             if w not in CARDS:
@@ -118,33 +94,33 @@ class Action:
                 raise NotationError(f"{text!r}: the deal ends with the middle marker, like middle=KGB")
             return Action("deal", tuple(pairs))
         if k == "reveal":
-            need(1)
+            need(text, k, rest, 1)
             return Action(k, (card(rest[0]),))
         if k == "offer":
-            need(2)
+            need(text, k, rest, 2)
             return Action(k, (rest[0] if rest[0] == HIDDEN else card(rest[0]), _player(rest[1])))
         if k in _NO_ARGS:
-            need(0)
+            need(text, k, rest, 0)
             return Action(k)
         if k == "swap":
-            need(2)
+            need(text, k, rest, 2)
             a, b = _player(rest[0]), _player(rest[1])
             if a == b:
                 raise NotationError(f"{text!r}: swap two different players' markers")
             return Action(k, tuple(sorted((a, b))))      # one notation for one swap
         if k in _ONE_PLAYER:
-            need(1)
+            need(text, k, rest, 1)
             return Action(k, (_player(rest[0]),))
         if k == "side":
-            need(1)
+            need(text, k, rest, 1)
             if rest[0] not in ("left", "right", HIDDEN):
                 raise NotationError(f"{text!r}: the Diplomat swaps with the left or the right neighbour")
             return Action(k, (rest[0],))
         if k == "look":
-            need(1)
+            need(text, k, rest, 1)
             return Action(k, (rest[0] if rest[0] == MIDDLE else _player(rest[0]),))
         if k == "bullet":
-            need(1)
+            need(text, k, rest, 1)
             if rest[0] == HIDDEN:
                 return Action(k, (HIDDEN,))
             try:

@@ -1,5 +1,6 @@
-"""The Secrets engine: explicit state, explicit chance, legal actions and apply (the protocol of
-:class:`heimlich_lab.Game`).
+"""The Secrets engine: explicit state, explicit chance, legal actions and apply (the contract every game
+implements, :class:`~heimlich_lab.engine.contract.GameProtocol`; the shared parts are
+:class:`~heimlich_lab.engine.game.GameBase`'s).
 
 Seats are the players in the order given; the first begins and the deck passes to the left, which is the
 next seat (docs/secrets.md). The markers lie on the seats and in the ``"middle"``.
@@ -20,18 +21,18 @@ next seat (docs/secrets.md). The markers lie on the seats and in the ``"middle"`
 """
 from __future__ import annotations
 
-import copy
-import random
 from collections import deque
 from typing import Sequence
 
-from ...errors import IllegalAction, PositionError, WrongPlayer
-from ..heimlich.rules.actions import check_player_name
-from .actions import Action
+from ...engine.contract import CHANCE
+from ...engine.game import GameBase, new_seed
+from ...errors import IllegalAction, PositionError
+from .actions import CHANCE_KINDS, Action
 from .rules import BULLETS, CARD_COUNTS, CARDS, MAX_PLAYERS, MIDDLE, MIN_PLAYERS, TEAMS, SecretsRules
 from .views import View
 
-CHANCE = "chance"
+__all__ = ["CHANCE", "PHASES", "Game", "arrangements", "new_seed"]
+
 #: Decision phases and who decides: the active player, the UN player, the chosen player, or the player who
 #: added the card and carries out its effect.
 PHASES = ("deal", "reveal", "offer", "un", "answer", "give", "swap", "side", "look", "bullet", "shoot", "over")
@@ -68,44 +69,24 @@ def arrangements(counts: Sequence[int], n: int | None = None) -> list[tuple[int,
     return out
 
 
-def new_seed() -> int:
-    """A seed from the operating system (recorded, so the game can be replayed)."""
-    return random.SystemRandom().getrandbits(63)
-
-
-class Game:
+class Game(GameBase):
     """One game of Secrets. ``players`` in seat order (4 to 8; the first begins), ``seed`` (drawn from the OS
     when left out, and recorded), ``chance`` (``"auto"`` or ``"manual"``), ``rules`` (:class:`SecretsRules`)."""
 
+    TITLE = "Secrets"
+    REPR_NAME = "Secrets game"
+    Action = Action
+    CHANCE_KINDS = CHANCE_KINDS
+
     def __init__(self, players: Sequence[str], seed: int | None = None, chance: str = "auto",
                  rules: SecretsRules | None = None):
-        players = tuple(players)
-        for p in players:
-            check_player_name(p)
-            if p == MIDDLE:
-                raise PositionError(f"{MIDDLE!r} names the middle marker; choose another player name")
-        if len(set(players)) != len(players):
-            raise PositionError(f"player names repeat: {list(players)}")
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise PositionError(f"Secrets is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
-        rules = SecretsRules() if rules is None else rules
-        if not isinstance(rules, SecretsRules):
-            raise PositionError(f"rules must be a SecretsRules, not {type(rules).__name__}")
-        if chance not in ("auto", "manual"):
-            raise PositionError(f"chance must be 'auto' or 'manual', not {chance!r}")
-        if seed is None:
-            seed = new_seed()
-        if type(seed) is not int:
-            raise PositionError(f"seed must be a whole number or None, not {seed!r}")
+        self._set_up(players, rules, SecretsRules, seed, chance)    # players, rules, seed, chance (GameBase)
+        players, rules = self.players, self.rules
         n = len(players)
-        self.players, self.rules, self.seed, self.chance = players, rules, seed, chance
         self.slots: tuple[str, ...] = players + (MIDDLE,)
-        self._pidx = {p: i for i, p in enumerate(players)}
         self._sidx = {s: i for i, s in enumerate(self.slots)}
-        self._rng = random.Random(seed)
         self.marker_counts = rules.markers_for(n)
         self.end_size = rules.end_size(n)
-        self.history: list[tuple[str, Action]] = []
         self._events: list[tuple] = []            # (kind, data, seers): seers None = public
         self._marker: list[str | None] = [None] * (n + 1)
         self._fresh: list[str] = [c for c in CARDS for _ in range(CARD_COUNTS[c])]   # never seen: random order
@@ -126,17 +107,20 @@ class Game:
         self._ending = False
         self._scores: dict[str, int] | None = None
         self._winners: tuple[str, ...] | None = None
-        self._legal: tuple[Action, ...] | None = None
         self._advance()
+
+    def _check_player_name(self, name: str) -> None:
+        if name == MIDDLE:
+            raise PositionError(f"{MIDDLE!r} names the middle marker; choose another player name")
+
+    def _check_player_count(self, n: int) -> None:
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise PositionError(f"Secrets is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
 
     # ------------------------------------------------------------------ public state
     @property
     def phase(self) -> str:
         return self._phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase == "over"
 
     @property
     def is_chance_node(self) -> bool:
@@ -155,20 +139,6 @@ class Game:
         if ph == "answer":
             return self._offer[1]
         return self._adder
-
-    @property
-    def current_player(self) -> str | None:
-        """Whose decision it is; ``None`` at a chance node or at the end."""
-        a = self._to_act()
-        return None if a is None or a == CHANCE else self.players[a]
-
-    @property
-    def active_player(self) -> str:
-        return self.players[self._active]
-
-    @property
-    def turn(self) -> int:
-        return self._turn
 
     @property
     def candidates(self) -> tuple[str, ...]:
@@ -215,21 +185,10 @@ class Game:
         return self._points()
 
     @property
-    def winners(self) -> tuple[str, ...] | None:
-        """``None`` until the end; then the winners (a lone Hippie, a team, or nobody on a tie)."""
-        return self._winners
-
-    @property
     def events(self) -> list:
         return self._events
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self) -> tuple[Action, ...]:
-        """The legal actions now (the chance outcomes at a chance node)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
-
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """At a chance node: each outcome with its probability (deals: each arrangement equally likely)."""
         ph = self._phase
@@ -274,35 +233,13 @@ class Game:
             return tuple(Action("look", (s,)) for s in self.slots)
         raise AssertionError(ph)
 
-    # ------------------------------------------------------------------ apply
-    def apply(self, action: "Action | str", player: str | None = None) -> None:
-        """Apply one action (an :class:`Action` or its notation). ``player``, if given, must be whoever decides
-        now (``"chance"`` at a chance node). A bad action raises an error naming the broken rule and leaves the
-        game exactly as it was."""
-        act = action if type(action) is Action else Action.parse(action)
-        actor = self._to_act()
-        if actor is None:
-            raise IllegalAction(f"{act} cannot be played: the game is over", rule="game-end")
-        want = CHANCE if actor == CHANCE else self.players[actor]
-        if player is not None and player != want:
-            raise WrongPlayer(f"it is {want}'s decision ({self._phase}), not {player}'s", rule="turn-order")
-        if (actor == CHANCE) != act.is_chance:
-            raise IllegalAction(f"{act} is {'a chance event' if act.is_chance else 'a decision'}, but "
-                                f"{'chance acts' if actor == CHANCE else want + ' decides'} now ({self._phase})",
-                                rule="chance")
-        if act not in self._legal_set():
-            raise self._explain(act, want)
-        self.history.append((want, act))
-        self._legal = None
-        self._do(act, actor)
-        self._advance()
-
-    def _legal_set(self):
+    # ------------------------------------------------------------------ apply (GameBase.apply)
+    def _is_legal(self, act: Action) -> bool:
         legal = self.legal_actions()
-        return legal if len(legal) < 40 else set(legal)
+        return act in (legal if len(legal) < 40 else set(legal))
 
-    def _explain(self, act: Action, who: str) -> IllegalAction:
-        ph = self._phase
+    def _explain_illegal(self, act: Action, actor) -> IllegalAction:
+        ph, who = self._phase, (CHANCE if actor == CHANCE else self.players[actor])
         rule = {"deal": "deal", "reveal": "deck", "bullet": "bullets", "offer": "offer", "un": "un",
                 "answer": "answer"}.get(ph, ph)
         hint = ", ".join(map(str, self.legal_actions()[:8]))
@@ -314,8 +251,7 @@ class Game:
         """Resolve chance (in auto mode) until a decision, the end, or (manual) a chance node."""
         while self.chance == "auto" and self.is_chance_node:
             act = self._draw_chance()
-            self.history.append((CHANCE, act))
-            self._legal = None
+            self._log(CHANCE, act)
             self._do(act, CHANCE)
 
     def _draw_chance(self) -> Action:
@@ -539,33 +475,13 @@ class Game:
         self._event("over", None, identities=self.identities, bullets=self.bullets, scores=dict(pts),
                     winners=winners)
 
-    # ------------------------------------------------------------------ views, records, copies
-    def view(self, player: str | None):
-        """What ``player`` may know now (the information rule); ``None`` for a spectator."""
-        if player is not None and player not in self._pidx:
-            raise WrongPlayer(f"{player!r} is not a player of this game ({', '.join(self.players)})",
-                              rule="players")
-        return View._of(self, player)
+    # ------------------------------------------------------------------ views, records, copies (GameBase)
+    View = View
 
-    def spectator_view(self):
-        return View._of(self, None)
-
-    def omniscient_view(self):
-        """OMNISCIENT: every secret shown. For teaching and debugging, never for a bot."""
-        return View._of(self, None, omniscient=True)
-
-    @property
-    def record(self):
-        """The :class:`SecretsRecord` of the game so far."""
+    @classmethod
+    def _record_class(cls) -> type:
         from .records import SecretsRecord
-        return SecretsRecord.from_game(self)
-
-    def copy(self) -> "Game":
-        return copy.deepcopy(self)
-
-    def __repr__(self):
-        state = "over" if self.is_over else f"turn {self._turn}, {self._phase}"
-        return f"<Secrets game {', '.join(self.players)}: {state}>"
+        return SecretsRecord
 
 
 _UN_ACTIONS = (Action("allow"), Action("interrupt"))

@@ -14,19 +14,17 @@ True
 """
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass
-from pathlib import Path
 
+from ...engine.actions import HIDDEN
+from ...engine.records import FORMAT, RecordBase
 from ...errors import HeimlichError, RecordError
-from ..heimlich.rules.actions import HIDDEN
-from ..heimlich.rules.records import GameRecord
 from .actions import Action
 from .game import CHANCE, Game
 from .rules import SecretsRules
 
-FORMAT = "heimlich-lab-record"
+__all__ = ["FORMAT", "GAME", "VERSION", "SecretsRecord"]
+
 GAME = "secrets"
 VERSION = 1
 #: Actions whose arguments are the actor's secret: kind -> the argument hidden from others.
@@ -34,9 +32,16 @@ _SECRET_ARG = {"deal": None, "bullet": 0, "side": 0, "offer": 0}
 
 
 @dataclass
-class SecretsRecord:
+class SecretsRecord(RecordBase):
     """A Secrets record. ``log`` is a list of ``(actor, notation)``; ``view`` is ``"full"``, ``"public"`` or
-    ``"player:NAME"`` (redacted records hold no seed and no secret but the viewer's, and are not replayed)."""
+    ``"player:NAME"`` (redacted records hold no seed and no secret but the viewer's, and are not replayed). The
+    shared parts (JSON, saving, loading, the frame's checks, the replay) are
+    :class:`~heimlich_lab.engine.records.RecordBase`'s."""
+
+    TITLE = "Secrets"
+    GAME_TAG = GAME
+    VERSION = VERSION
+    READS_VERSIONS = (VERSION,)
 
     players: tuple[str, ...]
     rules: SecretsRules
@@ -57,16 +62,8 @@ class SecretsRecord:
 
     # ---------------------------------------------------------------- facts
     @property
-    def is_full(self) -> bool:
-        return self.view == "full"
-
-    @property
     def actions(self) -> list[Action]:
         return [Action.parse(t) for _, t in self.log]
-
-    @property
-    def winners(self) -> list[str] | None:
-        return None if self.result is None else list(self.result["winners"])
 
     @property
     def final_identities(self) -> dict[str, str]:
@@ -77,21 +74,10 @@ class SecretsRecord:
             raise RecordError(f"this {self.view} record does not hold the identities (the game is not over)")
         return self.replay().identities
 
-    def __len__(self):
-        return len(self.log)
-
-    # ---------------------------------------------------------------- redaction
-    def public(self) -> "SecretsRecord":
-        """No secrets: the deal, bullets, Diplomat sides and an unanswered offer's card are ``?``."""
-        return self._redacted(None)
-
-    def as_player(self, player: str) -> "SecretsRecord":
-        """The record with only ``player``'s own secrets (their bullets, sides and offers)."""
-        if player not in self.players:
-            raise RecordError(f"{player!r} is not a player of this record ({', '.join(self.players)})")
-        return self._redacted(player)
-
+    # ---------------------------------------------------------------- redaction (public(), as_player(): RecordBase)
     def _redacted(self, keep: str | None) -> "SecretsRecord":
+        """No secrets but ``keep``'s (the spectator's: none): the deal, bullets, Diplomat sides and an
+        unanswered offer's card are ``?``."""
         if not self.is_full:
             raise RecordError(f"a {self.view} record cannot be redacted again; use the full record")
         log = []
@@ -124,65 +110,16 @@ class SecretsRecord:
                 "players": list(self.players), "rules": self.rules.to_dict(), "seed": self.seed,
                 "chance": self.chance, "log": [list(e) for e in self.log], "result": self.result}
 
-    def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(self.to_dict(), indent=indent)
-
-    def save(self, path: "str | os.PathLike") -> Path:
-        """Write the record atomically (as :meth:`heimlich_lab.GameRecord.save` does)."""
-        return GameRecord.save(self, path)
-
-    @classmethod
-    def load(cls, path: "str | os.PathLike") -> "SecretsRecord":
-        try:
-            text = Path(path).read_text()
-        except OSError as e:
-            raise RecordError(f"cannot read record {path}: {e.strerror}") from None
-        return cls.from_json(text, source=str(path))
-
-    @classmethod
-    def from_json(cls, text: str, source: str = "record", check: bool = True) -> "SecretsRecord":
-        try:
-            d = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as e:
-            raise RecordError(f"{source}: not valid JSON ({e})") from None
-        return cls.from_dict(d, source=source, check=check)
-
     @classmethod
     def from_dict(cls, d, source: str = "record", check: bool = True) -> "SecretsRecord":
         """Read and check a record; a full record is replayed (``check=True``). Raises :class:`RecordError`
         saying where and why."""
-        if not isinstance(d, dict):
-            raise RecordError(f"{source}: a record is a JSON object")
-        if d.get("format") != FORMAT or d.get("game") != GAME:
-            raise RecordError(f"{source}: not a Secrets record (format {d.get('format')!r}, game {d.get('game')!r})")
-        if d.get("version") != VERSION:
-            raise RecordError(f"{source}: unknown version {d.get('version')!r}; this heimlich-lab reads {VERSION}")
-        missing = [k for k in ("players", "rules", "log") if k not in d]
-        if missing:
-            raise RecordError(f"{source}: missing field(s) {missing}")
-        view = d.get("view", "full")
-        players = d["players"]
-        if not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
-            raise RecordError(f"{source}: 'players' must be a list of names, not {players!r}")
-        if not (view in ("full", "public") or (isinstance(view, str) and view.startswith("player:")
-                                               and view[7:] in players)):
-            raise RecordError(f"{source}: 'view' must be full, public or player:NAME, not {view!r}")
-        seed = d.get("seed")
-        if seed is not None and type(seed) is not int:
-            raise RecordError(f"{source}: 'seed' must be a whole number or null, not {seed!r}")
-        if view != "full" and seed is not None:
-            raise RecordError(f"{source}: a {view} record has no seed (it would give away every secret)")
-        if d.get("chance", "auto") not in ("auto", "manual"):
-            raise RecordError(f"{source}: 'chance' must be 'auto' or 'manual', not {d.get('chance')!r}")
-        if d.get("result") is not None and not isinstance(d["result"], dict):
-            raise RecordError(f"{source}: 'result' must be a JSON object or null")
+        players, view, seed, chance = cls._read_header(d, source)
         try:
             rules = SecretsRules.from_dict(d["rules"])
         except (HeimlichError, TypeError, ValueError) as e:
             raise RecordError(f"{source}: bad rules: {e}") from None
         log = []
-        if not isinstance(d["log"], list):
-            raise RecordError(f"{source}: 'log' must be a list")
         for i, e in enumerate(d["log"]):
             if not (isinstance(e, list) and len(e) == 2 and all(isinstance(x, str) for x in e)):
                 raise RecordError(f"{source}: log entry {i} must be [actor, action], not {e!r}")
@@ -193,7 +130,7 @@ class SecretsRecord:
             if e[0] != CHANCE and e[0] not in players:
                 raise RecordError(f"{source}: log entry {i}: {e[0]!r} is not a player")
             log.append((e[0], e[1]))
-        rec = cls(tuple(players), rules, seed, d.get("chance", "auto"), log, d.get("result"), view)
+        rec = cls(players, rules, seed, chance, log, d.get("result"), view)
         if check and rec.is_full:
             rec.replay(source=source)
         elif check:
@@ -208,45 +145,15 @@ class SecretsRecord:
         full = SecretsRecord(self.players, self.rules, None, self.chance, self.log, self.result)
         return full._is_secret(i, keep)
 
-    # ---------------------------------------------------------------- replay
-    def replay(self, until: int | None = None, source: str = "record") -> Game:
-        """The game after the first ``until`` log entries (all by default), replayed and checked."""
-        game = None
-        for game in self._replay(until, source):
-            pass
-        return game
+    # ---------------------------------------------------------------- replay (replay(), games(): RecordBase)
+    def _new_game(self) -> Game:
+        return Game(self.players, seed=self.seed, chance=self.chance, rules=self.rules)
 
-    def games(self, source: str = "record"):
-        """Yield ``(k, game)`` after each log entry (the same Game object, advanced)."""
-        yield from enumerate(self._replay(None, source))
+    def _entries(self) -> list[tuple[str, Action, None]]:
+        return [(actor, Action.parse(text), None) for actor, text in self.log]
 
-    def _replay(self, until, source):
-        if not self.is_full:
-            raise RecordError(f"{source}: a {self.view} record hides secrets and cannot be replayed; "
-                              "use the full record")
-        try:
-            game = Game(self.players, seed=self.seed, chance=self.chance, rules=self.rules)
-        except HeimlichError as e:
-            raise RecordError(f"{source}: cannot set up the game: {e}") from None
-        n = len(self.log) if until is None else until
-        yield game
-        for i, (actor, text) in enumerate(self.log[:n]):
-            act = Action.parse(text)
-            if i < len(game.history):
-                if game.history[i] != (actor, act):
-                    a, b = game.history[i]
-                    raise RecordError(f"{source}: log entry {i} is {actor}: {text}, but the seed gives {a}: {b}; "
-                                      "the log does not match the seed")
-            else:
-                try:
-                    game.apply(act, player=actor)
-                except HeimlichError as err:
-                    raise RecordError(f"{source}: log entry {i} ({actor}: {text}) is illegal: {err}") from None
-            yield game
-        if until is None and len(game.history) > len(self.log):
-            a, b = game.history[len(self.log)]
-            raise RecordError(f"{source}: the log ends at entry {len(self.log)} but the seed continues with {a}: {b}")
-        if until is None and self.result is not None:
+    def _check_result(self, game: Game, source: str) -> None:
+        if self.result is not None:
             want = SecretsRecord.from_game(game).result
             if want != self.result:
                 raise RecordError(f"{source}: the result does not match the replayed game ({want})")

@@ -21,4 +21,5 @@ SPEC = GameSpec(
     tournament=f"{_S}.analysis:TOURNAMENT",
     cli=f"{_S}.cli",
     benchmarks={"secrets": f"{_S}.bench:bench_secrets"},
+    display=f"{_S}.display:display",
 )

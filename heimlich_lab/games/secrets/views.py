@@ -16,7 +16,7 @@ True
 """
 from __future__ import annotations
 
-from ..heimlich.rules.views import Event  # one event type for both games: kind, data (None = hidden), hidden
+from ...engine.views import Event, ViewBase  # one event type for every game: kind, data (None = hidden), hidden
 from .rules import MIDDLE
 
 #: Event fields only the event's seers see (``None`` for everyone else).
@@ -69,7 +69,7 @@ def track(events, slots) -> dict[str, str]:
     return {s: known[s] for s in slots if s in known}
 
 
-class View:
+class View(ViewBase):
     """What the viewer may know (see the module doc). ``viewer`` is ``None`` for a spectator.
 
     Attributes: ``viewer``, ``kind`` ('player', 'spectator', 'omniscient'), ``players``, ``slots``, ``rules``,
@@ -79,9 +79,9 @@ class View:
     the end), ``log``, ``known_markers``, ``visible_points``.
     """
 
-    __slots__ = ("viewer", "kind", "players", "slots", "rules", "phase", "current_player", "active_player",
-                 "turn", "candidates", "offer", "tableaux", "bullet_counts", "un_player", "deck_size",
-                 "marker_counts", "end_size", "is_over", "winners", "scores", "_events", "_n", "_i", "_omni")
+    __slots__ = ("slots", "candidates", "offer", "tableaux", "bullet_counts", "un_player", "deck_size",
+                 "marker_counts", "end_size", "scores", "_events", "_n", "_i", "_omni")
+    REPR_NAME = "Secrets view"
 
     @classmethod
     def _of(cls, game, player: str | None, omniscient: bool = False) -> "View":
@@ -144,7 +144,3 @@ class View:
         return isinstance(other, View) and self._key() == other._key()
 
     __hash__ = None
-
-    def __repr__(self):
-        who = {"omniscient": "Omniscient", "spectator": "Spectator"}.get(self.kind, f"{self.viewer}'s view")
-        return f"<Secrets view: {who}, turn {self.turn}, {self.phase}>"

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from ...errors import HeimlichError
-from ...widget.front_end import TableWidget
+from ...widget.front_end import TableWidget, find_static
 from ...widget.table_controller import OMNISCIENT, TableController, TableReplay, check_viewer
 from .belief import Belief
 from .game import Game
@@ -36,10 +36,7 @@ from .widget_state import table_setup, table_state
 def static_dir() -> Path:
     """Where the front end lives: inside the installed package (wheel), else the checkout's ``widgets/secrets``."""
     here = Path(__file__).resolve().parent
-    for folder in (here / "static", here.parents[2] / "widgets" / "secrets"):
-        if (folder / "table.js").exists():
-            return folder
-    raise FileNotFoundError("the Secrets table's front end (table.js) is missing from the package and the checkout")
+    return find_static(here, here.parents[2] / "widgets" / "secrets", "table.js")
 
 
 class SecretsTableWidget(TableWidget):

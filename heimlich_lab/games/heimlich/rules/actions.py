@@ -20,13 +20,15 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from ....engine.actions import HIDDEN, ActionBase, check_player_name, need
 from ....errors import NotationError
 from .board import COLOURS, building_name, parse_building
 from .cards import CARD_CODES, CARDS
 
+__all__ = ["Action", "CHANCE_KINDS", "DECISION_KINDS", "FACES", "HIDDEN", "check_player_name"]
+
 FACES = ("1-3", "2", "3", "4", "5", "6")
 _COLOUR_ORDER = {c: i for i, c in enumerate(COLOURS)}
-HIDDEN = "?"
 #: Kinds of chance outcomes: the deal, a die roll, a card drawn, a free agent card taken, and (with
 #: ``Rules(second_agent="drawn")``) the second-agent card drawn and shown at once.
 CHANCE_KINDS = frozenset(("deal", "roll", "draw", "take", "reveal"))
@@ -39,18 +41,6 @@ _STEP_CARDS = {k.code: k.steps for k in CARDS.values() if k.steps}   # one agent
 _PAIR_CARDS = {"twoback", "twofwd", "swap", "bonus"}  # unordered pair of different agents
 _ONE_AGENT_CARDS = {"ruins", "tosafe"}
 _NO_TARGET_CARDS = {"church", "second"}
-_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,23}")   # fullmatch: "Ann\n" is not a name
-
-
-def check_player_name(name: str) -> str:
-    """Player names are one word (letters, digits, ``_ . -``), starting with a letter; not 'free' or 'chance'."""
-    if not isinstance(name, str) or not _NAME_RE.fullmatch(name) or name.lower() in ("free", "chance", "spectator"):
-        raise NotationError(
-            f"player name {name!r} is not allowed: use one word of letters, digits, '_', '.', '-' "
-            "(starting with a letter, at most 24 characters), not 'free', 'chance' or 'spectator'")
-    return name
-
-
 def _colour(text: str) -> str:
     if not isinstance(text, str) or text not in _COLOUR_ORDER:
         raise NotationError(f"{text!r} is not an agent colour; colours are {', '.join(COLOURS)}")
@@ -71,15 +61,14 @@ def _agent_step(text: str) -> tuple[str, int]:
     return _colour(m.group(1)), int(m.group(2))
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+@dataclass(frozen=True, slots=True, repr=False)
+class Action(ActionBase):
     """One action: ``kind`` and its ``args`` (see the module doc).
 
     Prefer the constructors (:meth:`move`, :meth:`play`, ...) or :meth:`parse`.
     """
 
-    kind: str
-    args: tuple = ()
+    CHANCE_KINDS = CHANCE_KINDS
 
     # ----- constructors -------------------------------------------------
     @staticmethod
@@ -165,11 +154,6 @@ class Action:
 
     # ----- properties ---------------------------------------------------
     @property
-    def is_chance(self) -> bool:
-        """True for chance outcomes: the deal, die rolls, card draws, taking a free agent."""
-        return self.kind in CHANCE_KINDS
-
-    @property
     def steps(self) -> dict[str, int]:
         """For a move: agent colour -> steps."""
         return dict(self.args) if self.kind == "move" else {}
@@ -210,32 +194,15 @@ class Action:
             return f"{k} {a[0]}"
         return f"{k} {' '.join(map(str, a))}".strip()
 
-    def __repr__(self) -> str:
-        return f"Action.parse({str(self)!r})"
-
-    @staticmethod
-    def parse(text: "str | Action") -> "Action":
-        """Read an action from its notation; raises :class:`NotationError` saying what is wrong."""
-        if isinstance(text, Action):
-            return text
-        if not isinstance(text, str):
-            raise NotationError(f"an action is a string of notation or an Action, not {type(text).__name__}")
-        words = text.strip().split()
-        if not words:
-            raise NotationError("empty action")
-        k, rest = words[0].lower(), words[1:]
-
-        def need(n_min, n_max=None):
-            n_max = n_min if n_max is None else n_max
-            if not (n_min <= len(rest) <= n_max):
-                want = n_min if n_min == n_max else f"{n_min} to {n_max}"
-                raise NotationError(f"{text!r}: '{k}' takes {want} argument(s), got {len(rest)}")
+    @classmethod
+    def _parse(cls, text: str, k: str, rest: list[str]) -> "Action":
+        """The action of ``text`` from its kind ``k`` and the words after it (:meth:`ActionBase.parse`)."""
 
         if k == "roll":
-            need(1)
+            need(text, k, rest, 1)
             return Action.roll(rest[0])
         if k == "points":
-            need(1)
+            need(text, k, rest, 1)
             if rest[0] not in ("0", "1", "2", "3"):
                 raise NotationError(f"{text!r}: points are 0, 1, 2 or 3")
             return Action("points", (int(rest[0]),))
@@ -252,22 +219,22 @@ class Action:
                 steps[c] = n
             return Action.move(steps)
         if k == "safe":
-            need(1)
+            need(text, k, rest, 1)
             return Action("safe", (parse_building(rest[0]),))
         if k in ("announce", "collect"):
-            need(1)
+            need(text, k, rest, 1)
             if rest[0] not in ("yes", "no"):
                 raise NotationError(f"{text!r}: {k} yes or {k} no")
             return Action(k, (rest[0] == "yes",))
         if k in ("pass", "done"):
-            need(0)
+            need(text, k, rest, 0)
             return Action(k)
         if k == "play":
             if not rest:
                 raise NotationError(f"{text!r}: name a card; codes are {', '.join(CARD_CODES)}")
             return Action("play", (rest[0], *_parse_targets(text, rest[0], rest[1:])))
         if k == "dossier":
-            need(1)
+            need(text, k, rest, 1)
             if rest[0] == HIDDEN:
                 return Action("dossier", (HIDDEN, HIDDEN))
             if rest[0].count("=") != 1:
@@ -289,17 +256,17 @@ class Action:
                 pairs.append((check_player_name(p), _colour(c)))
             return Action("deal", tuple(pairs))
         if k == "reveal":
-            need(1)
+            need(text, k, rest, 1)
             if rest[0] != "second":
                 raise NotationError(f"{text!r}: only the second-agent card is revealed when drawn: reveal second")
             return Action("reveal", ("second",))
         if k == "draw":
-            need(1)
+            need(text, k, rest, 1)
             if rest[0] != HIDDEN and rest[0] not in CARD_CODES:
                 raise NotationError(f"{text!r}: unknown card {rest[0]!r}; codes are {', '.join(CARD_CODES)}")
             return Action("draw", (rest[0],))
         if k == "take":
-            need(1)
+            need(text, k, rest, 1)
             return Action("take", (rest[0] if rest[0] == HIDDEN else _colour(rest[0]),))
         raise NotationError(
             f"{text!r}: unknown action {k!r}; actions are roll, points, move, safe, announce, play, pass, done, "

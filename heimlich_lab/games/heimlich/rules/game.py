@@ -23,25 +23,22 @@ a test can set up any situation.
 from __future__ import annotations
 
 import copy
-import random
-import secrets
-from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import permutations
 from math import perm
 from typing import Mapping, Sequence
 
-from ....errors import IllegalAction, NotationError, PositionError, WrongPlayer
-from .actions import CHANCE_KINDS, FACES, HIDDEN, Action, check_player_name
+from ....engine.contract import CHANCE
+from ....engine.game import MAX_SEED, GameBase
+from ....errors import IllegalAction, NotationError, PositionError
+from .actions import CHANCE_KINDS, FACES, HIDDEN, Action
 from .allocations import allocation_table
 from .board import (BUILDING_VALUES, CHURCH_INDEX, DOSSIER_MARK, FINISH, N_BUILDINGS, RUINS_INDEX, SAFE_START,
                     RING_STEPS, index_of, safe_destinations, value_of)
 from .cards import CARD_CODES, CARDS, HAND_LIMIT, PublicBoard
 from .ruleset import Rules
 
-CHANCE = "chance"
-#: Seeds are whole numbers below this (a record must hold them as a JSON number).
-MAX_SEED = 2**128
+__all__ = ["CHANCE", "MAX_SEED", "PHASES", "START_DECISIONS", "Game", "Position", "move_index"]
 
 #: Decisions a start position may stand at.
 START_DECISIONS = ("roll", "points", "move", "safe")
@@ -147,7 +144,7 @@ class Position:
             fail("turn", "a whole number >= 1", self.turn)
 
 
-class Game:
+class Game(GameBase):
     """One game of Heimlich & Co.
 
     Parameters: ``players`` (names in seat order; the first begins),
@@ -158,34 +155,17 @@ class Game:
     out when a bot must not guess the game (docs/rules.md#seeds).
     """
 
+    TITLE = "Heimlich & Co."
+    REPR_NAME = "Game"
+    Action = Action
+    CHANCE_KINDS = CHANCE_KINDS
+
     def __init__(self, players: Sequence[str], rules: Rules | None = None, seed: int | None = None,
                  chance: str = "auto", start: Position | None = None):
-        if isinstance(players, str) or not isinstance(players, Iterable):
-            raise PositionError(f"players must be a list of names in seat order, not {players!r}")
-        players = tuple(players)
-        for p in players:
-            check_player_name(p)
-        if len(set(players)) != len(players):
-            raise PositionError(f"player names repeat: {list(players)}")
-        rules = Rules() if rules is None else rules
-        if not isinstance(rules, Rules):
-            raise PositionError(f"rules must be a heimlich_lab.Rules, not {type(rules).__name__}")
-        if chance not in ("auto", "manual"):
-            raise PositionError(f"chance must be 'auto' or 'manual', not {chance!r}")
-        if seed is not None and (type(seed) is not int or not 0 <= seed < MAX_SEED):
-            # records store the seed as a JSON whole number; anything else would not reload
-            shown = f"a {seed.bit_length()}-bit number" if type(seed) is int and seed >= MAX_SEED else repr(seed)
-            raise PositionError(f"seed must be a whole number or None (0 <= seed < 2**128), not {shown}")
-        if seed is None:
-            # drawn from the OS and recorded: unguessable, yet the record replays (docs/rules.md#seeds)
-            seed = secrets.randbits(63)
-        self.players: tuple[str, ...] = players
-        self.rules = rules
+        # players, rules, seed (0 <= seed < 2**128; by default one from the OS, docs/rules.md#seeds), chance
+        self._set_up(players, rules, Rules, seed, chance, rules_name="heimlich_lab.Rules")
+        players, rules = self.players, self.rules
         self.agents: tuple[str, ...] = rules.agents_for(len(players))
-        self.seed = seed
-        self.chance = chance
-        self._rng = random.Random(seed)
-        self._pidx = {p: i for i, p in enumerate(players)}
         self._aidx = {c: i for i, c in enumerate(self.agents)}
         self._deck = rules.deck_for(len(players)) if rules.top_secret else {}
         n, A = len(players), len(self.agents)
@@ -225,14 +205,12 @@ class Game:
         self._winners: tuple[str, ...] | None = None
         self._final_owner: list[int] | None = None
         self._bonus: dict[str, int] = {}
-        self.history: list[tuple[str, Action]] = []   # (actor, action): what a replay applies
         self.events: list[tuple] = []                  # (kind, private_to, data): what happened, for views
         # What views hold instead of ``events`` (so that no view holds another player's secret):
         # the events with private fields blanked, and each player's own private events by index.
         self._public_events: list[tuple] = []
         self._own_events: list[dict[int, tuple]] = [{} for _ in range(n)]
         self.recipients: dict[int, str] = {}           # history index -> who received a drawn card / taken agent
-        self._legal_cache: tuple | None = None
         # a private copy: changing the caller's Position afterwards must not change this game or its record
         self.start = start = copy.deepcopy(start)
         if start is not None:
@@ -242,21 +220,6 @@ class Game:
         self._advance()
 
     # ------------------------------------------------------------------ queries
-    @property
-    def is_over(self) -> bool:
-        return self._phase == "over"
-
-    @property
-    def is_chance_node(self) -> bool:
-        """True when chance acts next (only ever true with ``chance="manual"``)."""
-        return self._to_act() == CHANCE
-
-    @property
-    def current_player(self) -> str | None:
-        """The player whose decision it is; ``None`` at a chance node or when the game is over."""
-        a = self._to_act()
-        return None if a is None or a == CHANCE else self.players[a]
-
     @property
     def phase(self) -> str:
         """The kind of decision now: deal, roll, draw, take (chance); points, move, announce, round,
@@ -270,15 +233,6 @@ class Game:
         if self._offers:
             return "collect"
         return self._phase
-
-    @property
-    def active_player(self) -> str:
-        """The player whose turn it is (who holds the die)."""
-        return self.players[self._active]
-
-    @property
-    def turn(self) -> int:
-        return self._turn
 
     @property
     def die(self) -> str | None:
@@ -321,11 +275,6 @@ class Game:
         if self._final_owner is None:
             return None
         return {c: (self.players[o] if o >= 0 else None) for c, o in zip(self.agents, self._final_owner)}
-
-    @property
-    def winners(self) -> tuple[str, ...] | None:
-        """After the game: the winning players (several on a tie, none if a free agent won)."""
-        return self._winners
 
     @property
     def triggers(self) -> list[str]:
@@ -383,12 +332,6 @@ class Game:
         raise AssertionError(ph)
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self) -> tuple[Action, ...]:
-        """The legal actions of the current decision (chance outcomes at a chance node)."""
-        if self._legal_cache is None:
-            self._legal_cache = self._compute_legal()
-        return self._legal_cache
-
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """At a chance node: each outcome with its probability.
 
@@ -469,46 +412,9 @@ class Game:
         return tuple(Action("play", (code, *t)) for code in dict.fromkeys(self._hands[p])
                      for t in CARDS[code].legal_targets(board))
 
-    # ------------------------------------------------------------------ apply
-    def apply(self, action: "Action | str", player: str | None = None) -> None:
-        """Apply one action (an :class:`Action` or its notation).
-
-        ``player``, if given, must be the player whose decision it is (use
-        ``"chance"`` for chance events). A bad action raises an error that
-        names the rule it breaks, and the game is left exactly as it was.
-        """
-        act = action if type(action) is Action else Action.parse(action)
-        if type(act.kind) is not str or type(act.args) is not tuple:
-            _check_form(act)    # a hand-built Action(["move"]): refused as malformed, not a TypeError
-        actor = self._to_act()
-        if actor is None:
-            _check_form(act)
-            raise IllegalAction(f"{act} cannot be played: the game is over", rule="game-end")
-        if player is not None:
-            want = CHANCE if actor == CHANCE else self.players[actor]
-            if player != want:
-                who = "chance" if actor == CHANCE else f"{want}"
-                raise WrongPlayer(f"it is {who}'s decision ({self.phase}), not {player}'s", rule="turn-order")
-        is_chance = act.kind in CHANCE_KINDS
-        if actor == CHANCE and not is_chance:
-            _check_form(act)
-            raise IllegalAction(f"{act} is a player's action, but chance acts now ({self.phase})", rule="chance")
-        if actor != CHANCE and is_chance:
-            _check_form(act)
-            raise IllegalAction(
-                f"{act} is a chance event, but it is {self.players[actor]}'s decision ({self.phase})", rule="chance")
-        try:
-            legal = self._is_legal(act)
-        except Exception:
-            _check_form(act)   # a hand-built Action of the wrong shape (e.g. move args that are not pairs): say so
-            raise              # a well-formed action that breaks the check is a bug, not an illegal move
-        if not legal:
-            # only on the error path, so the hot path pays nothing: a malformed Action cannot even be
-            # formatted into a message, so say that instead
-            _check_form(act)
-            raise self._explain_illegal(act, actor)
-        self._do(act, actor)
-        self._advance()
+    # ------------------------------------------------------------------ apply (GameBase.apply)
+    def _check_form(self, act: Action) -> None:
+        _check_form(act)
 
     def _is_legal(self, act: Action) -> bool:
         ph = self._phase if not (self._draws or self._take_for is not None or self._offers) else self.phase
@@ -604,10 +510,6 @@ class Game:
         return IllegalAction(f"{act} is not legal now ({ph} by {who})")
 
     # ------------------------------------------------------------------ transitions
-    def _log(self, actor, act: Action):
-        self.history.append((CHANCE if actor == CHANCE else self.players[actor], act))
-        self._legal_cache = None
-
     def _event(self, kind: str, private_to=None, **data):
         raw = (kind, private_to, data)
         if private_to is None:
@@ -618,7 +520,7 @@ class Game:
         self.events.append(raw)
 
     def _do(self, act: Action, actor) -> None:
-        self._log(actor, act)
+        """Carry out ``act``, already logged (GameBase.apply, _log_chance)."""
         k = act.kind
         if k == "move":
             self._do_move(act)
@@ -1004,6 +906,7 @@ class Game:
             return
 
     def _log_chance(self, act: Action):
+        self._log(CHANCE, act)
         self._do(act, CHANCE)
 
     # ------------------------------------------------------------------ positions
@@ -1183,43 +1086,16 @@ class Game:
         self.recipients.clear()
         self._event("start", None, position=True)
 
-    # ------------------------------------------------------------------ views, records, copies
-    def view(self, player: str | None):
-        """What ``player`` may know now (docs/rules.md#information-rule); ``None`` for a spectator.
-
-        >>> g = Game(["Ann", "Bob"], seed=2)
-        >>> v = g.view("Bob"); list(v.own_agents) == g.owners["Bob"], v.viewer
-        (True, 'Bob')
-        """
-        if player is not None and (not isinstance(player, str) or player not in self._pidx):
-            raise WrongPlayer(f"{player!r} is not a player of this game ({', '.join(self.players)})",
-                              rule="players")
-        return _View._of(self, player)
-
-    def spectator_view(self):
-        """The public information only."""
-        return self.view(None)
-
-    def omniscient_view(self):
-        """OMNISCIENT: every secret shown. For teaching and debugging, never for a bot."""
-        return _View._of(self, None, omniscient=True)
-
-    @property
-    def record(self):
-        """The :class:`~heimlich_lab.GameRecord` of the game so far."""
+    # ------------------------------------------------------------------ views, records, copies (GameBase)
+    @classmethod
+    def _record_class(cls) -> type:
         from .records import GameRecord
-        return GameRecord.from_game(self)
-
-    def copy(self) -> "Game":
-        """An independent copy (same state, same random generator state)."""
-        return copy.deepcopy(self)
-
-    def __repr__(self):
-        state = "over" if self.is_over else f"turn {self._turn}, {self.phase}"
-        return f"<Game {', '.join(self.players)}: {state}>"
+        return GameRecord
 
 
 from .views import View as _View, hide_private  # noqa: E402  (views imports nothing from here at import time)
+
+Game.View = _View
 
 def _check_form(act: Action) -> None:
     """Raise :class:`IllegalAction` (rule ``notation``) unless ``act`` is a well-formed Action: its notation

@@ -17,24 +17,19 @@ True
 """
 from __future__ import annotations
 
-import contextlib
 import copy
-import json
-import os
-import stat
-import tempfile
 import weakref
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Iterator
 
+from ....engine.records import FORMAT, RecordBase
 from ....errors import HeimlichError, RecordError
-from .actions import HIDDEN, Action, check_player_name
-from .game import CHANCE, MAX_SEED, Game, Position
+from .actions import HIDDEN, Action
+from .game import CHANCE, Game, Position
 from .ruleset import Rules
 from .views import visible_action
 
-FORMAT = "heimlich-lab-record"
+__all__ = ["FORMAT", "READS_VERSIONS", "RESULT_KEYS", "VERSION", "GameRecord", "LogEntry"]
+
 VERSION = 2
 #: Versions this heimlich-lab reads. Version 1 was written before a card one *may* draw became a choice
 #: (docs/rules.md#drawing-cards): its games drew without asking, so it reads as ``draws="always"``.
@@ -64,8 +59,16 @@ class LogEntry:
 
 
 @dataclass
-class GameRecord:
-    """A game record. ``view`` is ``"full"`` (all secrets), ``"public"`` (none) or ``"player:NAME"``."""
+class GameRecord(RecordBase):
+    """A game record. ``view`` is ``"full"`` (all secrets), ``"public"`` (none) or ``"player:NAME"``. The
+    shared parts (JSON, saving, loading, the frame's checks, the replay) are
+    :class:`~heimlich_lab.engine.records.RecordBase`'s."""
+
+    TITLE = "Heimlich & Co."
+    GAME_TAG = None          # written before there was a second game: no "game" field
+    VERSION = VERSION
+    READS_VERSIONS = READS_VERSIONS
+    OBJECT_FIELDS = ("deal", "result", "start", "rules")
 
     players: tuple[str, ...]
     rules: Rules
@@ -109,10 +112,6 @@ class GameRecord:
 
     # ---------------------------------------------------------------- facts
     @property
-    def is_full(self) -> bool:
-        return self.view == "full"
-
-    @property
     def owners(self) -> dict[str, list[str]]:
         """Player -> agent colours controlled (the dealt card, then a taken second agent).
 
@@ -131,27 +130,10 @@ class GameRecord:
         return own
 
     @property
-    def winners(self) -> list[str] | None:
-        return None if self.result is None else list(self.result["winners"])
-
-    @property
     def actions(self) -> list[Action]:
         return [e.action for e in self.log]
 
-    def __len__(self):
-        return len(self.log)
-
-    # ---------------------------------------------------------------- redaction
-    def public(self) -> "GameRecord":
-        """The record with no secrets: no deal, no drawn cards, no sheets before the end."""
-        return self._redacted(None)
-
-    def as_player(self, player: str) -> "GameRecord":
-        """The record as ``player`` saw it: only that player's secrets."""
-        if player not in self.players:
-            raise RecordError(f"{player!r} is not a player of this record ({', '.join(self.players)})")
-        return self._redacted(player)
-
+    # ---------------------------------------------------------------- redaction (public(), as_player(): RecordBase)
     def _redacted(self, keep: str | None) -> "GameRecord":
         if not self.is_full and self.view != (f"player:{keep}" if keep else "public"):
             if not (keep is None and self.view.startswith("player:")):
@@ -185,116 +167,16 @@ class GameRecord:
             "result": copy.deepcopy(self.result),
         }
 
-    def to_json(self, indent: int | None = None) -> str:
-        """The record as JSON text (see ``docs/record-format.md``)."""
-        return json.dumps(self.to_dict(), indent=indent)
-
-    def save(self, path: str | os.PathLike) -> Path:
-        """Write the record atomically (a temporary file renamed into place).
-
-        Saving over a file keeps that file's permissions (a ``chmod 600`` record stays private); a new
-        file gets the usual ``0666`` less the umask. Saving to a symbolic link writes the file it points
-        to and keeps the link.
-        """
-        path = Path(path)
-        target = Path(os.path.realpath(path)) if path.is_symlink() else path
-        text = self.to_json(indent=1)
-        try:
-            mode = stat.S_IMODE(os.stat(target).st_mode)
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:     # closes fd on every path
-                with contextlib.suppress(OSError):
-                    # a file system that refuses chmod keeps mkstemp's 0600: more private, never less
-                    os.fchmod(f.fileno(), mode)
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())    # the data is on disk before the rename makes it the record
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-            raise
-        return path
-
-    @classmethod
-    def load(cls, path: str | os.PathLike) -> "GameRecord":
-        """Read and check a record file."""
-        try:
-            data = Path(path).read_bytes()
-        except OSError as e:
-            raise RecordError(f"cannot read record {path}: {e.strerror}") from None
-        return cls.from_json(data, source=str(path))
-
-    @classmethod
-    def from_json(cls, text: str | bytes, source: str = "record", check: bool = True) -> "GameRecord":
-        """Parse a record (text, or UTF-8 bytes); a full record is also replayed to check every action
-        (``check=True``).
-
-        Raises :class:`RecordError` saying where and why; never returns a half-loaded record.
-        """
-        if isinstance(text, (bytes, bytearray)):
-            try:
-                text = text.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise RecordError(f"{source}: not UTF-8 text (byte {e.start}: {e.reason})") from None
-        if not isinstance(text, str):
-            raise RecordError(f"{source}: a record is JSON text, not {type(text).__name__}")
-        try:
-            d = json.loads(text)
-        except RecursionError:
-            raise RecordError(f"{source}: not a record: JSON nested too deeply") from None
-        except ValueError as e:   # JSONDecodeError, and integers too long to read (over 4300 digits)
-            raise RecordError(f"{source}: not valid JSON ({e})") from None
-        try:
-            return cls.from_dict(d, source=source, check=check)
-        except RecursionError:
-            raise RecordError(f"{source}: not a record: a field is nested too deeply") from None
-
     @classmethod
     def from_dict(cls, d, source: str = "record", check: bool = True) -> "GameRecord":
-        if not isinstance(d, dict):
-            raise RecordError(f"{source}: a record is a JSON object")
-        if d.get("format") != FORMAT:
-            raise RecordError(f"{source}: 'format' must be {FORMAT!r}, not {d.get('format')!r}")
-        if type(d.get("version")) is not int or d["version"] not in READS_VERSIONS:    # not 1.0, not true
-            raise RecordError(f"{source}: unknown version {d.get('version')!r}; this heimlich-lab reads versions "
-                              f"{', '.join(map(str, READS_VERSIONS))}")
-        missing = [k for k in ("players", "rules", "log") if k not in d]
-        if missing:
-            raise RecordError(f"{source}: missing field(s) {missing}")
-        view = d.get("view", "full")
-        if not (view in ("full", "public") or (isinstance(view, str) and view.startswith("player:"))):
-            raise RecordError(f"{source}: 'view' must be full, public or player:NAME, not {view!r}")
-        if not (isinstance(d["players"], list) and all(isinstance(p, str) for p in d["players"])):
-            raise RecordError(f"{source}: 'players' must be a list of names, not {d['players']!r}")
-        for p in d["players"]:
-            try:
-                check_player_name(p)
-            except HeimlichError as e:
-                raise RecordError(f"{source}: 'players': {e}") from None
-        if len(set(d["players"])) != len(d["players"]):
-            raise RecordError(f"{source}: 'players' repeat a name: {d['players']!r}")
-        if view.startswith("player:") and view[len("player:"):] not in d["players"]:
-            raise RecordError(f"{source}: 'view' {view!r} names no player of the record")
-        seed = d.get("seed")
-        if seed is not None and (type(seed) is not int or not 0 <= seed < MAX_SEED):
-            raise RecordError(f"{source}: 'seed' must be a whole number 0 <= seed < 2**128, or null, not {seed!r}")
-        if d.get("chance", "auto") not in ("auto", "manual"):
-            raise RecordError(f"{source}: 'chance' must be 'auto' or 'manual', not {d.get('chance')!r}")
-        for k in ("deal", "result", "start", "rules"):
-            if d.get(k) is not None and not isinstance(d[k], dict):
-                raise RecordError(f"{source}: {k!r} must be a JSON object or null, not {d[k]!r}")
+        """Read and check a record (the frame: :meth:`~heimlich_lab.engine.records.RecordBase._read_header`);
+        a full record is replayed (``check=True``). Raises :class:`RecordError` saying where and why."""
+        players, view, seed, chance = cls._read_header(d, source)
         try:
             rules_dict = d["rules"]
             if d["version"] == 1 and isinstance(rules_dict, dict) and "draws" not in rules_dict:
                 rules_dict = {**rules_dict, "draws": "always"}    # the migration from version 1
             rules = Rules.from_dict(rules_dict)
-            players = tuple(d["players"])
             start = Position.from_dict(d["start"]) if d.get("start") else None
         except HeimlichError as e:
             raise RecordError(f"{source}: {e}") from None
@@ -310,8 +192,6 @@ class GameRecord:
         if d.get("result") is not None:
             _check_result(d["result"], source)
         log = []
-        if not isinstance(d["log"], list):
-            raise RecordError(f"{source}: 'log' must be a list")
         for i, entry in enumerate(d["log"]):
             if not (isinstance(entry, list) and len(entry) in (2, 3) and all(isinstance(x, str) for x in entry)):
                 raise RecordError(f"{source}: log entry {i} must be [actor, action] or [actor, action, recipient], "
@@ -325,7 +205,7 @@ class GameRecord:
             if len(entry) == 3 and entry[2] not in players:
                 raise RecordError(f"{source}: log entry {i}: the receiver {entry[2]!r} is not a player")
             log.append(LogEntry(entry[0], act, entry[2] if len(entry) == 3 else None))
-        rec = cls(players=players, rules=rules, seed=d.get("seed"), chance=d.get("chance", "auto"), log=log,
+        rec = cls(players=players, rules=rules, seed=seed, chance=chance, log=log,
                   deal=d.get("deal"), start=start, result=d.get("result"), view=view, source=source)
         if check and not rec.is_full:
             rec._check_redacted(source)
@@ -342,8 +222,6 @@ class GameRecord:
         """What can be checked in a public or player record without its secrets: that it holds none but
         the viewer's. (Its actions are not replayed against the rules: see docs/record-format.md.)"""
         keep = self.view[len("player:"):] if self.view.startswith("player:") else None
-        if self.seed is not None:
-            raise RecordError(f"{source}: a {self.view} record has no seed (it would give away every secret)")
         if self.deal is not None and (keep is None or set(self.deal) != {keep}):
             raise RecordError(f"{source}: a {self.view} record holds only "
                               + (f"{keep}'s deal" if keep else "no deal") + f", not {self.deal}")
@@ -373,35 +251,14 @@ class GameRecord:
                 if p != keep:
                     secret(f"{p}'s dossier sheet")
 
-    # ---------------------------------------------------------------- replay
-    def replay(self, until: int | None = None, source: str | None = None) -> Game:
-        """The game after the first ``until`` log entries (all by default), replayed and checked.
+    # ---------------------------------------------------------------- replay (replay(), games(): RecordBase)
+    def _new_game(self) -> Game:
+        return Game(self.players, self.rules, seed=self.seed, chance=self.chance, start=self.start)
 
-        Errors name ``source`` (by default where the record was loaded from)."""
-        game = None
-        for game in self._replay(until, source):
-            pass
-        return game
+    def _entries(self) -> list[tuple[str, Action, str | None]]:
+        return [(e.actor, e.action, e.to) for e in self.log]
 
-    def games(self, source: str | None = None) -> Iterator[tuple[int, Game]]:
-        """Yield ``(k, game)`` after each of the log's entries (the same Game object, advanced)."""
-        g = None
-        for k, g in enumerate(self._replay(None, source)):
-            yield k, g
-
-    def _replay(self, until: int | None, source: str | None):
-        source = self.source if source is None else source
-        if until is not None and (type(until) is not int or not 0 <= until <= len(self.log)):
-            raise RecordError(f"{source}: until must be a whole number from 0 to {len(self.log)} (log entries), "
-                              f"not {until!r}")
-        if not self.is_full:
-            raise RecordError(f"{source}: a {self.view} record hides secrets and cannot be replayed as a game; "
-                              "use the full record")
-        try:
-            game = Game(self.players, self.rules, seed=self.seed, chance=self.chance, start=self.start)
-        except HeimlichError as e:
-            raise RecordError(f"{source}: cannot set up the game: {e}") from None
-        n = len(self.log) if until is None else until
+    def _check_before_replay(self, source: str) -> None:
         if self.deal is not None:
             first_deal = next((e.action for e in self.log if e.action.kind == "deal"), None)
             if first_deal is not None and dict(first_deal.args) != self.deal:
@@ -409,39 +266,24 @@ class GameRecord:
             if self.start is not None and {p: c[0] for p, c in _start_owners(self.start).items()} != self.deal:
                 raise RecordError(f"{source}: the record's deal {self.deal} does not match the start position's "
                                   f"owners {self.start.owners}")
-        yield game
-        for i, e in enumerate(self.log[:n]):
-            if i < len(game.history):
-                # chance resolved automatically from the seed: it must agree with the log
-                actor, act = game.history[i]
-                if (actor, act) != (e.actor, e.action):
-                    raise RecordError(f"{source}: log entry {i} is {e.actor}: {e.action}, but the seed gives "
-                                      f"{actor}: {act}; the log does not match the seed")
-            else:
-                try:
-                    game.apply(e.action, player=e.actor)
-                except HeimlichError as err:
-                    raise RecordError(f"{source}: log entry {i} ({e.actor}: {e.action}) is illegal: {err}") from None
-            if e.to != game.recipients.get(i):
-                raise RecordError(f"{source}: log entry {i} ({e.actor}: {e.action}) names {e.to!r} as the receiver, "
-                                  f"but the game gives it to {game.recipients.get(i)!r}")
-            yield game
-        if until is None and len(game.history) > len(self.log):
-            extra = game.history[len(self.log)]
-            raise RecordError(f"{source}: the log ends at entry {len(self.log)} but the seed continues with "
-                              f"{extra[0]}: {extra[1]}; the record is cut short")
-        if until is None:
-            if self.result is not None and not game.is_over:
-                raise RecordError(f"{source}: the record has a result but its log does not end the game")
-            expected = _result_of(game)
-            if self.result is None and expected is not None:
-                raise RecordError(f"{source}: the log ends the game but the record's result is null")
-            if self.result is not None and self.result != expected:
-                # every field, so that a record cannot lie about who controlled what (rec.owners reads it)
-                diff = sorted(k for k in set(expected) | set(self.result)
-                              if self.result.get(k, "missing") != expected.get(k, "missing"))
-                raise RecordError(f"{source}: the result does not match the replayed game in {diff}: the game "
-                                  f"gives {({k: expected.get(k) for k in diff})}")
+
+    def _check_entry(self, game: Game, i: int, actor: str, act: Action, to: str | None, source: str) -> None:
+        if to != game.recipients.get(i):
+            raise RecordError(f"{source}: log entry {i} ({actor}: {act}) names {to!r} as the receiver, "
+                              f"but the game gives it to {game.recipients.get(i)!r}")
+
+    def _check_result(self, game: Game, source: str) -> None:
+        if self.result is not None and not game.is_over:
+            raise RecordError(f"{source}: the record has a result but its log does not end the game")
+        expected = _result_of(game)
+        if self.result is None and expected is not None:
+            raise RecordError(f"{source}: the log ends the game but the record's result is null")
+        if self.result is not None and self.result != expected:
+            # every field, so that a record cannot lie about who controlled what (rec.owners reads it)
+            diff = sorted(k for k in set(expected) | set(self.result)
+                          if self.result.get(k, "missing") != expected.get(k, "missing"))
+            raise RecordError(f"{source}: the result does not match the replayed game in {diff}: the game "
+                              f"gives {({k: expected.get(k) for k in diff})}")
 
 
 def _result_of(game: Game) -> dict | None:

@@ -17,42 +17,15 @@ False
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
+from ....engine.views import Event, ViewBase, view_label
 from .actions import HIDDEN, Action
 from .board import value_of
-from .words import possessive
+
+__all__ = ["Event", "EventLog", "View", "hide_private", "view_label", "visible_action", "visible_event"]
 
 # Event fields only the event's owner sees. For a dossier entry the agent is secret too: the agents a player
 # writes about are all but the player's own.
 _PRIVATE_FIELDS = {"deal": ("agent",), "draw": ("card",), "take": ("agent",), "dossier": ("agent", "entry")}
-
-
-@dataclass(frozen=True)
-class Event:
-    """One thing that happened, as a viewer saw it. ``data`` fields hidden from the viewer are ``None``.
-
-    Kinds: start, deal, dealt, roll, points, move, draw, no_draw, reshuffle, announce,
-    no_round, round_start, play, pass, done, round_end, score, dossier_mark, dossier,
-    dossier_done, take, safe, over.
-    """
-
-    kind: str
-    data: dict
-    hidden: bool = False
-
-    @property
-    def player(self) -> str | None:
-        return self.data.get("player")
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        try:
-            return self.__dict__["data"].get(name)
-        except KeyError:  # pragma: no cover
-            raise AttributeError(name) from None
 
 
 def visible_event(raw: tuple, viewer_index: int | None, omniscient: bool = False) -> Event:
@@ -71,19 +44,6 @@ def hide_private(kind: str, data: dict) -> dict:
     """
     private = _PRIVATE_FIELDS.get(kind, ())
     return {k: (None if k in private else v) for k, v in data.items()}
-
-
-def view_label(viewer: str | None, omniscient: bool = False) -> str:
-    """Whose view it is, in words: a player's, the spectator's, or the omniscient one.
-
-    >>> view_label("Ann"), view_label("You"), view_label(None)
-    ("Ann's view", 'Your view', 'Spectator (public information only)')
-    """
-    if omniscient:
-        return "Omniscient (all secrets shown)"
-    if viewer is None:
-        return "Spectator (public information only)"
-    return f"{possessive(viewer)} view"
 
 
 def visible_action(action: Action, actor: str, to: str | None, viewer: str | None) -> Action:
@@ -202,7 +162,7 @@ class _AllEvents:
 _NO_EVENTS: dict = {}
 
 
-class View:
+class View(ViewBase):
     """What the viewer may know (see the module doc). ``viewer`` is ``None`` for a spectator.
 
     Attributes: ``viewer``, ``kind`` ('player', 'spectator' or 'omniscient'),
@@ -213,10 +173,9 @@ class View:
     ``winners``, ``owners`` (only when the game is over, or in the omniscient view), ``log``.
     """
 
-    __slots__ = ("viewer", "kind", "players", "agents", "rules", "_pos", "_score", "_safe", "phase",
-                 "current_player", "active_player", "turn", "die", "points", "_triggers", "own_agents", "hand",
-                 "_hand_sizes", "supply_size", "discards", "removed", "_sheet", "dossier_done", "is_over",
-                 "winners", "owners", "_log", "final_owners")
+    __slots__ = ("agents", "_pos", "_score", "_safe", "die", "points", "_triggers", "own_agents", "hand",
+                 "_hand_sizes", "supply_size", "discards", "removed", "_sheet", "dossier_done", "owners", "_log",
+                 "final_owners")
 
     @classmethod
     def _of(cls, game, player: str | None, omniscient: bool = False) -> "View":
@@ -289,17 +248,9 @@ class View:
         return {self.agents[a]: (self.players[o] if o >= 0 else "free") for a, o in sorted(self._sheet.items())}
 
     @property
-    def label(self) -> str:
-        """Whose view this is, in words."""
-        return view_label(self.viewer, omniscient=self.kind == "omniscient")
-
-    @property
     def positions(self) -> dict[str, int]:
         return {c: value_of(b) for c, b in zip(self.agents, self._pos)}
 
     @property
     def scores(self) -> dict[str, int]:
         return dict(zip(self.agents, self._score))
-
-    def __repr__(self):
-        return f"<View: {self.label}, turn {self.turn}, {self.phase}>"

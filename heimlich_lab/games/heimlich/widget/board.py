@@ -29,7 +29,8 @@ from typing import Mapping, Sequence
 
 from ..rules.game import Position
 from ..rules.ruleset import Rules
-from ....widget.front_end import SPEED_MAX_MS, SPEED_MIN_MS, SPEED_STEP_MS, BoardWidget, clamp_speed, static_dir
+from ....widget.front_end import SPEED_MAX_MS, SPEED_MIN_MS, SPEED_STEP_MS, clamp_speed
+from .front_end import BoardWidget, static_dir
 from .game_controller import GameController
 from .replay_controller import ReplayController
 

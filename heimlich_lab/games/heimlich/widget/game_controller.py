@@ -18,8 +18,9 @@ from ..rules.actions import Action
 from ..rules.game import CHANCE, Game, Position
 from ..rules.records import GameRecord
 from ..rules.ruleset import Rules
-from ..rules.words import for_any_name
-from ....widget.front_end import BoardWidget, clamp_speed
+from ....engine.words import for_any_name
+from ....widget.front_end import clamp_speed
+from .front_end import BoardWidget
 from .panel import LivePanels, default_belief_factory
 from .replay_controller import ReplayController
 from .state import ROLL, board_setup, board_state, last_move_of
@@ -42,7 +43,8 @@ class GameController(TableController):
     with a human pauses on the bots' turns: each bot decision waits for the board's Next button (or Pause,
     at any time), so that a class can follow what the bots do.
     ``belief_factory(game, observer)`` makes the belief panel's belief, which then reads the observer's
-    decisions one at a time with ``add(decision)`` (see :class:`~heimlich_lab.games.heimlich.widget.panel.LivePanels`); by default a
+    decisions one at a time with ``add(decision)`` (see
+    :class:`~heimlich_lab.games.heimlich.widget.panel.LivePanels`); by default a
     :class:`~heimlich_lab.games.heimlich.inference.belief.Belief` with the Boltzmann model
     (:func:`~heimlich_lab.games.heimlich.widget.panel.default_belief_factory`).
     """

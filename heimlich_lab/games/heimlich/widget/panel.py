@@ -18,7 +18,7 @@ from ..inference.likelihoods import ask_model, default_model
 from ..rules.board import AGENT_BY_COLOUR
 from ..rules.records import GameRecord
 from ..rules.replay import DecisionStream
-from ..rules.words import for_any_name, possessive
+from ....engine.words import for_any_name, possessive
 
 #: How many dossier notes the panel lists: each player's support, then the latest others.
 MAX_NOTES = 8

@@ -40,7 +40,7 @@ from ..rules.actions import Action
 from ..rules.board import AGENT_BY_COLOUR, BUILDING_VALUES, CHURCH, DOSSIER_MARK, FINISH, RUINS, building_name, \
     index_of, step, value_of
 from ..rules.cards import CARDS, PublicBoard
-from ..rules.words import for_any_name, possessive
+from ....engine.words import for_any_name, possessive
 from ..transcript import describe
 
 LOG_LINES = 60
