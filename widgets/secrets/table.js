@@ -1,5 +1,5 @@
 // The Secrets table in the notebook (anywidget ES module; no build step, no imports).
-// It knows no rules: it draws the synced `setup` and `state` (heimlich_lab/secrets/widget_state.py) and sends
+// It knows no rules: it draws the synced `setup` and `state` (heimlich_lab/games/secrets/widget_state.py) and sends
 // messages to the kernel: {type: "action", action}, {type: "curtain"}, {type: "control", command},
 // {type: "replay", index}.
 
