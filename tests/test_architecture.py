@@ -93,14 +93,14 @@ def _outside_reads() -> list[str]:
 
 
 def test_imports_are_resolved():
-    module = PACKAGE / "inference" / "belief.py"
-    got = _imported("from ..rules.game import Game\nfrom . import core\nimport numpy as np\n", module)
-    assert {"heimlich_lab.rules.game", "heimlich_lab.rules.game.Game", "heimlich_lab.inference.core",
-            "numpy"} <= got
+    module = PACKAGE / "games" / "heimlich" / "inference" / "belief.py"
+    got = _imported("from ..rules.game import Game\nfrom . import model\nimport numpy as np\n", module)
+    assert {"heimlich_lab.games.heimlich.rules.game", "heimlich_lab.games.heimlich.rules.game.Game",
+            "heimlich_lab.games.heimlich.inference.model", "numpy"} <= got
 
 
 def test_the_heimlich_game_and_its_private_names_are_found():
-    names = _engines()[PACKAGE / "rules"]
+    names = _engines()[PACKAGE / "games" / "heimlich" / "rules"]
     # fields and methods the replay needs inside the rules, and that other code once read
     assert {"_phase", "_hands", "_supply", "_owner", "_pidx", "_playable_cards", "_to_act"} <= names
     assert not {"view", "apply", "players", "phase", "__init__"} & names

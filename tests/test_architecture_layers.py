@@ -1,12 +1,15 @@
 """The package's layers, checked by reading every import statement (also those inside functions).
 
-    rules  <-  inference  <-  bots  <-  analysis, widget, commands, adapters, benchmarks
+    errors  <-  engine, inference  <-  bots, widget  <-  games/heimlich, games/secrets
+                                                    <-  analysis  <-  commands  <-  cli
 
-Each layer imports only the layers below it, so a layer can be read, tested and reused without
-the ones above: the rules know nothing of beliefs, the beliefs nothing of bots, and the
-game-agnostic core (``inference/core.py`` and its independent foil) nothing of Heimlich at all.
-(Which private fields of ``Game`` may be read is tests/test_architecture.py's business; that the
-core imports alone at run time is tests/test_inference_core.py's.)
+The shared layers know no game: the engine (the contract every game implements, its shared parts and the
+registry of games), the game-agnostic inference core, the bot registry, the table controller, the analysis
+layer and the commands. Each game is a peer package under ``heimlich_lab/games/`` that builds on them and
+imports no other game; the shared layers reach a game only through the registry, which finds it by module
+name (the plugin edges, drawn dotted). (Which private fields of a ``Game`` may be read is
+tests/test_architecture.py's business; that the core imports alone at run time is
+tests/test_inference_core.py's.)
 """
 from __future__ import annotations
 
@@ -19,40 +22,33 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "heimlich_lab"
 
-#: The game-agnostic core: modules of inference that must not know the game.
-CORE = ("heimlich_lab.inference.core", "heimlich_lab.inference.independent", "heimlich_lab.inference.mixture",
-        "heimlich_lab.inference.reader", "heimlich_lab.inference.transition")
-
-#: Helpers every layer may use: the errors, and the lazy exports of the package __init__s (PEP 562).
-_BASE = {"errors", "_lazy"}
-_BELOW_APPS = _BASE | {"rules", "play", "inference", "core", "bots", "transcript", "secrets", "svg", "sandbox"}
-#: area -> the other areas it may import. An area is a subpackage or a top-level module of heimlich_lab;
-#: "core" is CORE, "package" is heimlich_lab/__init__.py (the public names, gathered from every layer).
+#: Helpers every layer may use: the errors, the lazy exports of the package __init__s (PEP 562) and the table
+#: of old import paths (heimlich_lab/_compat.py, which serves the games' old paths and names by module name).
+_BASE = {"errors", "_lazy", "_compat"}
+_SHARED = _BASE | {"engine", "inference", "bots", "widget"}
+#: The games (``heimlich_lab.games.<name>``): each may use every shared layer, none another game.
+GAMES = ("games.heimlich", "games.secrets")
+#: area -> the other areas it may import. An area is a subpackage or a top-level module of heimlich_lab, a
+#: game's package (``games.<name>``) or ``games`` (its __init__, which lists the games the kit ships);
+#: "package" is heimlich_lab/__init__.py (the public names, gathered from every layer).
 ALLOWED = {
     "errors": set(),
     "_lazy": set(),
-    "core": {"errors"},
-    "rules": _BASE,
-    "play": _BASE | {"rules"},                      # plays a game between any objects with choose()
-    "inference": _BASE | {"rules", "core"},
-    "transcript": _BASE | {"rules", "inference", "core"},
-    "svg": _BASE | {"rules"},                      # static pictures of a position (a belief is duck-typed)
-    "bots": _BASE | {"rules", "play", "inference", "core", "secrets"},   # the registry names every game's bots
-    # the second game, beside the first, with its own belief, bots and board (which may reuse the first's widget)
-    "secrets": _BASE | {"rules", "play", "inference", "core", "bots", "transcript", "widget"},
-    "analysis": _BELOW_APPS,
-    "adapters": _BELOW_APPS,
-    "widget": _BELOW_APPS,
-    "benchmarks": _BELOW_APPS | {"analysis", "widget", "adapters"},
-    "commands": _BELOW_APPS | {"analysis", "widget", "adapters", "benchmarks"},
-    "cli": _BELOW_APPS | {"commands", "course"},    # course: heimlich-lab grade (course/grading.py)
+    "_compat": {"errors", "engine", "games", *GAMES, "bots", "widget", "inference", "analysis", "commands"},
+    "engine": _BASE,                                # the contract, the shared engine parts, the registry
+    "inference": _BASE,                             # the game-agnostic core
+    "bots": _BASE | {"engine"},                     # the bot registry and RandomBot
+    "widget": _BASE | {"engine"},                   # the anywidget and the table controller
+    "games": _BASE | {"engine"},
+    **{g: _SHARED | {"analysis", "commands"} for g in GAMES},
+    "analysis": _SHARED | {"sandbox"},
+    "commands": _SHARED | {"analysis", "sandbox"},
+    "cli": _BASE | {"commands", "course"},     # course: heimlich-lab grade (course/grading.py)
     "course": _BASE,                                # formative feedback for the course (knows no answer)
-    # bots out of process: a worker process that sees only its player's record (the rules' records and replay)
-    "sandbox": _BASE | {"rules", "secrets"},
-    "package": _BELOW_APPS | {"widget", "analysis", "adapters"},
+    # bots out of process: a worker that sees only its player's record; its wire format is each game's
+    "sandbox": _BASE | {"engine"} | set(GAMES),
+    "package": _SHARED | set(GAMES) | {"games", "analysis", "commands"},
 }
-
-
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -92,18 +88,24 @@ def imports_of(source: str, module: str, is_package: bool = False) -> list[tuple
             for alias in node.names:
                 sub = f"{base}.{alias.name}"
                 found.append((node.lineno, sub if _is_module(sub) else base))
-    return sorted({(line, name) for line, name in found if name.split(".")[0] == "heimlich_lab"})
+    return sorted({(line, _current(name)) for line, name in found if name.split(".")[0] == "heimlich_lab"})
+
+
+def _current(name: str) -> str:
+    """A module's name now: an old import path (heimlich_lab/_compat.py) is the module it stands for."""
+    from heimlich_lab._compat import new_name
+    return new_name(name) or name
 
 
 def area(module: str) -> str:
     """The layer area a module belongs to.
 
-    >>> area("heimlich_lab.inference.core"), area("heimlich_lab.inference.belief"), area("heimlich_lab")
-    ('core', 'inference', 'package')
+    >>> area("heimlich_lab.inference.core"), area("heimlich_lab.games.secrets.belief"), area("heimlich_lab")
+    ('inference', 'games.secrets', 'package')
     """
-    if module in CORE:
-        return "core"
     parts = module.split(".")
+    if len(parts) > 2 and parts[1] == "games":
+        return f"games.{parts[2]}"
     return parts[1] if len(parts) > 1 else "package"
 
 
@@ -117,7 +119,7 @@ def layer_violations(files: dict[str, tuple[str, bool]]) -> list[str]:
             continue
         for line, target in imports_of(source, module, is_package):
             theirs = area(target)
-            if theirs != mine and theirs not in ALLOWED[mine]:
+            if theirs != mine and theirs not in ALLOWED[mine] and (mine, theirs) not in PLUGIN_EDGES:
                 may = ", ".join(sorted(ALLOWED[mine])) or "nothing of heimlich_lab"
                 out.append(f"{module} line {line} imports {target}: {mine} may import only {may}")
     return out
@@ -129,8 +131,8 @@ def package_sources() -> dict[str, tuple[str, bool]]:
 
 
 #: How the picture in docs/architecture.md names the areas.
-LABELS = {"core": "inference/core (game-agnostic)", "play": "play.py",
-          "transcript": "transcript.py", "cli": "cli.py", "svg": "svg.py"}
+LABELS = {"inference": "inference (game-agnostic core)", "cli": "cli.py", "games": "games (the list)",
+          "games.heimlich": "games/heimlich", "games.secrets": "games/secrets"}
 ARCHITECTURE_DOC = PACKAGE.parent / "docs" / "architecture.md"
 
 
@@ -146,9 +148,14 @@ def layer_graph(files: dict[str, tuple[str, bool]]) -> nx.DiGraph:
     return graph
 
 
-#: Imports by name that let a lower area find the plugins of a higher one: the bot registry loads each
-#: game's bots (heimlich_lab.secrets.bots) when asked for them. Drawn dotted, and left out of the layer order.
-PLUGIN_EDGES = {("bots", "secrets")}
+#: Imports by name that let a lower area find the plugins of a higher one: the registry of games finds each
+#: game's package by name. Drawn dotted, and left out of the layer order.
+PLUGIN_EDGES = {("engine", "games")}
+
+
+def _id(area_: str) -> str:
+    """A Mermaid node id for an area (no dots)."""
+    return area_.replace(".", "_")
 
 
 def mermaid(files: dict[str, tuple[str, bool]]) -> str:
@@ -160,54 +167,81 @@ def mermaid(files: dict[str, tuple[str, bool]]) -> str:
     if nx.is_directed_acyclic_graph(graph):
         graph = nx.transitive_reduction(graph)
     lines = ["flowchart BT"]
-    lines += [f'    {a}["{LABELS.get(a, a)}"]' for a in sorted(graph.nodes)]
-    lines += [f"    {a} --> {b}" for a, b in sorted(graph.edges)]
-    lines += [f"    {a} -.-> {b}" for a, b in plugins]
+    lines += [f'    {_id(a)}["{LABELS.get(a, a)}"]' for a in sorted(graph.nodes)]
+    lines += [f"    {_id(a)} --> {_id(b)}" for a, b in sorted(graph.edges)]
+    lines += [f"    {_id(a)} -.-> {_id(b)}" for a, b in plugins]
     return "\n".join(lines) + "\n"
 
 
 def test_every_import_follows_the_layers():
     files = package_sources()
-    assert "heimlich_lab.inference.core" in files and "heimlich_lab.rules.game" in files
+    assert "heimlich_lab.inference.core" in files and "heimlich_lab.games.heimlich.rules.game" in files
     assert layer_violations(files) == []
 
 
-def test_the_benchmarks_live_above_what_they_measure():
+def test_the_package_uses_no_old_import_path():
+    """Old paths (heimlich_lab/_compat.py) are for notebooks and older code; the package imports the new ones
+    (except heimlich_lab/__init__.py's ``from .play import play``, which keeps ``heimlich_lab.play`` the
+    function once the old module path is imported)."""
+    from heimlich_lab._compat import new_name
+    old = [f"{m} line {line}: {target}" for m, (source, is_package) in package_sources().items()
+           for line, target in _raw_imports(source, m, is_package) if new_name(target) and m != "heimlich_lab"]
+    assert old == []
+
+
+def _raw_imports(source, module, is_package):
+    global _current
+    keep, _current = _current, (lambda name: name)
+    try:
+        return imports_of(source, module, is_package)
+    finally:
+        _current = keep
+
+
+def test_every_area_of_the_package_is_placed():
+    assert {area(m) for m in package_sources()} <= set(ALLOWED)
+    assert set(GAMES) == {f"games.{p.name}" for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file()}
+
+
+def test_the_benchmarks_live_in_the_games_they_measure():
     files = package_sources()
-    # the only other "bench" is the command that runs them
-    assert [m for m in files if m.rpartition(".")[2].startswith("bench") and area(m) != "benchmarks"] == [
+    # the only "bench" outside a game is the command that runs them
+    assert [m for m in files if m.rpartition(".")[2].startswith("bench") and not area(m).startswith("games.")] == [
         "heimlich_lab.commands.bench"]
-    assert {"heimlich_lab.benchmarks.engine", "heimlich_lab.benchmarks.belief"} <= set(files)
+    assert {"heimlich_lab.games.heimlich.benchmarks.engine", "heimlich_lab.games.secrets.bench"} <= set(files)
 
 
 @pytest.mark.parametrize("module, source, expected", [
-    ("heimlich_lab.inference.belief", "def f():\n    from ..bots.model_bots import BoltzmannBot\n",
-     "heimlich_lab.inference.belief line 2 imports heimlich_lab.bots.model_bots: inference may import only "
-     "_lazy, core, errors, rules"),
-    ("heimlich_lab.rules.game", "import heimlich_lab.inference.core\n",
-     "heimlich_lab.rules.game line 1 imports heimlich_lab.inference.core: rules may import only _lazy, errors"),
-    ("heimlich_lab.inference.core", "from . import belief\n",
-     "heimlich_lab.inference.core line 1 imports heimlich_lab.inference.belief: core may import only errors"),
-    ("heimlich_lab.inference.core", "from heimlich_lab.rules.board import AGENTS\n",
-     "heimlich_lab.inference.core line 1 imports heimlich_lab.rules.board: core may import only errors"),
+    ("heimlich_lab.inference.core", "from ..games.heimlich.rules.board import AGENTS\n",
+     "heimlich_lab.inference.core line 1 imports heimlich_lab.games.heimlich.rules.board: inference may import "
+     "only _compat, _lazy, errors"),
+    ("heimlich_lab.games.secrets.belief", "def f():\n    from ...cli import main\n",
+     "heimlich_lab.games.secrets.belief line 2 imports heimlich_lab.cli: games.secrets "
+     "may import only _compat, _lazy, analysis, bots, commands, engine, errors, inference, widget"),
+    ("heimlich_lab.engine.game", "import heimlich_lab.inference.core\n",
+     "heimlich_lab.engine.game line 1 imports heimlich_lab.inference.core: engine may import only _compat, _lazy, "
+     "errors"),
     ("heimlich_lab.bots.greedy", "from ..analysis import tournament\n",
-     "heimlich_lab.bots.greedy line 1 imports heimlich_lab.analysis.tournament: bots may import only _lazy, core, "
-     "errors, inference, play, rules, secrets"),
+     "heimlich_lab.bots.greedy line 1 imports heimlich_lab.analysis.tournament: bots may import only _compat, "
+     "_lazy, engine, errors"),
     ("heimlich_lab.analysis.x", "from ..commands import bench\n",
-     "heimlich_lab.analysis.x line 1 imports heimlich_lab.commands.bench: analysis may import only _lazy, bots, "
-     "core, errors, inference, play, rules, sandbox, secrets, svg, transcript"),
+     "heimlich_lab.analysis.x line 1 imports heimlich_lab.commands.bench: analysis may import only _compat, _lazy, "
+     "bots, engine, errors, inference, widget"),
+    ("heimlich_lab.widget.x", "from ..commands import play\n",
+     "heimlich_lab.widget.x line 1 imports heimlich_lab.commands.play: widget may import only _compat, _lazy, "
+     "engine, errors"),
 ])
-def test_an_upward_import_is_reported(module, source, expected):
+def test_an_upward_or_sideways_import_is_reported(module, source, expected):
     assert layer_violations({module: (source, False)}) == [expected]
 
 
 def test_imports_within_a_layer_and_downward_pass():
-    files = {"heimlich_lab.bots.x": ("from ..rules.game import Game\nfrom ..inference import belief\n"
-                                     "from .registry import make_bot\nimport numpy\n", False),
-             "heimlich_lab.inference": ("from .core import Posterior\nfrom .belief import Belief\n", True)}
+    files = {"heimlich_lab.games.heimlich.bots.x": ("from ..rules.game import Game\nfrom ..inference import belief\n"
+                                                    "from ....bots.registry import make_bot\nimport numpy\n", False),
+             "heimlich_lab.inference": ("from .core import Posterior\nfrom .mixture import TypedPosterior\n", True)}
     assert layer_violations(files) == []
     assert [t for _, t in imports_of(files["heimlich_lab.inference"][0], "heimlich_lab.inference", True)] == [
-        "heimlich_lab.inference.core", "heimlich_lab.inference.belief"]
+        "heimlich_lab.inference.core", "heimlich_lab.inference.mixture"]
 
 
 def test_an_unknown_area_must_be_placed():
@@ -223,18 +257,21 @@ def test_the_picture_of_the_layers_is_the_code():
     graph = layer_graph(files)
     graph.remove_edges_from(PLUGIN_EDGES)
     assert nx.is_directed_acyclic_graph(graph), list(nx.simple_cycles(graph))
-    assert {("inference", "rules"), ("bots", "inference")} <= set(nx.transitive_closure(graph).edges)
+    assert {("games.heimlich", "inference"), ("games.secrets", "inference")} <= set(
+        nx.transitive_closure(graph).edges)
     block = re.search(r"```mermaid\n(.*?)```", ARCHITECTURE_DOC.read_text(encoding="utf-8"), re.S)
     assert block, "docs/architecture.md has a mermaid diagram"
     assert block.group(1) == mermaid(files), "redraw: python tests/test_architecture_layers.py --write"
 
 
 def test_the_picture_leaves_out_implied_arrows():
-    files = {"heimlich_lab.rules.game": ("from ..errors import IllegalAction\n", False),
-             "heimlich_lab.inference.belief": ("from ..rules.game import Game\n", False),
-             "heimlich_lab.bots.greedy": ("from ..rules.game import Game\nfrom ..inference import belief\n", False)}
-    assert mermaid(files) == ('flowchart BT\n    bots["bots"]\n    inference["inference"]\n    rules["rules"]\n'
-                              "    bots --> inference\n    inference --> rules\n")
+    files = {"heimlich_lab.engine.game": ("from ..errors import IllegalAction\n", False),
+             "heimlich_lab.bots.registry": ("from ..engine.game import Game\n", False),
+             "heimlich_lab.games.heimlich.bots.x": ("from ....engine.game import Game\nfrom ....bots import registry\n",
+                                                    False)}
+    assert mermaid(files) == ('flowchart BT\n    bots["bots"]\n    engine["engine"]\n'
+                              '    games_heimlich["games/heimlich"]\n'
+                              "    bots --> engine\n    games_heimlich --> bots\n")
 
 
 def write_diagram() -> None:

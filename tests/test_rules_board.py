@@ -292,7 +292,8 @@ def test_every_rule_key_the_code_raises_is_documented():
     import re
     src = __import__("pathlib").Path(__file__).resolve().parent.parent / "heimlich_lab"
     keys = set()
-    for f in list((src / "rules").glob("*.py")) + [src / "play.py"]:
+    for f in [*(src / "games" / "heimlich" / "rules").glob("*.py"), *(src / "engine").glob("*.py"),
+              src / "games" / "heimlich" / "play.py"]:
         keys |= set(re.findall(r'rule="([a-z0-9-]+)"', f.read_text()))
     keys.add("legal-actions")                         # the default of IllegalAction
     doc = (DOCS / "rules.md").read_text()

@@ -232,8 +232,8 @@ def test_the_front_end_is_shipped_in_the_wheel():
     assert (static_dir() / "table.js").is_file() and (static_dir() / "table.css").is_file()
     include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"][
         "force-include"]
-    assert include["widgets/secrets/table.js"] == "heimlich_lab/secrets/static/table.js"
-    assert include["widgets/secrets/table.css"] == "heimlich_lab/secrets/static/table.css"
+    assert include["widgets/secrets/table.js"] == "heimlich_lab/games/secrets/static/table.js"
+    assert include["widgets/secrets/table.css"] == "heimlich_lab/games/secrets/static/table.css"
 
 
 def test_an_installed_wheel_loads_its_own_table(tmp_path):
@@ -243,14 +243,14 @@ def test_an_installed_wheel_loads_its_own_table(tmp_path):
                     "--wheel-dir", str(tmp_path), str(ROOT)], check=True, capture_output=True, timeout=300)
     (whl,) = tmp_path.glob("heimlich_lab-*.whl")
     with zipfile.ZipFile(whl) as z:
-        assert z.read("heimlich_lab/secrets/static/table.js").decode() == (ROOT / "widgets/secrets/table.js").read_text()
+        assert z.read("heimlich_lab/games/secrets/static/table.js").decode() == (ROOT / "widgets/secrets/table.js").read_text()
     site = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", "--target", str(site),
                     str(whl)], check=True, capture_output=True, timeout=300)
     out = subprocess.run([sys.executable, "-c", "from heimlich_lab.secrets.widget import static_dir; print(static_dir())"],
                          cwd=tmp_path, env={"PYTHONPATH": str(site), "PATH": ""}, capture_output=True, text=True,
                          timeout=120)
-    assert out.stdout.strip() == str(site / "heimlich_lab" / "secrets" / "static"), out.stderr[-2000:]
+    assert out.stdout.strip() == str(site / "heimlich_lab" / "games" / "secrets" / "static"), out.stderr[-2000:]
 
 
 def test_the_belief_panel_can_read_choices_with_a_player_model():

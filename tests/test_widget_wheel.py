@@ -43,9 +43,9 @@ def wheel(tmp_path_factory) -> Path:
 def test_the_wheel_holds_the_bundle_and_the_css(wheel):
     with zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
-        assert "heimlich_lab/widget/static/board.bundle.js" in names
-        assert "heimlich_lab/widget/static/board.css" in names
-        bundle = z.read("heimlich_lab/widget/static/board.bundle.js").decode()
+        assert "heimlich_lab/games/heimlich/widget/static/board.bundle.js" in names
+        assert "heimlich_lab/games/heimlich/widget/static/board.css" in names
+        bundle = z.read("heimlich_lab/games/heimlich/widget/static/board.bundle.js").decode()
     assert bundle == (ROOT / "widgets" / "board.bundle.js").read_text(), "the wheel ships the committed bundle"
 
 
@@ -66,7 +66,7 @@ def test_an_installed_wheel_loads_its_own_bundle(wheel, tmp_path):
                          timeout=120)
     assert run.returncode == 0, run.stderr
     got = json.loads(run.stdout.strip().splitlines()[-1])
-    packaged = target / "heimlich_lab" / "widget" / "static"
+    packaged = target / "heimlich_lab" / "games" / "heimlich" / "widget" / "static"
     assert Path(got["package"]).resolve().is_relative_to(target.resolve()), got["package"]
     assert Path(got["static"]).resolve() == packaged.resolve(), "the installed package must use its own static/"
     assert got["esm"] == (packaged / "board.bundle.js").read_text()

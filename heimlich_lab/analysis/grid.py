@@ -18,8 +18,9 @@ or 10 000):
 >>> ss.spawn_key == np.random.SeedSequence(0).spawn(10)[7].spawn_key
 True
 
-The second game, Secrets (``game="secrets"``), has its own player counts (4 to 8), bots and rule options;
-its games are named apart from the first game's:
+Every game comes from the registry (:mod:`heimlich_lab.engine.registry`): its player counts, bots and rule
+options (its spec's :class:`~heimlich_lab.engine.registry.TournamentSpec`); the games of a game other than
+the first are named apart, after their spec's ``id_prefix``:
 
 >>> [t.game_id for t in game_tasks(4, "basic", "team", games=1, seed=0, game="secrets")]
 ['0/secrets/4p/basic/team/0']
@@ -31,119 +32,18 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from .._compat import legacy_exports
 from ..bots.registry import make_bot
+from ..engine.registry import GameSpec, game_spec
 from ..errors import HeimlichError
-from ..rules.ruleset import Rules
-from ..secrets.rules import MAX_PLAYERS, MIN_PLAYERS, SecretsRules
 
-#: The games a tournament can play.
-GAMES = ("heimlich", "secrets")
-
-#: Named variants: name -> Rules options.
-VARIANTS = {
-    "basic": {},
-    "top_secret": {"top_secret": True},
-    "dossier": {"dossier": True},
-    "both": {"top_secret": True, "dossier": True},
-}
-_VARIANT_ALIASES = {"top-secret": "top_secret", "topsecret": "top_secret", "ts": "top_secret",
-                    "top_secret+dossier": "both"}
 #: The most games one tournament plays (its list of games is made before the first game is played).
 MAX_GAMES = 1_000_000
 
-#: Options that may follow a variant name after ``+``: option -> Rules options.
-VARIANT_OPTIONS = {"unoccupied": {"safe_destination": "unoccupied"}, "other": {"safe_destination": "other"}}
 
-
-
-def rules_label(rules: Rules) -> str:
-    """A short, unique name for a rule set (used in the ``variant`` column).
-
-    >>> rules_label(Rules()), rules_label(Rules(top_secret=True, dossier=True))
-    ('basic', 'both')
-    >>> rules_label(Rules(dossier=True, safe_destination="unoccupied"))
-    'dossier+unoccupied'
-    """
-    name = {(False, False): "basic", (True, False): "top_secret", (False, True): "dossier",
-            (True, True): "both"}[(rules.top_secret, rules.dossier)]
-    if rules.safe_destination != "other":
-        name += f"+{rules.safe_destination}"
-    if rules.agents is not None:
-        name += "+agents=" + ".".join(rules.agents)
-    if rules.deck is not None:
-        name += "+deck=" + ".".join(f"{c}{n}" for c, n in rules.deck)
-    return name
-
-
-def parse_variant(spec: "str | Rules | Mapping") -> tuple[str, Rules]:
-    """``(label, Rules)`` from a variant name, a :class:`Rules`, or a dict of Rules options.
-
-    Names are ``basic``, ``top_secret``, ``dossier`` (basic + Secret Dossier) and ``both``
-    (Top Secret + Secret Dossier), optionally followed by ``+unoccupied`` (the safe moves to
-    an empty building).
-
-    >>> label, rules = parse_variant("top_secret+unoccupied")
-    >>> label, rules.top_secret, rules.dossier, rules.safe_destination
-    ('top_secret+unoccupied', True, False, 'unoccupied')
-    >>> parse_variant({"dossier": True})[0]
-    'dossier'
-    """
-    if isinstance(spec, (Rules, Mapping)):
-        return _labelled(Rules, rules_label, spec, "variant")
-    if not isinstance(spec, str) or not spec.strip():
-        raise HeimlichError(f"a variant is a name ({', '.join(VARIANTS)}), a Rules or a dict, not {spec!r}")
-    text = spec.strip().lower()
-    text = _VARIANT_ALIASES.get(text, text)
-    name, *options = text.split("+")
-    name = _VARIANT_ALIASES.get(name, name)
-    if name not in VARIANTS:
-        raise HeimlichError(f"unknown variant {spec!r}; variants are {', '.join(VARIANTS)} "
-                            f"(optionally +{', +'.join(VARIANT_OPTIONS)})")
-    kw = dict(VARIANTS[name])
-    for o in options:
-        if o not in VARIANT_OPTIONS:
-            raise HeimlichError(f"unknown variant option {o!r} in {spec!r}; options are {', '.join(VARIANT_OPTIONS)}")
-        kw.update(VARIANT_OPTIONS[o])
-    rules = Rules(**kw)
-    return rules_label(rules), rules
-
-
-def secrets_rules_label(rules: SecretsRules) -> str:
-    """A short, unique name for Secrets rule options (``basic`` for the defaults).
-
-    >>> secrets_rules_label(SecretsRules()), secrets_rules_label(SecretsRules(double_agent_value=-1))
-    ('basic', 'double_agent=-1')
-    """
-    parts = [f"double_agent={rules.double_agent_value}"] if rules.double_agent_value else []
-    if rules.markers:
-        parts.append("markers=" + ".".join(f"{n}:{'-'.join(map(str, c))}" for n, c in sorted(rules.markers.items())))
-    return "+".join(parts) or "basic"
-
-
-def parse_secrets_variant(spec: "str | SecretsRules | Mapping") -> tuple[str, SecretsRules]:
-    """``(label, SecretsRules)`` from ``"basic"``, ``"double_agent=N"``, a :class:`SecretsRules` or a dict of its
-    options.
-
-    >>> parse_secrets_variant("double_agent=2")[1].double_agent_value, parse_secrets_variant({})[0]
-    (2, 'basic')
-    """
-    if isinstance(spec, (SecretsRules, Mapping)):
-        return _labelled(SecretsRules, secrets_rules_label, spec, "Secrets variant")
-    text = spec.strip().lower() if isinstance(spec, str) else ""
-    if text == "basic":
-        return "basic", SecretsRules()
-    name, _, value = text.partition("=")
-    if name.replace("-", "_") == "double_agent":
-        try:
-            return parse_secrets_variant({"double_agent_value": int(value)})
-        except ValueError:
-            pass
-    raise HeimlichError(f"a Secrets variant is 'basic', 'double_agent=N' (the Double Agent's points), a "
-                        f"SecretsRules or a dict of its options, not {spec!r}")
-
-
-def _labelled(options, label, spec, what: str) -> tuple[str, object]:
-    """``(label(rules), rules)`` for a rules object of class ``options``, or a dict of its options."""
+def labelled_rules(options, label, spec, what: str) -> tuple[str, object]:
+    """``(label(rules), rules)`` for a rules object of class ``options``, or a dict of its options (what a
+    game's ``parse_variant`` does with a rules object or a dict)."""
     if isinstance(spec, options):
         return label(spec), spec
     try:
@@ -153,11 +53,9 @@ def _labelled(options, label, spec, what: str) -> tuple[str, object]:
     return label(rules), rules
 
 
-def check_game(game) -> str:
-    """The game's name, checked: ``heimlich`` or ``secrets``."""
-    if game not in GAMES:
-        raise HeimlichError(f"unknown game {game!r}; games are {', '.join(GAMES)}")
-    return game
+def check_game(game) -> GameSpec:
+    """The spec of the game called ``game`` (``None``: the default game), checked against the registry."""
+    return game_spec(game)
 
 
 @dataclass(frozen=True)
@@ -226,17 +124,17 @@ class GameTask:
     game_index: int
     n_players: int
     variant: str
-    rules: Rules
+    rules: object              # the game's rule options (its spec's rules class)
     lineup: str
     seat_bots: tuple[str, ...]
-    game: str = "heimlich"
+    game: str | None = None    # the game's name; None: the default game
     #: bots that are not in the registry, by name: ``(name, factory)`` pairs, e.g. bot files
     #: (:class:`heimlich_lab.sandbox.BotFile`); picklable, so that worker processes can make them
     extra_bots: tuple = ()
 
 
-def _as_list(x, what: str) -> list:
-    if isinstance(x, (str, Rules, Lineup)) or isinstance(x, Mapping):
+def _as_list(x, what: str, rules_class: type = type(None)) -> list:
+    if isinstance(x, (str, rules_class, Lineup)) or isinstance(x, Mapping):
         return [x]
     try:
         out = list(x)
@@ -247,26 +145,27 @@ def _as_list(x, what: str) -> list:
     return out
 
 
-def game_tasks(player_counts, variants, bots, games: int, seed: int, game: str = "heimlich",
+def game_tasks(player_counts, variants, bots, games: int, seed: int, game: str | None = None,
                extra_bots: "Mapping[str, object] | None" = None) -> list[GameTask]:
-    """Every game of the grid, in grid order (player count, variant, line-up, game index).
+    """Every game of the grid, in grid order (player count, variant, line-up, game index), of the game
+    called ``game`` (``None``: the default game).
 
     ``extra_bots`` names bots beside the registry's: name -> ``factory(seed=...)`` (e.g. a bot file).
 
-    Bad input (a player count out of 2..7, or 4..8 for Secrets, an unknown variant or bot, a line-up
-    that fits no table) raises :class:`~heimlich_lab.errors.HeimlichError` here, before any game is played.
+    Bad input (a player count the game is not for, an unknown variant or bot, a line-up that fits no
+    table) raises :class:`~heimlich_lab.errors.HeimlichError` here, before any game is played.
     """
-    check_game(game)
-    low, high, title, parse, options = ((2, 7, "Heimlich & Co.", parse_variant, Rules) if game == "heimlich" else
-                                        (MIN_PLAYERS, MAX_PLAYERS, "Secrets", parse_secrets_variant, SecretsRules))
+    spec = check_game(game)
+    table = spec.load("tournament")
+    low, high, parse, options = spec.min_players, spec.max_players, table.parse_variant, spec.load("rules")
     counts = [_player_count(n) for n in _as_list(player_counts, "player count")]
     for n in counts:
         if not low <= n <= high:
-            raise HeimlichError(f"{title} is for {low} to {high} players, not {n}")
+            raise HeimlichError(f"{spec.title} is for {low} to {high} players, not {n}")
     if isinstance(variants, Mapping) and not set(variants) <= set(options.__dataclass_fields__):
         vlist = [(str(k), parse(v)[1]) for k, v in variants.items()]  # {label: spec}
     else:
-        vlist = [parse(v) for v in _as_list(variants, "variant")]
+        vlist = [parse(v) for v in _as_list(variants, "variant", options)]
     labels = [v for v, _ in vlist]
     if len(set(labels)) != len(labels):
         raise HeimlichError(f"variants repeat: {labels}")
@@ -285,20 +184,20 @@ def game_tasks(player_counts, variants, bots, games: int, seed: int, game: str =
     extra = dict(extra_bots or {})
     for b in names:  # fail now, in this process, on a misspelt bot
         if b not in extra:
-            make_bot(b, seed=0, game=game)
+            make_bot(b, seed=0, game=spec.name)
     extra = tuple((b, f) for b, f in extra.items() if b in names)
-    prefix = f"{seed}/" if game == "heimlich" else f"{seed}/{game}/"   # the first game's ids as they always were
+    prefix = f"{seed}/{table.id_prefix}"
     tasks = []
     for n in counts:
         for vlabel, rules in vlist:
-            if game == "heimlich":
-                rules.agents_for(n)  # a custom agent list that does not fit fails here
+            if table.check_table is not None:
+                table.check_table(rules, n)  # e.g. a custom agent list that does not fit fails here
             for lu in lineups:
                 if not lu.fits(n):
                     continue
                 for k in range(games):
                     gid = f"{prefix}{n}p/{vlabel}/{lu.label}/{k}"
-                    tasks.append(GameTask(gid, seed, k, n, vlabel, rules, lu.label, lu.seats(n, k), game, extra))
+                    tasks.append(GameTask(gid, seed, k, n, vlabel, rules, lu.label, lu.seats(n, k), spec.name, extra))
     return tasks
 
 
@@ -328,3 +227,6 @@ def game_seeds(root_seed: int, game_index: int, n_players: int) -> tuple[int, li
     ss = _game_seed_sequence(root_seed, game_index)
     return _int63(ss), [_int63(c) for c in ss.spawn(n_players)]
 
+
+# the first games' variants, which this module defined before the games moved (heimlich_lab/_compat.py)
+__getattr__, __dir__ = legacy_exports(__name__, globals())

@@ -13,8 +13,9 @@ from typing import Callable, Iterator, Mapping, Sequence
 import numpy as np
 
 from ..bots.registry import make_bot
+from ..engine.play import play_game
+from ..engine.registry import game_spec
 from ..errors import HeimlichError
-from ..play import play_game
 from .grid import GameTask, game_seeds
 from .storage import columns_of
 
@@ -23,13 +24,14 @@ SCHEDULER_ENV = "HEIMLICH_DASK_SCHEDULER"
 
 
 def play_task(task: GameTask, evaluate: Callable | None) -> list[dict]:
-    """Play one game of the grid and return its table rows, one per player (columns: ``COLUMNS``, or
-    ``SECRETS_COLUMNS`` for a Secrets game, then the metrics of ``evaluate(record)``, if given)."""
+    """Play one game of the grid and return its table rows, one per player (columns: the game's table
+    columns, its spec's ``TournamentSpec.columns``, then the metrics of ``evaluate(record)``, if given)."""
+    spec = game_spec(task.game)
     n = task.n_players
     game_seed, bot_seeds = game_seeds(task.root_seed, task.game_index, n)
     players = [f"P{s + 1}" for s in range(n)]
     extra = dict(task.extra_bots)
-    lineup = {p: extra[b](seed=bs) if b in extra else make_bot(b, seed=bs, game=task.game)
+    lineup = {p: extra[b](seed=bs) if b in extra else make_bot(b, seed=bs, game=spec.name)
               for p, b, bs in zip(players, task.seat_bots, bot_seeds)}
     before = getattr(evaluate, "before_game", None)
     if before is not None:  # e.g. BeliefEvaluator: bots share the model's utility cache (same games)
@@ -37,13 +39,8 @@ def play_task(task: GameTask, evaluate: Callable | None) -> list[dict]:
     common = {"game_id": task.game_id, "root_seed": task.root_seed, "game_index": task.game_index,
               "seed": game_seed, "n_players": n, "variant": task.variant, "lineup": task.lineup}
     try:
-        if task.game == "secrets":
-            from ..secrets.play import play_game as play_secrets
-            g = play_secrets(lineup, seed=game_seed, rules=task.rules)
-            rows = _secrets_rows(g, common)
-        else:
-            g = play_game(task.rules, lineup, seed=game_seed)
-            rows = _heimlich_rows(g, task, common)
+        g = play_game(spec.load("game"), lineup, seed=game_seed, rules=task.rules)
+        rows = spec.load("tournament").rows(g, task.rules, common)
     finally:
         for bot in lineup.values():     # a bot in its own process hands its worker back for the next game
             if callable(getattr(bot, "close", None)):
@@ -57,47 +54,13 @@ def play_task(task: GameTask, evaluate: Callable | None) -> list[dict]:
         metrics = evaluate(g.record)
         if not isinstance(metrics, Mapping):
             raise HeimlichError(f"evaluate(record) must return a dict of metrics, not {type(metrics).__name__}")
-        clash = set(metrics) & set(columns_of(task.game))
+        clash = set(metrics) & set(columns_of(spec.name))
         if clash:
             raise HeimlichError(f"evaluate returned metric(s) named like table columns: {sorted(clash)}")
         for row in rows:
             for k, v in metrics.items():
                 row[str(k)] = v.get(row["player"], np.nan) if isinstance(v, Mapping) else v
     return rows
-
-
-def _heimlich_rows(g, task: GameTask, common: dict) -> list[dict]:
-    """A finished Heimlich & Co. game's rows (without the seat's columns)."""
-    deal = next(dict(a.args) for actor, a in g.history if a.kind == "deal")
-    winners = set(g.winners)
-    final = g.final_owners
-    scores = g.scores
-    bonus = g.dossier_bonus
-    owners = g.owners
-    rows = []
-    for p in g.players:
-        final_agent = next(c for c, o in final.items() if o == p)
-        rows.append({
-            **common, "top_secret": task.rules.top_secret, "dossier": task.rules.dossier,
-            "safe_destination": task.rules.safe_destination,
-            "agent": deal[p], "agents": ",".join(owners[p]), "final_agent": final_agent,
-            "score": scores[final_agent], "dossier_bonus": bonus.get(p, 0), "won": p in winners,
-            "shared_win": p in winners and len(winners) > 1, "free_agent_won": not winners,
-            "n_winners": len(winners), "n_turns": g.turn, "n_actions": len(g.history),
-        })
-    return rows
-
-
-def _secrets_rows(g, common: dict) -> list[dict]:
-    """A finished Secrets game's rows (without the seat's columns): ``team`` is the identity that counted."""
-    dealt = dict(g.history[0][1].args)
-    final = g.identities
-    winners = set(g.winners or ())
-    winning = final[next(iter(winners))] if winners else ""
-    return [{**common, "game": "secrets", "dealt_team": dealt[p], "team": final[p], "score": g.scores[p],
-             "won": p in winners, "shared_win": p in winners and len(winners) > 1, "winning_team": winning,
-             "nobody_won": not winners, "n_winners": len(winners), "n_turns": g.turn, "n_actions": len(g.history)}
-            for p in g.players]
 
 
 def _play_chunk(tasks: Sequence[GameTask], evaluate: Callable | None) -> list[dict]:

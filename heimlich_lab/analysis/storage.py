@@ -20,59 +20,51 @@ from typing import Iterable
 import pandas as pd
 from filelock import FileLock
 
+from .._compat import legacy_exports
+from ..engine.registry import default_game, game_spec, games
 from ..errors import HeimlichError
 from .results_check import checked_csv, checked_parquet
 
-#: The columns of a tournament table, in order (evaluation metrics follow, sorted by name).
-COLUMNS = (
-    "game_id", "root_seed", "game_index", "seed", "n_players", "variant", "top_secret", "dossier",
-    "safe_destination", "lineup", "seat", "player", "bot", "bot_seed", "agent", "agents", "final_agent",
-    "score", "dossier_bonus", "won", "shared_win", "free_agent_won", "n_winners", "n_turns", "n_actions",
-)
-#: The columns of a Secrets tournament table: the same where they apply (``game`` says which game it is;
-#: ``dealt_team`` the identity dealt, ``team`` the one that counted at the end, ``winning_team`` empty on a tie).
-SECRETS_COLUMNS = (
-    "game_id", "root_seed", "game_index", "seed", "game", "n_players", "variant", "lineup", "seat", "player", "bot",
-    "bot_seed", "dealt_team", "team", "score", "won", "shared_win", "winning_team", "nobody_won", "n_winners",
-    "n_turns", "n_actions",
-)
-_INT_COLUMNS = ("root_seed", "game_index", "seed", "n_players", "seat", "bot_seed", "score", "dossier_bonus",
-                "n_winners", "n_turns", "n_actions")
-_BOOL_COLUMNS = ("top_secret", "dossier", "won", "shared_win", "free_agent_won", "nobody_won")
-_STR_COLUMNS = ("game_id", "variant", "safe_destination", "lineup", "player", "bot", "agent", "agents",
-                "final_agent", "game", "dealt_team", "team", "winning_team")
+#: What a column's kind (a game's ``TournamentSpec.columns``) makes its dtype.
+_DTYPES = {"int": "int64", "bool": bool, "str": str, "float": float}
 
 
-def columns_of(game: str) -> tuple[str, ...]:
-    """The columns of a tournament table of ``game`` (``heimlich`` or ``secrets``)."""
-    return SECRETS_COLUMNS if game == "secrets" else COLUMNS
+def _kinds(game: str | None) -> dict[str, str]:
+    return dict(game_spec(game).load("tournament").columns)
+
+
+def columns_of(game: str | None = None) -> tuple[str, ...]:
+    """The columns of a tournament table of ``game`` (its spec's, in order; ``None``: the default game)."""
+    return tuple(_kinds(game))
 
 
 def game_of(df: pd.DataFrame) -> str:
-    """Which game a tournament table holds (a Secrets table has a ``game`` column)."""
-    return "secrets" if "game" in df.columns else "heimlich"
+    """Which game a tournament table holds: the one its ``game`` column names, else the game whose columns it
+    has (the most of them; a table of the default game has no ``game`` column)."""
+    if "game" in df.columns and len(df):
+        return str(df["game"].iloc[0])
+    present = set(df.columns)
+    fits = [s for s in games() if set(s.load("tournament").columns) <= present]
+    if not fits:
+        return default_game()
+    return max(fits, key=lambda s: len(s.load("tournament").columns)).name
 
 
 def _normalize(df: pd.DataFrame) -> pd.DataFrame:
     """Column order and dtypes of a tournament table (the same whatever file it came from)."""
     df = df.copy()
-    for c in _INT_COLUMNS:
+    kinds = _kinds(game_of(df))
+    for c, kind in kinds.items():
         if c in df:
-            df[c] = df[c].astype("int64")
-    for c in _BOOL_COLUMNS:
-        if c in df:
-            df[c] = df[c].astype(bool)
-    for c in _STR_COLUMNS:
-        if c in df:
-            df[c] = df[c].astype(str)
-    columns = columns_of(game_of(df))
-    extra = sorted(c for c in df.columns if c not in columns)
-    return df[[c for c in columns if c in df.columns] + extra]
+            df[c] = df[c].astype(_DTYPES[kind])
+    extra = sorted(c for c in df.columns if c not in kinds)
+    return df[[c for c in kinds if c in df.columns] + extra]
 
 
-def _empty(game: str = "heimlich") -> pd.DataFrame:
-    return _normalize(pd.DataFrame({c: pd.Series(dtype="int64" if c in _INT_COLUMNS else bool if c in _BOOL_COLUMNS
-                                                 else object) for c in columns_of(game)}))
+def _empty(game: str | None = None) -> pd.DataFrame:
+    kinds = _kinds(game)
+    return _normalize(pd.DataFrame({c: pd.Series(dtype="int64" if k == "int" else bool if k == "bool" else object)
+                                    for c, k in kinds.items()}))
 
 
 def _format(path: Path) -> str:
@@ -84,13 +76,14 @@ def _format(path: Path) -> str:
     raise HeimlichError(f"{path}: results are saved as .parquet or .csv (by the file name's extension)")
 
 
-def load_results(path: "str | os.PathLike", game: str = "heimlich") -> pd.DataFrame:
-    """Read a tournament table saved by :func:`tournament` (Parquet or CSV, by extension), of either game.
+def load_results(path: "str | os.PathLike", game: str | None = None) -> pd.DataFrame:
+    """Read a tournament table saved by :func:`tournament` (Parquet or CSV, by extension), of any game.
 
-    A file that does not exist yet gives an empty table with the tournament columns of ``game``.
+    A file that does not exist yet gives an empty table with the tournament columns of ``game`` (``None``:
+    the default game).
 
-    >>> load_results("no-such-file.parquet").shape[0], "team" in load_results("no-such.csv", game="secrets")
-    (0, True)
+    >>> load_results("no-such-file.parquet").shape[0], list(load_results("no-such.csv").columns[:3])
+    (0, ['game_id', 'root_seed', 'game_index'])
     """
     path = Path(path)
     fmt = _format(path)
@@ -157,14 +150,14 @@ class ResultSink:
 
     Without ``out`` it only collects; :meth:`table` gives the games in the order asked for."""
 
-    def __init__(self, out: "str | os.PathLike | None", flush_every: float, game: str = "heimlich"):
+    def __init__(self, out: "str | os.PathLike | None", flush_every: float, game: str | None = None):
         self.path = Path(out) if out is not None else None
         self.fmt = _format(self.path) if self.path is not None else None
         if self.path is not None and self.path.exists() and not self.path.is_file():   # saving replaces the file
             raise HeimlichError(f"{self.path} is not a regular file (a folder, a device or a FIFO): results are "
                                 "saved in a file")
         self.flush_every = flush_every
-        self.game = game
+        self.game = game = game_spec(game).name
         self.saved = load_results(self.path, game) if self.path is not None else _empty(game)
         if len(self.saved) and game_of(self.saved) != game:
             raise HeimlichError(f"{self.path} holds a {game_of(self.saved)} tournament, not {game}: "
@@ -222,3 +215,7 @@ class ResultSink:
         df = _normalize(pd.concat(parts, ignore_index=True)) if len(parts) > 1 else _normalize(parts[0])
         df = df.assign(_order=df["game_id"].map(order)).sort_values(["_order", "seat"], kind="stable")
         return df.drop(columns="_order").reset_index(drop=True)
+
+
+# the games' columns, which this module defined before the games moved (heimlich_lab/_compat.py)
+__getattr__, __dir__ = legacy_exports(__name__, globals())

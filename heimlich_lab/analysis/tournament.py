@@ -51,20 +51,21 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from .._compat import legacy_exports
+from ..engine.registry import GameSpec, resolve
 from ..errors import HeimlichError
-from .beliefs import resolve_evaluator
 from .grid import check_game, game_tasks
 from .running import SCHEDULER_ENV, run_games
-from .storage import COLUMNS, ResultSink
+from .storage import ResultSink
 
-__all__ = ["tournament", "interrupted_results", "COLUMNS", "SCHEDULER_ENV"]
+__all__ = ["tournament", "interrupted_results", "resolve_evaluator", "SCHEDULER_ENV"]
 
 
 def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",), bots=("random",),
                games: int = 100, seed: int | None = None, n_jobs: int = 1, scheduler=None,
                evaluate: Callable | None = None, out: "str | os.PathLike | None" = None,
                progress: bool = True, chunk_size: int | None = None, flush_every: float = 10.0,
-               game: str = "heimlich", bot_files=None) -> pd.DataFrame:
+               game: str | None = None, bot_files=None) -> pd.DataFrame:
     """Play a grid of bots-only games and return one row per game and player.
 
     Parameters
@@ -112,12 +113,14 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     flush_every:
         Seconds between writes to ``out``.
     game:
-        ``"heimlich"`` (default) or ``"secrets"``, the second game: 4 to 8 players, its bots (``random``,
+        The name of a registered game (:func:`heimlich_lab.engine.registry.game_names`); ``None`` (the
+        default): the first, Heimlich & Co. Its spec gives its player counts, bots, variants, the table's
+        columns and the named evaluators. The second game, Secrets: 4 to 8 players, its bots (``random``,
         ``team``, ``bluff``), variants ``basic``, ``double_agent=N``, a
-        :class:`~heimlich_lab.secrets.SecretsRules` or a dict of its options; the columns are
-        :data:`~heimlich_lab.analysis.storage.SECRETS_COLUMNS` (``team`` the identity that counted at the end),
+        :class:`~heimlich_lab.games.secrets.SecretsRules` or a dict of its options; the columns are
+        :data:`~heimlich_lab.games.secrets.analysis.COLUMNS` (``team`` the identity that counted at the end),
         and ``evaluate="beliefs"`` scores each observer's exact filter at the end of the game
-        (:class:`~heimlich_lab.analysis.beliefs.SecretsBeliefEvaluator`).
+        (:class:`~heimlich_lab.games.secrets.analysis.SecretsBeliefEvaluator`).
     bot_files:
         Bots in Python files, named in ``bots`` like any bot: a list of paths (each named by its file name,
         ``student.py`` is ``student``), a dict ``{name: path}``, or :class:`~heimlich_lab.sandbox.BotFile`
@@ -131,12 +134,12 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     :func:`interrupted_results`), and with ``out=`` they are saved too.
 
     Returns the table of the requested grid (including games loaded from ``out``), in grid order.
-    Columns: see :data:`COLUMNS`; ``seat`` counts from 1 (``P1`` begins); ``agent`` is the dealt
+    Columns: the game's (for Heimlich & Co. :data:`~heimlich_lab.games.heimlich.analysis.COLUMNS`); ``seat`` counts from 1 (``P1`` begins); ``agent`` is the dealt
     agent, ``agents`` every agent controlled (a second agent from the Top Secret card),
     ``final_agent`` the one that counted at the end; ``won`` includes shared wins;
     ``free_agent_won`` means no player won.
     """
-    check_game(game)
+    game = check_game(game).name
     if not isinstance(games, (int, np.integer)) or isinstance(games, bool) or games < 0:
         raise HeimlichError(f"games must be a whole number >= 0, not {games!r}")
     sink = ResultSink(out, flush_every, game)
@@ -203,6 +206,19 @@ def _bot_files(bot_files, game: str) -> dict:
     return out
 
 
+def resolve_evaluator(evaluate, game: str | GameSpec | None = None):
+    """A named evaluator (``"beliefs"``) of ``game`` (its spec's ``TournamentSpec.evaluators``), or the
+    callable itself."""
+    if isinstance(evaluate, str):
+        named = check_game(game).load("tournament").evaluators
+        try:
+            return resolve(named[evaluate.strip().lower()])()
+        except KeyError:
+            raise HeimlichError(f"unknown evaluator {evaluate!r}; named evaluators are "
+                                f"{', '.join(sorted(named))} (or give a function evaluate(record) -> dict)") from None
+    return evaluate
+
+
 #: The table of the last interrupted run in this process (see :func:`interrupted_results`).
 _LAST_PARTIAL: pd.DataFrame | None = None
 
@@ -214,3 +230,7 @@ def interrupted_results() -> pd.DataFrame | None:
     The same table is attached to the ``KeyboardInterrupt`` as ``.partial``.
     """
     return _LAST_PARTIAL
+
+
+# the first game's columns, which this module exported before the games moved (heimlich_lab/_compat.py)
+__getattr__, __dir__ = legacy_exports(__name__, globals())

@@ -1,4 +1,8 @@
-"""Bots by name, for the command line and tournaments.
+"""Bots by name, per game, for the command line and tournaments.
+
+Each game's spec (:mod:`heimlich_lab.engine.registry`) names the module that registers its bots
+(:func:`register_bot`); it is imported the first time that game's bots are asked for. The game-agnostic
+:class:`~heimlich_lab.bots.random_bot.RandomBot` is ``random`` in every game.
 
 >>> make_bot("random", seed=1)
 RandomBot(seed=1)
@@ -12,47 +16,11 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Callable
 
+from ..engine.registry import default_game, game_spec
 from ..errors import HeimlichError
 
-#: name -> factory(seed) -> bot. Other modules register their bots here.
-BOTS: dict[str, Callable] = {}
-#: game -> its bots by name: Heimlich & Co. (``BOTS``) and the second game, Secrets (heimlich_lab/secrets/bots.py).
-GAME_BOTS: dict[str, dict[str, Callable]] = {"heimlich": BOTS, "secrets": {}}
-_PACKAGES = {"heimlich": "heimlich_lab.bots", "secrets": "heimlich_lab.secrets.bots"}
-
-
-def _bots_of(game: str) -> dict[str, Callable]:
-    if game not in GAME_BOTS:
-        raise HeimlichError(f"unknown game {game!r}; games are {', '.join(GAME_BOTS)}")
-    return GAME_BOTS[game]
-
-
-def register_bot(name: str, factory: Callable, game: str = "heimlich") -> None:
-    """Make a bot available by name: ``factory(seed=...)`` returns a new bot."""
-    _bots_of(game)[name] = factory
-
-
-def make_bot(name: str, seed: int | None = None, game: str = "heimlich"):
-    """A new bot by name (``random``, and those other modules register) for ``game``."""
-    bots = _load_all(game)
-    try:
-        factory = bots[name]
-    except KeyError:
-        where = "" if game == "heimlich" else f" for {game}"
-        raise HeimlichError(f"unknown bot {name!r}{where}; bots are {', '.join(sorted(bots))}") from None
-    return factory(seed=seed)
-
-
-def available_bots(game: str = "heimlich") -> list[str]:
-    """The names :func:`make_bot` accepts, sorted."""
-    return sorted(_load_all(game))
-
-
-def _load_all(game: str = "heimlich") -> dict[str, Callable]:
-    # Importing a game's bots package registers every bot it defines.
-    bots = _bots_of(game)
-    import_module(_PACKAGES[game])
-    return bots
+#: game -> its bots by name (factory(seed) -> bot); filled by each game's bots module.
+GAME_BOTS: dict[str, dict[str, Callable]] = {}
 
 
 def _random(seed=None):
@@ -60,4 +28,42 @@ def _random(seed=None):
     return RandomBot(seed=seed)
 
 
-register_bot("random", _random)
+def _bots_of(game: str | None) -> dict[str, Callable]:
+    name = game_spec(game).name       # an unknown game: HeimlichError naming the games
+    return GAME_BOTS.setdefault(name, {"random": _random})
+
+
+def register_bot(name: str, factory: Callable, game: str | None = None) -> None:
+    """Make a bot available by name for ``game`` (``None``: the default game): ``factory(seed=...)`` returns
+    a new bot."""
+    _bots_of(game)[name] = factory
+
+
+def make_bot(name: str, seed: int | None = None, game: str | None = None):
+    """A new bot by name (``random``, and those the game's bots module registers) for ``game``."""
+    bots = _load_all(game)
+    try:
+        factory = bots[name]
+    except KeyError:
+        spec = game_spec(game)
+        where = "" if spec.name == default_game() else f" for {spec.name}"
+        raise HeimlichError(f"unknown bot {name!r}{where}; bots are {', '.join(sorted(bots))}") from None
+    return factory(seed=seed)
+
+
+def available_bots(game: str | None = None) -> list[str]:
+    """The names :func:`make_bot` accepts for ``game``, sorted."""
+    return sorted(_load_all(game))
+
+
+def _load_all(game: str | None = None) -> dict[str, Callable]:
+    # Importing a game's bots module registers every bot it defines.
+    bots = _bots_of(game)
+    import_module(game_spec(game).bots)
+    return bots
+
+
+def __getattr__(name: str):
+    if name == "BOTS":   # the first game's bots, as this module once kept them
+        return _bots_of(None)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,33 +1,24 @@
-"""``heimlich-lab bench``: speed figures (printed, never asserted)."""
+"""``heimlich-lab bench``: speed figures (printed, never asserted).
+
+The benchmarks come from the games' specs (:attr:`~heimlich_lab.engine.registry.GameSpec.benchmarks`: name ->
+``"module:function"``, ``function(quick) -> [(label, value, unit), ...]``); each lives in its game's package,
+above every layer it measures, and is imported only when it runs.
+"""
 from __future__ import annotations
 
-from importlib import import_module
-
+from ..engine.registry import games, resolve
 from ..errors import HeimlichError
 
 
-#: Where the benchmarks live.
-BENCHMARK_PACKAGE = "heimlich_lab.benchmarks"
-
-
-def _lazy(module: str, function: str):
-    """``heimlich_lab.benchmarks.<module>.<function>``, imported only when that benchmark runs."""
-    def run_benchmark(quick: bool = False):
-        return getattr(import_module(f"{BENCHMARK_PACKAGE}.{module}"), function)(quick)
-    return run_benchmark
-
-
-#: name -> function(quick: bool) -> list of (label, value, unit). The code is in heimlich_lab/benchmarks/.
-BENCHMARKS: dict = {
-    "engine": _lazy("engine", "bench_random_games"),
-    "belief": _lazy("belief", "bench_belief"),
-    "model": _lazy("model", "bench_model"),
-    "target": _lazy("tournament", "bench_target"),
-    "tournament": _lazy("tournament", "bench_tournament"),
-    "board": _lazy("board", "bench_board"),
-    "secrets": _lazy("secrets", "bench_secrets"),
-    "types": _lazy("player_types", "bench_player_types"),
-}
+def benchmarks() -> dict[str, str]:
+    """Every registered game's benchmarks, name -> ``"module:function"``, in the games' order."""
+    out: dict[str, str] = {}
+    for spec in games():
+        for name, ref in spec.benchmarks.items():
+            if name in out:
+                raise HeimlichError(f"two games register a benchmark named {name!r}")
+            out[name] = ref
+    return out
 
 
 def register(sub):
@@ -39,12 +30,19 @@ def register(sub):
 
 def run(args) -> int:
     import platform
-    names = list(BENCHMARKS) if not args.only else [x.strip() for x in args.only.split(",")]
-    unknown = [name for name in names if name not in BENCHMARKS]
+    known = benchmarks()
+    names = list(known) if not args.only else [x.strip() for x in args.only.split(",")]
+    unknown = [name for name in names if name not in known]
     if unknown:  # before any benchmark runs
-        raise HeimlichError(f"unknown benchmark {unknown[0]!r}; benchmarks are {', '.join(BENCHMARKS)}")
+        raise HeimlichError(f"unknown benchmark {unknown[0]!r}; benchmarks are {', '.join(known)}")
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}")
     for name in names:
-        for label, value, unit in BENCHMARKS[name](quick=args.quick):
+        for label, value, unit in resolve(known[name])(quick=args.quick):
             print(f"{name:>10}  {label:<55} {value:>12,.1f} {unit}")
     return 0
+
+
+def __getattr__(name: str):
+    if name == "BENCHMARKS":    # name -> "module:function", as this module once kept them
+        return benchmarks()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

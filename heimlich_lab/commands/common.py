@@ -1,7 +1,9 @@
-"""Arguments shared by several sub-commands.
+"""Arguments shared by several sub-commands, and the choice of game.
 
 Every argument is checked by argparse before any work is done: a bad one ends the command with a usage error
-(exit status 2) that names it.
+(exit status 2) that names it. The games come from the registry (:mod:`heimlich_lab.engine.registry`):
+``--game`` lists them, and each game's own options (its spec's ``cli.add_arguments``) are added in a group of
+their own; an option of another game than the one chosen is refused (:func:`chosen_game`).
 """
 from __future__ import annotations
 
@@ -14,8 +16,9 @@ import stat
 import sys
 from pathlib import Path
 
+from .._compat import legacy_exports
+from ..engine.registry import GameSpec, default_game, game_spec, games
 from ..errors import HeimlichError
-from ..rules.ruleset import READING_OPTIONS, Rules
 
 #: Seeds given on the command line, and those drawn for you, are below this.
 MAX_CLI_SEED = 2**63
@@ -82,29 +85,6 @@ def check_out_path(text: str) -> str:
             raise HeimlichError(f"{excerpt(text)} is this command's {name} (where it prints): saving there "
                                 "would replace what was printed; give another file")
     return text
-
-
-def add_rules_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--top-secret", action="store_true", help="play with the Top Secret cards")
-    p.add_argument("--dossier", action="store_true", help="the Secret Dossier variant")
-    p.add_argument("--safe-destination", choices=["other", "unoccupied"], default="other",
-                   help="where the safe may go after a scoring (default: other)")
-    for name, values in READING_OPTIONS.items():    # the readings of docs/rules.md#editions and #drawing-cards
-        p.add_argument(f"--{name.replace('_', '-')}", choices=values, default=values[0],
-                       help=f"{_READING_HELP[name]} (default: {values[0]})")
-
-
-_READING_HELP = {
-    "draws": "a card one may draw (0 points, the Ruins): 'always' drawn, or 'may' (the player says collect yes|no)",
-    "second_agent": "the second-agent card acts when 'played' (2002) or when 'drawn' (2018)",
-    "lone_announcer": "a lone announcer: 'round' (2002, the others may still play) or 'one_card' (2018)",
-    "safe_mover": "who moves the safe after a scoring: 'active' player (2002) or its 'creator' (2018)",
-}
-
-
-def rules_from(args) -> Rules:
-    return Rules(top_secret=args.top_secret, dossier=args.dossier, safe_destination=args.safe_destination,
-                 **{name: getattr(args, name) for name in READING_OPTIONS})
 
 
 def seed_argument(text: str) -> int:
@@ -203,3 +183,87 @@ def report_seed_and_save(game, args, seed: int) -> None:
         except OSError as e:
             raise HeimlichError(f"--out {args.out}: cannot save the record: {e.strerror or e}") from None
         print(f"Record saved to {args.out}")
+
+
+def game_hooks(spec: GameSpec):
+    """The game's command-line hooks (its spec's ``cli`` module), or ``None``."""
+    return spec.load("cli") if spec.has("cli") else None
+
+
+class _Recorder:
+    """An argument group that remembers the arguments added to it (a game's own options)."""
+
+    def __init__(self, group):
+        self.group, self.actions = group, []
+
+    def add_argument(self, *args, **kwargs):
+        action = self.group.add_argument(*args, **kwargs)
+        self.actions.append(action)
+        return action
+
+
+def add_game_argument(p: argparse.ArgumentParser, command: str | None = None) -> None:
+    """``--game`` (the registered games, the first by default) and, for ``command``, each game's own options."""
+    specs, default = games(), default_game()
+    p.add_argument("--game", choices=[s.name for s in specs], default=default,
+                   help="the game: " + ", ".join(f"{s.name} ({s.title}, {s.min_players} to {s.max_players} players)"
+                                                 for s in specs) + f" (default: {default})")
+    own = {}
+    for s in specs:
+        hooks = game_hooks(s)
+        if command is not None and hooks is not None and hasattr(hooks, "add_arguments"):
+            recorder = _Recorder(p.add_argument_group(f"options of {s.title} (--game {s.name})"))
+            hooks.add_arguments(command, recorder)
+            own[s.name] = recorder.actions
+    p.set_defaults(game_options=own)
+
+
+def chosen_game(args) -> GameSpec:
+    """The spec of the game ``--game`` chose; an option of another game given a value raises
+    :class:`~heimlich_lab.errors.HeimlichError` (``--top-secret: options of Heimlich & Co.; Secrets has none of
+    them``)."""
+    spec = game_spec(args.game)
+    options = getattr(args, "game_options", {})
+    mine = {a.dest for a in options.get(spec.name, [])}
+    for name, actions in options.items():
+        given = [a.option_strings[0] for a in actions
+                 if name != spec.name and a.dest not in mine and getattr(args, a.dest, a.default) != a.default]
+        if given:
+            raise HeimlichError(f"{', '.join(given)}: options of {game_spec(name).title}; "
+                                f"{spec.title} has none of them")
+    return spec
+
+
+def rules_from_args(spec: GameSpec, args):
+    """The game's rules from its options (its ``cli.rules_from_args``; the default rules if it has none)."""
+    hooks = game_hooks(spec)
+    if hooks is not None and hasattr(hooks, "rules_from_args"):
+        return hooks.rules_from_args(args)
+    return spec.load("rules")()
+
+
+def cli_seeds(spec: GameSpec, seed: int, n: int) -> tuple[int, list[int]]:
+    """The game's seed and one seed per bot for a game the command line plays with ``--seed``: the game's own
+    derivation (its ``cli.seeds``), else that of a tournament's game 0
+    (:func:`~heimlich_lab.analysis.grid.game_seeds`): the bots' seeds are spawned apart from the game's, so a
+    bot that knows its own seed learns nothing about the deal, the draws or the rolls.
+
+    >>> g, bots = cli_seeds(game_spec(None), 7, 3)
+    >>> (g, bots) == cli_seeds(game_spec(None), 7, 3), g in bots
+    (True, False)
+    """
+    hooks = game_hooks(spec)
+    if hooks is not None and hasattr(hooks, "seeds"):
+        return hooks.seeds(seed, n)
+    from ..analysis.grid import game_seeds
+    return game_seeds(seed, 0, n)
+
+
+def check_viewer(viewer, players) -> None:
+    """``--as``: a player, ``omniscient`` or left out."""
+    if viewer not in (None, "omniscient") and viewer not in players:
+        raise HeimlichError(f"--as {viewer}: not a player ({', '.join(players)}), 'omniscient' or left out")
+
+
+# the first game's rules options, which this module defined before the games moved (heimlich_lab/_compat.py)
+__getattr__, __dir__ = legacy_exports(__name__, globals())

@@ -1,28 +1,19 @@
-"""``heimlich-lab play`` and ``heimlich-lab replay``."""
+"""``heimlich-lab play`` and ``heimlich-lab replay``, for every registered game.
+
+``play`` seats one bot per player (by name, from the game's bots), plays with ``--seed`` (or a seed drawn from
+the OS, printed), prints the transcript as ``--as`` sees it and saves the record with ``--out``. ``replay``
+reads a saved record of any game (its ``game`` field says which) and prints its transcript.
+"""
 from __future__ import annotations
 
+import json
+
 from ..bots.registry import make_bot
+from ..engine.play import play_game
+from ..engine.registry import GameSpec, game_spec, spec_of_record
 from ..errors import HeimlichError
-from ..play import play_game
-from ..rules.records import GameRecord
-from ..transcript import transcript
-from .common import (add_rules_arguments, add_seed_argument, out_file, read_input_file, report_seed_and_save, rules_from,
-                     seed_or_drawn, split_names)
-
-
-def game_and_bot_seeds(seed: int, n: int) -> tuple[int, list[int]]:
-    """The game's seed and one seed per bot, both drawn from ``seed`` as a tournament's game 0 is.
-
-    The bots' seeds are spawned apart from the game's, so a bot that knows its own seed learns nothing
-    about the deal, the draws or the rolls (unless it can guess ``seed`` itself: a small one it can).
-
-    >>> game_and_bot_seeds(7, 3) == game_and_bot_seeds(7, 3)
-    True
-    >>> g, bots = game_and_bot_seeds(7, 3); g in bots
-    False
-    """
-    from ..analysis import game_seeds
-    return game_seeds(seed, 0, n)
+from .common import (add_game_argument, add_seed_argument, check_viewer, chosen_game, cli_seeds, out_file,
+                     read_input_file, report_seed_and_save, rules_from_args, seed_or_drawn, split_names)
 
 
 def register(sub):
@@ -31,15 +22,13 @@ def register(sub):
     add_seed_argument(p, "the game and the bots (the same seed plays the same game)")
     p.add_argument("--bots", default="random",
                    help="bot names: one for all, or one per player, comma-separated (default: random)")
-    add_rules_arguments(p)
-    p.add_argument("--game", choices=("heimlich", "secrets"), default="heimlich",
-                   help="heimlich (default) or secrets, the second game (4 to 8 players; bots random, team, bluff)")
+    add_game_argument(p, "play")
     p.add_argument("--out", type=out_file(), help="save the game record (JSON) here")
     p.add_argument("--as", dest="viewer", default=None,
                    help="print the transcript as this player sees it, or 'omniscient' (default: spectator)")
     p.set_defaults(func=run_play)
 
-    r = sub.add_parser("replay", help="print the transcript of a saved game record")
+    r = sub.add_parser("replay", help="print the transcript of a saved game record (of any game)")
     r.add_argument("record", help="a game record (JSON)")
     r.add_argument("--as", dest="viewer", default=None,
                    help="the player whose view to show, or 'omniscient' (default: spectator)")
@@ -47,9 +36,7 @@ def register(sub):
 
 
 def run_play(args) -> int:
-    if args.game == "secrets":
-        from .secrets import run_play as play_secrets
-        return play_secrets(args)
+    spec = chosen_game(args)
     players = split_names(args.players, "player")
     repeated = sorted({p for p in players if players.count(p) > 1})
     if repeated:
@@ -59,30 +46,44 @@ def run_play(args) -> int:
         bots = bots * len(players)
     if len(bots) != len(players):
         raise HeimlichError(f"{len(players)} players but {len(bots)} bots: give one bot for all, or one per player")
-    _check_viewer(args.viewer, players)
+    check_viewer(args.viewer, players)
     seed = seed_or_drawn(args.seed)
-    game_seed, seeds = game_and_bot_seeds(seed, len(players))
-    lineup = {p: make_bot(b, seed=s) for p, b, s in zip(players, bots, seeds)}
-    game = play_game(rules_from(args), lineup, seed=game_seed)
-    print("\n".join(transcript(game, viewer=args.viewer)))
+    game_seed, seeds = cli_seeds(spec, seed, len(players))
+    lineup = {p: make_bot(b, seed=s, game=spec.name) for p, b, s in zip(players, bots, seeds)}
+    game = play_game(spec.load("game"), lineup, seed=game_seed, rules=rules_from_args(spec, args))
+    print("\n".join(spec.load("transcript")(game, viewer=args.viewer)))
     report_seed_and_save(game, args, seed)
     return 0
 
 
+def record_game(data: bytes) -> GameSpec:
+    """The game of the record file whose bytes are ``data`` (the default game's when they are not a record:
+    its loader then says what is wrong)."""
+    try:
+        return spec_of_record(json.loads(data))
+    except (ValueError, RecursionError):    # not JSON, not UTF-8, too deep, an integer too long
+        return game_spec(None)
+
+
 def run_replay(args) -> int:
-    from .secrets import is_secrets_data, run_replay as replay_secrets
     data = read_input_file(args.record)     # a regular file of bounded size: not /dev/zero, not a FIFO
-    if is_secrets_data(data):
-        return replay_secrets(args, data)
-    rec = GameRecord.from_json(data, source=args.record)
-    _check_viewer(args.viewer, rec.players)
+    spec = record_game(data)
+    rec = spec.load("record").from_json(data, source=args.record)
+    check_viewer(args.viewer, rec.players)
     if not rec.is_full:  # the command replays the game itself: it needs every secret
         raise HeimlichError(f"{args.record}: a {rec.view} record hides secrets and cannot be replayed as a game; "
                             "use the full record")
-    print("\n".join(transcript(rec, viewer=args.viewer)))
+    print("\n".join(spec.load("transcript")(rec, viewer=args.viewer)))
     return 0
 
 
-def _check_viewer(viewer, players):
-    if viewer not in (None, "omniscient") and viewer not in players:
-        raise HeimlichError(f"--as {viewer}: not a player ({', '.join(players)}), 'omniscient' or left out")
+def game_and_bot_seeds(seed: int, n: int) -> tuple[int, list[int]]:
+    """The default game's seed and one seed per bot for ``play --seed SEED`` (see
+    :func:`~heimlich_lab.commands.common.cli_seeds`).
+
+    >>> game_and_bot_seeds(7, 3) == game_and_bot_seeds(7, 3)
+    True
+    >>> g, bots = game_and_bot_seeds(7, 3); g in bots
+    False
+    """
+    return cli_seeds(game_spec(None), seed, n)

@@ -10,8 +10,8 @@ A fixed line-up names one bot per seat (or one bot for every seat) and is used
 at the tables it fits; ``rotate:A,B`` fills any table with the mix and turns it
 one seat per game. ``--bots`` may also be given several times.
 
-The second game: ``heimlich-lab tournament --game secrets --players 4,6,8 --bots "rotate:team,bluff,random"``
-(win rates also by team).
+Any registered game: ``heimlich-lab tournament --game secrets --players 4,6,8 --bots "rotate:team,bluff,random"``
+(the game's spec gives its table, its summaries and its evaluators; Secrets' win rates also by team).
 
 Students' bots: ``heimlich-lab tournament --bot-file student.py --bots "rotate:student,random"`` (the file's
 contract: examples/student_bot.py). Each runs in its own process, sees only its player's record, and has a
@@ -20,7 +20,7 @@ time and memory limit; a fault costs it the turn (docs/rules.md#bots-out-of-proc
 from __future__ import annotations
 
 from ..errors import HeimlichError
-from .common import add_seed_argument, out_file, positive_number, split_names, whole_number
+from .common import add_game_argument, add_seed_argument, chosen_game, out_file, positive_number, split_names, whole_number
 
 
 def register(sub):
@@ -28,11 +28,9 @@ def register(sub):
                        description="Play every combination of player counts, variants and bot line-ups "
                        "--games times, save one row per game and player, and print win rates with "
                        "95%% Wilson intervals.")
-    p.add_argument("--game", default="heimlich", choices=("heimlich", "secrets"),
-                   help="the game: heimlich (Heimlich & Co., default) or secrets (Secrets, 4 to 8 players; "
-                        "bots random, team, bluff)")
+    add_game_argument(p)
     p.add_argument("--players", default=None,
-                   help="player counts, comma-separated (default: 3; for secrets 5)")
+                   help="player counts, comma-separated (default: the game's, 3 for Heimlich & Co., 5 for Secrets)")
     p.add_argument("--variants", default="basic",
                    help="variants, comma-separated: basic, top_secret, dossier, both; add +unoccupied for the "
                         "older safe rule; for secrets basic or double_agent=N (default: basic)")
@@ -92,7 +90,7 @@ def parse_lineups(values: list[str] | None) -> list[str]:
     return out
 
 
-def bot_files(args) -> dict:
+def bot_files(args, game: str) -> dict:
     """``--bot-file [NAME=]PATH`` -> {name: BotFile} with the limits of the command line."""
     if not args.bot_file:
         return {}
@@ -103,7 +101,7 @@ def bot_files(args) -> dict:
         if not sep or name.endswith(".py") or "/" in name:
             name, path = "", text
         spec = BotFile(path, name=name, sandbox=not args.trusted_bot_files, time_limit=args.decision_time,
-                       memory_mb=args.bot_memory, max_faults=args.max_faults, game=args.game)
+                       memory_mb=args.bot_memory, max_faults=args.max_faults, game=game)
         if spec.name in out:
             raise HeimlichError(f"--bot-file: two files are named {spec.name!r}; name one: NAME=PATH")
         out[spec.name] = spec
@@ -113,21 +111,23 @@ def bot_files(args) -> dict:
 def run(args) -> int:
     import pandas as pd
 
-    from ..analysis import free_agent_win_rate, tournament, win_rates
+    from ..analysis import tournament, win_rates
     from ..analysis.storage import columns_of
 
-    columns = columns_of(args.game)
+    spec = chosen_game(args)
+    table = spec.load("tournament")
+    columns = columns_of(spec.name)
     by = split_names(args.by, "column")
     unknown = [c for c in by if c not in columns and not (args.evaluate and c.startswith("belief_"))]
     if unknown:     # said now, not after every game has been played
         raise HeimlichError(f"--by: unknown column(s) {unknown}; columns are {', '.join(columns)}")
-    players = args.players or ("5" if args.game == "secrets" else "3")
-    files = bot_files(args)
+    players = args.players or str(spec.default_players)
+    files = bot_files(args, spec.name)
     lineups = parse_lineups(args.bots or ([f"rotate:{','.join(files)},random"] if files else None))
     df = tournament(player_counts=parse_counts(players), variants=split_names(args.variants, "variant"),
                     bots=lineups, games=args.games, seed=args.seed, n_jobs=args.jobs,
                     scheduler=args.scheduler, out=args.out, progress=not args.no_progress,
-                    evaluate=args.evaluate, game=args.game, bot_files=files)
+                    evaluate=args.evaluate, game=spec.name, bot_files=files)
     games = df["game_id"].nunique() if len(df) else 0
     # without --seed the root seed is drawn from the OS (or is the one of the run saved in --out, resumed)
     root = f", root seed {df['root_seed'].iloc[0]}" if len(df) else ""
@@ -138,16 +138,12 @@ def run(args) -> int:
     rates = win_rates(df, by=by)
     with pd.option_context("display.width", 160, "display.max_columns", 20, "display.max_rows", 500):
         print("\nWin rates (95% Wilson interval; a shared win counts as a win):")
-        fair = ["fair_share"] if args.game == "heimlich" else []     # Secrets is won by teams: no seat's share
+        fair = ["fair_share"] if table.fair_share else []     # a game won by teams has no seat's share
         print(_fmt(rates[by + ["games", "wins", "win_rate", "ci_low", "ci_high", *fair]]))
         fa_by = [c for c in by if c in ("n_players", "variant", "lineup")] or ["n_players"]
-        if args.game == "secrets":
-            print("\nWin rates by team (the identity that counted at the end):")
-            print(_fmt(win_rates(df, by=fa_by + ["team"])[fa_by + ["team", "games", "wins", "win_rate", "ci_low",
-                                                                   "ci_high"]]))
-        else:
-            print("\nNo player won (a free agent scored most):")
-            print(_fmt(free_agent_win_rate(df, by=fa_by)))
+        for title, extra in (table.summary(df, fa_by) if table.summary is not None else []):
+            print(f"\n{title}")
+            print(_fmt(extra))
         if "bot_faults" in df.columns:
             faulty = df[df["bot_faults"] > 0]
             print("\nBot files' faults (decisions taken by the fallback; docs/rules.md#bots-out-of-process):")
@@ -158,8 +154,7 @@ def run(args) -> int:
                 print(f"first: {faulty['bot'].iloc[0]}: {faulty['bot_fault'].iloc[0]}")
         metrics = [c for c in df.columns if c.startswith("belief_") and c != "belief_at_mark"]
         if args.evaluate and metrics:
-            when = "at the end of the game" if args.game == "secrets" else "at the dossier mark"
-            print(f"\nExact beliefs {when} (mean per player-game):")
+            print(f"\nExact beliefs {table.belief_when} (mean per player-game):")
             print(_fmt(df.groupby(fa_by, observed=True)[metrics].mean().reset_index()))
     return 0
 

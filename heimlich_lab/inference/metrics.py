@@ -254,7 +254,7 @@ def score_belief(marginals, players: Sequence[str], agents: Sequence[str], owner
 
     Returns log_loss, brier, accuracy, expected_correct and actual_correct
     (of the sheet with the most probable entry per agent, among the
-    opponents and "free", like :func:`~heimlich_lab.inference.dossier.secret_dossier`).
+    opponents and "free", like :func:`~heimlich_lab.games.heimlich.inference.dossier.secret_dossier`).
     """
     m = np.asarray(marginals, dtype=float)
     m = m / m.sum(axis=0, keepdims=True)

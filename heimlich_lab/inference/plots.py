@@ -34,7 +34,7 @@ def plot_marginals(marginals: np.ndarray, players, agents, ax=None, title: str |
 
 
 def plot_belief_history(belief, player_or_agent: str, ax=None):
-    """A :class:`~heimlich_lab.inference.belief.Belief` over time: a player's row (one line per agent)
+    """A :class:`~heimlich_lab.games.heimlich.inference.belief.Belief` over time: a player's row (one line per agent)
     or an agent's column (one line per player and free). A name that is both a player and an agent is
     read as the player. Returns the Axes."""
     import matplotlib.pyplot as plt

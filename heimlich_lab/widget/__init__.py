@@ -1,6 +1,8 @@
-"""The interactive board for JupyterLab (anywidget + SVG)."""
-from .board import BoardWidget, GameController, ReplayController, play_in_notebook, replay_in_notebook
-from .state import board_state
+"""What every game's table in JupyterLab shares: the anywidget (:mod:`~heimlich_lab.widget.front_end`) and the
+controller (:mod:`~heimlich_lab.widget.table_controller`: who sits at the screen, the curtain, bots' steps,
+autoplay, the front end's messages). Each game's table lives in its package (``heimlich_lab/games/<game>/``).
+"""
+from .._compat import legacy_exports
 
-__all__ = ["BoardWidget", "GameController", "ReplayController", "board_state", "play_in_notebook",
-           "replay_in_notebook"]
+# the first game's board, which this package exported before the games moved (heimlich_lab/_compat.py)
+__getattr__, __dir__ = legacy_exports(__name__, globals())

@@ -1,11 +1,9 @@
-"""The anywidget that shows the board, and where its front end lives.
+"""The anywidget every game's table is (:class:`TableWidget`), the autoplay pace, and where a front end lives.
 
-The front end is ``widgets/board.bundle.js`` (esbuild bundles ``widgets/board.js``,
-``logic.js`` and ``render.js``; the wheel ships it as ``heimlich_lab/widget/static``).
-It knows no rules: it draws two synced traitlets, ``setup`` (fixed for a game:
-:func:`~heimlich_lab.widget.state.board_setup`) and ``state`` (the position and
-the decisions now: :func:`~heimlich_lab.widget.state.board_state`), and sends the
-messages described in ``widgets/README.md`` to its controller.
+A game's front end is an ES module and its CSS (each game's subclass names them, ``_esm`` and ``_css``; the
+wheel ships them inside the game's package). It knows no rules: it draws two synced traitlets, ``setup``
+(fixed for a game) and ``state`` (what the viewer may see now, with the decisions), and sends its messages
+(``widgets/README.md``) to its controller.
 
 >>> clamp_speed(5000), clamp_speed(-1), clamp_speed("120")
 (2000, 0, 120)
@@ -36,17 +34,13 @@ def clamp_speed(ms) -> int:
     return max(SPEED_MIN_MS, min(SPEED_MAX_MS, int(x)))
 
 
-def static_dir() -> Path:
-    """Where the front end lives: inside the installed package (wheel), else the checkout's ``widgets/``."""
-    here = Path(__file__).resolve().parent
-    packaged = here / "static"
-    if (packaged / "board.bundle.js").exists():
-        return packaged
-    checkout = here.parent.parent / "widgets"
-    if (checkout / "board.bundle.js").exists():
-        return checkout
-    raise FileNotFoundError("the board's front end (board.bundle.js) is missing from the package and the checkout; "
-                            "run: make bundle")
+def find_static(package_dir: Path, checkout_dir: Path, file: str) -> Path:
+    """Where a game's front end lives: ``package_dir / "static"`` inside the installed package (the wheel ships it
+    there), else ``checkout_dir`` in a checkout of the repository; the folder that holds ``file``."""
+    for folder in (package_dir / "static", checkout_dir):
+        if (folder / file).exists():
+            return folder
+    raise FileNotFoundError(f"the front end ({file}) is missing from the package and the checkout; run: make bundle")
 
 
 class TableWidget(anywidget.AnyWidget):
@@ -68,10 +62,3 @@ class TableWidget(anywidget.AnyWidget):
     def _on_front_end_message(self, widget, content, buffers):
         if self.controller is not None and isinstance(content, dict):
             self.controller.handle_message(content)
-
-
-class BoardWidget(TableWidget):
-    """The board of Heimlich & Co. (see :class:`TableWidget`)."""
-
-    _esm = static_dir() / "board.bundle.js"  # one module: anywidget loads it from a blob URL
-    _css = static_dir() / "board.css"

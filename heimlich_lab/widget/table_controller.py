@@ -1,8 +1,7 @@
-"""What the tables of both games share in the notebook: one controller shape for live games, one for replays.
+"""What every game's table shares in the notebook: one controller shape for live games, one for replays.
 
-A game's live controller (:class:`~heimlich_lab.widget.game_controller.GameController` for Heimlich & Co.,
-:class:`~heimlich_lab.secrets.widget.SecretsController` for Secrets) subclasses :class:`TableController`, which
-holds what does not depend on the game: who sits at the screen (humans, bots, the viewer), the hot-seat curtain,
+A game's live controller (in its package: Heimlich & Co.'s ``GameController``, Secrets' ``SecretsController``)
+subclasses :class:`TableController`, which holds what does not depend on the game: who sits at the screen (humans, bots, the viewer), the hot-seat curtain,
 the checks on a human's decision, a bot's step (a refused choice pauses the game; its detail, which may name the
 bot's secrets, goes to the kernel's log only), autoplay on the kernel's event loop, and the front end's messages.
 The subclass makes the game and the widget and says how an action is applied (:meth:`TableController._apply`),
@@ -22,7 +21,7 @@ from abc import ABC, abstractmethod
 from typing import Mapping, Sequence
 
 from ..errors import HeimlichError, WrongPlayer
-from ..rules.views import view_label
+from ..engine.views import view_label
 from .class_folder import ClassGameSaver
 from .front_end import clamp_speed
 

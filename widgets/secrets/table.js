@@ -1,6 +1,6 @@
 // The Secrets table in the notebook (anywidget ES module; no build step, no imports). anywidget uses the default
 // export; `classData` is exported for widgets/tests/classdata.test.mjs.
-// It knows no rules: it draws the synced `setup` and `state` (heimlich_lab/secrets/widget_state.py) and sends
+// It knows no rules: it draws the synced `setup` and `state` (heimlich_lab/games/secrets/widget_state.py) and sends
 // messages to the kernel: {type: "action", action}, {type: "curtain"}, {type: "control", command},
 // {type: "replay", index}, {type: "consent", player, value} (the Class data box).
 

@@ -1,5 +1,5 @@
 // Sample `setup` and `state` traitlet values for the tests (and widgets/harness.html), in the shapes
-// heimlich_lab/widget/state.py sends (board_setup, board_state, decision_entry, allocation_table).
+// heimlich_lab/games/heimlich/widget/state.py sends (board_setup, board_state, decision_entry, allocation_table).
 // The state fixtures carry the setup's fields merged in, as board.js merges them.
 
 export const AGENTS6 = [

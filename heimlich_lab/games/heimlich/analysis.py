@@ -1,0 +1,232 @@
+"""Heimlich & Co. in a tournament (:data:`TOURNAMENT`, read by :mod:`heimlich_lab.analysis`): the table's
+columns and rows, the named variants, and the per-game belief evaluator.
+
+>>> parse_variant("top_secret+unoccupied")[0], rules_label(Rules(dossier=True))
+('top_secret+unoccupied', 'dossier')
+
+The built-in per-game evaluator: how well every player's exact belief guessed.
+
+``tournament(..., evaluate="beliefs")`` (or ``evaluate=BeliefEvaluator(...)``) replays each
+finished game once with a :class:`~heimlich_lab.games.heimlich.inference.belief.BeliefSet` (every player as an
+observer, the model's likelihood computed once per decision) and adds, per game and player, the
+scores of :func:`~heimlich_lab.inference.metrics.score_belief` for that player's exact posterior
+at the dossier mark (the first scoring marker at 29; the end of the game if no marker got there):
+
+* ``belief_log_loss``, ``belief_brier``, ``belief_accuracy``: over the agents other than the
+  player's own (natural log; Brier 0 is perfect);
+* ``belief_expected_correct`` and ``belief_actual_correct``: of the sheet naming the most
+  probable owner (an opponent or "free") of each such agent;
+* ``belief_at_mark``: whether the game reached the dossier mark.
+
+The truth is who controlled which agent when the replay stopped. The model defaults to the kit's
+default model (:func:`~heimlich_lab.games.heimlich.inference.likelihoods.default_model`, types learned per player);
+``BoltzmannModel()`` has the parameters of the default ``boltzmann`` bot.
+
+Speed: bots whose model has the same utility weights as the evaluator's model are given the
+evaluator's :class:`~heimlich_lab.games.heimlich.inference.utility.Utility` (its cache) before the game, so the
+utilities the bots computed while playing are looked up again, not recomputed, during the replay.
+Utilities are a pure function of the public state, so the games and the scores are the same
+either way (``share_utility=False`` turns this off).
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+from ...analysis.grid import labelled_rules
+from ...engine.registry import TournamentSpec
+from ...errors import HeimlichError
+from .rules.ruleset import Rules
+
+#: The columns the belief evaluator adds (besides ``belief_at_mark``).
+METRIC_COLUMNS = ("belief_log_loss", "belief_brier", "belief_accuracy", "belief_expected_correct",
+                  "belief_actual_correct")
+
+
+class BeliefEvaluator:
+    """``evaluate(record) -> {column: {player: value}}`` with every player's exact belief scores.
+
+    ``until="dossier"`` (default) scores the beliefs at the dossier mark; ``until=None`` after the
+    whole game. ``model``: any player model (default: the kit's default model).
+    """
+
+    def __init__(self, model=None, until="dossier", share_utility: bool = True, prefix: str = "belief_"):
+        if model is None:
+            from .inference.likelihoods import default_model
+            model = default_model()
+        self.model = model
+        self.until = until
+        self.share_utility = share_utility
+        self.prefix = prefix
+
+    def __repr__(self):
+        return f"BeliefEvaluator(model={self.model!r}, until={self.until!r})"
+
+    def before_game(self, bots: Mapping[str, object]) -> None:
+        """Let bots with the same utility as the model share its cache (see the module doc)."""
+        mine = getattr(self.model, "utility", None)
+        if not self.share_utility or mine is None:
+            return
+        for bot in bots.values():
+            m = getattr(bot, "model", None)
+            u = getattr(m, "utility", None)
+            if u is not None and u is not mine and type(u) is type(mine) and u.weights == mine.weights:
+                m.utility = mine
+
+    def __call__(self, record) -> dict:
+        from .inference.belief_set import BeliefSet
+        from ...inference.metrics import truth_table
+        bs = BeliefSet.from_record(record, model=self.model, until=self.until, keep_updates=False)
+        owners = bs.truth
+        agents = list(bs.agents)
+        players = list(bs.players)
+        t = truth_table(players, agents, owners)
+        out: dict = {f"{self.prefix}{k}": {} for k in
+                     ("log_loss", "brier", "accuracy", "expected_correct", "actual_correct")}
+        for p in players:
+            # mask what the observer holds at the stop (bs.truth is the final owners: a dropped second agent is free)
+            s = _score(bs[p].marginals_array(), t, players, agents, p, bs[p].own_agents)
+            for k, v in s.items():
+                out[f"{self.prefix}{k}"][p] = v
+        out[f"{self.prefix}at_mark"] = bool(bs.at_mark)
+        return out
+
+
+def _score(marginals, t, players, agents, observer, own) -> dict[str, float]:
+    """:func:`~heimlich_lab.inference.metrics.score_belief` of one observer's exact marginals, the same
+    arithmetic without its input checks (the BeliefSet's tables are valid by construction; the
+    checks took about a tenth of a tournament game's time). Tested against score_belief."""
+    m = np.asarray(marginals, dtype=float)
+    m = m / m.sum(axis=0, keepdims=True)          # as score_belief
+    mask = np.array([a not in own for a in agents])
+    n_p = len(players)
+    rows = [i for i, p in enumerate(players) if p != observer] + [n_p]
+    best = np.asarray(rows)[np.argmax(m[rows], axis=0)]   # the sheet's entry per agent (row index)
+    mp = (m / m.sum(axis=0, keepdims=True))[:, mask]      # as metrics._prepare, on the scored agents
+    tp = t[:, mask]
+    cols = np.flatnonzero(mask)
+    return {
+        "log_loss": float(-np.log(np.clip((mp * tp).sum(axis=0), 1e-15, 1.0)).mean()),
+        "brier": float(((mp - tp) ** 2).sum(axis=0).mean()),
+        "accuracy": float((tp[np.argmax(mp, axis=0), np.arange(mp.shape[1])] == 1).mean()),
+        "expected_correct": float(sum(m[best[j], j] / m[:, j].sum() for j in cols)),
+        "actual_correct": float(sum(t[best[j], j] == 1 for j in cols)),
+    }
+
+
+#: Named variants: name -> Rules options.
+VARIANTS = {
+    "basic": {},
+    "top_secret": {"top_secret": True},
+    "dossier": {"dossier": True},
+    "both": {"top_secret": True, "dossier": True},
+}
+_VARIANT_ALIASES = {"top-secret": "top_secret", "topsecret": "top_secret", "ts": "top_secret",
+                    "top_secret+dossier": "both"}
+#: Options that may follow a variant name after ``+``: option -> Rules options.
+VARIANT_OPTIONS = {"unoccupied": {"safe_destination": "unoccupied"}, "other": {"safe_destination": "other"}}
+
+
+def rules_label(rules: Rules) -> str:
+    """A short, unique name for a rule set (used in the ``variant`` column).
+
+    >>> rules_label(Rules()), rules_label(Rules(top_secret=True, dossier=True))
+    ('basic', 'both')
+    >>> rules_label(Rules(dossier=True, safe_destination="unoccupied"))
+    'dossier+unoccupied'
+    """
+    name = {(False, False): "basic", (True, False): "top_secret", (False, True): "dossier",
+            (True, True): "both"}[(rules.top_secret, rules.dossier)]
+    if rules.safe_destination != "other":
+        name += f"+{rules.safe_destination}"
+    if rules.agents is not None:
+        name += "+agents=" + ".".join(rules.agents)
+    if rules.deck is not None:
+        name += "+deck=" + ".".join(f"{c}{n}" for c, n in rules.deck)
+    return name
+
+
+def parse_variant(spec: "str | Rules | Mapping") -> tuple[str, Rules]:
+    """``(label, Rules)`` from a variant name, a :class:`Rules`, or a dict of Rules options.
+
+    Names are ``basic``, ``top_secret``, ``dossier`` (basic + Secret Dossier) and ``both``
+    (Top Secret + Secret Dossier), optionally followed by ``+unoccupied`` (the safe moves to
+    an empty building).
+
+    >>> label, rules = parse_variant("top_secret+unoccupied")
+    >>> label, rules.top_secret, rules.dossier, rules.safe_destination
+    ('top_secret+unoccupied', True, False, 'unoccupied')
+    >>> parse_variant({"dossier": True})[0]
+    'dossier'
+    """
+    if isinstance(spec, (Rules, Mapping)):
+        return labelled_rules(Rules, rules_label, spec, "variant")
+    if not isinstance(spec, str) or not spec.strip():
+        raise HeimlichError(f"a variant is a name ({', '.join(VARIANTS)}), a Rules or a dict, not {spec!r}")
+    text = spec.strip().lower()
+    text = _VARIANT_ALIASES.get(text, text)
+    name, *options = text.split("+")
+    name = _VARIANT_ALIASES.get(name, name)
+    if name not in VARIANTS:
+        raise HeimlichError(f"unknown variant {spec!r}; variants are {', '.join(VARIANTS)} "
+                            f"(optionally +{', +'.join(VARIANT_OPTIONS)})")
+    kw = dict(VARIANTS[name])
+    for o in options:
+        if o not in VARIANT_OPTIONS:
+            raise HeimlichError(f"unknown variant option {o!r} in {spec!r}; options are {', '.join(VARIANT_OPTIONS)}")
+        kw.update(VARIANT_OPTIONS[o])
+    rules = Rules(**kw)
+    return rules_label(rules), rules
+
+
+def check_table(rules: Rules, n: int) -> None:
+    """Raise if ``rules`` cannot seat ``n`` players (a custom agent list too short)."""
+    rules.agents_for(n)
+
+
+#: The columns of a tournament table, in order, with their kinds (evaluation metrics follow, sorted by name).
+COLUMN_KINDS = {
+    "game_id": "str", "root_seed": "int", "game_index": "int", "seed": "int", "n_players": "int", "variant": "str",
+    "top_secret": "bool", "dossier": "bool", "safe_destination": "str", "lineup": "str", "seat": "int",
+    "player": "str", "bot": "str", "bot_seed": "int", "agent": "str", "agents": "str", "final_agent": "str",
+    "score": "int", "dossier_bonus": "int", "won": "bool", "shared_win": "bool", "free_agent_won": "bool",
+    "n_winners": "int", "n_turns": "int", "n_actions": "int",
+}
+COLUMNS = tuple(COLUMN_KINDS)
+
+
+def table_rows(g, rules: Rules, common: dict) -> list[dict]:
+    """A finished game's rows, one per player in seat order (without the seat's columns)."""
+    deal = next(dict(a.args) for actor, a in g.history if a.kind == "deal")
+    winners = set(g.winners)
+    final = g.final_owners
+    scores = g.scores
+    bonus = g.dossier_bonus
+    owners = g.owners
+    rows = []
+    for p in g.players:
+        final_agent = next(c for c, o in final.items() if o == p)
+        rows.append({
+            **common, "top_secret": rules.top_secret, "dossier": rules.dossier,
+            "safe_destination": rules.safe_destination,
+            "agent": deal[p], "agents": ",".join(owners[p]), "final_agent": final_agent,
+            "score": scores[final_agent], "dossier_bonus": bonus.get(p, 0), "won": p in winners,
+            "shared_win": p in winners and len(winners) > 1, "free_agent_won": not winners,
+            "n_winners": len(winners), "n_turns": g.turn, "n_actions": len(g.history),
+        })
+    return rows
+
+
+def summary(df, by: list[str]) -> list[tuple[str, object]]:
+    """What ``heimlich-lab tournament`` prints after the win rates: how often no player won."""
+    from ...analysis.statistics import free_agent_win_rate
+    return [("No player won (a free agent scored most):", free_agent_win_rate(df, by=by))]
+
+
+#: Heimlich & Co. in a tournament (:class:`~heimlich_lab.engine.registry.TournamentSpec`); its game ids are
+#: ``SEED/NP/VARIANT/LINEUP/K``, as they always were.
+TOURNAMENT = TournamentSpec(
+    columns=COLUMN_KINDS, rows=table_rows, parse_variant=parse_variant, check_table=check_table,
+    evaluators={"beliefs": f"{__name__}:BeliefEvaluator", "belief": f"{__name__}:BeliefEvaluator"},
+    id_prefix="", fair_share=True, summary=summary, belief_when="at the dossier mark")

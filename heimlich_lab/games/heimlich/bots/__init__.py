@@ -1,0 +1,21 @@
+"""Heimlich & Co.'s bots (anything with ``choose(view, legal_actions)`` returning one of the legal actions),
+registered by name for this game when this package is imported (its spec names it): ``random`` (every
+game's), ``greedy``, ``boltzmann`` and ``bluff``.
+
+Bots see only ``game.view(player)`` (the information rule) and take a seed.
+
+>>> from heimlich_lab.bots import make_bot
+>>> make_bot("boltzmann", seed=3).__class__.__name__
+'BoltzmannBot'
+"""
+from .bluff import BluffBot
+from .model_bots import BoltzmannBot, GreedyBot
+from ....bots.random_bot import RandomBot
+from ....bots.registry import available_bots, make_bot, register_bot
+
+GAME = "heimlich"
+register_bot("greedy", lambda seed=None: GreedyBot(seed=seed), game=GAME)
+register_bot("boltzmann", lambda seed=None: BoltzmannBot(seed=seed), game=GAME)
+register_bot("bluff", lambda seed=None: BluffBot(seed=seed), game=GAME)
+
+__all__ = ["BluffBot", "BoltzmannBot", "GreedyBot", "RandomBot", "available_bots", "make_bot", "register_bot"]

@@ -1,0 +1,264 @@
+"""The beliefs of several observers of one game, updated together from one replay of a full record."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from contextlib import contextmanager
+
+import numpy as np
+
+from scipy.special import logsumexp
+
+from ....errors import InformationRuleError, ModelError, RecordError
+from ..rules.actions import DECISION_KINDS
+from ..rules.game import Game
+from ..rules.records import GameRecord
+from ..rules.replay import Decision, public_decisions
+from .baselines import IndependentBelief, PointsShareBelief
+from .belief import Belief, BeliefStep
+from .likelihoods import ask_model, default_model
+from .model import HAND_DECISIONS
+from .wording import describe_action
+
+__all__ = ["BeliefSet"]
+
+
+class BeliefSet:
+    """The beliefs of several observers of one game, sharing each decision's likelihood.
+
+    The model is asked once per decision, with the spectator view (public
+    information only), and every observer's exact posterior is updated with
+    the same per-agent values; each observer's private knowledge (own card,
+    the agent they took) goes only into their own belief. A decision that
+    depends on a hidden hand (announce, a card play, pass, done) is read by
+    each player with their own view too: the actor's hand comes from the cards
+    that player has not seen (their own hand left out), as in
+    :meth:`Belief.from_record`. ``baselines=True``
+    also keeps an :class:`IndependentBelief` and a :class:`PointsShareBelief`
+    per observer (:attr:`independent`, :attr:`points_share`).
+
+    >>> import numpy as np
+    >>> from heimlich_lab import Rules, play
+    >>> from heimlich_lab.bots import RandomBot
+    >>> from heimlich_lab.games.heimlich.inference.likelihoods import PushModel
+    >>> rec = play(Rules(), {"Ann": RandomBot(1), "Bob": RandomBot(2), "Cy": RandomBot(3)}, seed=3)
+    >>> bs = BeliefSet.from_record(rec, model=PushModel(0.5), until="dossier")
+    >>> sorted(bs.beliefs), bs.at_mark
+    (['Ann', 'Bob', 'Cy'], True)
+    >>> b = Belief.from_record(rec, "Bob", model=PushModel(0.5), until="dossier")
+    >>> bool(np.array_equal(bs["Bob"].marginals_array(), b.marginals_array()))
+    True
+    """
+
+    def __init__(self, players, agents, observers: Mapping[str | None, Iterable[str]], model=None, *,
+                 baselines: bool = False, keep_updates: bool = True, alpha: float = 1.0):
+        self.players, self.agents = tuple(players), tuple(agents)
+        self.model = default_model() if model is None else model
+        self.beliefs: dict[str | None, Belief] = {}
+        self.independent: dict[str | None, IndependentBelief] = {}
+        self.points_share: dict[str | None, PointsShareBelief] = {}
+        for obs, own in observers.items():
+            own = tuple([own] if isinstance(own, str) else (own or ()))
+            self.beliefs[obs] = Belief(self.players, self.agents, obs, self.model, own, keep_updates=keep_updates)
+            if baselines:
+                self.independent[obs] = IndependentBelief(self.players, self.agents, obs, self.model, own or None)
+                self.points_share[obs] = PointsShareBelief(self.players, self.agents, obs, own or None, alpha)
+        self.at_mark = False
+        #: player -> agents to score against: the final owners of a finished game, else the owners at the stop
+        self.truth: dict[str, list[str]] | None = None
+        self.truth_at_stop: dict[str, list[str]] | None = None  # owners when the replay stopped
+        self.final_owners: dict[str, str | None] | None = None  # agent -> final owner (finished games only)
+        self.index = 0
+        self._shared: _SharedTypeTables | None = None   # during from_record (see there)
+
+    def __getitem__(self, observer) -> Belief:
+        return self.beliefs[observer]
+
+    def __repr__(self):
+        who = ", ".join(o or "spectator" for o in self.beliefs)
+        return f"<BeliefSet of {who}: {self.index} log entries>"
+
+    @classmethod
+    def from_record(cls, record: GameRecord, observers="all", model=None, until=None, *, spectator: bool = False,
+                    baselines: bool = False, keep_updates: bool = True, alpha: float = 1.0) -> BeliefSet:
+        """Replay a FULL record once and update every observer's belief.
+
+        ``observers``: ``"all"`` (every player) or a list of player names
+        (``None`` for a spectator); ``spectator=True`` adds a spectator.
+        ``until`` as in :meth:`Belief.from_record`.
+
+        :attr:`truth` is what a belief is scored against: for a finished game
+        (the record has a result, even when the replay stops at the dossier
+        mark) the final owners, as the dossier sheet is scored (a player who
+        ended with two agents keeps only the farther one, the other counts
+        as free; :attr:`final_owners` is the record's agent -> player or
+        ``None``); for an unfinished game, who controlled which agent when
+        the replay stopped. :attr:`truth_at_stop` is always the latter.
+        """
+        if not isinstance(record, GameRecord):
+            raise ModelError(f"from_record() takes a GameRecord, not {type(record).__name__}")
+        if not record.is_full:
+            raise InformationRuleError(f"a BeliefSet follows several players at once and needs the full record, "
+                                       f"not a {record.view} one (use Belief.from_record for one observer)")
+        obs = list(record.players) if observers == "all" else list(observers)
+        if spectator and None not in obs:
+            obs.append(None)
+        for o in obs:
+            if o is not None and o not in record.players:
+                raise ModelError(f"unknown observer {o!r}: players of this record are {', '.join(record.players)}")
+        if record.start is not None:
+            own_of = {p: ([c] if isinstance(c, str) else list(c)) for p, c in record.start.owners.items()}
+        elif record.deal:
+            own_of = {p: [c] for p, c in record.deal.items()}
+        else:
+            raise RecordError("the record has no deal yet")
+        agents = record.rules.agents_for(len(record.players))
+        self = cls(record.players, agents, {o: (own_of[o] if o is not None else ()) for o in obs}, model,
+                 baselines=baselines, keep_updates=keep_updates, alpha=alpha)
+        stop = None
+        # a decision that depends on a hidden hand reads each player's pool without that player's own hand:
+        # their views come from a twin of the game (the full record holds every secret)
+        twin = Game(record.players, record.rules, chance="manual", start=record.start) \
+            if record.rules.top_secret and any(o is not None for o in obs) else None
+        self._shared = _SharedTypeTables.for_beliefs(self)
+        for item in public_decisions(record, None, until):
+            views = None
+            if twin is not None:
+                if item.action.kind in HAND_DECISIONS:
+                    views = {o: twin.view(o) for o, b in self.beliefs.items()
+                             if o is not None and b.reads_decisions_of(item.actor)}
+                entry = record.log[item.index]
+                twin.apply(entry.action, player=entry.actor)
+            self._consume(item, record, views)
+            self.index = item.index + 1
+            if item.at_mark:
+                self.at_mark = True
+            stop = item
+        self._end_sharing()
+        if stop is not None:
+            # only a take changes who controls what: in a game without one, the owners are the deal's (no second
+            # replay; with one, the engine's replay says, as its automatic chance may take right after the stop)
+            took = any(e.action.kind == "take" for e in record.log)
+            self.truth_at_stop = record.replay(until=stop.index + 1).owners if took \
+                else {p: list(own_of[p]) for p in record.players}
+            final = (record.result or {}).get("final_owners")
+            if final is not None:
+                self.final_owners = dict(final)
+                self.truth = {p: [c for c in agents if final.get(c) == p] for p in record.players}
+            else:
+                self.truth = {p: list(c) for p, c in self.truth_at_stop.items()}
+        return self
+
+    def _consume(self, item: Decision, record: GameRecord, views: dict | None = None) -> None:
+        """One log entry for every observer, all or nothing: the model's answer is validated before any
+        belief changes, and if one observer's update fails (an impossible observation, a second take)
+        every belief and baseline is restored to its state before the entry. ``views``: observer -> their
+        own view before a decision that depends on a hidden hand (their exact pool of cards)."""
+        k = item.action.kind
+        if k == "take":
+            self._end_sharing()     # the taker's holdings change: each belief goes on by itself
+            agent = record.log[item.index].action.args[0]  # the full record: given only to the taker
+            with self._all_or_nothing():
+                for o, b in self.beliefs.items():
+                    b.take(item.to, agent if o == item.to else None, index=item.index, turn=item.turn)
+            return
+        if k not in DECISION_KINDS:
+            return
+        values = ask_model(self.model, item.view, item.actor, item.action, len(self.agents))  # spectator view
+        own = {}   # observer -> values from the observer's own pool (hand decisions), one answer per hand
+        by_hand: dict = {}
+        for o, v in (views or {}).items():
+            hand = (tuple(sorted(v.hand)), o == item.actor)   # the actor's own hand is known to it
+            if hand not in by_hand:
+                by_hand[hand] = ask_model(self.model, v, item.actor, item.action, len(self.agents))
+            own[o] = by_hand[hand]
+        shared = self._shared
+        if shared is not None and values is not None:
+            if not own and shared.add(item.actor, values, describe_action(item.view, item.actor, item.action),
+                                      item):
+                return
+            self._end_sharing()     # a decision each reads in their own way: each belief goes on by itself
+        with self._all_or_nothing():
+            for pb in self.points_share.values():
+                pb.count_move(item.actor, item.action)
+            if values is None:
+                return
+            desc = describe_action(item.view, item.actor, item.action)
+            for o, b in self.beliefs.items():
+                if b.reads_decisions_of(item.actor):
+                    b.update_with(item.actor, item.action, own.get(o, values), desc, item.index, item.turn)
+            if self.independent and values.ndim == 2:  # the foils read every player through the prior mixture
+                values = logsumexp(values + self.model.log_prior[:, None], axis=0)
+            for o, ib in self.independent.items():
+                ib.update_with(item.actor, values, desc)
+
+    def _end_sharing(self) -> None:
+        """Give every belief its type tables from the shared ones, and stop sharing."""
+        if self._shared is not None:
+            self._shared.deliver()
+            self._shared = None
+
+    @contextmanager
+    def _all_or_nothing(self):
+        # the arrays of beliefs and foils are replaced on update, never changed in place: snapshots are cheap
+        readers = [*self.beliefs.values(), *self.independent.values(), *self.points_share.values()]
+        snaps = [r.snapshot() for r in readers]
+        try:
+            yield
+        except BaseException:
+            for r, snap in zip(readers, snaps):
+                r.restore(snap)
+            raise
+
+
+class _SharedTypeTables:
+    """The type tables of a replay whose beliefs all learn types lazily (no update records, no baselines).
+
+    Each belief's posterior keeps, per player, a table of type log weights per agent that player may hold
+    (:class:`~heimlich_lab.inference.mixture.TypedPosterior`); every belief that reads a decision adds the
+    same log-likelihoods to it. Kept here once per player over every agent instead, and added to once per
+    decision, the tables are handed to the beliefs when the replay ends (or before anything else changes
+    them): each belief's columns of them, the same additions in the same order, so the same numbers. A
+    decision with an impossible option for some type or agent, or that each observer reads with their own
+    hand, ends the sharing first.
+    """
+
+    def __init__(self, beliefs: dict, prior: np.ndarray, n_agents: int):
+        self.beliefs = beliefs
+        self.readers: dict[str, list[Belief]] = {}
+        self.tables: dict[str, np.ndarray] = {}
+        self.prior = prior
+        self.n_agents = n_agents
+
+    @classmethod
+    def for_beliefs(cls, bs: BeliefSet) -> _SharedTypeTables | None:
+        """Sharing for ``bs``'s beliefs, or ``None`` where it does not apply."""
+        priors = [b.type_table_prior() for b in bs.beliefs.values()]
+        if bs.independent or bs.points_share or not priors or any(p is None for p in priors):
+            return None
+        if not all(np.array_equal(p, priors[0]) for p in priors):
+            return None
+        return cls(bs.beliefs, priors[0], len(bs.agents))
+
+    def add(self, actor: str, values: np.ndarray, description: str, item) -> bool:
+        """Add one decision's log-likelihoods (types, agents) for every belief that reads it; ``False`` (nothing
+        done) if one of them is impossible somewhere (then each belief must read it itself)."""
+        if values.ndim != 2 or not values.min() > -np.inf:
+            return False
+        readers = self.readers.get(actor)
+        if readers is None:
+            readers = self.readers[actor] = [b for b in self.beliefs.values() if b.reads_decisions_of(actor)]
+        table = self.tables.get(actor)
+        if table is None:
+            table = np.repeat(self.prior[:, :, None], self.n_agents, axis=2)
+        self.tables[actor] = table + values[None]
+        step = BeliefStep(item.index, item.turn, actor, item.action, description, "observation", None, None)
+        for b in readers:
+            b.history.append(step)
+        return True
+
+    def deliver(self) -> None:
+        """Each belief's columns of the shared tables."""
+        for actor, table in self.tables.items():
+            for b in self.readers[actor]:
+                b.receive_type_table(actor, table)
+        self.tables = {}

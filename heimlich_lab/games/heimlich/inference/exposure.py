@@ -1,0 +1,237 @@
+"""What the table can see: a spectator's exact belief following the public history, for bluffing.
+
+A bluffer plays for its agent while keeping low what the others can infer
+about it: after an option ``x``, the spectator's belief that the actor plays
+for agent ``a`` is ``m_a L_a(x) / sum_b m_b L_b(x)`` (``m`` the actor's row of
+the spectator's belief before the decision, ``L_b(x)`` the likelihood of ``x``
+for a player of agent ``b``). :class:`PublicWatch` keeps that spectator's
+belief (any player model, by default a
+:class:`~heimlich_lab.games.heimlich.inference.model.BoltzmannModel`) up to date with the
+views it is shown, and :func:`exposure` turns a row and a table of option
+likelihoods into the exposure of every option. :class:`~heimlich_lab.bots.BluffBot`
+plays by them and the bluffer type of
+:class:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation` reads players by them.
+
+>>> from heimlich_lab import Game
+>>> from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+>>> g = Game(["Ann", "Bob", "Cy"], seed=2)
+>>> watch = PublicWatch(BoltzmannModel())
+>>> watch.row(g.view("Ann"), "Ann").round(3)           # nothing seen yet: every agent alike
+array([0.167, 0.167, 0.167, 0.167, 0.167, 0.167])
+>>> g.apply("move red+3")
+>>> row = watch.row(g.view("Bob"), "Ann")              # the public part of any player's view
+>>> bool(row[g.agents.index("red")] > row[g.agents.index("grey")])
+True
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ....errors import HeimlichError, ModelError
+from ..rules.actions import DECISION_KINDS
+from ..rules.replay import entries_from_log
+
+__all__ = ["PublicWatch", "exposure"]
+
+#: How many games a watch follows at once (a notebook may interleave a few boards sharing one model).
+_GAMES = 4
+
+
+class PublicWatch:
+    """A spectator's exact belief (``model``, no update records) that follows any view of a game it is shown;
+    :meth:`row` gives a player's row before the view's next decision. A view of another game (its log does
+    not extend the one followed) starts a new belief; the last few games are kept."""
+
+    def __init__(self, model):
+        self.model = model
+        self._beliefs: list = []      # (the log of the game it follows, its belief), most recently used first
+        self._fed: _FedSpectator | None = None      # the spectator fed_row reads (see there)
+
+    def __repr__(self):
+        return f"PublicWatch({self.model!r}, following {self.games} game(s))"
+
+    @property
+    def games(self) -> int:
+        """How many games the watch follows now (at most a few, the most recent)."""
+        return len(self._beliefs)
+
+    def belief(self, view):
+        """The spectator's belief brought up to ``view`` (``None`` for a game that started from a position,
+        which views do not describe)."""
+        log = view.log
+        if len(log) and log[0].kind == "start":
+            return None
+        from .belief import Belief
+        for k, (followed, b) in enumerate(self._beliefs):
+            if not _same_game(followed, log):
+                continue
+            try:
+                b.sync(view)
+            except HeimlichError:   # an earlier view of that game (a replay from the start, say)
+                break
+            self._beliefs.pop(k)
+            self._beliefs.insert(0, (log, b))
+            return b
+        b = Belief(view.players, view.agents, None, self.model, keep_updates=False)
+        b.sync(view)
+        self._beliefs = [(log, b), *[e for e in self._beliefs if not _same_game(e[0], log)][:_GAMES - 1]]
+        return b
+
+    # ------------------------------------------------------------ fed by the likelihoods a model already has
+    def feed(self, view, actor: str, action, values) -> None:
+        """Remember that ``actor`` may take ``action`` at ``view``, with the watch's model's log-likelihoods
+        ``values`` (one per agent) for it: computed by a caller that reads the same decision anyway (a population
+        of types). :meth:`fed_row` applies it once a later view shows that decision was taken, instead of
+        re-reading the view and asking the model again."""
+        fed = self._at(view)
+        if fed is not None:
+            fed.candidates[(actor, _canonical(action))] = np.asarray(values, dtype=float)
+
+    def fed_row(self, view, player: str) -> np.ndarray | None:
+        """:meth:`row`, the same numbers (to rounding), cheaper when the decisions since the last call were
+        :meth:`feed` ones: the spectator's belief then takes their likelihoods directly. Anything else (another
+        game, a take, a decision nobody fed) is read from the view by :meth:`row`'s way."""
+        fed = self._at(view)
+        if fed is None:
+            return None
+        _check_player(view, player)
+        return fed.row(player)
+
+    def _at(self, view) -> _FedSpectator | None:
+        """The fed spectator brought to ``view`` (``None`` for a game that started from a position)."""
+        n = len(view.log)
+        fed = self._fed
+        if fed is not None and not _same_game(fed.log, view.log):
+            fed = None
+        elif fed is not None and fed.n < n:
+            fed = fed if self._advance(view, fed, n) else None
+        if fed is None or fed.n != n:
+            post = self._fresh(view)
+            if post is None:
+                b = self.belief(view)
+                post = None if b is None else b.posterior()
+            fed = self._fed = None if post is None else _FedSpectator(post, n, view.log)
+        return fed
+
+    def _fresh(self, view):
+        """The spectator's belief at a view where nothing has told anything yet (no decision, no take: the deal
+        and the first roll), without reading it: every assignment alike; else ``None``."""
+        kinds = view.log.kinds()
+        if "start" in kinds or "take" in kinds or not DECISION_KINDS.isdisjoint(kinds):
+            return None
+        from .belief import Belief
+        return Belief(view.players, view.agents, None, self.model, keep_updates=False).posterior()
+
+    @staticmethod
+    def _advance(view, fed: _FedSpectator, n: int) -> bool:
+        """Move ``fed`` on to log length ``n``; ``False`` (``fed`` unusable) if the events since cannot be
+        followed with what was fed (exactly one player decision, fed; the rest chance events that change
+        nothing here)."""
+        log = view.log
+        kinds = log.kinds(fed.n)       # a decision's event has the decision's kind; only that one is read
+        found = [j for j, k in enumerate(kinds, fed.n) if k in DECISION_KINDS]
+        if "take" in kinds or len(found) != 1:
+            return False
+        ((actor, action, _),), _ = entries_from_log([log[found[0]]])
+        values = fed.candidates.get((actor, _canonical(action)))
+        if values is None or not fed.update(actor, values):
+            return False
+        fed.n, fed.candidates, fed.log = n, {}, log
+        return True
+
+    def row(self, view, player: str) -> np.ndarray | None:
+        """``player``'s row of the spectator's belief at ``view``: P(player controls agent a) per agent of
+        ``view.agents`` (``None`` for a game that started from a position)."""
+        b = self.belief(view)
+        return None if b is None else _row(b.marginals_array(), view, player)
+
+
+class _FedSpectator:
+    """The spectator :meth:`PublicWatch.feed` feeds: its belief, the length of the log it has read, and the
+    decisions fed for the next entry. While every player holds one agent in every assignment (no second agent
+    taken), the belief is kept as probabilities over the assignments, each decision multiplying in its actor's
+    likelihoods: Bayes' rule with the same numbers as the posterior's log-space step (to rounding), in fewer
+    steps, and a row is one sum over the assignments."""
+
+    __slots__ = ("post", "p", "single", "owners", "n_slots", "n", "log", "candidates")
+
+    def __init__(self, post, n: int, log):
+        space = post.space
+        self.single = [space.single_slot(o) for o in range(space.n_owners)]
+        self.owners = {name: o for o, name in enumerate(space.owners)}
+        self.n_slots = space.n_slots
+        if all(s is not None for s in self.single):
+            self.post, self.p = None, post.posterior_vector()
+        else:
+            self.post, self.p = post, None
+        self.n, self.log, self.candidates = n, log, {}
+
+    def update(self, actor: str, values: np.ndarray) -> bool:
+        """Bayes' rule with the actor's log-likelihoods per agent; ``False`` (nothing changed) if the decision
+        is impossible under every assignment still possible."""
+        if self.post is not None:
+            try:
+                self.post.update_actor(actor, values)     # all or nothing
+            except HeimlichError:
+                return False
+            return True
+        top = values.max()
+        if not top > -np.inf:
+            return False
+        w = self.p * np.exp(values - top)[self.single[self.owners[actor]]]
+        z = w.sum()
+        if not z > 0:
+            return False
+        self.p = w / z
+        return True
+
+    def row(self, player: str) -> np.ndarray:
+        if self.post is not None:
+            return self.post.marginal_row(player)
+        return np.bincount(self.single[self.owners[player]], weights=self.p, minlength=self.n_slots)
+
+
+def _check_player(view, player: str) -> None:
+    if player not in view.players:
+        raise ModelError(f"unknown player {player!r}: players are {', '.join(view.players)}")
+
+
+def _row(marginals, view, player: str) -> np.ndarray:
+    _check_player(view, player)
+    return marginals[view.players.index(player)]
+
+
+def _same_game(followed, log) -> bool:
+    """Whether ``log`` is of the game a log seen before was of (a log that cannot tell: never the same)."""
+    same = getattr(followed, "same_game", None)
+    return bool(same is not None and same(log))
+
+
+def _canonical(action) -> tuple:
+    """An action as a key that does not depend on the order of its arguments (a move read back from a log lists
+    its agents in the log's order)."""
+    return action.kind, tuple(sorted(map(repr, action.args)))
+
+
+def exposure(row, likelihoods: np.ndarray, agents=None) -> np.ndarray:
+    """The spectator's belief in each agent right after each option: ``m_a L_a(x) / sum_b m_b L_b(x)``.
+
+    ``row`` (A,) the actor's row before (``None``: a fresh spectator, every agent alike), ``likelihoods``
+    (A, n) ``P(option x | plays for agent a)``; returns (A, n). With ``agents`` (indices), the belief in that
+    set of agents after each option (n,).
+
+    >>> exposure([0.5, 0.5], np.array([[0.9, 0.1], [0.1, 0.9]])).round(2)
+    array([[0.9, 0.1],
+           [0.1, 0.9]])
+    >>> exposure([0.9, 0.1], np.array([[0.9, 0.1], [0.1, 0.9]]), agents=[0]).round(3)
+    array([0.988, 0.5  ])
+    """
+    L = np.asarray(likelihoods, dtype=float)
+    w = L if row is None else np.asarray(row, dtype=float)[:, None] * L
+    total = w.sum(axis=0)
+    if total.min() > 0:       # the common case, without numpy's (slow) error-state switch
+        out = w / total
+    else:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = np.where(total > 0, w / total, 0.0)
+    return out if agents is None else out[list(agents)].sum(axis=0)

@@ -1,0 +1,190 @@
+"""Asking a player model: its answers checked, identified and cached.
+
+A *player model* is anything with ``agent_log_likelihoods(view, actor, action)``
+returning ``log P(action | actor plays for agent a)`` for every agent of
+``view.agents``, or ``None`` when the decision says nothing about agents (see
+:mod:`heimlich_lab.games.heimlich.inference.belief`). Here: the kit's default model, a tiny
+exact one for teaching (:class:`PushModel`), the check of a model's answer, and
+the cache that lets several beliefs of one game share each answer.
+"""
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import is_dataclass
+from typing import Any
+
+import numpy as np
+
+from ....errors import ModelError
+from ..rules.actions import Action
+
+__all__ = ["LIKELIHOOD_CACHE", "LikelihoodCache", "PushModel", "ask_model", "checked_likelihoods", "default_model",
+           "is_typed", "model_cache_key", "model_name"]
+
+
+def default_model():
+    """The kit's default player model: :func:`~heimlich_lab.games.heimlich.inference.player_types.default_population`, which
+    reads every player through a population of types and learns each player's type (robust when players are
+    not what a single model assumes). ``BoltzmannModel()`` is one of its types, and the model for teaching."""
+    from .player_types import default_population
+    return default_population()
+
+
+def model_name(model) -> str:
+    return type(model).__name__
+
+
+class PushModel:
+    """A tiny, exact player model (a teaching example of a user-defined model).
+
+    At a die move of ``k`` points, each point independently goes to the
+    actor's own agent with probability ``q``, otherwise to an agent chosen
+    uniformly among all agents in play. Every other decision is taken to carry
+    no information (``None``). A bot that plays exactly this way makes this
+    model exact, which the calibration tests use.
+
+    >>> from heimlich_lab import Game
+    >>> g = Game(["Ann", "Bob"], seed=1)
+    >>> v = PushModel(q=0.5).agent_log_likelihoods(g.view(None), "Ann", Action.parse("move grey+2"))
+    >>> np.round(np.exp(v - v.max()), 3)            # relative: grey 36 times likelier than the others
+    array([1.   , 0.028, 0.028, 0.028, 0.028])
+    """
+
+    def __init__(self, q: float = 0.5):
+        if not 0.0 <= q < 1.0:
+            raise ModelError(f"q must be in [0, 1), got {q!r}")
+        self.q = float(q)
+
+    @property
+    def cache_key(self):
+        return ("PushModel", self.q)
+
+    def agent_log_likelihoods(self, view, actor: str, action: Action) -> np.ndarray | None:
+        if action.kind != "move":
+            return None
+        agents = view.agents
+        n = len(agents)
+        k = np.zeros(n)
+        ix = {c: i for i, c in enumerate(agents)}
+        for c, s in action.args:
+            k[ix[c]] = s
+        other = (1.0 - self.q) / n
+        # log P(allocation | own agent a), dropping the multinomial coefficient (the same for every a)
+        return k.sum() * math.log(other) + k * (math.log(self.q + other) - math.log(other))
+
+    def __repr__(self):
+        return f"PushModel(q={self.q})"
+
+
+_LOGLIK_TOL = 1e-9  # rounding allowance: log-likelihoods above this are probabilities > 1
+
+
+def checked_likelihoods(values: Any, n_agents: int, model, actor: str, action: Action) -> np.ndarray:
+    """The model's answer as a read-only float vector, or a clear :class:`ModelError`."""
+    what = f"{model_name(model)}.agent_log_likelihoods(view, {actor!r}, {str(action)!r})"
+    try:
+        raw = np.asarray(values)
+    except (TypeError, ValueError) as e:
+        raise ModelError(f"{what} must return real numbers or None: {e}") from None
+    if raw.dtype.kind == "c":
+        raise ModelError(f"{what} returned complex numbers ({raw.dtype}): log-likelihoods must be real")
+    if raw.dtype.kind not in "biuf":
+        raise ModelError(f"{what} must return real numbers or None, not an array of {raw.dtype} "
+                         f"({type(values).__name__})")
+    arr = raw.astype(float)
+    if arr.shape != (n_agents,):
+        raise ModelError(f"{what} returned shape {arr.shape}; expected ({n_agents},): "
+                         "one log-likelihood per agent in view.agents")
+    if np.isnan(arr).any():
+        raise ModelError(f"{what} returned NaN at agent index {int(np.flatnonzero(np.isnan(arr))[0])}")
+    if np.isposinf(arr).any():
+        raise ModelError(f"{what} returned +inf at agent index {int(np.flatnonzero(np.isposinf(arr))[0])}; "
+                         "a log-likelihood must be finite or -inf")
+    if (arr > _LOGLIK_TOL).any():
+        i = int(np.flatnonzero(arr > _LOGLIK_TOL)[0])
+        raise ModelError(f"{what} returned log-likelihood {arr[i]:g} > 0 at agent index {i} (probability "
+                         f"{math.exp(min(arr[i], 700.0)):g} > 1): a log-likelihood must be <= 0")
+    if np.isneginf(arr).all():
+        raise ModelError(f"{what} returned -inf for every agent: the decision is impossible under the model")
+    arr.setflags(write=False)  # shared by every observer of the decision, and cached
+    return arr
+
+
+def is_typed(model) -> bool:
+    """Whether ``model`` reads each player through a population of types (it has
+    ``type_log_likelihoods``, ``type_names`` and ``log_prior``, optionally ``log_tables``, ``table_log_prior``
+    and ``table_names``, as a
+    :class:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation`)."""
+    return callable(getattr(model, "type_log_likelihoods", None)) and hasattr(model, "type_names")
+
+
+def ask_model(model, view, actor: str, action: Action, n_agents: int) -> np.ndarray | None:
+    """The model's checked log-likelihoods of one decision: (agents,) for a player model, (types, agents)
+    for a typed one (:func:`is_typed`), ``None`` when the decision tells nothing."""
+    if not is_typed(model):
+        raw = model.agent_log_likelihoods(view, actor, action)
+        return None if raw is None else checked_likelihoods(raw, n_agents, model, actor, action)
+    raw = model.type_log_likelihoods(view, actor, action)
+    if raw is None:
+        return None
+    rows = np.asarray(raw, dtype=float)
+    k = len(model.type_names)
+    if rows.shape != (k, n_agents):
+        raise ModelError(f"{model_name(model)}.type_log_likelihoods(view, {actor!r}, {str(action)!r}) returned "
+                         f"shape {rows.shape}; expected ({k}, {n_agents}): one row per type")
+    out = rows
+    if not (rows <= _LOGLIK_TOL).all():   # NaN, +inf or a probability above 1 somewhere: say where
+        for r in rows:
+            if not np.isneginf(r).all():
+                checked_likelihoods(r, n_agents, model, actor, action)
+        raise ModelError(f"{model_name(model)}: {action}: a type's log-likelihoods are NaN or above 0")
+    if np.isneginf(out).all(axis=1).all():   # a type may find the decision impossible, but not every type
+        raise ModelError(f"{model_name(model)}: {action} is impossible for every type and agent")
+    out.setflags(write=False)
+    return out
+
+
+def model_cache_key(model):
+    """A hashable identity of the model's parameters, for sharing cached likelihoods (``None``: do not cache).
+
+    A model may define ``cache_key`` (an attribute or a method); otherwise only the kit's
+    BoltzmannModel and dataclass models are cached (an object's id could be reused by another model).
+    """
+    key = getattr(model, "cache_key", None)
+    if callable(key):
+        key = key()
+    if key is not None:
+        return key
+    if type(model).__name__ == "BoltzmannModel" and type(model).__module__ == "heimlich_lab.games.heimlich.inference.model":
+        return ("BoltzmannModel", model.beta, model.epsilon, model.weights)
+    if is_dataclass(model):
+        return (type(model).__qualname__, repr(model))
+    return None
+
+
+class LikelihoodCache:
+    """A small LRU cache: (model key, public history hash) -> log-likelihood vector (or None)."""
+
+    def __init__(self, size: int = 8192):
+        self.size = size
+        self._entries: OrderedDict = OrderedDict()
+
+    def get(self, key):
+        try:
+            v = self._entries[key]
+        except KeyError:
+            return False, None
+        self._entries.move_to_end(key)
+        return True, v
+
+    def put(self, key, value):
+        self._entries[key] = value
+        if len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+
+#: Shared by every belief that follows a game (:meth:`~heimlich_lab.games.heimlich.inference.belief.Belief.sync`,
+#: :meth:`~heimlich_lab.games.heimlich.inference.belief.Belief.add`): several bots in one game compute each public
+#: decision's likelihood once.
+LIKELIHOOD_CACHE = LikelihoodCache()

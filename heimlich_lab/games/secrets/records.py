@@ -1,0 +1,159 @@
+"""Secrets game records: versioned JSON (``"game": "secrets"``) that replays exactly and refuses tampering.
+
+A record holds the players, the rule options, the seed, the chance mode, the whole action log (decisions and
+chance events, in notation) and the result. ``docs/secrets.md`` documents the fields.
+
+>>> from heimlich_lab.games.secrets import Game
+>>> g = Game(["Ann", "Bob", "Cy", "Dee"], seed=5)
+>>> g.apply(g.legal_actions()[0])
+>>> rec = SecretsRecord.from_json(g.record.to_json())
+>>> rec.replay().history == g.history
+True
+>>> rec.public().log[0][1], rec.public().seed
+('deal ?', None)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...engine.actions import HIDDEN
+from ...engine.records import FORMAT, RecordBase
+from ...errors import HeimlichError, RecordError
+from .actions import Action
+from .game import CHANCE, Game
+from .rules import SecretsRules
+
+__all__ = ["FORMAT", "GAME", "VERSION", "SecretsRecord"]
+
+GAME = "secrets"
+VERSION = 1
+#: Actions whose arguments are the actor's secret: kind -> the argument hidden from others.
+_SECRET_ARG = {"deal": None, "bullet": 0, "side": 0, "offer": 0}
+
+
+@dataclass
+class SecretsRecord(RecordBase):
+    """A Secrets record. ``log`` is a list of ``(actor, notation)``; ``view`` is ``"full"``, ``"public"`` or
+    ``"player:NAME"`` (redacted records hold no seed and no secret but the viewer's, and are not replayed). The
+    shared parts (JSON, saving, loading, the frame's checks, the replay) are
+    :class:`~heimlich_lab.engine.records.RecordBase`'s."""
+
+    TITLE = "Secrets"
+    GAME_TAG = GAME
+    VERSION = VERSION
+    READS_VERSIONS = (VERSION,)
+
+    players: tuple[str, ...]
+    rules: SecretsRules
+    seed: int | None
+    chance: str
+    log: list[tuple[str, str]]
+    result: dict | None = None
+    view: str = "full"
+
+    @classmethod
+    def from_game(cls, game: Game) -> "SecretsRecord":
+        result = None
+        if game.is_over:
+            result = {"winners": list(game.winners), "scores": game.scores, "final_identities": game.identities,
+                      "bullets": {p: list(v) for p, v in game.bullets.items()}}
+        return cls(players=game.players, rules=game.rules, seed=game.seed, chance=game.chance,
+                   log=[(a, str(act)) for a, act in game.history], result=result)
+
+    # ---------------------------------------------------------------- facts
+    @property
+    def actions(self) -> list[Action]:
+        return [Action.parse(t) for _, t in self.log]
+
+    @property
+    def final_identities(self) -> dict[str, str]:
+        """Seat or ``"middle"`` -> team, as the markers lay at the end of the record (before the reveal)."""
+        if self.result is not None:
+            return dict(self.result["final_identities"])
+        if not self.is_full:
+            raise RecordError(f"this {self.view} record does not hold the identities (the game is not over)")
+        return self.replay().identities
+
+    # ---------------------------------------------------------------- redaction (public(), as_player(): RecordBase)
+    def _redacted(self, keep: str | None) -> "SecretsRecord":
+        """No secrets but ``keep``'s (the spectator's: none): the deal, bullets, Diplomat sides and an
+        unanswered offer's card are ``?``."""
+        if not self.is_full:
+            raise RecordError(f"a {self.view} record cannot be redacted again; use the full record")
+        log = []
+        for i, (actor, text) in enumerate(self.log):
+            if self._is_secret(i, keep):
+                act = Action.parse(text)
+                text = "deal ?" if act.kind == "deal" else str(Action(act.kind, (HIDDEN, *act.args[1:])))
+            log.append((actor, text))
+        return SecretsRecord(self.players, self.rules, None, self.chance, log, self.result,
+                             view=f"player:{keep}" if keep else "public")
+
+    def _is_secret(self, i: int, keep: str | None) -> bool:
+        actor, text = self.log[i]
+        kind = text.split()[0]
+        if kind not in _SECRET_ARG or text.endswith(" ?") or text == "deal ?":
+            return False
+        if kind == "deal":
+            return True
+        if kind == "bullet":       # chance acts, but the Assassin who drew it sees it: the next shooter
+            owner = next((a for a, t in self.log[i + 1:] if t.startswith("shoot ")), None)
+            return owner != keep
+        if kind == "offer":         # public once answered
+            return actor != keep and not any(t.split()[0] in ("accept", "refuse", "interrupt")
+                                             for _, t in self.log[i + 1:])
+        return actor != keep
+
+    # ---------------------------------------------------------------- JSON
+    def to_dict(self) -> dict:
+        return {"format": FORMAT, "game": GAME, "version": VERSION, "view": self.view,
+                "players": list(self.players), "rules": self.rules.to_dict(), "seed": self.seed,
+                "chance": self.chance, "log": [list(e) for e in self.log], "result": self.result}
+
+    @classmethod
+    def from_dict(cls, d, source: str = "record", check: bool = True) -> "SecretsRecord":
+        """Read and check a record; a full record is replayed (``check=True``). Raises :class:`RecordError`
+        saying where and why."""
+        players, view, seed, chance = cls._read_header(d, source)
+        try:
+            rules = SecretsRules.from_dict(d["rules"])
+        except (HeimlichError, TypeError, ValueError) as e:
+            raise RecordError(f"{source}: bad rules: {e}") from None
+        log = []
+        for i, e in enumerate(d["log"]):
+            if not (isinstance(e, list) and len(e) == 2 and all(isinstance(x, str) for x in e)):
+                raise RecordError(f"{source}: log entry {i} must be [actor, action], not {e!r}")
+            try:
+                Action.parse(e[1])
+            except HeimlichError as err:
+                raise RecordError(f"{source}: log entry {i} ({e[1]!r}): {err}") from None
+            if e[0] != CHANCE and e[0] not in players:
+                raise RecordError(f"{source}: log entry {i}: {e[0]!r} is not a player")
+            log.append((e[0], e[1]))
+        rec = cls(players, rules, seed, chance, log, d.get("result"), view)
+        if check and rec.is_full:
+            rec.replay(source=source)
+        elif check:
+            for i in range(len(log)):
+                if rec._unredacted_secret(i):
+                    raise RecordError(f"{source}: log entry {i} ({log[i][1]}) is a secret a {view} record "
+                                      "does not hold")
+        return rec
+
+    def _unredacted_secret(self, i: int) -> bool:
+        keep = self.view[7:] if self.view.startswith("player:") else None
+        full = SecretsRecord(self.players, self.rules, None, self.chance, self.log, self.result)
+        return full._is_secret(i, keep)
+
+    # ---------------------------------------------------------------- replay (replay(), games(): RecordBase)
+    def _new_game(self) -> Game:
+        return Game(self.players, seed=self.seed, chance=self.chance, rules=self.rules)
+
+    def _entries(self) -> list[tuple[str, Action, None]]:
+        return [(actor, Action.parse(text), None) for actor, text in self.log]
+
+    def _check_result(self, game: Game, source: str) -> None:
+        if self.result is not None:
+            want = SecretsRecord.from_game(game).result
+            if want != self.result:
+                raise RecordError(f"{source}: the result does not match the replayed game ({want})")
