@@ -22,6 +22,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import sys
+import types
 from collections.abc import Callable
 
 _H = "heimlich_lab.games.heimlich"
@@ -99,6 +100,16 @@ def new_name(old: str) -> str | None:
     return None if best is None else MOVED[best] + old[len(best):]
 
 
+class _ExportsWin(types.ModuleType):
+    """A package whose exported names are not replaced by a submodule of the same name that an old import path
+    loads late (``import heimlich_lab.play`` keeps ``heimlich_lab.play`` the function)."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if isinstance(value, types.ModuleType) and not isinstance(self.__dict__.get(name, value), types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
 class _AliasLoader(importlib.abc.Loader):
     def __init__(self, target: str):
         self.target = target
@@ -109,6 +120,11 @@ class _AliasLoader(importlib.abc.Loader):
     def exec_module(self, module) -> None:
         # the import system hands out whatever sys.modules holds under the old name once this returns
         sys.modules[module.__name__] = importlib.import_module(self.target)
+        # ... and then sets it as an attribute of the old parent, which may export a name of the same spelling
+        # (``heimlich_lab.play`` the function, ``heimlich_lab.play`` the old module): the export wins
+        parent = sys.modules.get(module.__name__.rpartition(".")[0])
+        if parent is not None and type(parent) is types.ModuleType:
+            parent.__class__ = _ExportsWin
 
     def get_code(self, fullname):
         # ``python -m <old name>`` (runpy) runs the new module's code

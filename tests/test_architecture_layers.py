@@ -226,7 +226,7 @@ def test_the_benchmarks_live_in_the_games_they_measure():
      "_lazy, engine, errors"),
     ("heimlich_lab.analysis.x", "from ..commands import bench\n",
      "heimlich_lab.analysis.x line 1 imports heimlich_lab.commands.bench: analysis may import only _compat, _lazy, "
-     "bots, engine, errors, inference, widget"),
+     "bots, engine, errors, inference, sandbox, widget"),
     ("heimlich_lab.widget.x", "from ..commands import play\n",
      "heimlich_lab.widget.x line 1 imports heimlich_lab.commands.play: widget may import only _compat, _lazy, "
      "engine, errors"),

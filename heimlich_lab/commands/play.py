@@ -7,6 +7,7 @@ reads a saved record of any game (its ``game`` field says which) and prints its 
 from __future__ import annotations
 
 import json
+import os
 
 from ..bots.registry import make_bot
 from ..engine.play import play_game
@@ -56,12 +57,14 @@ def run_play(args) -> int:
     return 0
 
 
-def record_game(data: bytes) -> GameSpec:
-    """The game of the record file whose bytes are ``data`` (the default game's when they are not a record:
-    its loader then says what is wrong)."""
+def record_game(data: "bytes | str | os.PathLike") -> GameSpec:
+    """The game of a record file, given its bytes or its path (the default game's when it is not a record: its
+    loader then says what is wrong)."""
     try:
+        if not isinstance(data, (bytes, bytearray)):
+            data = read_input_file(os.fspath(data))
         return spec_of_record(json.loads(data))
-    except (ValueError, RecursionError):    # not JSON, not UTF-8, too deep, an integer too long
+    except (ValueError, RecursionError, HeimlichError):    # unreadable, not JSON, not UTF-8, too deep, an integer too long
         return game_spec(None)
 
 

@@ -23,6 +23,7 @@ a test can set up any situation.
 from __future__ import annotations
 
 import copy
+import random
 from dataclasses import dataclass
 from itertools import permutations
 from math import perm
