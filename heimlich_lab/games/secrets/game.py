@@ -235,15 +235,24 @@ class Game(GameBase):
 
     # ------------------------------------------------------------------ apply (GameBase.apply)
     def _is_legal(self, act: Action) -> bool:
-        legal = self.legal_actions()
-        return act in (legal if len(legal) < 40 else set(legal))
+        """Whether ``act`` is legal, checked by value against the rules: never against the cached actions that
+        :meth:`legal_actions` handed out (a bot may have changed one of them in place with
+        ``object.__setattr__``), and with the exact types of the legal ones (``True`` does not stand for 1)."""
+        legal = self._compute_legal()
+        try:
+            ref = legal[legal.index(act)]
+        except ValueError:
+            return False
+        return type(act.args) is tuple and len(act.args) == len(ref.args) and all(
+            _same_type(x, y) for x, y in zip(act.args, ref.args))
 
     def _explain_illegal(self, act: Action, actor) -> IllegalAction:
         ph, who = self._phase, (CHANCE if actor == CHANCE else self.players[actor])
         rule = {"deal": "deal", "reveal": "deck", "bullet": "bullets", "offer": "offer", "un": "un",
                 "answer": "answer"}.get(ph, ph)
-        hint = ", ".join(map(str, self.legal_actions()[:8]))
-        if act.kind not in {a.kind for a in self.legal_actions()}:
+        legal = self._compute_legal()       # not the cache a bot may have changed
+        hint = ", ".join(map(str, legal[:8]))
+        if act.kind not in {a.kind for a in legal}:
             return IllegalAction(f"{act}: it is {who}'s {ph} decision now; legal actions are like {hint}", rule=rule)
         return IllegalAction(f"{act} is not legal now ({ph} by {who}); legal: {hint}", rule=rule)
 
@@ -496,6 +505,13 @@ class Game(GameBase):
     def _record_class(cls) -> type:
         from .records import SecretsRecord
         return SecretsRecord
+
+
+def _same_type(x, y) -> bool:
+    """``x`` has ``y``'s exact type, all the way down (a deal's pairs too)."""
+    if type(x) is not type(y):
+        return False
+    return type(x) is not tuple or (len(x) == len(y) and all(map(_same_type, x, y)))
 
 
 _UN_ACTIONS = (Action("allow"), Action("interrupt"))

@@ -96,13 +96,26 @@ class SecretsRecord(RecordBase):
             return False
         if kind == "deal":
             return True
-        if kind == "bullet":       # chance acts, but the Assassin who drew it sees it: the next shooter
-            owner = next((a for a, t in self.log[i + 1:] if t.startswith("shoot ")), None)
-            return owner != keep
+        if kind == "bullet":       # chance acts, but the Assassin who drew it sees it
+            owner = self._assassin(i)
+            return owner is None or owner != keep     # no known Assassin: a secret for every reader
         if kind == "offer":         # public once answered
             return actor != keep and not any(t.split()[0] in ("accept", "refuse", "interrupt")
                                              for _, t in self.log[i + 1:])
         return actor != keep
+
+    def _assassin(self, i: int) -> str | None:
+        """Who drew the bullet of log entry ``i``: the player who took the Assassin, read from the answer to
+        its offer (accept: the chosen player; interrupt: the UN player; refuse: the offerer), so that a bullet
+        still waiting for its shot is known too; ``None`` if the log does not say."""
+        offerer = answer = None
+        for actor, text in self.log[:i]:
+            kind = text.split()[0]
+            if kind == "offer":
+                offerer, answer = actor, None
+            elif kind in ("accept", "refuse", "interrupt"):
+                answer = offerer if kind == "refuse" else actor
+        return answer
 
     # ---------------------------------------------------------------- JSON
     def to_dict(self) -> dict:
