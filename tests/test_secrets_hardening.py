@@ -81,3 +81,92 @@ def test_the_assassin_is_who_took_the_card_whichever_way():
     g.apply("shoot Cy")
     assert g.record.public().log[-2] == ("chance", "bullet ?")
     assert g.record.as_player("Ann").log[-2] == ("chance", "bullet -1")
+
+
+# ---------------------------------------------------------------- a view holds only what its player may know
+def hidden_raw_events(view, viewer_index: int) -> int:
+    """How many raw events reachable from the view's object graph (gc.get_referents, as a determined spy walks
+    it; classes, modules and functions excluded) still carry a secret the viewer did not see."""
+    import gc
+    import types
+    from heimlich_lab.games.secrets.views import SECRET_FIELDS
+    skip = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+    found, todo, seen_ids = 0, [view], set()
+    while todo:
+        o = todo.pop()
+        if id(o) in seen_ids or isinstance(o, skip):
+            continue
+        seen_ids.add(id(o))
+        if (type(o) is tuple and len(o) == 3 and isinstance(o[0], str) and isinstance(o[1], dict)
+                and isinstance(o[2], frozenset) and viewer_index not in o[2]
+                and any(o[1].get(f) is not None for f in SECRET_FIELDS.get(o[0], ()))):
+            found += 1
+        todo.extend(gc.get_referents(o))
+    return found
+
+
+class SpyBot:
+    """Plays like RandomBot, and at every decision walks its view's object graph and tries to turn it into
+    another player's view or the omniscient one."""
+
+    def __init__(self, seed):
+        from heimlich_lab.games.secrets.bots import RandomBot
+        self.bot, self.leaks, self.flips = RandomBot(seed), 0, 0
+
+    def choose(self, view, legal):
+        self.leaks += hidden_raw_events(view, view.players.index(view.viewer))
+        for name, value in (("_omni", True), ("_i", 1), ("_events", [])):
+            try:
+                setattr(view, name, value)
+                self.flips += 1
+            except AttributeError:
+                pass
+        return self.bot.choose(view, legal)
+
+
+@pytest.mark.parametrize("n", [4, 5, 7])
+def test_a_spy_bot_learns_nothing_hidden_from_its_views(n):
+    from heimlich_lab.games.secrets.bots import RandomBot
+    from heimlich_lab.games.secrets.play import play_game
+    spy = SpyBot(0)
+    g = play_game([spy] + [RandomBot(i) for i in range(1, n)], seed=n)
+    assert g.is_over
+    assert hidden_raw_events(g.omniscient_view(), 0) > 0       # the walk finds secrets where they are
+    assert spy.leaks == 0 and spy.flips == 0
+
+
+def test_the_spectator_and_player_views_hold_no_raw_secret_at_any_moment():
+    from heimlich_lab.games.secrets.bots import RandomBot
+    g = Game(["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"], seed=11)
+    bots = [RandomBot(i) for i in range(7)]
+    while not g.is_over:
+        assert hidden_raw_events(g.spectator_view(), -1) == 0
+        for i, p in enumerate(g.players):
+            assert hidden_raw_events(g.view(p), i) == 0
+        p = g.current_player
+        g.apply(bots[g.players.index(p)].choose(g.view(p), g.legal_actions()))
+
+
+# ---------------------------------------------------------------- a bot cannot rewrite others' knowledge
+def test_a_bot_editing_its_log_changes_no_other_log_marker_or_belief():
+    from heimlich_lab.games.secrets import Belief
+    g = manual(["deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB", "reveal journalist", "reveal diplomat",
+                "offer diplomat Cy", "accept", "side left"])
+    before = {p: (g.view(p).log, g.view(p).known_markers) for p in g.players}
+    belief_before = Belief.for_game(g, "Ann").identities()
+    for p in g.players:                         # every bot edits every event it was handed
+        for e in g.view(p).log:
+            for k in list(e.data):
+                v = e.data[k]
+                if isinstance(v, dict):
+                    v.clear()
+                    v["middle"] = "Hippie"
+                e.data[k] = "Hippie" if k in ("team", "slot") else v
+            e.data["team"] = "Hippie"
+        for e in g.spectator_view().log:
+            e.data.clear()
+    after = {p: (g.view(p).log, g.view(p).known_markers) for p in g.players}
+    assert after == before
+    assert Belief.for_game(g, "Ann").identities() == belief_before
+    assert belief_before["middle"]["Hippie"] < 1.0
+    assert g.record.to_json() == SecretsRecord.from_json(g.record.to_json()).to_json()

@@ -22,14 +22,16 @@ next seat (docs/secrets.md). The markers lie on the seats and in the ``"middle"`
 from __future__ import annotations
 
 from collections import deque
+from types import MappingProxyType
 from typing import Sequence
 
 from ...engine.contract import CHANCE
 from ...engine.game import GameBase, new_seed
+from ...engine.views import AllEvents
 from ...errors import IllegalAction, PositionError
 from .actions import CHANCE_KINDS, Action
 from .rules import BULLETS, CARD_COUNTS, CARDS, MAX_PLAYERS, MIDDLE, MIN_PLAYERS, TEAMS, SecretsRules
-from .views import View
+from .views import NO_EVENTS, View, blanked
 
 __all__ = ["CHANCE", "PHASES", "Game", "arrangements", "new_seed"]
 
@@ -88,6 +90,8 @@ class Game(GameBase):
         self.marker_counts = rules.markers_for(n)
         self.end_size = rules.end_size(n)
         self._events: list[tuple] = []            # (kind, data, seers): seers None = public
+        self._public_events: list[tuple] = []     # the same with every secret blanked: what views hold
+        self._own_events: list[dict[int, tuple]] = [{} for _ in range(n)]   # index -> raw event a seat saw
         self._marker: list[str | None] = [None] * (n + 1)
         self._fresh: list[str] = [c for c in CARDS for _ in range(CARD_COUNTS[c])]   # never seen: random order
         self._queue: deque[str] = deque()          # put under the deck, in order (drawn after the fresh cards)
@@ -275,7 +279,15 @@ class Game(GameBase):
 
     # ------------------------------------------------------------------ transitions
     def _event(self, kind: str, seers=None, **data) -> None:
-        self._events.append((kind, data, seers))
+        raw = (kind, data, seers)
+        if seers is None:
+            self._public_events.append(raw)
+        else:
+            k = len(self._events)
+            for p in seers:
+                self._own_events[p][k] = raw
+            self._public_events.append((kind, blanked(kind, data), seers))
+        self._events.append(raw)
 
     def _do(self, act: Action, actor) -> None:
         k, a = act.kind, act.args
@@ -488,18 +500,25 @@ class Game(GameBase):
     View = View
 
     def _view(self, player: str | None, omniscient: bool = False) -> View:
+        """The view: the public state, and the events as the viewer saw them: the blanked public events and the
+        viewer's own (read-only), never the raw list (the omniscient view excepted)."""
         i = None if player is None else self._pidx[player]
         P = self.players
         off = self._offer
         over = self._phase == "over"
-        return View.from_fields((
+        n = len(self._events)
+        if omniscient:
+            log = (self._events, AllEvents(self._events), n)
+        else:
+            log = (self._public_events, NO_EVENTS if i is None else MappingProxyType(self._own_events[i]), n)
+        return View._made((
             player, "omniscient" if omniscient else ("spectator" if i is None else "player"), P, self.slots,
             self.rules, self._phase, self.current_player, P[self._active], self._turn, self._candidates,
             None if off is None else (off[0] if (omniscient or i == self._active) else None, P[off[1]]),
             {p: tuple((c, up) for c, up in self._chars[j]) for j, p in enumerate(P)},
             {p: len(self._shot[j]) for j, p in enumerate(P)}, self.un_player, self.deck_size,
             dict(self.marker_counts), self.end_size, over, self._winners,
-            self.scores if (over or omniscient) else None, self._events, len(self._events), i, omniscient))
+            self.scores if (over or omniscient) else None, log))
 
     @classmethod
     def _record_class(cls) -> type:
