@@ -170,3 +170,65 @@ def test_a_bot_editing_its_log_changes_no_other_log_marker_or_belief():
     assert Belief.for_game(g, "Ann").identities() == belief_before
     assert belief_before["middle"]["Hippie"] < 1.0
     assert g.record.to_json() == SecretsRecord.from_json(g.record.to_json()).to_json()
+
+
+# ---------------------------------------------------------------- records refuse what they cannot hold
+def _finished() -> dict:
+    from heimlich_lab.games.secrets.bots import RandomBot
+    from heimlich_lab.games.secrets.play import play
+    return play([RandomBot(i) for i in range(5)], seed=1).to_dict()
+
+
+FINISHED = _finished()
+
+
+def _public() -> dict:
+    return SecretsRecord.from_dict(FINISHED).public().to_dict()
+
+
+@pytest.mark.parametrize("make, change, words", [
+    (lambda: FINISHED, lambda d: d.update(result=None), "the log ends the game but the record's result is null"),
+    (lambda: FINISHED, lambda d: d.update(version=True), "unknown version True"),
+    (lambda: FINISHED, lambda d: d.update(version=1.0), "unknown version 1.0"),
+    (lambda: FINISHED, lambda d: d.update(comment="hi"), r"unknown field\(s\) \['comment'\]"),
+    (_public, lambda d: d.update(secret_deal="Ann=CIA"), r"unknown field\(s\) \['secret_deal'\]"),
+    (lambda: FINISHED, lambda d: d.update(seed=-1), "'seed' must be a whole number 0 <= seed < 2\\*\\*128"),
+    (lambda: FINISHED, lambda d: d.update(seed=2**200), "'seed' must be a whole number"),
+    (lambda: FINISHED, lambda d: d.update(players=["Ann", "Ann", "Cy", "Dee", "Eve"]), "'players' repeat a name"),
+    (lambda: FINISHED, lambda d: d["result"].update(winners="Ann"), "result 'winners' must be a list"),
+    (_public, lambda d: d["result"].update(winners="Ann"), "result 'winners' must be a list"),
+    (_public, lambda d: d["result"].update(winners=["Ann", "Ann"]), "result 'winners' must be a list of different"),
+    (_public, lambda d: d["result"].update(winners=["Zed"]), "result 'winners' must be a list of different players"),
+    (_public, lambda d: d["result"].update(scores={"Ann": "3"}), "result 'scores' must be"),
+    (_public, lambda d: d["result"]["scores"].update(Ann=True), "result 'scores' must be"),
+    (_public, lambda d: d["result"]["final_identities"].update(middle="Spy"), "result 'final_identities' must be"),
+    (_public, lambda d: d["result"]["bullets"].update(Ann=[-7]), "result 'bullets' must be"),
+    (_public, lambda d: d["result"].update(mvp="Ann"), "'result' must have exactly the fields"),
+    (_public, lambda d: d["result"].pop("bullets"), "'result' must have exactly the fields"),
+])
+def test_a_record_that_lies_about_its_frame_or_result_is_refused(make, change, words):
+    d = json.loads(json.dumps(make()))
+    change(d)
+    with pytest.raises(RecordError, match=f"^game.json: {words}"):
+        SecretsRecord.from_json(json.dumps(d), source="game.json")
+
+
+@pytest.mark.parametrize("text", [b"[" * 100_000 + b"]" * 100_000, b'{"seed": ' + b"9" * 5000 + b"}",
+                                  b"\xff\xfe{}", b'{"format": "heimlich-lab-record", "game": "secrets", '
+                                                 b'"version": 1, "players": [], "rules": {"markers": {"x": 1}}, '
+                                                 b'"log": []}'])
+def test_json_that_breaks_the_parser_is_a_record_error(text, tmp_path):
+    with pytest.raises(RecordError, match="^bad.json: "):
+        SecretsRecord.from_json(text, source="bad.json")
+    (tmp_path / "bad.json").write_bytes(text)
+    with pytest.raises(RecordError):
+        SecretsRecord.load(tmp_path / "bad.json")
+
+
+def test_the_first_games_records_refuse_unknown_fields_too():
+    from heimlich_lab.games.heimlich.rules.records import GameRecord
+    from heimlich_lab import Game as HGame
+    d = HGame(["Ann", "Bob", "Cy"], seed=1).record.to_dict()
+    d["notes"] = "mine"
+    with pytest.raises(RecordError, match=r"unknown field\(s\) \['notes'\]"):
+        GameRecord.from_json(json.dumps(d))

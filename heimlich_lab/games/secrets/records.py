@@ -17,11 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...engine.actions import HIDDEN
-from ...engine.records import FORMAT, RecordBase
+from ...engine.records import FORMAT, RecordBase, _excerpt
 from ...errors import HeimlichError, RecordError
 from .actions import Action
 from .game import CHANCE, Game
-from .rules import SecretsRules
+from .rules import BULLETS, MIDDLE, TEAMS, SecretsRules
 
 __all__ = ["FORMAT", "GAME", "VERSION", "SecretsRecord"]
 
@@ -42,6 +42,7 @@ class SecretsRecord(RecordBase):
     GAME_TAG = GAME
     VERSION = VERSION
     READS_VERSIONS = (VERSION,)
+    RESULT_FIELDS = ("winners", "scores", "final_identities", "bullets")
 
     players: tuple[str, ...]
     rules: SecretsRules
@@ -132,6 +133,8 @@ class SecretsRecord(RecordBase):
             rules = SecretsRules.from_dict(d["rules"])
         except (HeimlichError, TypeError, ValueError) as e:
             raise RecordError(f"{source}: bad rules: {e}") from None
+        if d.get("result") is not None:
+            _check_result_types(d["result"], players, source)
         log = []
         for i, e in enumerate(d["log"]):
             if not (isinstance(e, list) and len(e) == 2 and all(isinstance(x, str) for x in e)):
@@ -170,3 +173,24 @@ class SecretsRecord(RecordBase):
             want = SecretsRecord.from_game(game).result
             if want != self.result:
                 raise RecordError(f"{source}: the result does not match the replayed game ({want})")
+
+
+def _check_result_types(r: dict, players: tuple[str, ...], source: str) -> None:
+    """Field types of a Secrets ``result`` (its fields and winners: the frame's check; its agreement with the
+    game: the replay's). A public or player record is not replayed, so this is all that checks its result."""
+    slots = (*players, MIDDLE)
+
+    def fail(k, want):
+        raise RecordError(f"{source}: result {k!r} must be {want}, not {_excerpt(repr(r.get(k)))}")
+
+    def mapping(k, keys, ok):
+        v = r.get(k)
+        return isinstance(v, dict) and set(v) == set(keys) and all(ok(x) for x in v.values())
+
+    if not mapping("scores", players, lambda v: type(v) is int):
+        fail("scores", "an object player -> whole number, for every player")
+    if not mapping("final_identities", slots, lambda v: v in TEAMS):
+        fail("final_identities", f"an object seat or middle -> one of {', '.join(TEAMS)}, for every slot")
+    if not mapping("bullets", players, lambda v: isinstance(v, list) and all(type(b) is int and b in BULLETS
+                                                                              for b in v)):
+        fail("bullets", f"an object player -> list of bullet values ({', '.join(map(str, BULLETS))})")
