@@ -232,3 +232,46 @@ def test_the_first_games_records_refuse_unknown_fields_too():
     d["notes"] = "mine"
     with pytest.raises(RecordError, match=r"unknown field\(s\) \['notes'\]"):
         GameRecord.from_json(json.dumps(d))
+
+
+# ---------------------------------------------------------------- saving never destroys anything
+def _records():
+    from heimlich_lab import Game as HGame
+    return [SecretsRecord.from_dict(FINISHED), HGame(["Ann", "Bob", "Cy"], seed=1).record]
+
+
+@pytest.mark.parametrize("rec", _records(), ids=["secrets", "heimlich"])
+def test_saving_refuses_a_fifo_a_folder_and_a_link_to_a_fifo_and_leaves_them_as_they_were(rec, tmp_path):
+    import os
+    import stat
+    from heimlich_lab.errors import HeimlichError
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    (tmp_path / "link").symlink_to(fifo)
+    (tmp_path / "folder").mkdir()
+    for name, words in (("pipe", "not a regular file"), ("link", "not a regular file"), ("folder", "is a folder")):
+        with pytest.raises(HeimlichError, match=words):
+            rec.save(tmp_path / name)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and (tmp_path / "link").is_symlink()
+    assert (tmp_path / "folder").is_dir() and not any((tmp_path / "folder").iterdir())
+    assert sorted(os.listdir(tmp_path)) == ["folder", "link", "pipe"]       # no temporary file left
+
+
+@pytest.mark.parametrize("rec", _records(), ids=["secrets", "heimlich"])
+def test_a_failed_save_leaves_the_old_file_intact(rec, tmp_path, monkeypatch):
+    import os
+    path = tmp_path / "game.json"
+    path.write_text("the old record")
+    calls = []
+    real_replace = os.replace
+
+    def broken_fsync(fd):
+        raise OSError("disk full")
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    monkeypatch.setattr(os, "replace", lambda a, b: (calls.append((a, b)), real_replace(a, b))[1])
+    with pytest.raises(OSError, match="disk full"):
+        rec.save(path)
+    assert path.read_text() == "the old record" and os.listdir(tmp_path) == ["game.json"] and calls == []
+    monkeypatch.undo()
+    rec.save(path)
+    assert type(rec).load(path).to_dict() == rec.to_dict()

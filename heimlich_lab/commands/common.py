@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from .._compat import legacy_exports
+from ..engine.records import check_save_target
 from ..engine.registry import GameSpec, default_game, game_spec, games
 from ..errors import HeimlichError
 
@@ -65,17 +66,11 @@ def check_out_path(text: str) -> str:
     """Refuse an output path that is not a regular file or a new path (a device like ``/dev/null``, a FIFO, a
     folder), or that is where this command prints (``/dev/stdout`` redirected to a file): saving there
     would replace it."""
+    check_save_target(text)     # what saving itself refuses: a folder, a device, a FIFO
     try:
-        st = os.stat(text)      # follows a symbolic link to what it points to
+        st = os.stat(text)
     except FileNotFoundError:
         return text             # a new file (or a link to one)
-    except OSError as e:
-        raise HeimlichError(f"{excerpt(text)}: {e.strerror}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise HeimlichError(f"{excerpt(text)} is a folder; give a file name")
-    if not stat.S_ISREG(st.st_mode):
-        raise HeimlichError(f"{excerpt(text)} is not a regular file (a device or a FIFO): saving would replace "
-                            "it; give a file name")
     for fd, name in ((1, "standard output"), (2, "standard error")):
         try:
             out = os.fstat(fd)

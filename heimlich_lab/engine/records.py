@@ -40,14 +40,39 @@ FORMAT = "heimlich-lab-record"
 FRAME_FIELDS = ("format", "game", "version", "view", "players", "rules", "seed", "chance", "log", "result")
 
 
-def save_text(text: str, path: str | os.PathLike) -> Path:
-    """Write ``text`` to ``path`` atomically (a temporary file renamed into place).
+def check_save_target(path: str | os.PathLike) -> None:
+    """Refuse to save over anything but a regular file or a new path: a folder, a device (``/dev/null``) or a
+    FIFO would be replaced by the saved file (a symbolic link is judged by what it points to). Raises
+    :class:`~heimlich_lab.errors.HeimlichError` (the CLI's ``--out`` uses the same rule).
 
-    Saving over a file keeps that file's permissions (a ``chmod 600`` record stays private); a new file gets
-    the usual ``0666`` less the umask. Saving to a symbolic link writes the file it points to and keeps the
-    link.
+    >>> check_save_target("/dev/null")
+    Traceback (most recent call last):
+    heimlich_lab.errors.HeimlichError: /dev/null is not a regular file (a device or a FIFO): saving would replace it; give a file name
+    """
+    shown = str(path) if len(str(path)) <= 200 else str(path)[:200] + "... (cut)"
+    try:
+        st = os.stat(path)      # follows a symbolic link to what it points to
+    except FileNotFoundError:
+        return                  # a new file (or a link to one)
+    except OSError as e:
+        raise HeimlichError(f"{shown}: {e.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise HeimlichError(f"{shown} is a folder; give a file name")
+    if not stat.S_ISREG(st.st_mode):
+        raise HeimlichError(f"{shown} is not a regular file (a device or a FIFO): saving would replace it; "
+                            "give a file name")
+
+
+def save_text(text: str, path: str | os.PathLike) -> Path:
+    """Write ``text`` to ``path`` atomically (a temporary file in the same folder, synced, then renamed into
+    place with ``os.replace``): a failed save leaves the old file as it was and no temporary file behind.
+
+    Only a regular file or a new path is saved over (:func:`check_save_target`). Saving over a file keeps that
+    file's permissions (a ``chmod 600`` record stays private); a new file gets the usual ``0666`` less the
+    umask. Saving to a symbolic link writes the file it points to and keeps the link.
     """
     path = Path(path)
+    check_save_target(path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
         mode = stat.S_IMODE(os.stat(target).st_mode)
