@@ -275,3 +275,23 @@ def test_a_failed_save_leaves_the_old_file_intact(rec, tmp_path, monkeypatch):
     monkeypatch.undo()
     rec.save(path)
     assert type(rec).load(path).to_dict() == rec.to_dict()
+
+
+# ---------------------------------------------------------------- the command line refuses another game's options
+@pytest.mark.parametrize("argv", [
+    ["play", "--safe-destination", "other"],               # the first game's options, with their default values
+    ["play", "--safe-destination=other"],
+    ["play", "--safe-dest", "other"],                      # abbreviated
+    ["play", "--draws", "always"],
+    ["play", "--draws", "may"],
+    ["evaluate", "--beta", "1"],
+    ["evaluate", "--epsilon", "0.05"],
+    ["evaluate", "--model", "robust"],
+])
+def test_options_of_another_game_are_an_error_even_with_their_default_value(argv, capsys):
+    from heimlich_lab.cli import main
+    cmd, *opts = argv
+    common = ["--players", "Ann,Bob,Cy,Dee", "--seed", "1"] if cmd == "play" else ["--games", "1", "--players", "4"]
+    assert main([cmd, "--game", "secrets", *common, *opts]) == 2
+    err = capsys.readouterr().err
+    assert "options of Heimlich & Co.; Secrets has none of them" in err and "Traceback" not in err
