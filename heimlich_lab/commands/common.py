@@ -48,8 +48,9 @@ def read_input_file(path: str, what: str = "record", limit: int = MAX_RECORD_BYT
     ``/dev/zero``, a FIFO or a folder), or a :class:`HeimlichError` that says why not."""
     try:
         st = os.stat(path)
-    except OSError as e:
-        raise HeimlichError(f"cannot read {what} {excerpt(path, quote=False)}: {e.strerror}") from None
+    except (OSError, ValueError) as e:     # ValueError: a name the system refuses (a NUL byte)
+        raise HeimlichError(f"cannot read {what} {excerpt(path, quote=False)}: {getattr(e, 'strerror', None) or e}"
+                            ) from None
     if not stat.S_ISREG(st.st_mode):
         raise HeimlichError(f"{excerpt(path, quote=False)}: not a regular file (a device, a FIFO or a folder); give a {what} file")
     try:

@@ -54,8 +54,8 @@ def check_save_target(path: str | os.PathLike) -> None:
         st = os.stat(path)      # follows a symbolic link to what it points to
     except FileNotFoundError:
         return                  # a new file (or a link to one)
-    except OSError as e:
-        raise HeimlichError(f"{shown}: {e.strerror}") from None
+    except (OSError, ValueError) as e:     # ValueError: a name the system refuses (a NUL byte)
+        raise HeimlichError(f"{shown}: {getattr(e, 'strerror', None) or e}") from None
     if stat.S_ISDIR(st.st_mode):
         raise HeimlichError(f"{shown} is a folder; give a file name")
     if not stat.S_ISREG(st.st_mode):

@@ -250,6 +250,24 @@ class Game(GameBase):
         return type(act.args) is tuple and len(act.args) == len(ref.args) and all(
             _same_type(x, y) for x, y in zip(act.args, ref.args))
 
+    def _check_form(self, act: Action) -> None:
+        """Raise :class:`IllegalAction` (rule ``notation``) unless ``act`` is well formed: its notation can be
+        written and reads back to the same arguments (a hand-built ``Action("deal", (0,))`` is refused, not a
+        ``TypeError``)."""
+        try:
+            canon = Action.parse(str(act))
+            ok = (type(act.args) is tuple and canon.kind == act.kind
+                  and sorted(map(repr, canon.args)) == sorted(map(repr, act.args)))
+        except Exception:
+            ok = False
+        if not ok:
+            try:
+                shown = f"Action({act.kind!r}, {act.args!r})"[:200]
+            except Exception:  # pragma: no cover - repr of junk failing as well
+                shown = "this Action"
+            raise IllegalAction(f"{shown} is malformed: its arguments do not fit a {str(act.kind)[:40]!r} action "
+                                "(see docs/secrets.md; Action.parse builds well-formed actions)", rule="notation")
+
     def _explain_illegal(self, act: Action, actor) -> IllegalAction:
         ph, who = self._phase, (CHANCE if actor == CHANCE else self.players[actor])
         rule = {"deal": "deal", "reveal": "deck", "bullet": "bullets", "offer": "offer", "un": "un",
