@@ -295,3 +295,62 @@ def test_options_of_another_game_are_an_error_even_with_their_default_value(argv
     assert main([cmd, "--game", "secrets", *common, *opts]) == 2
     err = capsys.readouterr().err
     assert "options of Heimlich & Co.; Secrets has none of them" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- cards from under the deck are chance events
+def _under_indices(rec) -> list[int]:
+    """Log entries that turn up a card put under the deck (found by following the game in manual chance)."""
+    g, out = Game(rec.players, chance="manual", rules=rec.rules), []
+    for i, (actor, text) in enumerate(rec.log):
+        if g.from_under_deck and text.startswith("reveal "):
+            out.append(i)
+        g.apply(text, player=actor)
+    return out
+
+
+def _v1(d: dict, under: list[int]) -> dict:
+    """The record ``d`` as version 1 wrote it: the cards from under the deck left out of the log."""
+    return {**d, "version": 1, "log": [e for i, e in enumerate(d["log"]) if i not in under]}
+
+
+def test_cards_from_under_the_deck_are_logged_as_certain_chance_events():
+    from heimlich_lab.games.secrets.bots import RandomBot
+    from heimlich_lab.games.secrets.play import play_game
+    g = play_game([RandomBot(i) for i in range(6)], seed=21)
+    under = _under_indices(g.record)
+    assert len(under) > 3
+    m = Game(g.players, chance="manual", seed=g.seed)
+    for i, (actor, act) in enumerate(g.history):
+        if i in under:
+            assert m.is_chance_node and m.from_under_deck
+            assert m.chance_outcomes() == [(act, 1.0)]
+            with pytest.raises(IllegalAction):          # only the card on top of those put under
+                m.apply(next(f"reveal {c}" for c in ("scientist", "assassin") if c != act.args[0]))
+        m.apply(act, player=actor)
+    assert m.history == g.history and m.scores == g.scores
+
+
+@pytest.mark.parametrize("view", ["full", "public", "player:Cy"])
+def test_version_1_records_still_load_and_replay_to_the_same_game(view, tmp_path):
+    from heimlich_lab.games.secrets.bots import RandomBot
+    from heimlich_lab.games.secrets.play import play
+    rec = play([RandomBot(i) for i in range(6)], seed=21)
+    new = rec if view == "full" else rec.public() if view == "public" else rec.as_player("Cy")
+    under = _under_indices(rec)
+    old = _v1(new.to_dict(), under)
+    assert len(old["log"]) == len(rec.log) - len(under)
+    (tmp_path / "v1.json").write_text(json.dumps(old))
+    got = SecretsRecord.load(tmp_path / "v1.json")
+    assert got.to_dict() == new.to_dict()                # migrated: the version-2 record, chance events and all
+    if view == "full":
+        assert got.replay().history == rec.replay().history
+
+
+def test_a_version_1_record_that_cannot_be_followed_is_a_located_error():
+    from heimlich_lab.games.secrets.bots import RandomBot
+    from heimlich_lab.games.secrets.play import play
+    d = play([RandomBot(i) for i in range(4)], seed=2).public().to_dict()
+    d["version"] = 1
+    d["log"][3] = ["Ann", "offer spy Bob"]
+    with pytest.raises(RecordError, match=r"^v1.json: log entry 3 \('offer spy Bob'\)"):
+        SecretsRecord.from_json(json.dumps(d), source="v1.json")

@@ -95,6 +95,7 @@ class Game(GameBase):
         self._marker: list[str | None] = [None] * (n + 1)
         self._fresh: list[str] = [c for c in CARDS for _ in range(CARD_COUNTS[c])]   # never seen: random order
         self._queue: deque[str] = deque()          # put under the deck, in order (drawn after the fresh cards)
+        self.certain_events = 0                    # history entries with one certain outcome (from under the deck)
         self._bullets: list[int] = list(BULLETS)
         self._chars: list[list[list]] = [[] for _ in range(n)]   # [card, face_up]
         self._shot: list[list[tuple[int, int]]] = [[] for _ in range(n)]   # (value, shooter)
@@ -143,6 +144,12 @@ class Game(GameBase):
         if ph == "answer":
             return self._offer[1]
         return self._adder
+
+    @property
+    def from_under_deck(self) -> bool:
+        """Whether chance turns up next a card put under the deck (certain: they come back in order, once the
+        never-seen cards are used up; records log it as ``chance: reveal CARD`` all the same)."""
+        return self._phase == "reveal" and not self._fresh
 
     @property
     def candidates(self) -> tuple[str, ...]:
@@ -200,6 +207,8 @@ class Game(GameBase):
             acts = self.legal_actions()
             return [(a, 1 / len(acts)) for a in acts]
         if ph == "reveal":
+            if not self._fresh:     # the cards put under the deck come back in order: one outcome, certain
+                return [(Action("reveal", (self._queue[0],)), 1.0)]
             return [(Action("reveal", (c,)), self._fresh.count(c) / len(self._fresh)) for c in CARDS
                     if c in self._fresh]
         if ph == "bullet":
@@ -292,6 +301,8 @@ class Game(GameBase):
             rng.shuffle(markers)
             return Action("deal", tuple(zip(self.slots, markers)))
         if ph == "reveal":
+            if not self._fresh:     # from under the deck: no chance drawn (the same seeds give the same games)
+                return Action("reveal", (self._queue[0],))
             return Action("reveal", (self._fresh[rng.randrange(len(self._fresh))],))
         return Action("bullet", (self._bullets[rng.randrange(len(self._bullets))],))
 
@@ -313,7 +324,11 @@ class Game(GameBase):
         if k == "deal":
             self._deal([t for _, t in a])
         elif k == "reveal":
-            self._fresh.remove(a[0])
+            if self._fresh:
+                self._fresh.remove(a[0])
+            else:
+                self._queue.popleft()           # legal only if it is the card on top of those put under
+                self.certain_events += 1
             self._reveal(a[0])
         elif k == "offer":
             card, target = a[0], pidx[a[1]]
@@ -389,12 +404,8 @@ class Game(GameBase):
         self._continue_reveal()
 
     def _continue_reveal(self) -> None:
-        while len(set(self._shown)) < 2 and self._to_draw > 0:
-            if self._fresh:
-                return                           # chance turns up the next card
-            self._shown.append(self._queue.popleft())
-            self._to_draw -= 1
-            self._event("reveal", None, player=self.players[self._active], card=self._shown[-1])
+        if len(set(self._shown)) < 2 and self._to_draw > 0:
+            return          # chance turns up the next card: a never-seen one, or the next put under the deck
         firsts = list(dict.fromkeys(self._shown))
         rest = list(self._shown)
         for c in firsts:

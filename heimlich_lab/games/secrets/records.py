@@ -26,7 +26,9 @@ from .rules import BULLETS, MIDDLE, TEAMS, SecretsRules
 __all__ = ["FORMAT", "GAME", "VERSION", "SecretsRecord"]
 
 GAME = "secrets"
-VERSION = 1
+#: Version 2 logs the cards that come back from under the deck as chance events (``chance: reveal CARD``, certain
+#: outcomes); version 1 left them implicit, and is read by adding them (:func:`migrate_v1_log`).
+VERSION = 2
 #: Actions whose arguments are the actor's secret: kind -> the argument hidden from others.
 _SECRET_ARG = {"deal": None, "bullet": 0, "side": 0, "offer": 0}
 
@@ -41,7 +43,7 @@ class SecretsRecord(RecordBase):
     TITLE = "Secrets"
     GAME_TAG = GAME
     VERSION = VERSION
-    READS_VERSIONS = (VERSION,)
+    READS_VERSIONS = (1, 2)
     RESULT_FIELDS = ("winners", "scores", "final_identities", "bullets")
 
     players: tuple[str, ...]
@@ -146,6 +148,8 @@ class SecretsRecord(RecordBase):
             if e[0] != CHANCE and e[0] not in players:
                 raise RecordError(f"{source}: log entry {i}: {e[0]!r} is not a player")
             log.append((e[0], e[1]))
+        if d["version"] == 1:
+            log = migrate_v1_log(players, rules, log, source)
         rec = cls(players, rules, seed, chance, log, d.get("result"), view)
         if check and rec.is_full:
             rec.replay(source=source)
@@ -194,3 +198,56 @@ def _check_result_types(r: dict, players: tuple[str, ...], source: str) -> None:
     if not mapping("bullets", players, lambda v: isinstance(v, list) and all(type(b) is int and b in BULLETS
                                                                               for b in v)):
         fail("bullets", f"an object player -> list of bullet values ({', '.join(map(str, BULLETS))})")
+
+
+def migrate_v1_log(players: tuple[str, ...], rules: SecretsRules, log: list[tuple[str, str]],
+                   source: str = "record") -> list[tuple[str, str]]:
+    """A version-1 log with the cards that came back from under the deck added as the chance events version 2
+    logs (``chance: reveal CARD`` where the game drew them without chance).
+
+    Which cards come back, and when, follows from public actions only (reveals, answered offers, the tableaux),
+    so this works for public and player records too: the log is followed in a game with manual chance in which
+    each hidden entry (``deal ?``, ``bullet ?``, ``side ?``, ``offer ? PLAYER``) stands as a legal action of its
+    kind, which changes markers and bullets but never the deck.
+
+    >>> from heimlich_lab.games.secrets.bots import RandomBot
+    >>> from heimlich_lab.games.secrets.play import play
+    >>> rec = play([RandomBot(i) for i in range(4)], seed=2)
+    >>> under = [i for i, e in enumerate(rec.log) if e[0] == "chance" and e[1].startswith("reveal ")][29:]
+    >>> v1 = [e for i, e in enumerate(rec.log) if i not in under]       # as version 1 logged the game
+    >>> len(under), migrate_v1_log(rec.players, rec.rules, v1) == rec.log
+    (3, True)
+    """
+    game = Game(players, chance="manual", rules=rules)
+    out: list[tuple[str, str]] = []
+
+    def forced() -> None:
+        while game.is_chance_node and game.from_under_deck:
+            act = game.chance_outcomes()[0][0]
+            game.apply(act)
+            out.append((CHANCE, str(act)))
+
+    for i, (actor, text) in enumerate(log):
+        forced()
+        out.append((actor, text))
+        if game.is_over:
+            continue        # the replay says what is wrong with entries after the end
+        try:
+            act = Action.parse(text)
+            if act.is_redacted:
+                act = _stand_in(game, act)
+            game.apply(act)
+        except HeimlichError as err:
+            raise RecordError(f"{source}: log entry {i} ({text!r}) of a version-1 record cannot be read: {err}"
+                              ) from None
+    forced()
+    return out
+
+
+def _stand_in(game: Game, act: Action) -> Action:
+    """A legal action standing for a hidden one (same kind, same public arguments)."""
+    same = [a for a in game.legal_actions() if a.kind == act.kind
+            and all(x == y for x, y in zip(a.args, act.args) if x != HIDDEN and y != HIDDEN)]
+    if not same:
+        raise RecordError(f"{act} is not legal here")
+    return same[0]
