@@ -201,7 +201,7 @@ class RecordBase:
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
             # a value of a type no check above foresaw: still a bad record, said where, never a traceback
             raise RecordError(f"{source}: not a valid {cls.TITLE} record: {type(e).__name__}: "
-                              f"{_excerpt(str(e))}") from None
+                              f"{excerpt_of(str(e))}") from None
 
     @classmethod
     def from_dict(cls, d, source: str = "record", check: bool = True):
@@ -221,7 +221,7 @@ class RecordBase:
                               f"{', '.join(map(str, cls.READS_VERSIONS))}")
         unknown = [k for k in d if k not in FRAME_FIELDS and k not in cls.EXTRA_FIELDS]
         if unknown:
-            raise RecordError(f"{source}: unknown field(s) {_excerpt(repr(unknown))}; a {cls.TITLE} record has "
+            raise RecordError(f"{source}: unknown field(s) {excerpt_of(repr(unknown))}; a {cls.TITLE} record has "
                               f"{', '.join(FRAME_FIELDS[:2] if cls.GAME_TAG else FRAME_FIELDS[:1])}, "
                               f"{', '.join(FRAME_FIELDS[2:] + cls.EXTRA_FIELDS)}")
         missing = [k for k in ("players", "rules", "log") if k not in d]
@@ -267,12 +267,12 @@ class RecordBase:
         if want is not None and set(result) != set(want):
             extra = [k for k in result if k not in want]
             raise RecordError(f"{source}: 'result' must have exactly the fields {list(want)}; missing "
-                              f"{[k for k in want if k not in result]}, unknown {_excerpt(repr(extra))}")
+                              f"{[k for k in want if k not in result]}, unknown {excerpt_of(repr(extra))}")
         w = result.get("winners")
         if not (isinstance(w, list) and all(isinstance(p, str) and p in players for p in w)
                 and len(set(w)) == len(w)):
             raise RecordError(f"{source}: result 'winners' must be a list of different players of the record, "
-                              f"not {_excerpt(repr(w))}")
+                              f"not {excerpt_of(repr(w))}")
 
     # ---------------------------------------------------------------- replay
     def replay(self, until: int | None = None, source: str | None = None):
@@ -343,11 +343,11 @@ class RecordBase:
         raise NotImplementedError
 
 
-def _excerpt(value, limit: int = 200) -> str:
+def excerpt_of(value, limit: int = 200) -> str:
     """``repr`` of a value from a record (a string as it is), cut to ``limit`` characters: a record may be
     megabytes long, and an error quotes only the start of what is wrong.
 
-    >>> _excerpt(["x" * 1000])[-14:]
+    >>> excerpt_of(["x" * 1000])[-14:]
     'xxxxx... (cut)'
     """
     text = value if isinstance(value, str) else repr(value)

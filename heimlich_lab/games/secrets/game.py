@@ -540,7 +540,7 @@ class Game(GameBase):
             log = (self._events, AllEvents(self._events), n)
         else:
             log = (self._public_events, NO_EVENTS if i is None else MappingProxyType(self._own_events[i]), n)
-        return View._made((
+        return View.of_log((
             player, "omniscient" if omniscient else ("spectator" if i is None else "player"), P, self.slots,
             self.rules, self._phase, self.current_player, P[self._active], self._turn, self._candidates,
             None if off is None else (off[0] if (omniscient or i == self._active) else None, P[off[1]]),

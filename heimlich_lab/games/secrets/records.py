@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...engine.actions import HIDDEN
-from ...engine.records import FORMAT, RecordBase, _excerpt
+from ...engine.records import FORMAT, RecordBase, excerpt_of
 from ...errors import HeimlichError, RecordError
 from .actions import Action
 from .game import CHANCE, Game
@@ -185,7 +185,7 @@ def _check_result_types(r: dict, players: tuple[str, ...], source: str) -> None:
     slots = (*players, MIDDLE)
 
     def fail(k, want):
-        raise RecordError(f"{source}: result {k!r} must be {want}, not {_excerpt(repr(r.get(k)))}")
+        raise RecordError(f"{source}: result {k!r} must be {want}, not {excerpt_of(repr(r.get(k)))}")
 
     def mapping(k, keys, ok):
         v = r.get(k)

@@ -137,7 +137,7 @@ class View(ViewBase):
         """
         *head, events, n, i, omni = fields
         public, own = split_log(events[:n], i, omni)
-        return cls._made((*head, (public, own, n)))
+        return cls.of_log((*head, (public, own, n)))
 
     #: The public fields :meth:`from_fields` takes first, in order.
     FIELDS = ("viewer", "kind", "players", "slots", "rules", "phase", "current_player", "active_player", "turn",
@@ -145,7 +145,7 @@ class View(ViewBase):
               "end_size", "is_over", "winners", "scores")
 
     @classmethod
-    def _made(cls, fields: tuple) -> "View":
+    def of_log(cls, fields: tuple) -> "View":
         """The view of the public fields (:attr:`FIELDS`) and ``(public events, the viewer's own events,
         count)``: the engine's fast path (the game keeps its events already split)."""
         self = object.__new__(cls)
