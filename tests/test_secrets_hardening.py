@@ -205,6 +205,10 @@ def _public() -> dict:
     (_public, lambda d: d["result"]["bullets"].update(Ann=[-7]), "result 'bullets' must be"),
     (_public, lambda d: d["result"].update(mvp="Ann"), "'result' must have exactly the fields"),
     (_public, lambda d: d["result"].pop("bullets"), "'result' must have exactly the fields"),
+    (_public, lambda d: d.update(result=None), "the log ends the game but the record's result is null"),
+    (_public, lambda d: d["log"].pop(), "the record has a result but its log does not end the game"),
+    (_public, lambda d: d["log"].append(["Ann", "accept"]), r"log entry \d+ \('accept'\) comes after the end"),
+    (_public, lambda d: d["log"].__setitem__(3, ["Cy", d["log"][3][1]]), r"log entry 3 .* is illegal"),
 ])
 def test_a_record_that_lies_about_its_frame_or_result_is_refused(make, change, words):
     d = json.loads(json.dumps(make()))

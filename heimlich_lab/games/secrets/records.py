@@ -158,6 +158,11 @@ class SecretsRecord(RecordBase):
                 if rec._unredacted_secret(i):
                     raise RecordError(f"{source}: log entry {i} ({log[i][1]}) is a secret a {view} record "
                                       "does not hold")
+            # not replayed (no secrets), but followed: every public action legal, and a result iff it ends
+            over = _follow(players, rules, log, source, add_reveals=False)[1].is_over
+            if over != (rec.result is not None):
+                raise RecordError(f"{source}: " + ("the log ends the game but the record's result is null" if over
+                                                   else "the record has a result but its log does not end the game"))
         return rec
 
     def _unredacted_secret(self, i: int) -> bool:
@@ -218,11 +223,19 @@ def migrate_v1_log(players: tuple[str, ...], rules: SecretsRules, log: list[tupl
     >>> len(under), migrate_v1_log(rec.players, rec.rules, v1) == rec.log
     (3, True)
     """
+    return _follow(players, rules, log, source, add_reveals=True)[0]
+
+
+def _follow(players, rules, log, source: str, add_reveals: bool) -> tuple[list[tuple[str, str]], Game]:
+    """Follow ``log`` in a game with manual chance, a legal stand-in for each hidden entry (see
+    :func:`migrate_v1_log`): ``(the log, with the reveals from under the deck added if add_reveals, the game)``.
+    Raises :class:`RecordError` at the first entry that is not legal (what can be checked without secrets)."""
     game = Game(players, chance="manual", rules=rules)
     out: list[tuple[str, str]] = []
+    old = " of a version-1 record" if add_reveals else ""
 
     def forced() -> None:
-        while game.is_chance_node and game.from_under_deck:
+        while add_reveals and game.is_chance_node and game.from_under_deck:
             act = game.chance_outcomes()[0][0]
             game.apply(act)
             out.append((CHANCE, str(act)))
@@ -231,17 +244,16 @@ def migrate_v1_log(players: tuple[str, ...], rules: SecretsRules, log: list[tupl
         forced()
         out.append((actor, text))
         if game.is_over:
-            continue        # the replay says what is wrong with entries after the end
+            raise RecordError(f"{source}: log entry {i} ({text!r}){old} comes after the end of the game")
         try:
             act = Action.parse(text)
             if act.is_redacted:
                 act = _stand_in(game, act)
-            game.apply(act)
+            game.apply(act, player=actor)
         except HeimlichError as err:
-            raise RecordError(f"{source}: log entry {i} ({text!r}) of a version-1 record cannot be read: {err}"
-                              ) from None
+            raise RecordError(f"{source}: log entry {i} ({text!r}){old} is illegal: {err}") from None
     forced()
-    return out
+    return out, game
 
 
 def _stand_in(game: Game, act: Action) -> Action:
