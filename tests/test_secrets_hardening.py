@@ -348,6 +348,8 @@ def test_version_1_records_still_load_and_replay_to_the_same_game(view, tmp_path
     assert got.to_dict() == new.to_dict()                # migrated: the version-2 record, chance events and all
     if view == "full":
         assert got.replay().history == rec.replay().history
+        from heimlich_lab.cli import main
+        assert main(["replay", str(tmp_path / "v1.json"), "--as", "Cy"]) == 0     # the command line reads it too
 
 
 def test_a_version_1_record_that_cannot_be_followed_is_a_located_error():
