@@ -414,7 +414,9 @@ def test_a_truncated_log():
 
 
 def test_a_result_that_does_not_match():
-    mutate(lambda d: d["result"].update(winners=["Zed"]), "result does not match")
+    mutate(lambda d: d["result"].update(winners=["Zed"]), "result 'winners' must be a list of different players")
+    mutate(lambda d: d["result"].update(winners=[p for p in d["players"] if p not in d["result"]["winners"]]),
+           "result does not match")
     mutate(lambda d: d["result"]["scores"].update(red=99), "result does not match")
     mutate(lambda d: d["result"]["final_owners"].update(red="Zed"), "result does not match")
 

@@ -16,7 +16,7 @@ def test_play_replay_and_the_same_seed(tmp_path, capsys):
     assert main(args + ["--bots", "team,random,bluff,team,random", "--out", str(out)]) == 0
     first = capsys.readouterr().out
     assert "Turn 1: Ann is the active player." in first and "The end. Markers:" in first
-    assert record_game(out).name == "secrets" and SecretsRecord.load(out).replay().is_over
+    assert record_game(out.read_bytes()).name == "secrets" and SecretsRecord.load(out).replay().is_over
     assert main(args + ["--bots", "team,random,bluff,team,random"]) == 0
     assert capsys.readouterr().out.splitlines()[:-1] == first.splitlines()[:-2]    # same game, no "saved" line
     assert main(["replay", str(out), "--as", "Ann"]) == 0

@@ -19,7 +19,7 @@ def game() -> Game:
 def test_a_record_round_trips_and_replays_to_the_same_game(game, tmp_path):
     rec = game.record
     d = rec.to_dict()
-    assert (d["format"], d["game"], d["version"]) == ("heimlich-lab-record", "secrets", 1)
+    assert (d["format"], d["game"], d["version"]) == ("heimlich-lab-record", "secrets", 2)
     path = rec.save(tmp_path / "s.json")
     again = SecretsRecord.load(path)
     g = again.replay()

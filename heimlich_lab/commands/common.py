@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from .._compat import legacy_exports
+from ..engine.records import check_save_target
 from ..engine.registry import GameSpec, default_game, game_spec, games
 from ..errors import HeimlichError
 
@@ -47,8 +48,9 @@ def read_input_file(path: str, what: str = "record", limit: int = MAX_RECORD_BYT
     ``/dev/zero``, a FIFO or a folder), or a :class:`HeimlichError` that says why not."""
     try:
         st = os.stat(path)
-    except OSError as e:
-        raise HeimlichError(f"cannot read {what} {excerpt(path, quote=False)}: {e.strerror}") from None
+    except (OSError, ValueError) as e:     # ValueError: a name the system refuses (a NUL byte)
+        raise HeimlichError(f"cannot read {what} {excerpt(path, quote=False)}: {getattr(e, 'strerror', None) or e}"
+                            ) from None
     if not stat.S_ISREG(st.st_mode):
         raise HeimlichError(f"{excerpt(path, quote=False)}: not a regular file (a device, a FIFO or a folder); give a {what} file")
     try:
@@ -65,17 +67,11 @@ def check_out_path(text: str) -> str:
     """Refuse an output path that is not a regular file or a new path (a device like ``/dev/null``, a FIFO, a
     folder), or that is where this command prints (``/dev/stdout`` redirected to a file): saving there
     would replace it."""
+    check_save_target(text)     # what saving itself refuses: a folder, a device, a FIFO
     try:
-        st = os.stat(text)      # follows a symbolic link to what it points to
+        st = os.stat(text)
     except FileNotFoundError:
         return text             # a new file (or a link to one)
-    except OSError as e:
-        raise HeimlichError(f"{excerpt(text)}: {e.strerror}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise HeimlichError(f"{excerpt(text)} is a folder; give a file name")
-    if not stat.S_ISREG(st.st_mode):
-        raise HeimlichError(f"{excerpt(text)} is not a regular file (a device or a FIFO): saving would replace "
-                            "it; give a file name")
     for fd, name in ((1, "standard output"), (2, "standard error")):
         try:
             out = os.fstat(fd)
@@ -190,16 +186,36 @@ def game_hooks(spec: GameSpec):
     return spec.load("cli") if spec.has("cli") else None
 
 
+#: The namespace attribute that lists the games' own options given on the command line (by ``dest``).
+GIVEN = "game_options_given"
+
+
 class _Recorder:
-    """An argument group that remembers the arguments added to it (a game's own options)."""
+    """An argument group that remembers the arguments added to it (a game's own options) and marks each so that
+    the parsed arguments say which were given, even with their default value (:func:`chosen_game`)."""
 
     def __init__(self, group):
         self.group, self.actions = group, []
 
     def add_argument(self, *args, **kwargs):
         action = self.group.add_argument(*args, **kwargs)
+        action.__class__ = _noting_given(type(action))
         self.actions.append(action)
         return action
+
+
+_NOTING: dict[type, type] = {}
+
+
+def _noting_given(cls: type) -> type:
+    """A subclass of the argparse action class ``cls`` that also notes its ``dest`` in the namespace's
+    :data:`GIVEN` when the option appears on the command line (whatever its value)."""
+    if cls not in _NOTING:
+        def __call__(self, parser, namespace, values, option_string=None):
+            setattr(namespace, GIVEN, getattr(namespace, GIVEN, frozenset()) | {self.dest})
+            return cls.__call__(self, parser, namespace, values, option_string)
+        _NOTING[cls] = type(f"Noting{cls.__name__}", (cls,), {"__call__": __call__})
+    return _NOTING[cls]
 
 
 def add_game_argument(p: argparse.ArgumentParser, command: str | None = None) -> None:
@@ -219,15 +235,27 @@ def add_game_argument(p: argparse.ArgumentParser, command: str | None = None) ->
 
 
 def chosen_game(args) -> GameSpec:
-    """The spec of the game ``--game`` chose; an option of another game given a value raises
-    :class:`~heimlich_lab.errors.HeimlichError` (``--top-secret: options of Heimlich & Co.; Secrets has none of
-    them``)."""
+    """The spec of the game ``--game`` chose; an option of another game (its spec's ``cli.add_arguments``)
+    given on the command line, even with its default value, raises :class:`~heimlich_lab.errors.HeimlichError`
+    (``--top-secret: options of Heimlich & Co.; Secrets has none of them``).
+
+    >>> import argparse
+    >>> p = argparse.ArgumentParser(prog="play")
+    >>> add_game_argument(p, "play")
+    >>> chosen_game(p.parse_args(["--game", "secrets", "--safe-destination", "other"]))
+    Traceback (most recent call last):
+    heimlich_lab.errors.HeimlichError: --safe-destination: options of Heimlich & Co.; Secrets has none of them
+    >>> chosen_game(p.parse_args(["--safe-destination", "other"])).name
+    'heimlich'
+    """
     spec = game_spec(args.game)
     options = getattr(args, "game_options", {})
     mine = {a.dest for a in options.get(spec.name, [])}
+    noted = getattr(args, GIVEN, frozenset())
     for name, actions in options.items():
         given = [a.option_strings[0] for a in actions
-                 if name != spec.name and a.dest not in mine and getattr(args, a.dest, a.default) != a.default]
+                 if name != spec.name and a.dest not in mine
+                 and (a.dest in noted or getattr(args, a.dest, a.default) != a.default)]
         if given:
             raise HeimlichError(f"{', '.join(given)}: options of {game_spec(name).title}; "
                                 f"{spec.title} has none of them")

@@ -36,16 +36,43 @@ from .game import MAX_SEED
 
 #: The ``format`` of every game's records.
 FORMAT = "heimlich-lab-record"
+#: The top-level fields every game's records may carry (a game adds its own: ``RecordBase.EXTRA_FIELDS``).
+FRAME_FIELDS = ("format", "game", "version", "view", "players", "rules", "seed", "chance", "log", "result")
+
+
+def check_save_target(path: str | os.PathLike) -> None:
+    """Refuse to save over anything but a regular file or a new path: a folder, a device (``/dev/null``) or a
+    FIFO would be replaced by the saved file (a symbolic link is judged by what it points to). Raises
+    :class:`~heimlich_lab.errors.HeimlichError` (the CLI's ``--out`` uses the same rule).
+
+    >>> check_save_target("/dev/null")
+    Traceback (most recent call last):
+    heimlich_lab.errors.HeimlichError: /dev/null is not a regular file (a device or a FIFO): saving would replace it; give a file name
+    """
+    shown = str(path) if len(str(path)) <= 200 else str(path)[:200] + "... (cut)"
+    try:
+        st = os.stat(path)      # follows a symbolic link to what it points to
+    except FileNotFoundError:
+        return                  # a new file (or a link to one)
+    except (OSError, ValueError) as e:     # ValueError: a name the system refuses (a NUL byte)
+        raise HeimlichError(f"{shown}: {getattr(e, 'strerror', None) or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise HeimlichError(f"{shown} is a folder; give a file name")
+    if not stat.S_ISREG(st.st_mode):
+        raise HeimlichError(f"{shown} is not a regular file (a device or a FIFO): saving would replace it; "
+                            "give a file name")
 
 
 def save_text(text: str, path: str | os.PathLike) -> Path:
-    """Write ``text`` to ``path`` atomically (a temporary file renamed into place).
+    """Write ``text`` to ``path`` atomically (a temporary file in the same folder, synced, then renamed into
+    place with ``os.replace``): a failed save leaves the old file as it was and no temporary file behind.
 
-    Saving over a file keeps that file's permissions (a ``chmod 600`` record stays private); a new file gets
-    the usual ``0666`` less the umask. Saving to a symbolic link writes the file it points to and keeps the
-    link.
+    Only a regular file or a new path is saved over (:func:`check_save_target`). Saving over a file keeps that
+    file's permissions (a ``chmod 600`` record stays private); a new file gets the usual ``0666`` less the
+    umask. Saving to a symbolic link writes the file it points to and keeps the link.
     """
     path = Path(path)
+    check_save_target(path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
         mode = stat.S_IMODE(os.stat(target).st_mode)
@@ -80,6 +107,10 @@ class RecordBase:
     READS_VERSIONS: ClassVar[tuple[int, ...]] = (1,)
     #: Fields that are a JSON object or null.
     OBJECT_FIELDS: ClassVar[tuple[str, ...]] = ("result", "rules")
+    #: The game's own top-level fields beyond :data:`FRAME_FIELDS`; any other field is refused.
+    EXTRA_FIELDS: ClassVar[tuple[str, ...]] = ()
+    #: The fields of a finished game's ``result`` (``None``: only ``winners`` is checked here).
+    RESULT_FIELDS: ClassVar[tuple[str, ...] | None] = None
 
     players: tuple[str, ...]
     seed: int | None
@@ -163,6 +194,14 @@ class RecordBase:
             return cls.from_dict(d, source=source, check=check)
         except RecursionError:
             raise RecordError(f"{source}: not a record: a field is nested too deeply") from None
+        except RecordError:
+            raise
+        except HeimlichError as e:
+            raise RecordError(f"{source}: {e}") from None
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+            # a value of a type no check above foresaw: still a bad record, said where, never a traceback
+            raise RecordError(f"{source}: not a valid {cls.TITLE} record: {type(e).__name__}: "
+                              f"{excerpt_of(str(e))}") from None
 
     @classmethod
     def from_dict(cls, d, source: str = "record", check: bool = True):
@@ -180,6 +219,11 @@ class RecordBase:
         if type(d.get("version")) is not int or d["version"] not in cls.READS_VERSIONS:    # not 1.0, not true
             raise RecordError(f"{source}: unknown version {d.get('version')!r}; this heimlich-lab reads versions "
                               f"{', '.join(map(str, cls.READS_VERSIONS))}")
+        unknown = [k for k in d if k not in FRAME_FIELDS and k not in cls.EXTRA_FIELDS]
+        if unknown:
+            raise RecordError(f"{source}: unknown field(s) {excerpt_of(repr(unknown))}; a {cls.TITLE} record has "
+                              f"{', '.join(FRAME_FIELDS[:2] if cls.GAME_TAG else FRAME_FIELDS[:1])}, "
+                              f"{', '.join(FRAME_FIELDS[2:] + cls.EXTRA_FIELDS)}")
         missing = [k for k in ("players", "rules", "log") if k not in d]
         if missing:
             raise RecordError(f"{source}: missing field(s) {missing}")
@@ -211,7 +255,24 @@ class RecordBase:
                 raise RecordError(f"{source}: {k!r} must be a JSON object or null, not {d[k]!r}")
         if not isinstance(d["log"], list):
             raise RecordError(f"{source}: 'log' must be a list")
+        if d.get("result") is not None:
+            cls._check_result_frame(d["result"], players, source)
         return tuple(players), view, seed, chance
+
+    @classmethod
+    def _check_result_frame(cls, result: dict, players: list, source: str) -> None:
+        """What every game's ``result`` is: the fields :attr:`RESULT_FIELDS` (when the game names them) and
+        ``winners``, a list of different players of the record (a game checks its other fields' types)."""
+        want = cls.RESULT_FIELDS
+        if want is not None and set(result) != set(want):
+            extra = [k for k in result if k not in want]
+            raise RecordError(f"{source}: 'result' must have exactly the fields {list(want)}; missing "
+                              f"{[k for k in want if k not in result]}, unknown {excerpt_of(repr(extra))}")
+        w = result.get("winners")
+        if not (isinstance(w, list) and all(isinstance(p, str) and p in players for p in w)
+                and len(set(w)) == len(w)):
+            raise RecordError(f"{source}: result 'winners' must be a list of different players of the record, "
+                              f"not {excerpt_of(repr(w))}")
 
     # ---------------------------------------------------------------- replay
     def replay(self, until: int | None = None, source: str | None = None):
@@ -260,6 +321,10 @@ class RecordBase:
             raise RecordError(f"{source}: the log ends at entry {len(self.log)} but the seed continues with "
                               f"{a}: {b}; the record is cut short")
         if until is None:
+            if self.result is not None and not game.is_over:
+                raise RecordError(f"{source}: the record has a result but its log does not end the game")
+            if self.result is None and game.is_over:
+                raise RecordError(f"{source}: the log ends the game but the record's result is null")
             self._check_result(game, source)
 
     def _new_game(self):
@@ -276,3 +341,14 @@ class RecordBase:
 
     def _check_result(self, game, source: str) -> None:
         raise NotImplementedError
+
+
+def excerpt_of(value, limit: int = 200) -> str:
+    """``repr`` of a value from a record (a string as it is), cut to ``limit`` characters: a record may be
+    megabytes long, and an error quotes only the start of what is wrong.
+
+    >>> excerpt_of(["x" * 1000])[-14:]
+    'xxxxx... (cut)'
+    """
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit] + "... (cut)"

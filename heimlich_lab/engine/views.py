@@ -37,6 +37,35 @@ class Event:
             raise AttributeError(name) from None
 
 
+def copy_data(data):
+    """A copy of an event's data (its dicts and lists too): a bot that changes what its view handed out
+    changes its own copy, never the game's log that every player's view and belief read.
+
+    >>> d = {"scores": {"Ann": 3}, "cards": ("spy",)}
+    >>> c = copy_data(d); c["scores"]["Ann"] = 99; d["scores"]
+    {'Ann': 3}
+    """
+    t = type(data)
+    if t is dict:
+        return {k: copy_data(v) for k, v in data.items()}
+    if t is list:
+        return [copy_data(v) for v in data]
+    return data
+
+
+class AllEvents:
+    """The omniscient view's "own events": every raw event is its own (``get(i)``, as a dict of the viewer's
+    own events answers)."""
+
+    __slots__ = ("_raw",)
+
+    def __init__(self, raw: list):
+        self._raw = raw
+
+    def get(self, i):
+        return self._raw[i]
+
+
 def view_label(viewer: str | None, omniscient: bool = False) -> str:
     """Whose view it is, in words: a player's, the spectator's, or the omniscient one.
 

@@ -110,7 +110,10 @@ def table_rows(g, rules: SecretsRules, common: dict) -> list[dict]:
     winning = final[next(iter(winners))] if winners else ""
     return [{**common, "game": "secrets", "dealt_team": dealt[p], "team": final[p], "score": g.scores[p],
              "won": p in winners, "shared_win": p in winners and len(winners) > 1, "winning_team": winning,
-             "nobody_won": not winners, "n_winners": len(winners), "n_turns": g.turn, "n_actions": len(g.history)}
+             "nobody_won": not winners, "n_winners": len(winners), "n_turns": g.turn,
+             # decisions and random chance events: the certain reveals from under the deck (logged since record
+             # version 2) are not counted, so that a tournament's table is what it was
+             "n_actions": len(g.history) - g.certain_events}
             for p in g.players]
 
 

@@ -22,14 +22,16 @@ next seat (docs/secrets.md). The markers lie on the seats and in the ``"middle"`
 from __future__ import annotations
 
 from collections import deque
+from types import MappingProxyType
 from typing import Sequence
 
 from ...engine.contract import CHANCE
 from ...engine.game import GameBase, new_seed
+from ...engine.views import AllEvents
 from ...errors import IllegalAction, PositionError
 from .actions import CHANCE_KINDS, Action
 from .rules import BULLETS, CARD_COUNTS, CARDS, MAX_PLAYERS, MIDDLE, MIN_PLAYERS, TEAMS, SecretsRules
-from .views import View
+from .views import NO_EVENTS, View, blanked
 
 __all__ = ["CHANCE", "PHASES", "Game", "arrangements", "new_seed"]
 
@@ -88,9 +90,12 @@ class Game(GameBase):
         self.marker_counts = rules.markers_for(n)
         self.end_size = rules.end_size(n)
         self._events: list[tuple] = []            # (kind, data, seers): seers None = public
+        self._public_events: list[tuple] = []     # the same with every secret blanked: what views hold
+        self._own_events: list[dict[int, tuple]] = [{} for _ in range(n)]   # index -> raw event a seat saw
         self._marker: list[str | None] = [None] * (n + 1)
         self._fresh: list[str] = [c for c in CARDS for _ in range(CARD_COUNTS[c])]   # never seen: random order
         self._queue: deque[str] = deque()          # put under the deck, in order (drawn after the fresh cards)
+        self.certain_events = 0                    # history entries with one certain outcome (from under the deck)
         self._bullets: list[int] = list(BULLETS)
         self._chars: list[list[list]] = [[] for _ in range(n)]   # [card, face_up]
         self._shot: list[list[tuple[int, int]]] = [[] for _ in range(n)]   # (value, shooter)
@@ -139,6 +144,12 @@ class Game(GameBase):
         if ph == "answer":
             return self._offer[1]
         return self._adder
+
+    @property
+    def from_under_deck(self) -> bool:
+        """Whether chance turns up next a card put under the deck (certain: they come back in order, once the
+        never-seen cards are used up; records log it as ``chance: reveal CARD`` all the same)."""
+        return self._phase == "reveal" and not self._fresh
 
     @property
     def candidates(self) -> tuple[str, ...]:
@@ -196,6 +207,8 @@ class Game(GameBase):
             acts = self.legal_actions()
             return [(a, 1 / len(acts)) for a in acts]
         if ph == "reveal":
+            if not self._fresh:     # the cards put under the deck come back in order: one outcome, certain
+                return [(Action("reveal", (self._queue[0],)), 1.0)]
             return [(Action("reveal", (c,)), self._fresh.count(c) / len(self._fresh)) for c in CARDS
                     if c in self._fresh]
         if ph == "bullet":
@@ -235,15 +248,42 @@ class Game(GameBase):
 
     # ------------------------------------------------------------------ apply (GameBase.apply)
     def _is_legal(self, act: Action) -> bool:
-        legal = self.legal_actions()
-        return act in (legal if len(legal) < 40 else set(legal))
+        """Whether ``act`` is legal, checked by value against the rules: never against the cached actions that
+        :meth:`legal_actions` handed out (a bot may have changed one of them in place with
+        ``object.__setattr__``), and with the exact types of the legal ones (``True`` does not stand for 1)."""
+        legal = self._compute_legal()
+        try:
+            ref = legal[legal.index(act)]
+        except ValueError:
+            return False
+        return type(act.args) is tuple and len(act.args) == len(ref.args) and all(
+            _same_type(x, y) for x, y in zip(act.args, ref.args))
+
+    def _check_form(self, act: Action) -> None:
+        """Raise :class:`IllegalAction` (rule ``notation``) unless ``act`` is well formed: its notation can be
+        written and reads back to the same arguments (a hand-built ``Action("deal", (0,))`` is refused, not a
+        ``TypeError``)."""
+        try:
+            canon = Action.parse(str(act))
+            ok = (type(act.args) is tuple and canon.kind == act.kind
+                  and sorted(map(repr, canon.args)) == sorted(map(repr, act.args)))
+        except Exception:
+            ok = False
+        if not ok:
+            try:
+                shown = f"Action({act.kind!r}, {act.args!r})"[:200]
+            except Exception:  # pragma: no cover - repr of junk failing as well
+                shown = "this Action"
+            raise IllegalAction(f"{shown} is malformed: its arguments do not fit a {str(act.kind)[:40]!r} action "
+                                "(see docs/secrets.md; Action.parse builds well-formed actions)", rule="notation")
 
     def _explain_illegal(self, act: Action, actor) -> IllegalAction:
         ph, who = self._phase, (CHANCE if actor == CHANCE else self.players[actor])
         rule = {"deal": "deal", "reveal": "deck", "bullet": "bullets", "offer": "offer", "un": "un",
                 "answer": "answer"}.get(ph, ph)
-        hint = ", ".join(map(str, self.legal_actions()[:8]))
-        if act.kind not in {a.kind for a in self.legal_actions()}:
+        legal = self._compute_legal()       # not the cache a bot may have changed
+        hint = ", ".join(map(str, legal[:8]))
+        if act.kind not in {a.kind for a in legal}:
             return IllegalAction(f"{act}: it is {who}'s {ph} decision now; legal actions are like {hint}", rule=rule)
         return IllegalAction(f"{act} is not legal now ({ph} by {who}); legal: {hint}", rule=rule)
 
@@ -261,12 +301,22 @@ class Game(GameBase):
             rng.shuffle(markers)
             return Action("deal", tuple(zip(self.slots, markers)))
         if ph == "reveal":
+            if not self._fresh:     # from under the deck: no chance drawn (the same seeds give the same games)
+                return Action("reveal", (self._queue[0],))
             return Action("reveal", (self._fresh[rng.randrange(len(self._fresh))],))
         return Action("bullet", (self._bullets[rng.randrange(len(self._bullets))],))
 
     # ------------------------------------------------------------------ transitions
     def _event(self, kind: str, seers=None, **data) -> None:
-        self._events.append((kind, data, seers))
+        raw = (kind, data, seers)
+        if seers is None:
+            self._public_events.append(raw)
+        else:
+            k = len(self._events)
+            for p in seers:
+                self._own_events[p][k] = raw
+            self._public_events.append((kind, blanked(kind, data), seers))
+        self._events.append(raw)
 
     def _do(self, act: Action, actor) -> None:
         k, a = act.kind, act.args
@@ -274,7 +324,11 @@ class Game(GameBase):
         if k == "deal":
             self._deal([t for _, t in a])
         elif k == "reveal":
-            self._fresh.remove(a[0])
+            if self._fresh:
+                self._fresh.remove(a[0])
+            else:
+                self._queue.popleft()           # legal only if it is the card on top of those put under
+                self.certain_events += 1
             self._reveal(a[0])
         elif k == "offer":
             card, target = a[0], pidx[a[1]]
@@ -350,12 +404,8 @@ class Game(GameBase):
         self._continue_reveal()
 
     def _continue_reveal(self) -> None:
-        while len(set(self._shown)) < 2 and self._to_draw > 0:
-            if self._fresh:
-                return                           # chance turns up the next card
-            self._shown.append(self._queue.popleft())
-            self._to_draw -= 1
-            self._event("reveal", None, player=self.players[self._active], card=self._shown[-1])
+        if len(set(self._shown)) < 2 and self._to_draw > 0:
+            return          # chance turns up the next card: a never-seen one, or the next put under the deck
         firsts = list(dict.fromkeys(self._shown))
         rest = list(self._shown)
         for c in firsts:
@@ -479,23 +529,37 @@ class Game(GameBase):
     View = View
 
     def _view(self, player: str | None, omniscient: bool = False) -> View:
+        """The view: the public state, and the events as the viewer saw them: the blanked public events and the
+        viewer's own (read-only), never the raw list (the omniscient view excepted)."""
         i = None if player is None else self._pidx[player]
         P = self.players
         off = self._offer
         over = self._phase == "over"
-        return View.from_fields((
+        n = len(self._events)
+        if omniscient:
+            log = (self._events, AllEvents(self._events), n)
+        else:
+            log = (self._public_events, NO_EVENTS if i is None else MappingProxyType(self._own_events[i]), n)
+        return View.of_log((
             player, "omniscient" if omniscient else ("spectator" if i is None else "player"), P, self.slots,
             self.rules, self._phase, self.current_player, P[self._active], self._turn, self._candidates,
             None if off is None else (off[0] if (omniscient or i == self._active) else None, P[off[1]]),
             {p: tuple((c, up) for c, up in self._chars[j]) for j, p in enumerate(P)},
             {p: len(self._shot[j]) for j, p in enumerate(P)}, self.un_player, self.deck_size,
             dict(self.marker_counts), self.end_size, over, self._winners,
-            self.scores if (over or omniscient) else None, self._events, len(self._events), i, omniscient))
+            self.scores if (over or omniscient) else None, log))
 
     @classmethod
     def _record_class(cls) -> type:
         from .records import SecretsRecord
         return SecretsRecord
+
+
+def _same_type(x, y) -> bool:
+    """``x`` has ``y``'s exact type, all the way down (a deal's pairs too)."""
+    if type(x) is not type(y):
+        return False
+    return type(x) is not tuple or (len(x) == len(y) and all(map(_same_type, x, y)))
 
 
 _UN_ACTIONS = (Action("allow"), Action("interrupt"))

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Mapping
 
 from ...errors import HeimlichError
@@ -26,7 +27,7 @@ _VALUES = {"psychiatrist": -1, "politician": 3, "journalist": 3, "diplomat": 1, 
            "assassin": 0}
 BULLETS = (0, -1, -2, -3)
 #: Identity markers per player count, CIA/KGB/Hippie (docs/secrets.md: the OCR's table is garbled).
-DEFAULT_MARKERS = {4: (2, 2, 1), 5: (2, 2, 2), 6: (3, 3, 1), 7: (3, 3, 2), 8: (4, 4, 1)}
+DEFAULT_MARKERS = MappingProxyType({4: (2, 2, 1), 5: (2, 2, 2), 6: (3, 3, 1), 7: (3, 3, 2), 8: (4, 4, 1)})
 MIN_PLAYERS, MAX_PLAYERS = 4, 8
 
 
@@ -42,6 +43,14 @@ class SecretsRules:
     - ``double_agent_value``: the Double Agent's points (lost in the OCR; default 0).
     - ``markers``: player count -> (CIA, KGB, Hippie) markers, or ``None`` for :data:`DEFAULT_MARKERS`.
       Each count must give one marker per player and one for the middle, from the box's 4 CIA, 4 KGB and 2 Hippie.
+      It is kept read-only (a bot reads the rules in its view and cannot change anyone's):
+
+    >>> r = SecretsRules(markers={"4": [2, 2, 1]})
+    >>> r.markers[4], SecretsRules.from_dict(r.to_dict()) == r
+    ((2, 2, 1), True)
+    >>> r.markers[4] = (1, 3, 1)
+    Traceback (most recent call last):
+    TypeError: 'mappingproxy' object does not support item assignment
     """
 
     double_agent_value: int = 0
@@ -63,7 +72,11 @@ class SecretsRules:
                         f"markers for {n} players must be (CIA, KGB, Hippie) whole numbers adding up to {n + 1} "
                         f"(one per player and one for the middle), at most 4, 4 and 2, not {counts!r}")
                 fixed[n] = c
-            object.__setattr__(self, "markers", fixed)
+            object.__setattr__(self, "markers", MappingProxyType(fixed))
+
+    def __reduce__(self):
+        # copies and pickles (game copies, worker processes) rebuild the rules; a read-only mapping cannot pickle
+        return (type(self), (self.double_agent_value, None if self.markers is None else dict(self.markers)))
 
     def markers_for(self, n_players: int) -> dict[str, int]:
         """Team -> number of identity markers in play."""

@@ -16,20 +16,58 @@ True
 """
 from __future__ import annotations
 
-from ...engine.views import Event, ViewBase  # one event type for every game: kind, data (None = hidden), hidden
+from types import MappingProxyType
+
+from ...engine.views import Event, ViewBase, copy_data  # one event type for every game
 from .rules import MIDDLE
 
 #: Event fields only the event's seers see (``None`` for everyone else).
 SECRET_FIELDS = {"look": ("team",), "expose": ("team",), "offer": ("card",), "side": ("side", "slot"),
                  "bullet": ("value",), "shot": ("value",)}
+#: A spectator's own events: none.
+NO_EVENTS = MappingProxyType({})
+
+
+def blanked(kind: str, data: dict) -> dict:
+    """An event's data as everyone but its seers sees it: the secret fields are ``None``.
+
+    >>> blanked("look", {"player": "Bob", "slot": "Cy", "team": "KGB", "cause": "detective"})
+    {'player': 'Bob', 'slot': 'Cy', 'team': None, 'cause': 'detective'}
+    """
+    secret = SECRET_FIELDS.get(kind, ())
+    return {k: (None if k in secret else v) for k, v in data.items()}
 
 
 def seen(raw: tuple, viewer: int | None, omniscient: bool = False) -> Event:
-    """The raw event ``(kind, data, seers)`` as the viewer sees it."""
+    """The raw event ``(kind, data, seers)`` as the viewer sees it (a copy: changing it changes nothing else)."""
     kind, data, seers = raw
     if seers is None or omniscient or viewer in seers:
-        return Event(kind, data)
-    return Event(kind, {k: (None if k in SECRET_FIELDS[kind] else v) for k, v in data.items()}, hidden=True)
+        return Event(kind, copy_data(data))
+    return Event(kind, blanked(kind, data), hidden=True)
+
+
+def split_log(events, viewer: int | None, omniscient: bool = False) -> tuple[list, dict]:
+    """``(public, own)`` of raw events: the events with every secret blanked, and the viewer's own (index ->
+    raw event) that show them what they saw; a view holds these two and nothing else."""
+    public, own = [], {}
+    for k, raw in enumerate(events):
+        kind, data, seers = raw
+        if seers is None:
+            public.append(raw)
+            continue
+        public.append((kind, blanked(kind, data), seers))
+        if omniscient or viewer in seers:
+            own[k] = raw
+    return public, own
+
+
+def _seen(public: list, own, k: int) -> Event:
+    """Event ``k`` from what a view holds: the viewer's own event, or the blanked public one."""
+    raw = own.get(k)
+    if raw is not None:
+        return Event(raw[0], copy_data(raw[1]))
+    kind, data, seers = public[k]
+    return Event(kind, copy_data(data), hidden=seers is not None)
 
 
 def track(events, slots) -> dict[str, str]:
@@ -80,34 +118,57 @@ class View(ViewBase):
     """
 
     __slots__ = ("slots", "candidates", "offer", "tableaux", "bullet_counts", "un_player", "deck_size",
-                 "marker_counts", "end_size", "scores", "_events", "_n", "_i", "_omni")
+                 "marker_counts", "end_size", "scores", "_log")
     REPR_NAME = "Secrets view"
 
     @classmethod
     def from_fields(cls, fields: tuple) -> "View":
-        """A view of the state it is given, made by the engine (:meth:`Game.view
-        <heimlich_lab.secrets.game.Game.view>`, which decides what the viewer may see): the values of the slots
-        in their order (``__slots__``): ``_events`` the game's raw events, ``_n`` how many the view shows, ``_i``
-        the viewer's seat (``None``: a spectator), ``_omni`` whether every secret is shown."""
+        """A view of the state it is given (what the viewer may see is decided by the caller: :meth:`Game.view
+        <heimlich_lab.games.secrets.game.Game.view>`, or a bot's worker rebuilding its player's view): the values
+        of the public slots in their order (``__slots__``), then the raw events ``(kind, data, seers)``, how many
+        the view shows, the viewer's seat (``None``: a spectator) and whether every secret is shown. The view
+        keeps only blanked copies of the events and the viewer's own (:func:`split_log`), never the raw list.
+
+        >>> from heimlich_lab.games.secrets import Game
+        >>> g = Game(["Ann", "Bob", "Cy", "Dee"], seed=1)
+        >>> v = g.view("Ann")
+        >>> View.from_fields((*[getattr(v, f) for f in View.FIELDS], g.events, len(g.events), 0, False)) == v
+        True
+        """
+        *head, events, n, i, omni = fields
+        public, own = split_log(events[:n], i, omni)
+        return cls.of_log((*head, (public, own, n)))
+
+    #: The public fields :meth:`from_fields` takes first, in order.
+    FIELDS = ("viewer", "kind", "players", "slots", "rules", "phase", "current_player", "active_player", "turn",
+              "candidates", "offer", "tableaux", "bullet_counts", "un_player", "deck_size", "marker_counts",
+              "end_size", "is_over", "winners", "scores")
+
+    @classmethod
+    def of_log(cls, fields: tuple) -> "View":
+        """The view of the public fields (:attr:`FIELDS`) and ``(public events, the viewer's own events,
+        count)``: the engine's fast path (the game keeps its events already split)."""
         self = object.__new__(cls)
         (self.viewer, self.kind, self.players, self.slots, self.rules, self.phase, self.current_player,
          self.active_player, self.turn, self.candidates, self.offer, self.tableaux, self.bullet_counts,
          self.un_player, self.deck_size, self.marker_counts, self.end_size, self.is_over, self.winners, self.scores,
-         self._events, self._n, self._i, self._omni) = fields
+         self._log) = fields
         return self
 
     @property
     def log(self) -> list[Event]:
-        """The events the viewer saw, oldest first, up to the moment of the view."""
+        """The events the viewer saw, oldest first, up to the moment of the view (copies: changing them changes
+        no other view, belief or record)."""
         return self.log_since(0)
 
     def log_since(self, start: int) -> list[Event]:
         """``log[start:]``, without making the earlier events (a live belief takes in only the new ones)."""
-        return [seen(e, self._i, self._omni) for e in self._events[start: self._n]]
+        public, own, n = self._log
+        return [_seen(public, own, k) for k in range(n)[start:]]
 
     def __len__(self) -> int:
         """The number of events in :attr:`log`."""
-        return self._n
+        return self._log[2]
 
     @property
     def known_markers(self) -> dict[str, str]:

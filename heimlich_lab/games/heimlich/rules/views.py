@@ -17,7 +17,8 @@ False
 """
 from __future__ import annotations
 
-from ....engine.views import Event, ViewBase, view_label
+from ....engine.views import AllEvents, Event, ViewBase, view_label
+from ....engine.views import copy_data as _copy
 from .actions import HIDDEN, Action
 from .board import value_of
 
@@ -80,17 +81,6 @@ def _seen(public: tuple, own: dict, i: int) -> Event:
     return Event(kind, _copy(data), hidden=private_to is not None)
 
 
-def _copy(data):
-    """A copy of an event's data (its dicts and lists too): a bot that changes what its view handed out
-    changes its own copy, never the game's log that every player's view and belief read."""
-    t = type(data)
-    if t is dict:
-        return {k: _copy(v) for k, v in data.items()}
-    if t is list:
-        return [_copy(v) for v in data]
-    return data
-
-
 class EventLog:
     """A read-only sequence of the events a viewer saw, up to the moment the view was taken.
 
@@ -145,19 +135,6 @@ class EventLog:
 
     def __repr__(self):
         return f"<EventLog of {self._n} events>"
-
-
-class AllEvents:
-    """The omniscient view's "own events" (:class:`EventLog`): every event is its own."""
-
-    __slots__ = ("_raw",)
-
-    def __init__(self, raw: list):
-        self._raw = raw
-
-    def get(self, i):
-        return self._raw[i]
-
 
 
 class View(ViewBase):
