@@ -50,11 +50,11 @@ from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
-from scipy.special import logsumexp
 
 from heimlich_lab.errors import ModelError
 
-from .core import HypothesisSpace, Posterior, Summary, Update, check_names, check_vector, frozen, group_logsumexp
+from .core import (HypothesisSpace, Posterior, Summary, Update, check_names, check_vector, frozen, group_logsumexp,
+                   log_sum_exp, logsumexp)
 
 __all__ = ["TypedPosterior", "type_predictive"]
 
@@ -99,16 +99,6 @@ def _single_slots(masks: np.ndarray) -> np.ndarray | None:
             _SINGLE_BY_ARRAY.clear()
         _SINGLE_BY_ARRAY[id(masks)] = (masks, _SINGLE_SLOTS[key])
     return _SINGLE_SLOTS[key]
-
-
-def log_sum_exp(a: np.ndarray, axis: int) -> np.ndarray:
-    """``log(sum(exp(a), axis))`` without overflow; ``-inf`` where every entry is (numpy only: the hot path)."""
-    top = a.max(axis=axis, keepdims=True)
-    if np.isfinite(top).all():   # the common case, without numpy's (slow) error-state switch
-        return np.log(np.exp(a - top).sum(axis=axis)) + np.squeeze(top, axis=axis)
-    top = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(divide="ignore"):
-        return np.log(np.exp(a - top).sum(axis=axis)) + np.squeeze(top, axis=axis)
 
 
 def _predictive_ratio(table: np.ndarray, loglik: np.ndarray) -> np.ndarray:
@@ -354,7 +344,7 @@ class TypedPosterior(Posterior):
         member = (masks[:, None] >> np.arange(values.shape[1])) & 1 == 1          # (n, S)
         with np.errstate(divide="ignore"):
             vals = np.where(member[None, :, :], values[:, None, :], -np.inf)      # (K, n, S)
-            return logsumexp(vals, axis=2) - np.log(np.maximum(member.sum(axis=1), 1))
+            return logsumexp(vals, 2) - np.log(np.maximum(member.sum(axis=1), 1))
 
     # ---------------------------------------------------------------- updates
     def _type_values(self, values: Any) -> tuple[np.ndarray, bool]:
@@ -563,7 +553,7 @@ class TypedPosterior(Posterior):
         held, slot = np.nonzero((masks[:, None] & bits) == 0)             # every (old holding, slot it lacks)
         new_masks, inverse = np.unique(masks[held] | bits[slot], return_inverse=True)
         inverse = inverse.reshape(-1)
-        new = np.stack([logsumexp(table[:, :, held[inverse == j]], axis=2) for j in range(new_masks.size)], axis=2)
+        new = np.stack([logsumexp(table[:, :, held[inverse == j]], 2) for j in range(new_masks.size)], axis=2)
         self._tables[o] = (frozen(new_masks), frozen(new))
         self._columns_cache.pop(o, None)
         return rec
@@ -617,13 +607,15 @@ class TypedPosterior(Posterior):
         posterior given the population and the owner's holding (or an actor's, see ``actors``)."""
         o = self._actor(owner)
         table = self._tables[o][1]
+        M, _, n = table.shape
         with np.errstate(invalid="ignore"):
-            norm = table - logsumexp(table, axis=1, keepdims=True)                # (M, K, n)
+            norm = table - logsumexp(table, 1, keepdims=True)                  # (M, K, n)
         norm = np.where(np.isfinite(norm), norm, -np.inf)
         cols = self._columns(o)
         p = self._given * np.exp(self._logw)                                       # (M, H) joint
-        mass = np.stack([np.bincount(cols, weights=row, minlength=table.shape[2]) for row in p])   # (M, n)
-        out = np.einsum("mkn,mn->k", np.exp(norm), mass)
+        # each population's mass per holding (M, n): one bincount over every population's columns
+        mass = np.bincount((cols + n * np.arange(M)[:, None]).ravel(), weights=p.ravel(), minlength=M * n)
+        out = np.einsum("mkn,mn->k", np.exp(norm), mass.reshape(M, n))
         return out / out.sum()
 
     def type_probabilities(self, owner: Any) -> dict[str, float]:
