@@ -238,6 +238,8 @@ class TypedPosterior(Posterior):
                 self._tables[o] = (masks, frozen(np.repeat(self.type_log_prior[:, :, None], masks.size, axis=2)))
         self._columns_cache: dict = {}
         self._table_sums = {o: ((t, log_sum_exp(t, 1)),) for o, (_, t) in self._tables.items()}
+        self._readers: dict[int, _TypeReader] = {}     # owner -> its latest type_posterior_reader (a cache)
+        self._joint: tuple | None = None               # (given, logw, their joint) (a cache)
 
     @property
     def n_types(self) -> int:
@@ -246,7 +248,8 @@ class TypedPosterior(Posterior):
     def copy(self) -> TypedPosterior:
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__, history=list(self.history), _tables=dict(self._tables),
-                            _columns_cache=dict(self._columns_cache), _table_sums=dict(self._table_sums))
+                            _columns_cache=dict(self._columns_cache), _table_sums=dict(self._table_sums),
+                            _readers={}, _joint=None)
         return new
 
     _RAW = ("_raw_logw", "_raw_summary", "_raw_log_evidence", "_raw_given")
@@ -605,22 +608,60 @@ class TypedPosterior(Posterior):
     def type_posterior(self, owner: Any) -> np.ndarray:
         """``P(type of owner | everything seen)`` (K,): over populations and hypotheses, the type
         posterior given the population and the owner's holding (or an actor's, see ``actors``)."""
+        return self.type_posterior_reader(owner)()
+
+    def type_posterior_reader(self, owner: Any) -> _TypeReader:
+        """:meth:`type_posterior` of the posterior as it is now, computed when called (and remembered): a
+        record of a step can hold the type posteriors before and after it at no cost until they are read."""
         o = self._actor(owner)
-        table = self._tables[o][1]
-        M, _, n = table.shape
-        with np.errstate(invalid="ignore"):
-            norm = table - logsumexp(table, 1, keepdims=True)                  # (M, K, n)
-        norm = np.where(np.isfinite(norm), norm, -np.inf)
-        cols = self._columns(o)
-        p = self._given * np.exp(self._logw)                                       # (M, H) joint
-        # each population's mass per holding (M, n): one bincount over every population's columns
-        mass = np.bincount((cols + n * np.arange(M)[:, None]).ravel(), weights=p.ravel(), minlength=M * n)
-        out = np.einsum("mkn,mn->k", np.exp(norm), mass.reshape(M, n))
-        return out / out.sum()
+        table, given, logw, cols = self._tables[o][1], self._given, self._logw, self._columns(o)
+        hit = self._readers.get(o)
+        if hit is not None and hit.table is table and hit.given is given and hit.logw is logw and hit.cols is cols:
+            return hit
+        if len(self._readers) > 64:
+            self._readers.clear()
+        reader = self._readers[o] = _TypeReader(table, cols, given, logw, self._joint_of)
+        return reader
+
+    def _joint_of(self, given: np.ndarray, logw: np.ndarray) -> np.ndarray:
+        """``given * exp(logw)`` (M, H), the joint of population and hypothesis (shared by every owner's type
+        posterior in one state)."""
+        hit = self._joint
+        if hit is not None and hit[0] is given and hit[1] is logw:
+            return hit[2]
+        p = given * np.exp(logw)
+        self._joint = (given, logw, p)
+        return p
 
     def type_probabilities(self, owner: Any) -> dict[str, float]:
         """:meth:`type_posterior` as ``{type name: probability}``."""
         return dict(zip(self.type_names, map(float, self.type_posterior(owner))))
+
+
+class _TypeReader:
+    """:meth:`TypedPosterior.type_posterior` of one owner in one state of the posterior (its read-only arrays,
+    which are replaced, never changed), computed when first called."""
+
+    __slots__ = ("table", "cols", "given", "logw", "_joint_of", "_value")
+
+    def __init__(self, table, cols, given, logw, joint_of):
+        self.table, self.cols, self.given, self.logw, self._joint_of = table, cols, given, logw, joint_of
+        self._value = None
+
+    def __call__(self) -> np.ndarray:
+        if self._value is None:
+            table = self.table
+            M, _, n = table.shape
+            with np.errstate(invalid="ignore"):
+                norm = table - logsumexp(table, 1, keepdims=True)                  # (M, K, n)
+            norm = np.where(np.isfinite(norm), norm, -np.inf)
+            p = self._joint_of(self.given, self.logw)                                # (M, H) joint
+            # each population's mass per holding (M, n): one bincount over every population's columns
+            mass = np.bincount((self.cols + n * np.arange(M)[:, None]).ravel(), weights=p.ravel(), minlength=M * n)
+            out = np.einsum("mkn,mn->k", np.exp(norm), mass.reshape(M, n))
+            self._value = frozen(out / out.sum())
+            self._joint_of = None       # no reference to the posterior once computed
+        return self._value.copy()
 
 
 def _log_table(values: Any, what: str) -> np.ndarray:

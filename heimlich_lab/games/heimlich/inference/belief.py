@@ -56,7 +56,7 @@ agent card that its observer did not see. See ``notes`` in
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -163,8 +163,30 @@ class BeliefStep:
     marginals: np.ndarray | None = field(repr=False)
     entropy: float | None = 0.0
     update: Update | None = field(default=None, repr=False)
-    #: the actor's type probabilities before and after the step (a typed model's belief), else None
-    types: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    #: the actor's type probabilities before and after the step (a typed model's belief: a pair, each computed
+    #: when first read), else None
+    types: Sequence[np.ndarray] | None = field(default=None, repr=False)
+
+
+class _TypeReadings(Sequence):
+    """A step's ``types``: the actor's type probabilities before and after it, computed when first read (most
+    steps' never are: a replay keeps them for the explanations)."""
+
+    __slots__ = ("_readers",)
+
+    def __init__(self, before, after):
+        self._readers = (before, after)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return tuple(r() for r in self._readers[i])
+        return self._readers[i]()
+
+    def __len__(self) -> int:
+        return 2
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
 
 
 def _as_action(action) -> Action:
@@ -526,7 +548,7 @@ class Belief:
             raise ModelError(f"values must hold one log-likelihood per agent ({len(self.agents)}), "
                              f"not shape {np.shape(values)}")
         typed = self.keep_updates and isinstance(self._posterior, TypedPosterior)
-        before = self._posterior.type_posterior(actor) if typed else None
+        before = self._posterior.type_posterior_reader(actor) if typed else None
         try:
             upd = self._posterior.update_actor(actor, values, label=description, info=index)
         except ModelError:  # the values are valid: the only failure left is an impossible observation
@@ -541,7 +563,7 @@ class Belief:
         # the update record holds the posterior's own read-only table: no copy needed on the hot path
         marg = upd.marginals_after if upd is not None else post.marginals()
         step = BeliefStep(index, turn, actor, action, description, "observation", marg,
-                          post.entropy(), upd, (before, post.type_posterior(actor)) if typed else None)
+                          post.entropy(), upd, _TypeReadings(before, post.type_posterior_reader(actor)) if typed else None)
         self.history.append(step)
         return step
 
