@@ -30,6 +30,13 @@ PLAYERS_7 = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
 
 
 def _cpu(work) -> float:
+    """CPU seconds of ``work()``, started with cold utility caches (a tree with utilities shared by every model
+    of the same weights would otherwise find the previous round's)."""
+    try:
+        from heimlich_lab.games.heimlich.inference.utility import Utility
+        Utility.clear_shared()
+    except (ImportError, AttributeError):    # an older tree: every model has its own cache
+        pass
     t0 = time.process_time()
     work()
     return time.process_time() - t0

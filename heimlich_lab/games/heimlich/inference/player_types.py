@@ -156,7 +156,7 @@ class PlayerPopulation:
         self.prior = self.table_prior @ self.tables
         for a in (self.tables, self.table_prior, self.prior):
             a.setflags(write=False)
-        self.utility = Utility(weights)
+        self.utility = Utility.shared(weights)   # one cache for every model of these weights
         self.weights = self.utility.weights
         self._models = []
         for t in types:
