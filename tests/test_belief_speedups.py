@@ -89,3 +89,30 @@ def test_bench_limits_prints_its_figures(monkeypatch):
     d, b, n = limits.from_record_default_vs_boltzmann(1, 1)
     step, steps = limits.board_step(1)
     assert w > 0 and wo > 0 and d > 0 and b > 0 and n > 10 and step > 0 and steps > 20
+
+
+def test_the_boards_last_moves_are_what_a_full_read_of_the_log_gives():
+    from heimlich_lab import Game, Rules
+    from heimlich_lab.bots import RandomBot
+    from heimlich_lab.games.heimlich.widget.state import last_moves
+
+    def full_read(view):
+        out: dict = {}
+        for e in view.log:
+            if e.kind in ("move", "play") and e.data.get("moves") and e.player is not None:
+                out[e.player] = {c: list(ft) for c, ft in e.data["moves"].items()}
+        return out
+
+    players = ["Ann", "Bob", "Cy", "Dee"]
+    g = Game(players, Rules(top_secret=True), seed=3)
+    bots = {p: RandomBot(seed=i) for i, p in enumerate(players)}
+    checked = 0
+    while not g.is_over and checked < 400:
+        for viewer in (None, "Bob"):
+            v = g.view(viewer)
+            got = last_moves(v)
+            assert got == full_read(v) and list(got) == list(full_read(v))
+        actor = g.current_player
+        g.apply(bots[actor].choose(g.view(actor), g.legal_actions()), player=actor)
+        checked += 1
+    assert checked > 20
