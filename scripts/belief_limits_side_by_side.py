@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 LIMITS = Path(__file__).resolve().parents[1] / "heimlich_lab" / "games" / "heimlich" / "benchmarks" / "limits.py"
-LINE = re.compile(r"^(.*?)\s+(-?[\d.]+) (\S.*)$")
 
 
 def run(tree: str, quick: bool) -> dict[str, tuple[float, str]]:
@@ -26,9 +24,9 @@ def run(tree: str, quick: bool) -> dict[str, tuple[float, str]]:
                          capture_output=True, text=True, check=True).stdout
     figures = {}
     for line in out.splitlines():
-        m = LINE.match(line)
-        if m:
-            figures[m.group(1).strip()] = (float(m.group(2)), m.group(3))
+        parts = line.split(" | ")
+        if len(parts) == 3:
+            figures[parts[0].strip()] = (float(parts[1]), parts[2].strip())
     return figures
 
 

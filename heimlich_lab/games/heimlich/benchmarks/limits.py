@@ -127,4 +127,4 @@ def bench_limits(quick: bool = False) -> list[tuple[str, float, str]]:
 
 if __name__ == "__main__":      # PYTHONPATH=TREE python .../limits.py [--quick]: this tree's figures
     for label, value, unit in bench_limits(quick="--quick" in sys.argv[1:]):
-        print(f"{label:<78} {value:10.3f} {unit}")
+        print(f"{label:<80} | {value:10.3f} | {unit}")

@@ -116,20 +116,30 @@ def _initial_space(players: tuple, agents: tuple, observer, own: tuple) -> Hypot
     return HypothesisSpace.assignments(players, agents, counts, known_owned={observer: list(own)})
 
 
-#: (space, model, its prior, keep_updates) -> that starting posterior, copied for each new belief (its arrays are replaced,
-#: never changed in place): an evaluation starts several beliefs per game from a few spaces and one model
+#: what a starting posterior depends on -> that posterior, copied for each new belief (its arrays are replaced, never
+#: changed in place): an evaluation starts several beliefs per game from a few spaces, and each
+#: ``Belief.from_record(rec, p)`` makes its model afresh (a new default population with the same prior)
 _STARTS: dict = {}
+
+
+def _start_key(space: HypothesisSpace, model, keep_updates: bool) -> tuple:
+    """The space (itself), whether the model has types, and what of the model the start reads (its prior tables
+    and names, by value: equal models share their start)."""
+    if not is_typed(model):
+        return (space, False, keep_updates)
+    tables = getattr(model, "log_tables", model.log_prior)
+    pop_prior = getattr(model, "table_log_prior", None)
+    return (space, True, keep_updates, np.asarray(tables, dtype=float).tobytes(), np.shape(tables),
+            tuple(model.type_names), None if pop_prior is None else np.asarray(pop_prior, dtype=float).tobytes(),
+            tuple(getattr(model, "table_names", None) or ()))
 
 
 def _initial_posterior(space: HypothesisSpace, model, keep_updates: bool) -> Posterior:
     """The posterior before anything is seen: over ``space``, with ``model``'s types if it has them."""
-    # the same objects, not ids reused (the model's prior arrays too: a population's are read-only, but could
-    # be replaced)
-    parts = (space, model, getattr(model, "tables", None), getattr(model, "table_prior", None))
-    key = (*map(id, parts), keep_updates)
+    key = _start_key(space, model, keep_updates)
     hit = _STARTS.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], parts)):
-        return hit[1].copy()
+    if hit is not None:      # keys hold the space itself: equal keys are the same space
+        return hit.copy()
     if is_typed(model):  # each player's type is learned with their agent, exactly
         post = TypedPosterior(space, getattr(model, "log_tables", model.log_prior), model.type_names,
                               population_log_prior=getattr(model, "table_log_prior", None),
@@ -138,7 +148,7 @@ def _initial_posterior(space: HypothesisSpace, model, keep_updates: bool) -> Pos
         post = Posterior(space, keep_updates=keep_updates)
     if len(_STARTS) > 64:
         _STARTS.clear()
-    _STARTS[key] = (parts, post.copy())
+    _STARTS[key] = post.copy()
     return post
 
 
