@@ -238,7 +238,7 @@ class TypedPosterior(Posterior):
                 self._tables[o] = (masks, frozen(np.repeat(self.type_log_prior[:, :, None], masks.size, axis=2)))
         self._columns_cache: dict = {}
         self._table_sums = {o: ((t, log_sum_exp(t, 1)),) for o, (_, t) in self._tables.items()}
-        self._readers: dict[int, _TypeReader] = {}     # owner -> its latest type_posterior_reader (a cache)
+        self._readers: dict[int, tuple] = {}           # owner -> (the state's arrays, its latest reader): a cache
         self._joint: tuple | None = None               # (given, logw, their joint) (a cache)
 
     @property
@@ -611,16 +611,20 @@ class TypedPosterior(Posterior):
         return self.type_posterior_reader(owner)()
 
     def type_posterior_reader(self, owner: Any) -> _TypeReader:
-        """:meth:`type_posterior` of the posterior as it is now, computed when called (and remembered): a
-        record of a step can hold the type posteriors before and after it at no cost until they are read."""
+        """:meth:`type_posterior` of the posterior as it is now, finished when called (and remembered): a
+        record of a step can hold the type posteriors before and after it at little cost until they are read
+        (it keeps the owner's table and its mass per holding, not the posterior's arrays)."""
         o = self._actor(owner)
         table, given, logw, cols = self._tables[o][1], self._given, self._logw, self._columns(o)
         hit = self._readers.get(o)
-        if hit is not None and hit.table is table and hit.given is given and hit.logw is logw and hit.cols is cols:
-            return hit
-        if len(self._readers) > 64:
-            self._readers.clear()
-        reader = self._readers[o] = _TypeReader(table, cols, given, logw, self._joint_of)
+        if hit is not None and hit[0] is table and hit[1] is given and hit[2] is logw and hit[3] is cols:
+            return hit[4]
+        M, _, n = table.shape
+        p = self._joint_of(given, logw)                                            # (M, H) joint
+        # each population's mass per holding (M, n): one bincount over every population's columns
+        mass = np.bincount((cols + n * np.arange(M)[:, None]).ravel(), weights=p.ravel(), minlength=M * n)
+        reader = _TypeReader(table, mass.reshape(M, n))
+        self._readers[o] = (table, given, logw, cols, reader)
         return reader
 
     def _joint_of(self, given: np.ndarray, logw: np.ndarray) -> np.ndarray:
@@ -639,28 +643,23 @@ class TypedPosterior(Posterior):
 
 
 class _TypeReader:
-    """:meth:`TypedPosterior.type_posterior` of one owner in one state of the posterior (its read-only arrays,
-    which are replaced, never changed), computed when first called."""
+    """:meth:`TypedPosterior.type_posterior` of one owner in one state of the posterior, from the owner's type
+    table (M, K, n) and the state's mass per population and holding (M, n), finished when first called."""
 
-    __slots__ = ("table", "cols", "given", "logw", "_joint_of", "_value")
+    __slots__ = ("table", "mass", "_value")
 
-    def __init__(self, table, cols, given, logw, joint_of):
-        self.table, self.cols, self.given, self.logw, self._joint_of = table, cols, given, logw, joint_of
-        self._value = None
+    def __init__(self, table: np.ndarray, mass: np.ndarray):
+        self.table, self.mass, self._value = table, mass, None
 
     def __call__(self) -> np.ndarray:
         if self._value is None:
             table = self.table
-            M, _, n = table.shape
             with np.errstate(invalid="ignore"):
                 norm = table - logsumexp(table, 1, keepdims=True)                  # (M, K, n)
             norm = np.where(np.isfinite(norm), norm, -np.inf)
-            p = self._joint_of(self.given, self.logw)                                # (M, H) joint
-            # each population's mass per holding (M, n): one bincount over every population's columns
-            mass = np.bincount((self.cols + n * np.arange(M)[:, None]).ravel(), weights=p.ravel(), minlength=M * n)
-            out = np.einsum("mkn,mn->k", np.exp(norm), mass.reshape(M, n))
+            out = np.einsum("mkn,mn->k", np.exp(norm), self.mass)
             self._value = frozen(out / out.sum())
-            self._joint_of = None       # no reference to the posterior once computed
+            self.table = self.mass = None       # nothing more to keep
         return self._value.copy()
 
 
