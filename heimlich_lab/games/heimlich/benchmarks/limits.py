@@ -47,12 +47,11 @@ def beliefs_vs_bots(games: int, rounds: int) -> tuple[float, float]:
     (default model, whole game), the least of ``rounds`` alternated runs each."""
     from heimlich_lab.analysis import BeliefEvaluator, tournament
     grid = dict(player_counts=5, variants="basic", bots="boltzmann", progress=False, n_jobs=1, seed=1)
-    ev = BeliefEvaluator(until=None)
-    tournament(**grid, games=2, evaluate=ev)        # warm caches and imports (not timed)
+    tournament(**grid, games=2, evaluate=BeliefEvaluator(until=None))     # imports (not timed)
     with_b, without = [], []
-    for _ in range(rounds):
+    for _ in range(rounds):     # a new evaluator each time: its model's caches start cold, as the bots' do
         without.append(_cpu(lambda: tournament(**grid, games=games)))
-        with_b.append(_cpu(lambda: tournament(**grid, games=games, evaluate=ev)))
+        with_b.append(_cpu(lambda: tournament(**grid, games=games, evaluate=BeliefEvaluator(until=None))))
     return min(with_b), min(without)
 
 
