@@ -28,6 +28,11 @@ def test_logsumexp_is_scipys_bit_for_bit(seed):
                 assert np.array_equal(got, want), (a, axis)
 
 
+def test_logsumexp_of_nothing_is_minus_infinity_as_in_scipy():
+    for a, axis in ((np.zeros(0), None), (np.zeros((2, 0)), 1), (np.zeros((0, 3)), 0)):
+        assert np.array_equal(logsumexp(a, axis), scipy.special.logsumexp(a, axis=axis))
+
+
 def _typed():
     space = HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue", "green"])
     return TypedPosterior(space, np.log([[0.5, 0.5], [0.2, 0.8]]), ("random", "loyal"),

@@ -54,6 +54,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
+from scipy.special import logsumexp as scipy_logsumexp
 
 from heimlich_lab.errors import ModelError
 
@@ -168,13 +169,15 @@ def logsumexp(a: np.ndarray, axis: int | None = None, keepdims: bool = False) ->
     bit); :func:`log_sum_exp` is the plainer sum of the hot paths that always had it.
 
     >>> import scipy.special
-    >>> a = np.log([[1.0, 2.0, 3.0], [0.0, 0.0, 0.5]])
-    >>> bool((logsumexp(a, 1) == scipy.special.logsumexp(a, axis=1)).all()), float(logsumexp(a[0])) == float(np.log(6))
+    >>> a = np.array([[0.0, 0.7, 1.1], [-np.inf, -np.inf, -0.7]])
+    >>> bool((logsumexp(a, 1) == scipy.special.logsumexp(a, axis=1)).all()), float(logsumexp(a[1])) == -0.7
     (True, True)
     >>> logsumexp(np.array([[0.0, -np.inf], [-np.inf, -np.inf]]), 1)
     array([  0., -inf])
     """
     a = np.asarray(a, dtype=float)
+    if a.size == 0:     # as scipy: the log of an empty sum
+        return np.asarray(scipy_logsumexp(a, axis=axis, keepdims=keepdims))[()]
     if axis is None:
         out = logsumexp(a.reshape(-1), 0)
         return out.reshape((1,) * a.ndim) if keepdims else out[()]
