@@ -14,11 +14,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.special import logsumexp
 
 from ..errors import ModelError
 from .core import (FREE, FREE_LABEL, HypothesisSpace, Update, check_vector, entropy_bits, marginal_frame, frozen,
-                   check_names, slot_list)
+                   check_names, logsumexp, slot_list)
 
 __all__ = ["IndependentPosterior"]
 
@@ -41,8 +40,8 @@ class _FoilRatios:
         with np.errstate(invalid="ignore"):
             joint = row + self.values
         others = np.eye(n_s, dtype=bool)
-        rest = logsumexp(np.where(others, -np.inf, joint[None, :]), axis=1)  # log P(obs, not s)
-        rest_prior = logsumexp(np.where(others, -np.inf, row[None, :]), axis=1)  # log P(not s)
+        rest = logsumexp(np.where(others, -np.inf, joint[None, :]), 1)  # log P(obs, not s)
+        rest_prior = logsumexp(np.where(others, -np.inf, row[None, :]), 1)  # log P(not s)
         with np.errstate(invalid="ignore"):
             r[self.actor] = np.where(uncertain[self.actor], self.values - (rest - rest_prior), np.nan)
         return r
@@ -191,7 +190,7 @@ class IndependentPosterior:
         self._check_rows(allowed)
         with np.errstate(divide="ignore"):
             logp = np.where(allowed, self._logp, -np.inf)
-            z = logsumexp(logp, axis=1, keepdims=True)
+            z = logsumexp(logp, 1, keepdims=True)
         logp = frozen(logp - z)
         marg = frozen(self._compute_marginals(logp))
         ent = self._compute_entropy(logp)

@@ -50,11 +50,11 @@ from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
-from scipy.special import logsumexp
 
 from heimlich_lab.errors import ModelError
 
-from .core import HypothesisSpace, Posterior, Summary, Update, check_names, check_vector, frozen, group_logsumexp
+from .core import (HypothesisSpace, Posterior, Summary, Update, check_names, check_vector, frozen, group_logsumexp,
+                   log_sum_exp, logsumexp)
 
 __all__ = ["TypedPosterior", "type_predictive"]
 
@@ -99,16 +99,6 @@ def _single_slots(masks: np.ndarray) -> np.ndarray | None:
             _SINGLE_BY_ARRAY.clear()
         _SINGLE_BY_ARRAY[id(masks)] = (masks, _SINGLE_SLOTS[key])
     return _SINGLE_SLOTS[key]
-
-
-def log_sum_exp(a: np.ndarray, axis: int) -> np.ndarray:
-    """``log(sum(exp(a), axis))`` without overflow; ``-inf`` where every entry is (numpy only: the hot path)."""
-    top = a.max(axis=axis, keepdims=True)
-    if np.isfinite(top).all():   # the common case, without numpy's (slow) error-state switch
-        return np.log(np.exp(a - top).sum(axis=axis)) + np.squeeze(top, axis=axis)
-    top = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(divide="ignore"):
-        return np.log(np.exp(a - top).sum(axis=axis)) + np.squeeze(top, axis=axis)
 
 
 def _predictive_ratio(table: np.ndarray, loglik: np.ndarray) -> np.ndarray:
@@ -248,6 +238,8 @@ class TypedPosterior(Posterior):
                 self._tables[o] = (masks, frozen(np.repeat(self.type_log_prior[:, :, None], masks.size, axis=2)))
         self._columns_cache: dict = {}
         self._table_sums = {o: ((t, log_sum_exp(t, 1)),) for o, (_, t) in self._tables.items()}
+        self._readers: dict[int, tuple] = {}           # owner -> (the state's arrays, its latest reader): a cache
+        self._joint: tuple | None = None               # (given, logw, their joint) (a cache)
 
     @property
     def n_types(self) -> int:
@@ -256,7 +248,8 @@ class TypedPosterior(Posterior):
     def copy(self) -> TypedPosterior:
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__, history=list(self.history), _tables=dict(self._tables),
-                            _columns_cache=dict(self._columns_cache), _table_sums=dict(self._table_sums))
+                            _columns_cache=dict(self._columns_cache), _table_sums=dict(self._table_sums),
+                            _readers={}, _joint=None)
         return new
 
     _RAW = ("_raw_logw", "_raw_summary", "_raw_log_evidence", "_raw_given")
@@ -354,7 +347,7 @@ class TypedPosterior(Posterior):
         member = (masks[:, None] >> np.arange(values.shape[1])) & 1 == 1          # (n, S)
         with np.errstate(divide="ignore"):
             vals = np.where(member[None, :, :], values[:, None, :], -np.inf)      # (K, n, S)
-            return logsumexp(vals, axis=2) - np.log(np.maximum(member.sum(axis=1), 1))
+            return logsumexp(vals, 2) - np.log(np.maximum(member.sum(axis=1), 1))
 
     # ---------------------------------------------------------------- updates
     def _type_values(self, values: Any) -> tuple[np.ndarray, bool]:
@@ -563,7 +556,7 @@ class TypedPosterior(Posterior):
         held, slot = np.nonzero((masks[:, None] & bits) == 0)             # every (old holding, slot it lacks)
         new_masks, inverse = np.unique(masks[held] | bits[slot], return_inverse=True)
         inverse = inverse.reshape(-1)
-        new = np.stack([logsumexp(table[:, :, held[inverse == j]], axis=2) for j in range(new_masks.size)], axis=2)
+        new = np.stack([logsumexp(table[:, :, held[inverse == j]], 2) for j in range(new_masks.size)], axis=2)
         self._tables[o] = (frozen(new_masks), frozen(new))
         self._columns_cache.pop(o, None)
         return rec
@@ -615,20 +608,59 @@ class TypedPosterior(Posterior):
     def type_posterior(self, owner: Any) -> np.ndarray:
         """``P(type of owner | everything seen)`` (K,): over populations and hypotheses, the type
         posterior given the population and the owner's holding (or an actor's, see ``actors``)."""
+        return self.type_posterior_reader(owner)()
+
+    def type_posterior_reader(self, owner: Any) -> _TypeReader:
+        """:meth:`type_posterior` of the posterior as it is now, finished when called (and remembered): a
+        record of a step can hold the type posteriors before and after it at little cost until they are read
+        (it keeps the owner's table and its mass per holding, not the posterior's arrays)."""
         o = self._actor(owner)
-        table = self._tables[o][1]
-        with np.errstate(invalid="ignore"):
-            norm = table - logsumexp(table, axis=1, keepdims=True)                # (M, K, n)
-        norm = np.where(np.isfinite(norm), norm, -np.inf)
-        cols = self._columns(o)
-        p = self._given * np.exp(self._logw)                                       # (M, H) joint
-        mass = np.stack([np.bincount(cols, weights=row, minlength=table.shape[2]) for row in p])   # (M, n)
-        out = np.einsum("mkn,mn->k", np.exp(norm), mass)
-        return out / out.sum()
+        table, given, logw, cols = self._tables[o][1], self._given, self._logw, self._columns(o)
+        hit = self._readers.get(o)
+        if hit is not None and hit[0] is table and hit[1] is given and hit[2] is logw and hit[3] is cols:
+            return hit[4]
+        M, _, n = table.shape
+        p = self._joint_of(given, logw)                                            # (M, H) joint
+        # each population's mass per holding (M, n): one bincount over every population's columns
+        mass = np.bincount((cols + n * np.arange(M)[:, None]).ravel(), weights=p.ravel(), minlength=M * n)
+        reader = _TypeReader(table, mass.reshape(M, n))
+        self._readers[o] = (table, given, logw, cols, reader)
+        return reader
+
+    def _joint_of(self, given: np.ndarray, logw: np.ndarray) -> np.ndarray:
+        """``given * exp(logw)`` (M, H), the joint of population and hypothesis (shared by every owner's type
+        posterior in one state)."""
+        hit = self._joint
+        if hit is not None and hit[0] is given and hit[1] is logw:
+            return hit[2]
+        p = given * np.exp(logw)
+        self._joint = (given, logw, p)
+        return p
 
     def type_probabilities(self, owner: Any) -> dict[str, float]:
         """:meth:`type_posterior` as ``{type name: probability}``."""
         return dict(zip(self.type_names, map(float, self.type_posterior(owner))))
+
+
+class _TypeReader:
+    """:meth:`TypedPosterior.type_posterior` of one owner in one state of the posterior, from the owner's type
+    table (M, K, n) and the state's mass per population and holding (M, n), finished when first called."""
+
+    __slots__ = ("table", "mass", "_value")
+
+    def __init__(self, table: np.ndarray, mass: np.ndarray):
+        self.table, self.mass, self._value = table, mass, None
+
+    def __call__(self) -> np.ndarray:
+        if self._value is None:
+            table = self.table
+            with np.errstate(invalid="ignore"):
+                norm = table - logsumexp(table, 1, keepdims=True)                  # (M, K, n)
+            norm = np.where(np.isfinite(norm), norm, -np.inf)
+            out = np.einsum("mkn,mn->k", np.exp(norm), self.mass)
+            self._value = frozen(out / out.sum())
+            self.table = self.mass = None       # nothing more to keep
+        return self._value.copy()
 
 
 def _log_table(values: Any, what: str) -> np.ndarray:

@@ -24,7 +24,9 @@ default model (:func:`~heimlich_lab.games.heimlich.inference.likelihoods.default
 
 Speed: bots whose model has the same utility weights as the evaluator's model are given the
 evaluator's :class:`~heimlich_lab.games.heimlich.inference.utility.Utility` (its cache) before the game, so the
-utilities the bots computed while playing are looked up again, not recomputed, during the replay.
+utilities the bots computed while playing are looked up again, not recomputed, during the replay (the kit's
+models of the same weights share one already, :meth:`~heimlich_lab.games.heimlich.inference.utility.Utility.shared`;
+this covers a model given its own).
 Utilities are a pure function of the public state, so the games and the scores are the same
 either way (``share_utility=False`` turns this off).
 """

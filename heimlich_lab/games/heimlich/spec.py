@@ -28,6 +28,7 @@ SPEC = GameSpec(
         "target": f"{_H}.benchmarks.tournament:bench_target",
         "tournament": f"{_H}.benchmarks.tournament:bench_tournament",
         "board": f"{_H}.benchmarks.board:bench_board",
+        "limits": f"{_H}.benchmarks.limits:bench_limits",
         "types": f"{_H}.benchmarks.player_types:bench_player_types",
     },
     display=f"{_H}.display:display",

@@ -20,6 +20,7 @@ import numpy as np
 from ..bots.model_bots import BoltzmannBot
 from ..inference.belief_set import BeliefSet
 from ..inference.model import BoltzmannModel
+from ..inference.utility import Utility
 from ..play import play_game
 from ..rules.actions import DECISION_KINDS
 from ..rules.replay import public_decisions
@@ -63,6 +64,7 @@ def bench_belief(quick: bool = False) -> list[tuple[str, float, str]]:
     dt = (time.process_time() - t0) / n
     # 2. the model's likelihood of one decision: a fresh model, whose per-instance cache (hands of the
     #    public history) starts empty, as in a replay; ``model`` above already answered every one of these
+    Utility.clear_shared()              # a cold cache: models share one per weights
     fresh_model = BoltzmannModel()
     t0 = time.process_time()
     m = 0

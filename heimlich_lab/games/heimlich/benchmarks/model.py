@@ -5,6 +5,7 @@ import time
 
 from ..bots.model_bots import BoltzmannBot, GreedyBot
 from ..inference.model import BoltzmannModel
+from ..inference.utility import Utility
 from ..play import play_game
 from ..rules.game import CHANCE
 from ..rules.ruleset import Rules
@@ -43,6 +44,7 @@ def bench_model(quick: bool = False) -> list[tuple[str, float, str]]:
     fresh = cached = 0.0
     clock = time.perf_counter
     for game_cases in cases:
+        Utility.clear_shared()          # a cold cache: models share one per weights
         m = BoltzmannModel()
         for v, actor, act in game_cases:
             t0 = clock()

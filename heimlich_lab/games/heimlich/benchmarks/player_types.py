@@ -21,6 +21,7 @@ from ..bots.model_bots import BoltzmannBot
 from ..inference.belief_set import BeliefSet
 from ..inference.likelihoods import ask_model
 from ..inference.player_types import default_population
+from ..inference.utility import Utility
 from ..play import play_game
 from ..rules.actions import DECISION_KINDS
 from ..rules.replay import public_decisions
@@ -42,6 +43,7 @@ def bench_player_types(quick: bool = False) -> list[tuple[str, float, str]]:
     rows = []
     for label, rules in (("basic", Rules()), ("Top Secret", Rules(top_secret=True))):
         games = _decisions(rules, 1 if quick else 3)
+        Utility.clear_shared()          # a cold cache (the bots that played shared theirs)
         pop = default_population()
         t0 = time.process_time()
         work = []

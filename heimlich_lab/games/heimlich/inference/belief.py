@@ -56,7 +56,7 @@ agent card that its observer did not see. See ``notes`` in
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -116,20 +116,30 @@ def _initial_space(players: tuple, agents: tuple, observer, own: tuple) -> Hypot
     return HypothesisSpace.assignments(players, agents, counts, known_owned={observer: list(own)})
 
 
-#: (space, model, its prior, keep_updates) -> that starting posterior, copied for each new belief (its arrays are replaced,
-#: never changed in place): an evaluation starts several beliefs per game from a few spaces and one model
+#: what a starting posterior depends on -> that posterior, copied for each new belief (its arrays are replaced, never
+#: changed in place): an evaluation starts several beliefs per game from a few spaces, and each
+#: ``Belief.from_record(rec, p)`` makes its model afresh (a new default population with the same prior)
 _STARTS: dict = {}
+
+
+def _start_key(space: HypothesisSpace, model, keep_updates: bool) -> tuple:
+    """The space (itself), whether the model has types, and what of the model the start reads (its prior tables
+    and names, by value: equal models share their start)."""
+    if not is_typed(model):
+        return (space, False, keep_updates)
+    tables = getattr(model, "log_tables", model.log_prior)
+    pop_prior = getattr(model, "table_log_prior", None)
+    return (space, True, keep_updates, np.asarray(tables, dtype=float).tobytes(), np.shape(tables),
+            tuple(model.type_names), None if pop_prior is None else np.asarray(pop_prior, dtype=float).tobytes(),
+            tuple(getattr(model, "table_names", None) or ()))
 
 
 def _initial_posterior(space: HypothesisSpace, model, keep_updates: bool) -> Posterior:
     """The posterior before anything is seen: over ``space``, with ``model``'s types if it has them."""
-    # the same objects, not ids reused (the model's prior arrays too: a population's are read-only, but could
-    # be replaced)
-    parts = (space, model, getattr(model, "tables", None), getattr(model, "table_prior", None))
-    key = (*map(id, parts), keep_updates)
+    key = _start_key(space, model, keep_updates)
     hit = _STARTS.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], parts)):
-        return hit[1].copy()
+    if hit is not None:      # keys hold the space itself: equal keys are the same space
+        return hit.copy()
     if is_typed(model):  # each player's type is learned with their agent, exactly
         post = TypedPosterior(space, getattr(model, "log_tables", model.log_prior), model.type_names,
                               population_log_prior=getattr(model, "table_log_prior", None),
@@ -138,7 +148,7 @@ def _initial_posterior(space: HypothesisSpace, model, keep_updates: bool) -> Pos
         post = Posterior(space, keep_updates=keep_updates)
     if len(_STARTS) > 64:
         _STARTS.clear()
-    _STARTS[key] = (parts, post.copy())
+    _STARTS[key] = post.copy()
     return post
 
 
@@ -163,8 +173,30 @@ class BeliefStep:
     marginals: np.ndarray | None = field(repr=False)
     entropy: float | None = 0.0
     update: Update | None = field(default=None, repr=False)
-    #: the actor's type probabilities before and after the step (a typed model's belief), else None
-    types: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    #: the actor's type probabilities before and after the step (a typed model's belief: a pair, each computed
+    #: when first read), else None
+    types: Sequence[np.ndarray] | None = field(default=None, repr=False)
+
+
+class _TypeReadings(Sequence):
+    """A step's ``types``: the actor's type probabilities before and after it, computed when first read (most
+    steps' never are: a replay keeps them for the explanations)."""
+
+    __slots__ = ("_readers",)
+
+    def __init__(self, before, after):
+        self._readers = (before, after)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return tuple(r() for r in self._readers[i])
+        return self._readers[i]()
+
+    def __len__(self) -> int:
+        return 2
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
 
 
 def _as_action(action) -> Action:
@@ -526,7 +558,7 @@ class Belief:
             raise ModelError(f"values must hold one log-likelihood per agent ({len(self.agents)}), "
                              f"not shape {np.shape(values)}")
         typed = self.keep_updates and isinstance(self._posterior, TypedPosterior)
-        before = self._posterior.type_posterior(actor) if typed else None
+        before = self._posterior.type_posterior_reader(actor) if typed else None
         try:
             upd = self._posterior.update_actor(actor, values, label=description, info=index)
         except ModelError:  # the values are valid: the only failure left is an impossible observation
@@ -541,7 +573,7 @@ class Belief:
         # the update record holds the posterior's own read-only table: no copy needed on the hot path
         marg = upd.marginals_after if upd is not None else post.marginals()
         step = BeliefStep(index, turn, actor, action, description, "observation", marg,
-                          post.entropy(), upd, (before, post.type_posterior(actor)) if typed else None)
+                          post.entropy(), upd, _TypeReadings(before, post.type_posterior_reader(actor)) if typed else None)
         self.history.append(step)
         return step
 

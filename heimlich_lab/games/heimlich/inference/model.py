@@ -201,7 +201,7 @@ class BoltzmannModel:
             raise ModelError(f"epsilon must be a probability in [0, 1], not {epsilon!r}")
         self.beta = float(beta)
         self.epsilon = float(epsilon)
-        self.utility = Utility(weights)
+        self.utility = Utility.shared(weights)   # one cache for every model of these weights
         self.weights = self.utility.weights
         self._lse: dict = {}
         self._hand_cache: dict = {}

@@ -45,12 +45,12 @@ import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy.special import logsumexp
 
 from ....errors import ModelError
 from ..rules.actions import Action
 from ..rules.cards import CARD_CODES
 from .exposure import PublicWatch, exposure as public_exposure
+from ....inference.core import logsumexp
 from ....inference.mixture import log_sum_exp
 from .model import HAND_DECISIONS, UNDERFLOW, UNINFORMATIVE, BoltzmannModel, card_choice_probs_in_logs, hands_of
 from .utility import Utility, UtilityWeights, card_plays
@@ -156,7 +156,7 @@ class PlayerPopulation:
         self.prior = self.table_prior @ self.tables
         for a in (self.tables, self.table_prior, self.prior):
             a.setflags(write=False)
-        self.utility = Utility(weights)
+        self.utility = Utility.shared(weights)   # one cache for every model of these weights
         self.weights = self.utility.weights
         self._models = []
         for t in types:
@@ -393,7 +393,7 @@ class PlayerPopulation:
         if ll is None:
             return None
         with np.errstate(divide="ignore"):
-            return logsumexp(ll + self.log_prior[:, None], axis=0)
+            return logsumexp(ll + self.log_prior[:, None], 0)
 
     # ---------------------------------------------------------------- saving
     def to_dict(self) -> dict:

@@ -233,6 +233,8 @@ def card_plays(state: PublicState, code: str) -> tuple[Action, ...]:
 
 
 _PAIRS: dict = {}
+#: weights -> the Utility models of those weights share (:meth:`Utility.shared`)
+_SHARED: dict = {}
 
 
 def _pairs(idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -362,6 +364,32 @@ class Utility:
 
     def __repr__(self):
         return f"Utility({self.weights})"
+
+    @classmethod
+    def shared(cls, weights: UtilityWeights | None = None) -> Utility:
+        """The one :class:`Utility` of these weights that the kit's models share (their caches with it): the
+        utilities are a pure function of the public state, so every model reading the same game (each
+        observer's, each type's, a bot's) needs them computed once.
+
+        >>> Utility.shared() is Utility.shared(UtilityWeights())
+        True
+        """
+        if weights is None:
+            weights = UtilityWeights()
+        if not isinstance(weights, UtilityWeights):
+            raise ModelError(f"weights must be a UtilityWeights, not {type(weights).__name__}")
+        hit = _SHARED.get(weights)
+        if hit is None:
+            if len(_SHARED) >= 8:
+                _SHARED.pop(next(iter(_SHARED)))
+            hit = _SHARED[weights] = cls(weights, cache_size=1024)
+        return hit
+
+    @staticmethod
+    def clear_shared() -> None:
+        """Forget the shared utilities (models made afterwards start with an empty cache): for benchmarks that
+        time utilities being computed."""
+        _SHARED.clear()
 
     # ---------------------------------------------------------------- cache
     def _cached(self, key, compute):

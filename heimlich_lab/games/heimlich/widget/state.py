@@ -382,9 +382,12 @@ def since_last_turn(view) -> list[str]:
 def last_moves(view) -> dict:
     """Each player's latest move or card play: player -> {agent: [from, to]} (public)."""
     out: dict = {}
-    for e in view.log:
-        if e.kind in ("move", "play") and e.data.get("moves") and e.player is not None:
-            out[e.player] = {c: list(ft) for c, ft in e.data["moves"].items()}
+    log = view.log
+    for i, kind in enumerate(log.kinds()):      # only moves and plays are read (a view copies what it hands out)
+        if kind in ("move", "play"):
+            e = log[i]
+            if e.data.get("moves") and e.player is not None:
+                out[e.player] = {c: list(ft) for c, ft in e.data["moves"].items()}
     return out
 
 

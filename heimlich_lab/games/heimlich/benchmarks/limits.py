@@ -1,0 +1,129 @@
+"""Issue 26's targets for the beliefs (``heimlich-lab bench --only limits``): ratios measured side by side.
+
+Figures are printed, never asserted. Each ratio compares two workloads timed in the same run, in alternation
+(``rounds`` times, the least CPU time of each kept), in CPU time of this process (``time.process_time``: a
+shared machine inflates them little; numpy's small products run on one core):
+
+* **beliefs vs bots only**: complete 5-player basic games between Boltzmann bots through :func:`tournament`
+  (one process), with every player's exact belief under the default model scored over the whole game
+  (:class:`BeliefEvaluator`, ``until=None``, as the 10,000-game target) against the same games without
+  beliefs. The target: at most 1.5x.
+* **default model vs BoltzmannModel**: :meth:`Belief.from_record` (update records kept: the notebooks', the
+  board's and the command line's path) for every observer of a few recorded 5-player basic games, per
+  decision read, with the default model and with ``BoltzmannModel()``. The target: at most 2x.
+* **a board bot-step**: the median CPU time of a step of the board (a 7-player Top Secret + Secret Dossier
+  game between random bots, a spectator's belief panel on), as ``heimlich-lab bench --only board``
+  measures it. The target: half of what it was before issue 26 (see BENCHMARKS.md).
+
+Only public entry points are used, so this file also times an older tree
+(``PYTHONPATH=OLD python heimlich_lab/games/heimlich/benchmarks/limits.py``: scripts/speed_side_by_side.py's
+way of comparing trees).
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+PLAYERS_5 = ("A", "B", "C", "D", "E")
+PLAYERS_7 = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
+
+
+def _cpu(work) -> float:
+    """CPU seconds of ``work()``, started with cold utility caches (a tree with utilities shared by every model
+    of the same weights would otherwise find the previous round's)."""
+    try:
+        from heimlich_lab.games.heimlich.inference.utility import Utility
+        Utility.clear_shared()
+    except (ImportError, AttributeError):    # an older tree: every model has its own cache
+        pass
+    t0 = time.process_time()
+    work()
+    return time.process_time() - t0
+
+
+def beliefs_vs_bots(games: int, rounds: int) -> tuple[float, float]:
+    """CPU seconds of ``games`` 5-player basic Boltzmann games with and without every player's belief
+    (default model, whole game), the least of ``rounds`` alternated runs each."""
+    from heimlich_lab.analysis import BeliefEvaluator, tournament
+    grid = dict(player_counts=5, variants="basic", bots="boltzmann", progress=False, n_jobs=1, seed=1)
+    tournament(**grid, games=2, evaluate=BeliefEvaluator(until=None))     # imports (not timed)
+    with_b, without = [], []
+    for _ in range(rounds):     # a new evaluator each time: its model's caches start cold, as the bots' do
+        without.append(_cpu(lambda: tournament(**grid, games=games)))
+        with_b.append(_cpu(lambda: tournament(**grid, games=games, evaluate=BeliefEvaluator(until=None))))
+    return min(with_b), min(without)
+
+
+def from_record_default_vs_boltzmann(n_records: int, rounds: int) -> tuple[float, float, int]:
+    """CPU seconds of :meth:`Belief.from_record` for every observer of ``n_records`` 5-player basic games
+    with the default model and with ``BoltzmannModel()``, and the number of decisions read."""
+    from heimlich_lab import Belief, Rules, play
+    from heimlich_lab.bots import BoltzmannBot
+    try:
+        from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+    except ImportError:     # a tree before the games' layout
+        from heimlich_lab.inference.model import BoltzmannModel
+    recs = [play(Rules(), {p: BoltzmannBot(seed=10 * k + i) for i, p in enumerate(PLAYERS_5)}, seed=100 + k)
+            for k in range(n_records)]
+    reads = [0]
+
+    def run(model_of):
+        n = 0
+        for rec in recs:
+            for p in rec.players:
+                b = Belief.from_record(rec, observer=p, model=model_of())
+                b.marginals_array()
+                n += sum(1 for s in b.history if s.kind == "observation")
+        reads[0] = n
+
+    run(lambda: None)       # warm (not timed)
+    default, boltz = [], []
+    for _ in range(rounds):
+        default.append(_cpu(lambda: run(lambda: None)))
+        boltz.append(_cpu(lambda: run(BoltzmannModel)))
+    return min(default), min(boltz), reads[0]
+
+
+def board_step(seeds: int) -> tuple[float, int]:
+    """Median CPU seconds of a board bot-step (7 players, Top Secret + dossier, spectator panel) over whole
+    games, and the number of steps."""
+    from heimlich_lab import Rules
+    from heimlich_lab.bots import RandomBot
+    try:
+        from heimlich_lab.widget.game_controller import GameController
+    except ImportError:
+        from heimlich_lab.games.heimlich.widget.game_controller import GameController
+    times = []
+    for seed in range(seeds):
+        bots = {p: RandomBot(seed=seed * 10 + i) for i, p in enumerate(PLAYERS_7)}
+        ctl = GameController(PLAYERS_7, bots=bots, rules=Rules(top_secret=True, dossier=True), seed=seed,
+                             autoplay=False)
+        while True:
+            t0 = time.process_time()
+            if not ctl.step():
+                break
+            times.append(time.process_time() - t0)
+    return statistics.median(times), len(times)
+
+
+def bench_limits(quick: bool = False) -> list[tuple[str, float, str]]:
+    """The three figures of issue 26, as ``(label, value, unit)``."""
+    games, rounds = (6, 1) if quick else (30, 2)
+    w, wo = beliefs_vs_bots(games, rounds)
+    d, b, n = from_record_default_vs_boltzmann(1 if quick else 3, 1 if quick else 2)
+    step, steps = board_step(1 if quick else 2)
+    return [
+        (f"{games} 5-player basic Boltzmann games, bots only", wo / games * 1e3, "CPU-ms/game"),
+        ("  the same games with every belief, default model, whole game", w / games * 1e3, "CPU-ms/game"),
+        ("  beliefs vs bots only (target <= 1.5)", w / wo, "x"),
+        ("Belief.from_record, 5 players basic, default model", d / n * 1e6, "CPU-us/decision"),
+        ("  the same with BoltzmannModel()", b / n * 1e6, "CPU-us/decision"),
+        ("  default vs BoltzmannModel (target <= 2)", d / b, "x"),
+        (f"board bot-step, 7 players TS + dossier, spectator panel ({steps} steps)", step * 1e3, "CPU-ms median"),
+    ]
+
+
+if __name__ == "__main__":      # PYTHONPATH=TREE python .../limits.py [--quick]: this tree's figures
+    for label, value, unit in bench_limits(quick="--quick" in sys.argv[1:]):
+        print(f"{label:<80} | {value:10.3f} | {unit}")

@@ -1,0 +1,54 @@
+"""Issue 26's belief figures for two trees, side by side in one run (``heimlich-lab bench --only limits``'s).
+
+    python scripts/belief_limits_side_by_side.py BEFORE_TREE AFTER_TREE [--rounds 2] [--quick]
+
+Each round runs this tree's ``heimlich_lab/games/heimlich/benchmarks/limits.py`` (public entry points only, so
+it times an older tree too) in a fresh process per tree, with ``PYTHONPATH`` set to that tree, the order of the
+trees alternating from round to round. Printed per figure: each tree's median over the rounds and after/before.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+LIMITS = Path(__file__).resolve().parents[1] / "heimlich_lab" / "games" / "heimlich" / "benchmarks" / "limits.py"
+
+
+def run(tree: str, quick: bool) -> dict[str, tuple[float, str]]:
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
+    out = subprocess.run([sys.executable, str(LIMITS), *(["--quick"] if quick else [])], env=env, cwd="/tmp",
+                         capture_output=True, text=True, check=True).stdout
+    figures = {}
+    for line in out.splitlines():
+        parts = line.split(" | ")
+        if len(parts) == 3:
+            figures[parts[0].strip()] = (float(parts[1]), parts[2].strip())
+    return figures
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("before")
+    ap.add_argument("after")
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--quick", action="store_true")
+    a = ap.parse_args(argv)
+    got: dict[str, list[dict]] = {"before": [], "after": []}
+    for r in range(a.rounds):
+        order = [("before", a.before), ("after", a.after)]
+        for name, tree in (order if r % 2 == 0 else order[::-1]):
+            got[name].append(run(tree, a.quick))
+    labels = list(got["after"][0])
+    print(f"{'figure':<80} {'before':>10} {'after':>10} {'after/before':>12}")
+    for label in labels:
+        b = statistics.median(f[label][0] for f in got["before"])
+        x = statistics.median(f[label][0] for f in got["after"])
+        print(f"{label:<80} {b:10.3f} {x:10.3f} {x / b:12.2f}   {got['after'][0][label][1]}")
+
+
+if __name__ == "__main__":
+    main()
