@@ -160,7 +160,7 @@ def test_hot_seat_curtain_shows_public_facts_only():
 def test_bots_alone_step_play_pause_and_the_omniscient_view():
     bots = {p: RandomBot(seed=i) for i, p in enumerate(FOUR)}
     ctl = SecretsController(FOUR, bots=bots, seed=2, viewer="omniscient")
-    assert not ctl.playing and ctl.widget.state["autoplay"] == {"playing": False, "speed_ms": 400}
+    assert not ctl.playing and ctl.widget.state["autoplay"] == {"available": True, "playing": False, "speed_ms": 400}
     n = len(ctl.game.history)
     ctl.handle_message({"type": "control", "command": "step"})
     assert len(ctl.game.history) > n
@@ -229,21 +229,21 @@ def test_replay_as_spectator_and_omniscient():
 
 
 def test_the_front_end_is_shipped_in_the_wheel():
-    assert (static_dir() / "table.js").is_file() and (static_dir() / "table.css").is_file()
+    assert (static_dir() / "table.bundle.js").is_file() and (static_dir() / "table.css").is_file()
     include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"][
         "force-include"]
-    assert include["widgets/secrets/table.js"] == "heimlich_lab/games/secrets/static/table.js"
+    assert include["widgets/secrets/table.bundle.js"] == "heimlich_lab/games/secrets/static/table.bundle.js"
     assert include["widgets/secrets/table.css"] == "heimlich_lab/games/secrets/static/table.css"
 
 
 def test_an_installed_wheel_loads_its_own_table(tmp_path):
-    for f in ("table.js", "table.css"):
+    for f in ("table.bundle.js", "table.css"):
         assert not re.search(r"https?://", (ROOT / "widgets" / "secrets" / f).read_text()), f"{f}: no outside URL"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
                     "--wheel-dir", str(tmp_path), str(ROOT)], check=True, capture_output=True, timeout=300)
     (whl,) = tmp_path.glob("heimlich_lab-*.whl")
     with zipfile.ZipFile(whl) as z:
-        assert z.read("heimlich_lab/games/secrets/static/table.js").decode() == (ROOT / "widgets/secrets/table.js").read_text()
+        assert z.read("heimlich_lab/games/secrets/static/table.bundle.js").decode() == (ROOT / "widgets/secrets/table.bundle.js").read_text()
     site = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", "--target", str(site),
                     str(whl)], check=True, capture_output=True, timeout=300)

@@ -192,17 +192,17 @@ def test_errors_leave_the_game_unchanged_and_are_shown():
 
 def test_wrong_player_and_a_bots_decision_are_refused():
     ctl = GameController(THREE, bots=bots("Cy"), start=pos(decision="move", die="2"), beliefs=False)
-    assert ctl.curtain == "Hand over to Ann, then click Reveal"
+    assert ctl.curtain == "Hand the screen to Ann, then click Reveal"
     before = frozen(ctl)
     ctl.send_action("move red+2")
-    assert "hand the screen over to Ann" in ctl.widget.state["error"] and frozen(ctl) == before
+    assert "hand the screen to Ann" in ctl.widget.state["error"] and frozen(ctl) == before
     ctl.reveal()
     ctl.send_action("move red+2", player="Bob")
     assert "Ann's decision, not Bob's" in ctl.widget.state["error"] and frozen(ctl) == before
     ctl.send_action("move red+2")
-    assert ctl.decider == "Bob" and ctl.curtain == "Hand over to Bob, then click Reveal"
+    assert ctl.decider == "Bob" and ctl.curtain == "Hand the screen to Bob, then click Reveal"
     ctl.send_action("roll")                             # Bob has not taken the screen yet
-    assert "hand the screen over to Bob" in ctl.widget.state["error"] and ctl.game.is_chance_node
+    assert "hand the screen to Bob" in ctl.widget.state["error"] and ctl.game.is_chance_node
     bot = GameController(THREE, bots=bots("Ann", "Bob"), start=pos(decision="move", die="2"), beliefs=False)
     before = frozen(bot)
     bot.send_action("move red+2")
@@ -218,9 +218,9 @@ def _private_fields_empty(s):
 def test_curtain_flow_between_two_humans():
     ctl = GameController(THREE, bots=bots("Cy"), rules=TS, seed=4)
     s = ctl.widget.state
-    assert s["curtain"] == "Hand over to Ann, then click Reveal" and _private_fields_empty(s)
+    assert s["curtain"] == "Hand the screen to Ann, then click Reveal" and _private_fields_empty(s)
     ctl.send_action("roll")
-    assert ctl.game.is_chance_node and "hand the screen over to Ann" in ctl.widget.state["error"]
+    assert ctl.game.is_chance_node and "hand the screen to Ann" in ctl.widget.state["error"]
     ctl.handle_message({"type": "curtain", "command": "reveal"})
     s = ctl.widget.state
     assert s["curtain"] is None and s["viewer"] == "Ann" and s["hand"] == ctl.game.hands["Ann"]
@@ -231,7 +231,7 @@ def test_curtain_flow_between_two_humans():
         if s["curtain"]:
             assert _private_fields_empty(s)
             if ctl.decider == "Bob":
-                assert s["curtain"] == "Hand over to Bob, then click Reveal"
+                assert s["curtain"] == "Hand the screen to Bob, then click Reveal"
                 ctl.reveal()
                 s = ctl.widget.state
                 assert s["viewer"] == "Bob" and s["hand"] == ctl.game.hands["Bob"]
@@ -658,7 +658,7 @@ def test_dossier_replay_suggests_a_sheet_after_the_mark():
 # ------------------------------------------------------------------ one speed range, no dead messages
 def test_the_speed_range_is_the_sliders_and_clamped():
     from heimlich_lab.widget import board
-    logic = (static_dir() / "logic.js").read_text() if (static_dir() / "logic.js").exists() else \
+    logic = (static_dir() / "shell.js").read_text() if (static_dir() / "shell.js").exists() else \
         (static_dir() / "board.bundle.js").read_text()
     m = re.search(r"SPEED_RANGE = Object\.freeze\(\{ min: (\d+), max: (\d+), step: (\d+) \}\)", logic)
     assert m and tuple(map(int, m.groups())) == (board.SPEED_MIN_MS, board.SPEED_MAX_MS, board.SPEED_STEP_MS)

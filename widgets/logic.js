@@ -9,12 +9,12 @@
 // Board constants
 // ---------------------------------------------------------------------------
 
+import { SPEED_RANGE } from "./shell.js";
 export const FINISH = 42;
 export const DOSSIER_MARK = 29;
 export const DEFAULT_SPEED_MS = 300;
-/** The autoplay pace (ms per bot step): the speed slider's range, the same as the kernel's
- * (heimlich_lab/widget/board.py SPEED_MIN_MS, SPEED_MAX_MS, SPEED_STEP_MS; a test checks they agree). */
-export const SPEED_RANGE = Object.freeze({ min: 0, max: 2000, step: 50 });
+/** The autoplay pace (ms per bot step): the table shell's (shell.js), the same as the kernel's. */
+export { SPEED_RANGE };
 
 /** A speed in ms clamped to SPEED_RANGE (NaN for anything that is not a number). */
 export function clampSpeed(v) {

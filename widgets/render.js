@@ -2,6 +2,7 @@
 // No DOM access here; board.js inserts these strings and wires the events.
 // Everything shown comes from the state (every string is escaped).
 import * as L from "./logic.js";
+import * as S from "./shell.js";
 
 /** Escape text for HTML/SVG text and attribute values. */
 export function esc(value) {
@@ -367,9 +368,7 @@ export function renderResult(vm) {
 
 /** The curtain panel (hot seat): text and the reveal button. */
 export function renderCurtain(vm) {
-  return `<div class="hb-curtain" data-testid="curtain" role="dialog" aria-label="Curtain">`
-    + `<p>${esc(vm.state.curtain)}</p>`
-    + `<button type="button" class="hb-reveal" data-curtain="reveal">Reveal</button></div>`;
+  return S.curtainMarkup(vm.state.curtain, "hb");
 }
 
 /** Decision text and the controls for it. */
@@ -437,41 +436,14 @@ export function renderLogItems(lines) {
   return lines.map((line) => `<li>${esc(line)}</li>`).join("");
 }
 
-/** Autoplay (bots) and replay controls. */
+/** Autoplay (bots) and replay controls: the table shell's (shell.js), with the board's class prefix. */
 export function renderPlayback(vm) {
-  const s = vm.state;
-  let out = "";
-  const a = s.autoplay;
-  if (a) {
-    const avail = a.available !== false;
-    const speed = Number.isFinite(a.speed_ms) ? a.speed_ms : L.animationMs(s);
-    out += `<div class="hb-autoplay" data-testid="autoplay">`
-      + `<button type="button" data-control="step"${avail && !a.playing ? "" : " disabled"} title="the next bot decision (with Pause on, the bots wait for it)" aria-label="Next: the next bot decision">Next</button>`
-      + `<button type="button" data-control="play"${avail && !a.playing ? "" : " disabled"}>Play</button>`
-      + `<button type="button" data-control="pause"${a.playing ? "" : " disabled"}>Pause</button>`
-      + `<label>Speed <input type="range" data-control="speed" min="${L.SPEED_RANGE.min}" max="${L.SPEED_RANGE.max}" step="${L.SPEED_RANGE.step}" value="${esc(speed)}" aria-label="milliseconds per step"/>`
-      + ` <span data-bind="speed">${esc(speed)} ms</span></label></div>`;
-  }
-  const r = s.replay;
-  if (r) {
-    const len = L.replayLast(r); // positions 0..length-1
-    const idx = Math.max(0, Math.min(len, Math.trunc(Number(r.index) || 0)));
-    out += `<div class="hb-replay" data-testid="replay">`
-      + `<button type="button" data-replay-step="first" title="start" aria-label="to the start"${idx <= 0 ? " disabled" : ""}>\u00AB</button>`
-      + `<button type="button" data-replay-step="-1" title="back ( [ )" aria-label="one step back"${idx <= 0 ? " disabled" : ""}>\u25C0</button>`
-      + `<input type="range" data-control="replay" min="0" max="${len}" step="1" value="${idx}" aria-label="replay position"/>`
-      + `<button type="button" data-replay-step="+1" title="forward ( ] )" aria-label="one step forward"${idx >= len ? " disabled" : ""}>\u25B6</button>`
-      + `<button type="button" data-replay-step="last" title="end" aria-label="to the end"${idx >= len ? " disabled" : ""}>\u00BB</button>`
-      + ` <span data-bind="replay">${idx} / ${len}</span></div>`;
-  }
-  return out;
+  return S.playbackMarkup(vm.state, "hb");
 }
 
 /** A structural signature of the playback section: same signature -> board.js only patches values. */
 export function playbackSignature(vm) {
-  const a = vm.state.autoplay;
-  const r = vm.state.replay;
-  return JSON.stringify([a ? [a.available !== false, !!a.playing] : null, r ? [L.replayLast(r), Math.trunc(r.index) <= 0, Math.trunc(r.index) >= L.replayLast(r)] : null]);
+  return S.playbackSignature(vm.state);
 }
 
 /** Belief panel: caption, heatmap with names and legend, the viewer's own agent, largest updates, types, entropy plot. */

@@ -329,7 +329,7 @@ def test_hot_seat_curtain_and_each_humans_own_hand(page, lab, notebooks, artifac
     open_and_run(page, lab, "hotseat.ipynb", artifacts, "hotseat-01-curtain-ann")
     b = page.locator(BOARD)
     curtain = b.locator("[data-testid='curtain']")
-    assert "Hand over to Ann" in curtain.text_content()
+    assert "Hand the screen to Ann" in curtain.text_content()
 
     def nothing_private():
         assert cards_shown(page) == [] and own_marks(page) == []
@@ -347,17 +347,17 @@ def test_hot_seat_curtain_and_each_humans_own_hand(page, lab, notebooks, artifac
                             ".map((e) => e.getAttribute('data-hand-size'))")) == ["Ann", "Bob", "Cy"]
     screenshot(page, artifacts, "hotseat-02-ann")
     for _ in range(40):                                 # Ann plays until the screen must go to Bob
-        if curtain.count() and "Hand over to Bob" in curtain.text_content():
+        if curtain.count() and "Hand the screen to Bob" in curtain.text_content():
             break
         if curtain.count():                             # the bot plays under a public curtain
             page.wait_for_function(f"() => !document.querySelector('{BOARD} [data-testid=\"curtain\"]')"
                                    f" || document.querySelector('{BOARD} [data-testid=\"curtain\"]')"
-                                   ".textContent.includes('Hand over')", timeout=20_000)
-            if "Hand over to Ann" in (curtain.text_content() if curtain.count() else ""):
+                                   ".textContent.includes('Hand the screen')", timeout=20_000)
+            if "Hand the screen to Ann" in (curtain.text_content() if curtain.count() else ""):
                 click_wait(page, "[data-curtain='reveal']")
             continue
         act_once(page)
-    assert "Hand over to Bob" in curtain.text_content()
+    assert "Hand the screen to Bob" in curtain.text_content()
     nothing_private()
     screenshot(page, artifacts, "hotseat-03-curtain-bob")
     rep = run_report(page)

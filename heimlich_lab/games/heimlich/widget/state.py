@@ -30,7 +30,7 @@ With ``chance="manual"`` a human's roll is a decision of its own (the widget's "
 >>> s["phase"], s["current_player"], s["decisions"], s["decision_text"]
 ('roll', 'Ann', [{'notation': 'roll', 'kind': 'roll', 'group': 'roll', 'title': 'Die', 'label': 'Roll the die', \
 'key': 'r'}], 'Ann: roll the die')
->>> c = board_state(m, None, human_players=["Ann"], curtain="Hand over to Ann")   # a curtain: the spectator's
+>>> c = board_state(m, None, human_players=["Ann"], curtain="Hand the screen to Ann")   # a curtain: the spectator's
 >>> c["hand"], c["own_agents"], c["decisions"], c["belief"]
 (None, [], [], None)
 """
