@@ -5,6 +5,14 @@ var SPEED_RANGE = Object.freeze({ min: 0, max: 2e3, step: 50 });
 function esc(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
+function attrs(o) {
+  let out = "";
+  for (const [k, v] of Object.entries(o || {})) {
+    if (v === null || v === void 0 || v === false) continue;
+    out += v === true ? ` ${k}` : ` ${k}="${esc(v)}"`;
+  }
+  return out;
+}
 function replayLast(replay) {
   return Math.max(0, Math.trunc(Number(replay && replay.length) || 0) - 1);
 }
@@ -51,6 +59,27 @@ function curtainMarkup(text, p = "tb") {
   const handOver = /^Hand the screen to /.test(String(text));
   return `<div class="${p}-curtain tb-curtain" data-testid="curtain" role="dialog" aria-label="${esc(WORDS.curtainHead)}"><p class="tb-curtain-head">${esc(WORDS.curtainHead)}</p><p class="tb-curtain-text">${esc(text)}</p>` + (handOver ? `<button type="button" class="${p}-reveal tb-reveal" data-curtain="reveal" data-control="reveal" aria-keyshortcuts="R">${WORDS.reveal}</button>` : "") + `</div>`;
 }
+function logItems(lines) {
+  return (lines || []).map((l) => `<li>${esc(l)}</li>`).join("");
+}
+function liveMode(state) {
+  const a = state && state.autoplay;
+  return a && a.playing && a.available !== false && !(state && state.is_human_turn) ? "off" : "polite";
+}
+function shellKey(key, state) {
+  if (typeof key !== "string" || !state) return null;
+  const k = key.toLowerCase();
+  const r = state.replay;
+  if (r && (key === "[" || key === "]")) {
+    const i = Math.max(0, Math.min(replayLast(r), Math.trunc(Number(r.index) || 0) + (key === "[" ? -1 : 1)));
+    return i === Math.trunc(Number(r.index) || 0) ? null : { type: "replay", index: i };
+  }
+  if (state.curtain) return k === "r" && /^Hand the screen to /.test(String(state.curtain)) ? { type: "curtain" } : null;
+  const on = controlStates(state.autoplay);
+  if (on && k === "n" && on.step) return { type: "control", command: "step" };
+  if (on && k === "p" && (on.play || on.pause)) return { type: "control", command: on.pause ? "pause" : "play" };
+  return null;
+}
 var FOCUS_KEYS = Object.freeze([
   "data-action",
   "data-command",
@@ -61,6 +90,50 @@ var FOCUS_KEYS = Object.freeze([
   "data-building-action",
   "data-card"
 ]);
+function focusKeyOf(node) {
+  if (!node || !node.hasAttribute) return null;
+  for (const a of FOCUS_KEYS) {
+    if (node.hasAttribute(a)) {
+      const t = node.getAttribute("data-target");
+      const q = (s) => String(s).replace(/["\\]/g, "\\$&");
+      return `[${a}="${q(node.getAttribute(a))}"]${t ? `[data-target="${q(t)}"]` : ""}`;
+    }
+  }
+  return null;
+}
+function mountSections(root, names) {
+  const sections = {};
+  for (const k of names) sections[k] = root.querySelector(`[data-section="${k}"]`);
+  const cache = /* @__PURE__ */ new Map();
+  const doc = root.ownerDocument;
+  function set(name, html) {
+    if (cache.get(name) === html) return false;
+    const active = doc.activeElement;
+    const hadFocus = !!active && sections[name].contains(active);
+    const focusKey = hadFocus ? focusKeyOf(active) : null;
+    cache.set(name, html);
+    sections[name].innerHTML = html;
+    if (hadFocus && !root.contains(doc.activeElement)) {
+      let target = focusKey ? root.querySelector(focusKey) : null;
+      if (!target || target.disabled) target = root;
+      try {
+        target.focus({ preventScroll: true });
+      } catch (e) {
+      }
+    }
+    return true;
+  }
+  return { sections, set, cache };
+}
+function patchLog(ol, lines, prev) {
+  if (prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {
+    if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length)));
+  } else {
+    ol.innerHTML = logItems(lines);
+  }
+  ol.scrollTop = ol.scrollHeight;
+  return lines;
+}
 
 // logic.js
 var FINISH = 42;
@@ -603,17 +676,8 @@ function applyCommand(ui, cmd, ctx) {
 }
 
 // render.js
-function esc2(value) {
-  return String(value == null ? "" : value).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-}
-function attrs(obj) {
-  let out = "";
-  for (const [k, v] of Object.entries(obj)) {
-    if (v === void 0 || v === null || v === false) continue;
-    out += v === true ? ` ${k}` : ` ${k}="${esc2(v)}"`;
-  }
-  return out;
-}
+var esc2 = esc;
+var attrs2 = attrs;
 function cls(...names) {
   return names.filter(Boolean).join(" ");
 }
@@ -682,7 +746,7 @@ function renderBuildings(vm) {
     );
     const label = named ? `${value} ${g.label}` : value;
     const title = named ? `${g.label} (${value})` : `Building ${g.value}`;
-    out += `<g${attrs({
+    out += `<g${attrs2({
       class: c,
       "data-building": g.value,
       "data-building-action": act,
@@ -738,7 +802,7 @@ function agentNodes(vm) {
   return out;
 }
 function agentMarkup(n) {
-  return `<g${attrs({ class: n.cls, "data-agent": n.key, style: translateStyle(n.x, n.y), role: "img", "aria-label": n.label })}>${n.inner}</g>`;
+  return `<g${attrs2({ class: n.cls, "data-agent": n.key, style: translateStyle(n.x, n.y), role: "img", "aria-label": n.label })}>${n.inner}</g>`;
 }
 function renderGhosts(vm) {
   const scoring = new Set(vm.scoring);
@@ -774,7 +838,7 @@ function markerNodes(vm) {
   return out;
 }
 function markerMarkup(n) {
-  return `<g${attrs({ class: n.cls, "data-marker": n.key, "data-score": n.score, style: translateStyle(n.x, n.y) })}>${n.inner}</g>`;
+  return `<g${attrs2({ class: n.cls, "data-marker": n.key, "data-score": n.score, style: translateStyle(n.x, n.y) })}>${n.inner}</g>`;
 }
 function renderCenter(vm) {
   const s = vm.state;
@@ -826,7 +890,7 @@ function swatch(st, extra = "") {
 function renderHeader(vm) {
   const s = vm.state;
   let out = `<span class="hb-view" data-testid="view-label">${esc2(s.view_label || (s.viewer ? `${s.viewer}: view` : ""))}</span>`;
-  if (s.banner) out += `<span class="hb-banner" data-testid="banner" aria-live="polite">${esc2(s.banner)}</span>`;
+  if (s.banner) out += `<span class="hb-banner" data-testid="banner" aria-live="${liveMode(s)}">${esc2(s.banner)}</span>`;
   if (s.players.length) {
     out += `<span class="hb-players">` + s.players.map((p) => {
       const size = s.top_secret && s.hand_sizes && Number.isFinite(s.hand_sizes[p]) ? ` <span class="hb-hand-size" data-hand-size="${esc2(p)}" title="cards in hand">${esc2(s.hand_sizes[p])} card${s.hand_sizes[p] === 1 ? "" : "s"}</span>` : "";
@@ -891,7 +955,7 @@ function renderCurtain(vm) {
 }
 function renderControls(vm) {
   const s = vm.state;
-  let out = `<div class="hb-decision" data-testid="decision" aria-live="polite">${esc2(s.decision_text)}</div>`;
+  let out = `<div class="hb-decision" data-testid="decision" aria-live="${liveMode(s)}">${esc2(s.decision_text)}</div>`;
   if (s.result) out += renderResult(vm);
   else if (s.winners || s.result_text) {
     out += `<div class="hb-result" data-testid="result">` + (s.winners ? `<strong>${esc2(s.winners.length ? `Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.join(", ")}` : "No player wins")}</strong> ` : "") + `${esc2(s.result_text)}</div>`;
@@ -934,7 +998,7 @@ function renderLog(vm) {
   return `<h4>Log</h4><ol class="hb-log" data-testid="log">${renderLogItems(vm.state.log)}</ol>`;
 }
 function renderLogItems(lines) {
-  return lines.map((line) => `<li>${esc2(line)}</li>`).join("");
+  return logItems(lines);
 }
 function renderPlayback(vm) {
   return playbackMarkup(vm.state, "hb");
@@ -1012,15 +1076,15 @@ function renderSince(vm) {
 function renderHelp(vm) {
   const replayOnly = vm && vm.state.replay && !vm.state.autoplay;
   if (replayOnly) return `<p class="hb-help">Keys (click the board or Tab to it first): <kbd>[</kbd> one step back · <kbd>]</kbd> one step forward; the slider and the buttons do the same.</p>`;
-  return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll · <kbd>0</kbd>–<kbd>3</kbd> choose points · <kbd>←</kbd>/<kbd>→</kbd> or an agent's letter select an agent · <kbd>+</kbd>/<kbd>−</kbd> add/remove a step · digits set its steps · <kbd>Enter</kbd> confirm · <kbd>Esc</kbd> reset · <kbd>Y</kbd>/<kbd>N</kbd> announce · <kbd>[</kbd>/<kbd>]</kbd> replay step</p>`;
+  return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll · <kbd>0</kbd>–<kbd>3</kbd> choose points · <kbd>←</kbd>/<kbd>→</kbd> or an agent's letter select an agent · <kbd>+</kbd>/<kbd>−</kbd> add/remove a step · digits set its steps · <kbd>Enter</kbd> confirm · <kbd>Esc</kbd> reset · <kbd>Y</kbd>/<kbd>N</kbd> announce · <kbd>[</kbd>/<kbd>]</kbd> replay step · <kbd>N</kbd> next bot decision · <kbd>P</kbd> play or pause the bots (while nobody here decides) · <kbd>R</kbd> reveal at the curtain</p>`;
 }
 function renderClassData(cd) {
   if (!cd || typeof cd !== "object" || !Array.isArray(cd.seats)) return "";
-  const boxes = cd.seats.map((s) => `<label class="hb-consent"><input type="checkbox"${attrs({
+  const boxes = cd.seats.map((s) => `<label class="hb-consent"><input type="checkbox"${attrs2({
     "data-consent": s.player,
     checked: s.consent === true
   })}> ${esc2(s.label)}</label>`).join("");
-  return `<div class="hb-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs({
+  return `<div class="hb-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs2({
     "data-version": cd.version
   })}><p class="hb-class-text" data-testid="class-data-text">${esc2(cd.text)}</p>` + (boxes ? `<div class="hb-consents">${boxes}</div>` : "") + `<p class="hb-class-status" data-testid="class-data-status">${esc2(cd.status)}</p>` + (cd.error ? `<div class="hb-error" data-testid="class-data-error" role="alert">${esc2(cd.error)}</div>` : "") + `</div>`;
 }
@@ -1099,19 +1163,17 @@ function render({ model, el }) {
   const root = doc.createElement("div");
   root.className = "heimlich-board";
   root.tabIndex = 0;
-  root.setAttribute("role", "application");
+  root.setAttribute("role", "region");
   root.setAttribute("aria-label", "Heimlich & Co. board");
   root.innerHTML = renderSkeleton();
   el.appendChild(root);
-  const sections = {};
-  for (const k of SECTIONS) sections[k] = root.querySelector(`[data-section="${k}"]`);
+  const { sections, set: setSection, cache } = mountSections(root, SECTIONS);
   const classBox = doc.createElement("div");
   classBox.className = "hb-class-section";
   root.appendChild(classBox);
   let classHtml = null;
   const layers = {};
   for (const k of SVG_LAYERS) layers[k] = root.querySelector(`[data-layer="${k}"]`);
-  const cache = /* @__PURE__ */ new Map();
   const innerCache = /* @__PURE__ */ new WeakMap();
   let ui = initialUi();
   let vm = null;
@@ -1122,12 +1184,6 @@ function render({ model, el }) {
   let lastLog = null;
   let scrollQueued = false;
   let destroyed = false;
-  function setSection(name, html) {
-    if (cache.get(name) === html) return false;
-    cache.set(name, html);
-    sections[name].innerHTML = html;
-    return true;
-  }
   function setLayer(name, html) {
     if (cache.get(`layer:${name}`) === html) return;
     cache.set(`layer:${name}`, html);
@@ -1163,15 +1219,12 @@ function render({ model, el }) {
     cache.set("playback:sig", sig);
     setSection("playback", html);
   }
-  function patchLog(lines) {
+  function patchLog2(lines) {
     const ol = sections.log.querySelector('[data-testid="log"]');
-    const prev = lastLog;
-    if (ol && prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {
-      if (lines.length === prev.length) return;
-      ol.insertAdjacentHTML("beforeend", renderLogItems(lines.slice(prev.length)));
-    } else {
-      sections.log.innerHTML = renderLog(vm);
-    }
+    const same = lastLog && lines.length === lastLog.length && lastLog.every((line, i) => lines[i] === line);
+    if (ol && same) return;
+    if (ol && lastLog) patchLog(ol, lines, lastLog);
+    else sections.log.innerHTML = renderLog(vm);
     lastLog = lines;
     scheduleLogScroll();
   }
@@ -1203,23 +1256,17 @@ function render({ model, el }) {
     patchKeyed(layers.markers, markerNodes(vm), "data-marker", markerMarkup, innerCache);
     const html = renderSections(vm);
     const focusedAction = doc.activeElement && root.contains(doc.activeElement) ? doc.activeElement : null;
-    const focusKey = focusedAction ? focusKeyOf(focusedAction) : null;
+    const focusKey = focusedAction ? focusKeyOf2(focusedAction) : null;
     for (const k of SECTIONS) {
       if (k === "playback" || k === "log") continue;
       setSection(k, html[k]);
     }
     patchPlayback();
-    patchLog(vm.state.log);
+    patchLog2(vm.state.log);
     if (focusKey && !root.contains(doc.activeElement)) restoreFocus(focusKey);
   }
-  function focusKeyOf(node) {
-    for (const a of ["data-action", "data-command", "data-step", "data-control", "data-curtain", "data-replay-step", "data-building-action"]) {
-      if (node.hasAttribute && node.hasAttribute(a)) {
-        const t = node.getAttribute("data-target");
-        return `[${a}="${CSS_escape(node.getAttribute(a))}"]${t ? `[data-target="${CSS_escape(t)}"]` : ""}`;
-      }
-    }
-    return node === root ? "root" : null;
+  function focusKeyOf2(node) {
+    return node === root ? "root" : focusKeyOf(node);
   }
   function restoreFocus(key) {
     let target = key === "root" ? root : root.querySelector(key);
@@ -1290,7 +1337,14 @@ function render({ model, el }) {
     }
     const cmd = vm ? keyCommand(event.key, vm.ctx) : null;
     if (event.key.length === 1 || event.key.startsWith("Arrow") || event.key === "Enter" || event.key === "Backspace") event.stopPropagation();
-    if (!cmd) return;
+    if (!cmd) {
+      const msg = vm ? shellKey(event.key, vm.state) : null;
+      if (msg && msg.type !== "replay") {
+        event.preventDefault();
+        model.send(msg);
+      }
+      return;
+    }
     event.preventDefault();
     event.stopPropagation();
     dispatch(cmd);
@@ -1360,9 +1414,6 @@ function render({ model, el }) {
     for (const t of ["mouseover", "mouseout", "focusin", "focusout"]) root.removeEventListener(t, onPreview);
     root.remove();
   };
-}
-function CSS_escape(s) {
-  return String(s).replace(/["\\]/g, "\\$&");
 }
 var board_default = { render };
 export {

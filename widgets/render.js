@@ -5,23 +5,9 @@ import * as L from "./logic.js";
 import * as S from "./shell.js";
 
 /** Escape text for HTML/SVG text and attribute values. */
-export function esc(value) {
-  return String(value == null ? "" : value)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
+export const esc = S.esc;
 
-function attrs(obj) {
-  let out = "";
-  for (const [k, v] of Object.entries(obj)) {
-    if (v === undefined || v === null || v === false) continue;
-    out += v === true ? ` ${k}` : ` ${k}="${esc(v)}"`;
-  }
-  return out;
-}
+const attrs = S.attrs;
 
 function cls(...names) {
   return names.filter(Boolean).join(" ");
@@ -279,7 +265,7 @@ function swatch(st, extra = "") {
 export function renderHeader(vm) {
   const s = vm.state;
   let out = `<span class="hb-view" data-testid="view-label">${esc(s.view_label || (s.viewer ? `${s.viewer}: view` : ""))}</span>`;
-  if (s.banner) out += `<span class="hb-banner" data-testid="banner" aria-live="polite">${esc(s.banner)}</span>`;
+  if (s.banner) out += `<span class="hb-banner" data-testid="banner" aria-live="${S.liveMode(s)}">${esc(s.banner)}</span>`;
   if (s.players.length) {
     out += `<span class="hb-players">` + s.players.map((p) => {
       const size = s.top_secret && s.hand_sizes && Number.isFinite(s.hand_sizes[p]) ? ` <span class="hb-hand-size" data-hand-size="${esc(p)}" title="cards in hand">${esc(s.hand_sizes[p])} card${s.hand_sizes[p] === 1 ? "" : "s"}</span>` : "";
@@ -374,7 +360,7 @@ export function renderCurtain(vm) {
 /** Decision text and the controls for it. */
 export function renderControls(vm) {
   const s = vm.state;
-  let out = `<div class="hb-decision" data-testid="decision" aria-live="polite">${esc(s.decision_text)}</div>`;
+  let out = `<div class="hb-decision" data-testid="decision" aria-live="${S.liveMode(s)}">${esc(s.decision_text)}</div>`;
   if (s.result) out += renderResult(vm);
   else if (s.winners || s.result_text) {
     out += `<div class="hb-result" data-testid="result">`
@@ -433,7 +419,7 @@ export function renderLog(vm) {
 
 /** Log lines as <li> items (board.js appends new lines without redrawing old ones). */
 export function renderLogItems(lines) {
-  return lines.map((line) => `<li>${esc(line)}</li>`).join("");
+  return S.logItems(lines);
 }
 
 /** Autoplay (bots) and replay controls: the table shell's (shell.js), with the board's class prefix. */
@@ -537,7 +523,8 @@ export function renderHelp(vm) {
   return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll \u00B7 <kbd>0</kbd>\u2013<kbd>3</kbd> choose points \u00B7 `
     + `<kbd>\u2190</kbd>/<kbd>\u2192</kbd> or an agent's letter select an agent \u00B7 <kbd>+</kbd>/<kbd>\u2212</kbd> add/remove a step \u00B7 `
     + `digits set its steps \u00B7 <kbd>Enter</kbd> confirm \u00B7 <kbd>Esc</kbd> reset \u00B7 <kbd>Y</kbd>/<kbd>N</kbd> announce \u00B7 `
-    + `<kbd>[</kbd>/<kbd>]</kbd> replay step</p>`;
+    + `<kbd>[</kbd>/<kbd>]</kbd> replay step \u00B7 <kbd>N</kbd> next bot decision \u00B7 <kbd>P</kbd> play or pause the bots `
+    + `(while nobody here decides) \u00B7 <kbd>R</kbd> reveal at the curtain</p>`;
 }
 
 /**
