@@ -6,10 +6,11 @@ a replay opens at step 0. Screenshots: test-artifacts/secrets-*.png.
 """
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
-from notebook_page import SCREEN, inside, run_all_cells, run_report
+from notebook_page import SCREEN, axe_violations, inside, run_all_cells, run_report
 
 pytestmark = pytest.mark.browser
 
@@ -262,3 +263,17 @@ def test_no_fixed_width_clips_the_table_at_150_percent_zoom(page, lab, secrets_n
     for sel in ("[data-testid='table']", "[data-testid='belief']", "[data-testid='log']"):
         box = t.locator(sel).bounding_box()
         assert box and box["width"] > 200 and box["x"] + box["width"] <= 911, (sel, box)
+
+
+@pytest.mark.parametrize("name, ready", [
+    ("secrets-human.ipynb", "[data-action]"),
+    ("secrets-hotseat.ipynb", "[data-testid='curtain']"),
+    ("secrets-replay.ipynb", "[data-control='replay']"),
+])
+def test_axe_finds_no_serious_or_critical_violation(page, lab, secrets_notebooks, artifacts, name, ready):
+    """Issue 24, item 7: axe-core (WCAG 2.1 A/AA) on the table in play, behind the hot seat's curtain, in a replay."""
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, name)
+    page.locator(TABLE).locator(ready).first.wait_for(timeout=30_000)
+    found = axe_violations(page, TABLE)
+    assert found == [], json.dumps(found, indent=1)

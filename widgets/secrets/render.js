@@ -155,7 +155,7 @@ export function renderCards(setup) {
 }
 
 export function renderLog(state) {
-  return `<ol class="st-log" data-testid="log"${attrs({ start: Math.max(1, state.log_length - state.log.length + 1), "aria-label": "What happened" })}>${logItems(state.log)}</ol>`;
+  return `<ol class="st-log" data-testid="log"${attrs({ start: Math.max(1, state.log_length - state.log.length + 1), "aria-label": "What happened", tabindex: "0" })}>${logItems(state.log)}</ol>`;
 }
 
 export function renderCurtain(state) {

@@ -245,7 +245,7 @@ function renderCards(setup) {
   return `<details class="st-fold" data-fold="cards"><summary>Cards: what each one does</summary><p class="st-card-info" data-testid="card-info" aria-live="polite">Point at a card, or Tab to it, to read what it does.</p><ul class="st-legend" data-testid="card-legend">${cards.map((c) => `<li${attrs({ "data-legend": c.card })}><b>${esc(c.name)}</b> (${esc(plural(c.value, "point"))}): ${esc(c.effect)}</li>`).join("")}</ul><p class="st-keys" data-testid="keys">Keys (Tab to the table first): <kbd>1</kbd>–<kbd>9</kbd> the numbered decision · <kbd>N</kbd> next · <kbd>P</kbd> play or pause · <kbd>R</kbd> reveal · <kbd>[</kbd>/<kbd>]</kbd> replay step</p></details>`;
 }
 function renderLog(state) {
-  return `<ol class="st-log" data-testid="log"${attrs({ start: Math.max(1, state.log_length - state.log.length + 1), "aria-label": "What happened" })}>${logItems(state.log)}</ol>`;
+  return `<ol class="st-log" data-testid="log"${attrs({ start: Math.max(1, state.log_length - state.log.length + 1), "aria-label": "What happened", tabindex: "0" })}>${logItems(state.log)}</ol>`;
 }
 function renderCurtain(state) {
   return curtainMarkup(state.curtain, "st");
