@@ -12,7 +12,7 @@ import re
 import statistics
 
 import pytest
-from notebook_page import SCREEN, inside, run_all_cells, run_report
+from notebook_page import SCREEN, axe_violations, inside, run_all_cells, run_report
 
 pytestmark = pytest.mark.browser
 
@@ -839,3 +839,12 @@ def test_the_voila_wrapper_leaves_no_process_after_sigterm(tmp_path, server_env)
     finally:
         if wrapper.poll() is None:
             wrapper.kill()
+
+
+@pytest.mark.parametrize("name", ["turn.ipynb", "hotseat.ipynb", "replay.ipynb"])
+def test_axe_finds_no_serious_or_critical_violation(page, lab, notebooks, artifacts, name):
+    """Issue 24, item 7: axe-core (WCAG 2.1 A/AA) on the board in play, behind the hot seat's curtain, in a replay."""
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, name)
+    found = axe_violations(page, BOARD)
+    assert found == [], json.dumps(found, indent=1)
