@@ -103,6 +103,28 @@ def test_a_human_offers_and_a_bot_answers():
         next((p, a) for p, a in ctl.game.history if p == "Bob")
     assert actor == "Bob" and str(answer) in ("accept", "refuse")
     assert f"Bob {answer}s." in ctl.widget.state["log"]
+    since = ctl.widget.state["since_last_turn"]
+    assert since[0] == f"Bob {answer}s.", since            # what happened since Ann's offer, her own line not in it
+    assert not any(line.startswith("Ann offers") for line in since)
+
+
+def test_the_table_speaks_to_a_player_called_you_and_explains_every_card():
+    """Issue 24, item 3: "Your view", "You are", never "You's" or "You (you)"; each card's value and effect."""
+    from heimlich_lab.games.secrets.widget_state import CARD_EFFECTS
+    ctl = SecretsController(["You", "Bob", "Cy", "Dee"], bots={p: RandomBot(i) for i, p in enumerate(["Bob", "Cy", "Dee"])},
+                            seed=3)
+    st = ctl.widget.state
+    text = json.dumps(st)
+    assert st["label"] == "Your view" and "You's" not in text and "You (you)" not in text and "You is " not in text
+    assert st["belief"]["title"].startswith("Your belief") and st["belief"]["rows"]["You"] == "You"
+    assert st["headline"].endswith("Your decision: offer a card to another player")
+    ref = {c["card"]: c for c in ctl.widget.setup["cards"]}
+    assert set(ref) == set(CARD_EFFECTS) and ref["scientist"]["value"] == 5
+    assert ref["assassin"]["text"].startswith("Assassin (0 points): draw the top bullet")
+    docs = (ROOT / "docs" / "secrets.md").read_text()
+    for card, effect in CARD_EFFECTS.items():       # the effects are docs/secrets.md's, word for word
+        row = next(line for line in docs.splitlines() if line.startswith("| ") and f"(`{card}`)" in line)
+        assert row.split("|")[4].strip().replace("*", "") == effect, card
 
 
 def test_a_refused_click_shows_an_error_and_leaves_the_game_as_it_was():

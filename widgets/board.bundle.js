@@ -59,6 +59,10 @@ function curtainMarkup(text, p = "tb") {
   const handOver = /^Hand the screen to /.test(String(text));
   return `<div class="${p}-curtain tb-curtain" data-testid="curtain" role="dialog" aria-label="${esc(WORDS.curtainHead)}"><p class="tb-curtain-head">${esc(WORDS.curtainHead)}</p><p class="tb-curtain-text">${esc(text)}</p>` + (handOver ? `<button type="button" class="${p}-reveal tb-reveal" data-curtain="reveal" data-control="reveal" aria-keyshortcuts="R">${WORDS.reveal}</button>` : "") + `</div>`;
 }
+function sinceMarkup(lines, p = "tb") {
+  if (!Array.isArray(lines) || !lines.length) return "";
+  return `<ol class="${p}-since" data-testid="since" tabindex="0" aria-label="Since your last turn">${logItems(lines)}</ol>`;
+}
 function logItems(lines) {
   return (lines || []).map((l) => `<li>${esc(l)}</li>`).join("");
 }
@@ -1071,7 +1075,7 @@ function renderEntropy(values) {
 function renderSince(vm) {
   const lines = Array.isArray(vm.state.since_last_turn) ? vm.state.since_last_turn : [];
   if (!lines.length || vm.state.curtain) return "";
-  return `<ol class="hb-since" data-testid="since">${lines.map((l) => `<li>${esc2(l)}</li>`).join("")}</ol>`;
+  return sinceMarkup(lines, "hb");
 }
 function renderHelp(vm) {
   const replayOnly = vm && vm.state.replay && !vm.state.autoplay;

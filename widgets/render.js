@@ -513,7 +513,7 @@ export function renderEntropy(values) {
 export function renderSince(vm) {
   const lines = Array.isArray(vm.state.since_last_turn) ? vm.state.since_last_turn : [];
   if (!lines.length || vm.state.curtain) return "";
-  return `<ol class="hb-since" data-testid="since">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ol>`;
+  return S.sinceMarkup(lines, "hb");
 }
 
 /** Key help: the play keys only on a board where one plays; a replay-only board lists its own. */

@@ -105,6 +105,12 @@ export function curtainMarkup(text, p = "tb") {
     + `</div>`;
 }
 
+/** "Since your last turn": what happened since the viewer's last decision (the kernel's sentences). */
+export function sinceMarkup(lines, p = "tb") {
+  if (!Array.isArray(lines) || !lines.length) return "";
+  return `<ol class="${p}-since" data-testid="since" tabindex="0" aria-label="Since your last turn">${logItems(lines)}</ol>`;
+}
+
 /** Log lines as list items. */
 export function logItems(lines) {
   return (lines || []).map((l) => `<li>${esc(l)}</li>`).join("");

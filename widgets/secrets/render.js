@@ -1,12 +1,12 @@
 // The Secrets table's markup (pure: strings from the synced `setup` and `state`; no DOM). table.js puts it on the
 // page through the table shell (../shell.js). The words come from the kernel (heimlich_lab/games/secrets/
 // widget_state.py): the card reference, the headline, the labels; this module only lays them out.
-import { attrs, curtainMarkup, esc, logItems, playbackMarkup, plural } from "../shell.js";
+import { attrs, curtainMarkup, esc, logItems, playbackMarkup, plural, sinceMarkup } from "../shell.js";
 
 const TEAM_CLASS = { CIA: "st-cia", KGB: "st-kgb", Hippie: "st-hippie" };
 
 /** The sections of the table, in the order table.js mounts them. */
-export const SECTIONS = Object.freeze(["header", "table", "decision", "playback", "belief", "cards", "log", "curtain"]);
+export const SECTIONS = Object.freeze(["header", "table", "decision", "playback", "since", "belief", "cards", "log", "curtain"]);
 
 /** The card reference by card code, from the setup (value and effect in words). */
 export function cardInfo(setup) {
@@ -154,6 +154,12 @@ export function renderCards(setup) {
     + `</details>`;
 }
 
+/** "Since your last turn" (folded open), under the controls; nothing behind the curtain or before a decision. */
+export function renderSince(state) {
+  const body = state.curtain ? "" : sinceMarkup(state.since_last_turn, "st");
+  return body ? `<details class="st-fold" data-fold="since" open><summary>Since your last turn</summary>${body}</details>` : "";
+}
+
 export function renderLog(state) {
   return `<ol class="st-log" data-testid="log"${attrs({ start: Math.max(1, state.log_length - state.log.length + 1), "aria-label": "What happened", tabindex: "0" })}>${logItems(state.log)}</ol>`;
 }
@@ -169,6 +175,7 @@ export function renderSections(setup, state) {
     table: renderTable(setup, state),
     decision: renderDecision(state),
     playback: renderPlayback(state),
+    since: renderSince(state),
     belief: renderBelief(setup, state),
     cards: renderCards(setup),
     curtain: renderCurtain(state),
@@ -179,6 +186,6 @@ export function renderSections(setup, state) {
 export function renderSkeleton() {
   const sec = (k) => `<div class="st-section st-${k}-section" data-section="${k}"></div>`;
   return sec("header")
-    + `<div class="st-main">${sec("table")}<div class="st-side">${sec("decision")}${sec("playback")}${sec("belief")}${sec("cards")}${sec("log")}</div></div>`
+    + `<div class="st-main">${sec("table")}<div class="st-side">${sec("decision")}${sec("playback")}${sec("since")}${sec("belief")}${sec("cards")}${sec("log")}</div></div>`
     + sec("curtain") + `<div class="tb-sr" data-testid="live" aria-live="polite" aria-atomic="true"></div>`;
 }

@@ -62,6 +62,10 @@ function curtainMarkup(text, p = "tb") {
   const handOver = /^Hand the screen to /.test(String(text));
   return `<div class="${p}-curtain tb-curtain" data-testid="curtain" role="dialog" aria-label="${esc(WORDS.curtainHead)}"><p class="tb-curtain-head">${esc(WORDS.curtainHead)}</p><p class="tb-curtain-text">${esc(text)}</p>` + (handOver ? `<button type="button" class="${p}-reveal tb-reveal" data-curtain="reveal" data-control="reveal" aria-keyshortcuts="R">${WORDS.reveal}</button>` : "") + `</div>`;
 }
+function sinceMarkup(lines, p = "tb") {
+  if (!Array.isArray(lines) || !lines.length) return "";
+  return `<ol class="${p}-since" data-testid="since" tabindex="0" aria-label="Since your last turn">${logItems(lines)}</ol>`;
+}
 function logItems(lines) {
   return (lines || []).map((l) => `<li>${esc(l)}</li>`).join("");
 }
@@ -140,7 +144,7 @@ function patchLog(ol, lines, prev) {
 
 // secrets/render.js
 var TEAM_CLASS = { CIA: "st-cia", KGB: "st-kgb", Hippie: "st-hippie" };
-var SECTIONS = Object.freeze(["header", "table", "decision", "playback", "belief", "cards", "log", "curtain"]);
+var SECTIONS = Object.freeze(["header", "table", "decision", "playback", "since", "belief", "cards", "log", "curtain"]);
 function cardInfo(setup) {
   const out = {};
   for (const c of setup && setup.cards || []) out[c.card] = c;
@@ -244,6 +248,10 @@ function renderCards(setup) {
   const cards = setup && setup.cards || [];
   return `<details class="st-fold" data-fold="cards"><summary>Cards: what each one does</summary><p class="st-card-info" data-testid="card-info" aria-live="polite">Point at a card, or Tab to it, to read what it does.</p><ul class="st-legend" data-testid="card-legend">${cards.map((c) => `<li${attrs({ "data-legend": c.card })}><b>${esc(c.name)}</b> (${esc(plural(c.value, "point"))}): ${esc(c.effect)}</li>`).join("")}</ul><p class="st-keys" data-testid="keys">Keys (Tab to the table first): <kbd>1</kbd>–<kbd>9</kbd> the numbered decision · <kbd>N</kbd> next · <kbd>P</kbd> play or pause · <kbd>R</kbd> reveal · <kbd>[</kbd>/<kbd>]</kbd> replay step</p></details>`;
 }
+function renderSince(state) {
+  const body = state.curtain ? "" : sinceMarkup(state.since_last_turn, "st");
+  return body ? `<details class="st-fold" data-fold="since" open><summary>Since your last turn</summary>${body}</details>` : "";
+}
 function renderLog(state) {
   return `<ol class="st-log" data-testid="log"${attrs({ start: Math.max(1, state.log_length - state.log.length + 1), "aria-label": "What happened", tabindex: "0" })}>${logItems(state.log)}</ol>`;
 }
@@ -256,6 +264,7 @@ function renderSections(setup, state) {
     table: renderTable(setup, state),
     decision: renderDecision(state),
     playback: renderPlayback(state),
+    since: renderSince(state),
     belief: renderBelief(setup, state),
     cards: renderCards(setup),
     curtain: renderCurtain(state)
@@ -263,7 +272,7 @@ function renderSections(setup, state) {
 }
 function renderSkeleton() {
   const sec = (k) => `<div class="st-section st-${k}-section" data-section="${k}"></div>`;
-  return sec("header") + `<div class="st-main">${sec("table")}<div class="st-side">${sec("decision")}${sec("playback")}${sec("belief")}${sec("cards")}${sec("log")}</div></div>` + sec("curtain") + `<div class="tb-sr" data-testid="live" aria-live="polite" aria-atomic="true"></div>`;
+  return sec("header") + `<div class="st-main">${sec("table")}<div class="st-side">${sec("decision")}${sec("playback")}${sec("since")}${sec("belief")}${sec("cards")}${sec("log")}</div></div>` + sec("curtain") + `<div class="tb-sr" data-testid="live" aria-live="polite" aria-atomic="true"></div>`;
 }
 
 // secrets/table.js

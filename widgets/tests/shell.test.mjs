@@ -80,6 +80,15 @@ describe("the shell's curtain, live region, keys and words", () => {
     assert.equal(S.shellKey("[", { replay: { index: 0, length: 5 } }), null);
   });
 
+  test("since your last turn: the kernel's lines, focusable when it scrolls; nothing when empty", () => {
+    assert.equal(S.sinceMarkup([]), "");
+    const html = S.sinceMarkup(["Bob accepts.", "<i>"], "st");
+    assert.match(html, /<ol class="st-since" data-testid="since" tabindex="0"[^>]*><li>Bob accepts.<\/li><li>&lt;i&gt;<\/li><\/ol>/);
+    assert.match(SR.renderSince({ since_last_turn: ["Bob accepts."], curtain: null }), /<summary>Since your last turn<\/summary>/);
+    assert.equal(SR.renderSince({ since_last_turn: ["Bob accepts."], curtain: "Hand the screen to Ann" }), "");
+    assert.match(R.renderSince({ state: { since_last_turn: ["x"], curtain: null } }), /class="hb-since"/);
+  });
+
   test("plurals: 1 step, 4 steps, 1 point, -2 points", () => {
     assert.deepEqual([S.plural(1, "step"), S.plural(4, "step"), S.plural(1, "point"), S.plural(-2, "point")],
       ["1 step", "4 steps", "1 point", "-2 points"]);

@@ -60,6 +60,10 @@ PHASE_WORDS = {
 
 #: How many of the latest events the table's log shows.
 LOG_LINES = 12
+#: How many lines "Since your last turn" shows at most.
+SINCE_LINES = 20
+#: The events that are a player's own decision (``data["player"]`` decided), for "since your last turn".
+_OWN_DECISIONS = ("offer", "accept", "refuse", "allow", "interrupt", "side", "shot")
 
 
 def _decision_label(action, view) -> str:
@@ -151,6 +155,41 @@ def belief_panel(belief) -> dict:
             "explanation": for_any_name(belief.explain_last()), "version": len(belief.posterior.history)}
 
 
+def since_last_turn(view) -> list[str]:
+    """What happened since the viewer's last decision, in words (the newest :data:`SINCE_LINES` lines; nothing
+    for a spectator or before the viewer has decided anything).
+
+    >>> from heimlich_lab.games.secrets import Game
+    >>> g = Game(["Ann", "Bob", "Cy", "Dee"], chance="manual")
+    >>> for a in ["deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB", "reveal detective", "reveal journalist",
+    ...           "offer journalist Cy", "accept"]:
+    ...     g.apply(a)
+    >>> for line in since_last_turn(g.view("Ann")):
+    ...     print(line)
+    Cy accepts.
+    Cy adds the Journalist.
+    Cy shows their marker to everyone else: Hippie.
+    Turn 2: Bob is the active player.
+    """
+    if view.viewer is None or view.kind != "player":
+        return []
+    log = view.log
+
+    def own(e) -> bool:
+        d = e.data
+        if e.kind in _OWN_DECISIONS:
+            return d.get("player") == view.viewer
+        if e.kind == "look":
+            return d.get("player") == view.viewer and d.get("cause") == "detective"
+        return e.kind == "add" and d.get("by") == view.viewer and d.get("player") != view.viewer
+
+    last = max((i for i, e in enumerate(log) if own(e)), default=None)
+    if last is None:
+        return []
+    lines = [for_any_name(line) for line in map(describe, log[last + 1:]) if line is not None]
+    return lines[-SINCE_LINES:]
+
+
 def table_state(view, belief=None, *, legal=(), human: bool = False, curtain: str | None = None,
                 label: str | None = None, replay: dict | None = None, autoplay: dict | None = None,
                 error: str = "", markers: dict | None = None) -> dict:
@@ -186,7 +225,7 @@ def table_state(view, belief=None, *, legal=(), human: bool = False, curtain: st
         "un_player": view.un_player, "deck_size": view.deck_size, "end_size": view.end_size,
         "candidates": list(view.candidates) if view.phase in ("offer",) else [],
         "offer": offer, "seats": seats, "middle": {"marker": known.get(MIDDLE)},
-        "log": lines[-LOG_LINES:], "log_length": len(lines),
+        "log": lines[-LOG_LINES:], "log_length": len(lines), "since_last_turn": since_last_turn(view),
         "decisions": [decision_entry(a, view) for a in legal] if human else [],
         "is_human_turn": bool(human), "is_over": view.is_over,
         "winners": list(view.winners) if view.is_over else None,
