@@ -527,6 +527,15 @@ function arrowPath(a, b, opts = {}) {
   const e = pull(b, 0.3);
   return `M${round2(s.x)},${round2(s.y)} Q${round2(qx)},${round2(qy)} ${round2(e.x)},${round2(e.y)}`;
 }
+function arrowMiddle(a, b, opts = {}) {
+  const { cx, cy } = { ...BOARD, ...opts };
+  const mx = (a.x + b.x) / 2;
+  const my = (a.y + b.y) / 2;
+  const q = { x: mx + (cx - mx) * 0.45, y: my + (cy - my) * 0.45 };
+  const pull = (p) => ({ x: p.x + (q.x - p.x) * 0.3, y: p.y + (q.y - p.y) * 0.3 });
+  const s = pull(a), e = pull(b);
+  return { x: round2(0.25 * s.x + 0.5 * q.x + 0.25 * e.x), y: round2(0.25 * s.y + 0.5 * q.y + 0.25 * e.y) };
+}
 function initialUi() {
   return { alloc: {}, selected: null, pending: false, preview: null };
 }
@@ -869,7 +878,8 @@ function renderArrows(vm) {
       const st = vm.styles[c];
       if (!a || !b || !st || a === b) continue;
       const path = arrowPath(a, b);
-      out += `<g class="hb-arrow" data-arrow="${esc2(`${player}:${c}`)}"><title>${esc2(`${player} last moved ${st.name}: ${a.label} → ${b.label}`)}</title><path d="${path}" stroke="${esc2(st.fill)}" marker-end="url(#hb-arrowhead)"/></g>`;
+      const mid = arrowMiddle(a, b);
+      out += `<g class="hb-arrow" data-arrow="${esc2(`${player}:${c}`)}"><title>${esc2(`${player} last moved ${st.name}: ${a.label} → ${b.label}`)}</title><path d="${path}" stroke="${esc2(st.fill)}" marker-end="url(#hb-arrowhead)"/><circle class="hb-arrow-badge" cx="${mid.x}" cy="${mid.y}" r="9" fill="${esc2(st.fill)}" stroke="#fff" stroke-width="1.5"/><text class="hb-arrow-letter" x="${mid.x}" y="${mid.y}" text-anchor="middle" dy="0.35em" fill="${esc2(st.ink)}">${esc2(st.letter)}</text></g>`;
     }
   }
   return out;

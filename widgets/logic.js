@@ -541,6 +541,17 @@ export function arrowPath(a, b, opts = {}) {
   return `M${round2(s.x)},${round2(s.y)} Q${round2(qx)},${round2(qy)} ${round2(e.x)},${round2(e.y)}`;
 }
 
+/** The middle of an arrow (the quadratic curve of arrowPath at t = 1/2), where the agent's letter goes. */
+export function arrowMiddle(a, b, opts = {}) {
+  const { cx, cy } = { ...BOARD, ...opts };
+  const mx = (a.x + b.x) / 2;
+  const my = (a.y + b.y) / 2;
+  const q = { x: mx + (cx - mx) * 0.45, y: my + (cy - my) * 0.45 };
+  const pull = (p) => ({ x: p.x + (q.x - p.x) * 0.3, y: p.y + (q.y - p.y) * 0.3 });
+  const s = pull(a), e = pull(b);
+  return { x: round2(0.25 * s.x + 0.5 * q.x + 0.25 * e.x), y: round2(0.25 * s.y + 0.5 * q.y + 0.25 * e.y) };
+}
+
 /** Polyline points "x,y x,y" for a sparkline of `values` in a width x height box (y from 0 to max). */
 export function sparklinePoints(values, width = 160, height = 40, pad = 3) {
   const vals = (values || []).filter((v) => Number.isFinite(v));

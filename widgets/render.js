@@ -204,7 +204,8 @@ export function renderCenter(vm) {
   return out;
 }
 
-/** Each player's last move as arrows from building to building (bent towards the centre), in the agent's colour. */
+/** Each player's last move as arrows from building to building (bent towards the centre), in the agent's colour,
+ * with the agent's letter on the arrow's middle: colour is never the only sign (colour-blind safety). */
 export function renderArrows(vm) {
   const byValue = L.geometryByValue(vm.geometry);
   let out = "";
@@ -215,8 +216,11 @@ export function renderArrows(vm) {
       const st = vm.styles[c];
       if (!a || !b || !st || a === b) continue;
       const path = L.arrowPath(a, b);
+      const mid = L.arrowMiddle(a, b);
       out += `<g class="hb-arrow" data-arrow="${esc(`${player}:${c}`)}"><title>${esc(`${player} last moved ${st.name}: ${a.label} \u2192 ${b.label}`)}</title>`
-        + `<path d="${path}" stroke="${esc(st.fill)}" marker-end="url(#hb-arrowhead)"/></g>`;
+        + `<path d="${path}" stroke="${esc(st.fill)}" marker-end="url(#hb-arrowhead)"/>`
+        + `<circle class="hb-arrow-badge" cx="${mid.x}" cy="${mid.y}" r="9" fill="${esc(st.fill)}" stroke="#fff" stroke-width="1.5"/>`
+        + `<text class="hb-arrow-letter" x="${mid.x}" y="${mid.y}" text-anchor="middle" dy="0.35em" fill="${esc(st.ink)}">${esc(st.letter)}</text></g>`;
     }
   }
   return out;
