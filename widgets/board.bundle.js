@@ -584,6 +584,10 @@ function keyCommand(key, ctx) {
     const d = (ctx.decisions || []).find((x) => x.key === k);
     return d ? { type: "send", action: d.notation } : null;
   }
+  if (ctx.mode === "actions" && key.length === 1) {
+    const d = (ctx.decisions || []).find((x) => x.key && x.key === key.toLowerCase());
+    if (d) return { type: "send", action: d.notation };
+  }
   if (ctx.mode !== "move") return null;
   if (key === "ArrowRight" || key === "ArrowDown") return { type: "select", delta: 1 };
   if (key === "ArrowLeft" || key === "ArrowUp") return { type: "select", delta: -1 };
@@ -945,7 +949,11 @@ function renderActionGroups(vm) {
     }
     return `<fieldset class="hb-group hb-group-${esc2(g.kind)}" data-group="${esc2(g.key)}"><legend>${legend}</legend>` + g.actions.map((a) => {
       const effect = effectText(a.effect, names, vm.state.ring);
-      return `<button type="button" class="hb-action" data-action="${esc2(a.notation)}" title="${esc2(effect ? `${a.notation}: ${effect}` : a.notation)}"${pending ? " disabled" : ""}>${esc2(a.label)}</button>`;
+      const moved = a.effect && a.effect.moves ? Object.keys(a.effect.moves).filter((c) => vm.styles[c]) : [];
+      const marks = moved.map((c) => swatch(vm.styles[c], ' aria-hidden="true"')).join("");
+      const key = a.key && g.kind !== "points" && g.kind !== "announce" && g.kind !== "roll" ? a.key : null;
+      const title = (effect ? `${a.notation}: ${effect}` : a.notation) + (key ? ` (key ${key.toUpperCase()})` : "");
+      return `<button type="button" class="hb-action" data-action="${esc2(a.notation)}" title="${esc2(title)}"${key ? ` aria-keyshortcuts="${esc2(key.toUpperCase())}"` : ""}${pending ? " disabled" : ""}>${marks}${marks ? " " : ""}${esc2(a.label)}${key ? ` <kbd>${esc2(key.toUpperCase())}</kbd>` : ""}</button>`;
     }).join(" ") + `</fieldset>`;
   }).join("") + `</div>`;
 }

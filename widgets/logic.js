@@ -631,6 +631,11 @@ export function keyCommand(key, ctx) {
     const d = (ctx.decisions || []).find((x) => x.key === k);
     return d ? { type: "send", action: d.notation } : null;
   }
+  if (ctx.mode === "actions" && key.length === 1) {
+    // a decision that names its own key (Pass X, Done D, Draw Y / Don't draw N)
+    const d = (ctx.decisions || []).find((x) => x.key && x.key === key.toLowerCase());
+    if (d) return { type: "send", action: d.notation };
+  }
   if (ctx.mode !== "move") return null;
   if (key === "ArrowRight" || key === "ArrowDown") return { type: "select", delta: 1 };
   if (key === "ArrowLeft" || key === "ArrowUp") return { type: "select", delta: -1 };

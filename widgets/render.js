@@ -328,7 +328,12 @@ export function renderActionGroups(vm) {
     return `<fieldset class="hb-group hb-group-${esc(g.kind)}" data-group="${esc(g.key)}"><legend>${legend}</legend>`
       + g.actions.map((a) => {
         const effect = L.effectText(a.effect, names, vm.state.ring);
-        return `<button type="button" class="hb-action" data-action="${esc(a.notation)}" title="${esc(effect ? `${a.notation}: ${effect}` : a.notation)}"${pending ? " disabled" : ""}>${esc(a.label)}</button>`;
+        // a card's target: the moved agents' swatches with their letters, as on the board; a key when it has one
+        const moved = a.effect && a.effect.moves ? Object.keys(a.effect.moves).filter((c) => vm.styles[c]) : [];
+        const marks = moved.map((c) => swatch(vm.styles[c], ' aria-hidden="true"')).join("");
+        const key = a.key && g.kind !== "points" && g.kind !== "announce" && g.kind !== "roll" ? a.key : null;
+        const title = (effect ? `${a.notation}: ${effect}` : a.notation) + (key ? ` (key ${key.toUpperCase()})` : "");
+        return `<button type="button" class="hb-action" data-action="${esc(a.notation)}" title="${esc(title)}"${key ? ` aria-keyshortcuts="${esc(key.toUpperCase())}"` : ""}${pending ? " disabled" : ""}>${marks}${marks ? " " : ""}${esc(a.label)}${key ? ` <kbd>${esc(key.toUpperCase())}</kbd>` : ""}</button>`;
       }).join(" ")
       + `</fieldset>`;
   }).join("") + `</div>`;

@@ -171,3 +171,30 @@ describe("the Secrets table's markup (secrets/render.js)", () => {
     assert.doesNotMatch(html, /role="application"/);
   });
 });
+
+// --------------------------------------------------------------------------- Top Secret buttons (issue 24, item 5)
+import * as L from "../logic.js";
+import { cardState } from "./fixtures.mjs";
+
+describe("the board's Top Secret buttons", () => {
+  test("a card's target button carries the agent's swatch and letter; Pass, Done and the draw have keys", () => {
+    const decisions = [
+      { notation: "play fwd123 red+2", kind: "play", group: "play:fwd123", title: "One agent forward", label: "Jaques +2", effect: { moves: { red: [5, 7] } } },
+      { notation: "pass", kind: "pass", group: "round", title: "Top Secret round", label: "Pass (play no card)", key: "x" },
+      { notation: "done", kind: "done", group: "round", title: "Top Secret round", label: "Done (end my part of the round)", key: "d" },
+    ];
+    const html = R.renderWidget(cardState({ decisions }));
+    const red = tag(html, "data-action", "play fwd123 red\\+2");
+    assert.ok(red, "the card's button is drawn");
+    assert.match(html, /data-action="play fwd123 red\+2"[^>]*><span class="hb-swatch hb-c-red"[^>]*>J<\/span> Jaques \+2<\/button>/);
+    assert.match(html, /data-action="pass"[^>]*aria-keyshortcuts="X"[^>]*>Pass \(play no card\) <kbd>X<\/kbd>/);
+    const ctx = L.uiContext(L.normaliseState(cardState({ decisions })));
+    assert.deepEqual(L.keyCommand("x", ctx), { type: "send", action: "pass" });
+    assert.deepEqual(L.keyCommand("D", ctx), { type: "send", action: "done" });
+    const draw = [{ notation: "collect yes", kind: "collect", group: "collect", title: "The Top Secret card you may draw", label: "Draw a Top Secret card", key: "y" },
+      { notation: "collect no", kind: "collect", group: "collect", title: "The Top Secret card you may draw", label: "Don't draw", key: "n" }];
+    const ctx2 = L.uiContext(L.normaliseState(cardState({ decisions: draw })));
+    assert.deepEqual(L.keyCommand("n", ctx2), { type: "send", action: "collect no" });
+    assert.doesNotMatch(R.renderWidget(cardState({ decisions: draw })), />collect (yes|no)</);
+  });
+});

@@ -226,6 +226,8 @@ def decision_entry(action, view) -> dict:
     >>> v = Game(["Ann", "Bob", "Cy"], seed=2).view("Ann")
     >>> decision_entry("points 2", v)
     {'notation': 'points 2', 'kind': 'points', 'group': 'points', 'title': 'Points', 'label': '2', 'key': '2'}
+    >>> decision_entry("collect no", v)["label"], decision_entry("pass", v)["key"]
+    ("Don't draw", 'x')
     >>> e = decision_entry("play fwd123 red+2", v)
     >>> e["group"], e["label"], e["effect"]
     ('play:fwd123', 'Jaques +2', {'moves': {'red': [0, 2]}})
@@ -256,8 +258,11 @@ def decision_entry(action, view) -> dict:
         entry |= {"group": f"dossier:{agent}", "title": f"Dossier: {AGENT_BY_COLOUR[agent].name} ({agent})",
                   "label": name}
     elif k in ("pass", "done"):
-        entry |= {"group": "round", "title": "Top Secret round",
+        entry |= {"group": "round", "title": "Top Secret round", "key": "x" if k == "pass" else "d",
                   "label": "Pass (play no card)" if k == "pass" else "Done (end my part of the round)"}
+    elif k == "collect":     # a choice in words, not the notation "collect yes"
+        entry |= {"group": "collect", "title": "The Top Secret card you may draw",
+                  "label": "Draw a Top Secret card" if args[0] else "Don't draw", "key": "y" if args[0] else "n"}
     else:
         entry |= {"group": "other", "title": "Other", "label": str(act)}
     return entry
