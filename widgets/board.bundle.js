@@ -129,6 +129,28 @@ function mountSections(root, names) {
   }
   return { sections, set, cache };
 }
+function controlInput(event, playback, replay, on) {
+  const t = event.target;
+  if (!t || !t.getAttribute) return false;
+  if (t.hasAttribute("data-consent")) {
+    if (event.type === "change") on.consent(t.getAttribute("data-consent"), !!t.checked);
+    return true;
+  }
+  const c = t.getAttribute("data-control");
+  if (c === "speed") {
+    const sb = playback.querySelector('[data-bind="speed"]');
+    if (sb) sb.textContent = `${t.value} ms`;
+    if (event.type === "change") on.speed(Number(t.value));
+    return true;
+  }
+  if (c === "replay" && replay) {
+    const rb = playback.querySelector('[data-bind="replay"]');
+    if (rb) rb.textContent = `${t.value} / ${replayLast(replay)}`;
+    on.seek(Number(t.value), event.type === "change");
+    return true;
+  }
+  return false;
+}
 function patchLog(ol, lines, prev) {
   if (prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {
     if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length)));
@@ -517,23 +539,19 @@ function cardPreview(decisions, notation) {
   return { notation, landings, safe: Array.isArray(d.effect.safe) ? d.effect.safe[1] : null };
 }
 function arrowPath(a, b, opts = {}) {
-  const { cx, cy } = { ...BOARD, ...opts };
-  const mx = (a.x + b.x) / 2;
-  const my = (a.y + b.y) / 2;
-  const qx = mx + (cx - mx) * 0.45;
-  const qy = my + (cy - my) * 0.45;
-  const pull = (p, k) => ({ x: p.x + (qx - p.x) * k, y: p.y + (qy - p.y) * k });
-  const s = pull(a, 0.3);
-  const e = pull(b, 0.3);
-  return `M${round2(s.x)},${round2(s.y)} Q${round2(qx)},${round2(qy)} ${round2(e.x)},${round2(e.y)}`;
+  const { s, q, e } = arrowCurve(a, b, opts);
+  return `M${round2(s.x)},${round2(s.y)} Q${round2(q.x)},${round2(q.y)} ${round2(e.x)},${round2(e.y)}`;
 }
-function arrowMiddle(a, b, opts = {}) {
+function arrowCurve(a, b, opts = {}) {
   const { cx, cy } = { ...BOARD, ...opts };
   const mx = (a.x + b.x) / 2;
   const my = (a.y + b.y) / 2;
   const q = { x: mx + (cx - mx) * 0.45, y: my + (cy - my) * 0.45 };
-  const pull = (p) => ({ x: p.x + (q.x - p.x) * 0.3, y: p.y + (q.y - p.y) * 0.3 });
-  const s = pull(a), e = pull(b);
+  const pull = (p, k) => ({ x: p.x + (q.x - p.x) * k, y: p.y + (q.y - p.y) * k });
+  return { s: pull(a, 0.3), q, e: pull(b, 0.3) };
+}
+function arrowMiddle(a, b, opts = {}) {
+  const { s, q, e } = arrowCurve(a, b, opts);
   return { x: round2(0.25 * s.x + 0.5 * q.x + 0.25 * e.x), y: round2(0.25 * s.y + 0.5 * q.y + 0.25 * e.y) };
 }
 function initialUi() {
@@ -1372,31 +1390,20 @@ function render({ model, el }) {
     dispatch(cmd);
   }
   function onInput(event) {
-    const t = event.target;
-    if (!t || !t.getAttribute) return;
-    if (t.hasAttribute("data-consent")) {
-      if (event.type === "change") model.send({ type: "consent", player: t.getAttribute("data-consent"), value: !!t.checked });
-      return;
-    }
-    const c = t.getAttribute("data-control");
-    if (c === "speed") {
-      const sb = sections.playback.querySelector('[data-bind="speed"]');
-      if (sb) sb.textContent = `${t.value} ms`;
-      if (event.type === "change") dispatch({ type: "speed", value: Number(t.value) });
-    } else if (c === "replay") {
-      const rb = sections.playback.querySelector('[data-bind="replay"]');
-      const len = vm && vm.state.replay ? replayLast2(vm.state.replay) : 0;
-      if (rb) rb.textContent = `${t.value} / ${len}`;
-      clearTimeout(replayTimer);
-      const value = Number(t.value);
-      const send = () => {
-        if (value === replaySent) return;
-        replaySent = value;
-        dispatch({ type: "replay", index: value });
-      };
-      if (event.type === "change") send();
-      else replayTimer = setTimeout(send, REPLAY_DEBOUNCE_MS);
-    }
+    controlInput(event, sections.playback, vm && vm.state.replay, {
+      consent: (player, value) => model.send({ type: "consent", player, value }),
+      speed: (value) => dispatch({ type: "speed", value }),
+      seek: (value, final) => {
+        clearTimeout(replayTimer);
+        const send = () => {
+          if (value === replaySent) return;
+          replaySent = value;
+          dispatch({ type: "replay", index: value });
+        };
+        if (final) send();
+        else replayTimer = setTimeout(send, REPLAY_DEBOUNCE_MS);
+      }
+    });
   }
   function onPreview(event) {
     const node = event.target && event.target.closest ? event.target.closest("[data-action]") : null;

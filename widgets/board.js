@@ -283,32 +283,20 @@ function render({ model, el }) {
   }
 
   function onInput(event) {
-    const t = event.target;
-    if (!t || !t.getAttribute) return;
-    if (t.hasAttribute("data-consent")) {
-      // the kernel decides: it answers with a new class_data, which redraws the box with its state
-      if (event.type === "change") model.send({ type: "consent", player: t.getAttribute("data-consent"), value: !!t.checked });
-      return;
-    }
-    const c = t.getAttribute("data-control");
-    if (c === "speed") {
-      const sb = sections.playback.querySelector('[data-bind="speed"]');
-      if (sb) sb.textContent = `${t.value} ms`;
-      if (event.type === "change") dispatch({ type: "speed", value: Number(t.value) });
-    } else if (c === "replay") {
-      const rb = sections.playback.querySelector('[data-bind="replay"]');
-      const len = vm && vm.state.replay ? L.replayLast(vm.state.replay) : 0;
-      if (rb) rb.textContent = `${t.value} / ${len}`;
-      clearTimeout(replayTimer);
-      const value = Number(t.value);
-      const send = () => {
-        if (value === replaySent) return;
-        replaySent = value;
-        dispatch({ type: "replay", index: value });
-      };
-      if (event.type === "change") send();
-      else replayTimer = setTimeout(send, REPLAY_DEBOUNCE_MS);
-    }
+    S.controlInput(event, sections.playback, vm && vm.state.replay, {
+      consent: (player, value) => model.send({ type: "consent", player, value }),
+      speed: (value) => dispatch({ type: "speed", value }),
+      seek: (value, final) => {
+        clearTimeout(replayTimer);
+        const send = () => {
+          if (value === replaySent) return;
+          replaySent = value;
+          dispatch({ type: "replay", index: value });
+        };
+        if (final) send();
+        else replayTimer = setTimeout(send, REPLAY_DEBOUNCE_MS);
+      },
+    });
   }
 
   // a card option under the pointer (or focused) previews its effect as ghosts on the board

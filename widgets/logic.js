@@ -529,26 +529,24 @@ export function cardPreview(decisions, notation) {
 
 /** SVG path of an arrow from building `a` to building `b` ({x, y}), bent towards the board's centre. */
 export function arrowPath(a, b, opts = {}) {
-  const { cx, cy } = { ...BOARD, ...opts };
-  const mx = (a.x + b.x) / 2;
-  const my = (a.y + b.y) / 2;
-  const qx = mx + (cx - mx) * 0.45;
-  const qy = my + (cy - my) * 0.45;
-  // start and end at the buildings' inner edges, not their centres
-  const pull = (p, k) => ({ x: p.x + (qx - p.x) * k, y: p.y + (qy - p.y) * k });
-  const s = pull(a, 0.3);
-  const e = pull(b, 0.3);
-  return `M${round2(s.x)},${round2(s.y)} Q${round2(qx)},${round2(qy)} ${round2(e.x)},${round2(e.y)}`;
+  const { s, q, e } = arrowCurve(a, b, opts);
+  return `M${round2(s.x)},${round2(s.y)} Q${round2(q.x)},${round2(q.y)} ${round2(e.x)},${round2(e.y)}`;
 }
 
-/** The middle of an arrow (the quadratic curve of arrowPath at t = 1/2), where the agent's letter goes. */
-export function arrowMiddle(a, b, opts = {}) {
+/** An arrow's quadratic curve: start s, control q (bent towards the centre), end e. */
+function arrowCurve(a, b, opts = {}) {
   const { cx, cy } = { ...BOARD, ...opts };
   const mx = (a.x + b.x) / 2;
   const my = (a.y + b.y) / 2;
   const q = { x: mx + (cx - mx) * 0.45, y: my + (cy - my) * 0.45 };
-  const pull = (p) => ({ x: p.x + (q.x - p.x) * 0.3, y: p.y + (q.y - p.y) * 0.3 });
-  const s = pull(a), e = pull(b);
+  // start and end at the buildings' inner edges, not their centres
+  const pull = (p, k) => ({ x: p.x + (q.x - p.x) * k, y: p.y + (q.y - p.y) * k });
+  return { s: pull(a, 0.3), q, e: pull(b, 0.3) };
+}
+
+/** The middle of an arrow (the quadratic curve of arrowPath at t = 1/2), where the agent's letter goes. */
+export function arrowMiddle(a, b, opts = {}) {
+  const { s, q, e } = arrowCurve(a, b, opts);
   return { x: round2(0.25 * s.x + 0.5 * q.x + 0.25 * e.x), y: round2(0.25 * s.y + 0.5 * q.y + 0.25 * e.y) };
 }
 

@@ -186,6 +186,36 @@ export function mountSections(root, names) {
   return { sections, set, cache };
 }
 
+/**
+ * DOM: an input inside a table (a Class data consent box, the speed slider, the replay slider). The slider's
+ * number is shown at once; `on.consent(player, value)` and `on.speed(ms)` are called when the input is changed,
+ * `on.seek(index, final)` on every move of the replay slider (`final` once it is let go). Returns whether the input
+ * was one of these.
+ */
+export function controlInput(event, playback, replay, on) {
+  const t = event.target;
+  if (!t || !t.getAttribute) return false;
+  if (t.hasAttribute("data-consent")) {
+    // the kernel decides: it answers with a new class_data, which redraws the box with its state
+    if (event.type === "change") on.consent(t.getAttribute("data-consent"), !!t.checked);
+    return true;
+  }
+  const c = t.getAttribute("data-control");
+  if (c === "speed") {
+    const sb = playback.querySelector('[data-bind="speed"]');
+    if (sb) sb.textContent = `${t.value} ms`;
+    if (event.type === "change") on.speed(Number(t.value));
+    return true;
+  }
+  if (c === "replay" && replay) {
+    const rb = playback.querySelector('[data-bind="replay"]');
+    if (rb) rb.textContent = `${t.value} / ${replayLast(replay)}`;
+    on.seek(Number(t.value), event.type === "change");
+    return true;
+  }
+  return false;
+}
+
 /** DOM: the log only grows during a game; append the new lines instead of redrawing it. Returns `lines`. */
 export function patchLog(ol, lines, prev) {
   if (prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {

@@ -732,7 +732,9 @@ def test_a_card_option_previews_its_effect_as_ghosts(page, lab, notebooks, artif
     page.wait_for_function(f"() => !document.querySelector('{BOARD} [data-ghost]')", timeout=5_000)
     option.hover()
     page.wait_for_selector(f"{BOARD} [data-ghost='{colour}']", timeout=5_000)
-    assert option.text_content().split()[0] in ("Schulz", "Perry", "Bucci", "Jaques", "Mirkov", "Doyle")
+    letter, name = option.text_content().split()[:2]       # the agent's swatch with its letter, then its name
+    assert name in ("Schulz", "Perry", "Bucci", "Jaques", "Mirkov", "Doyle") and letter == name[0]
+    assert option.locator(f".hb-swatch.hb-c-{colour}").count() == 1
     assert b.locator("[data-ghost]").count() == 1
     b.screenshot(path=str(artifacts / "classroom-05-card-preview.png"))
     b.locator("[data-testid='banner']").hover()

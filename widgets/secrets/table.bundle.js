@@ -132,6 +132,28 @@ function mountSections(root, names) {
   }
   return { sections, set, cache };
 }
+function controlInput(event, playback, replay, on) {
+  const t = event.target;
+  if (!t || !t.getAttribute) return false;
+  if (t.hasAttribute("data-consent")) {
+    if (event.type === "change") on.consent(t.getAttribute("data-consent"), !!t.checked);
+    return true;
+  }
+  const c = t.getAttribute("data-control");
+  if (c === "speed") {
+    const sb = playback.querySelector('[data-bind="speed"]');
+    if (sb) sb.textContent = `${t.value} ms`;
+    if (event.type === "change") on.speed(Number(t.value));
+    return true;
+  }
+  if (c === "replay" && replay) {
+    const rb = playback.querySelector('[data-bind="replay"]');
+    if (rb) rb.textContent = `${t.value} / ${replayLast(replay)}`;
+    on.seek(Number(t.value), event.type === "change");
+    return true;
+  }
+  return false;
+}
 function patchLog(ol, lines, prev) {
   if (prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {
     if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length)));
@@ -291,6 +313,7 @@ function render({ model, el }) {
   root.setAttribute("aria-label", "Secrets table");
   root.innerHTML = renderSkeleton();
   const classBox = doc.createElement("div");
+  classBox.className = "st-class-section";
   el.replaceChildren(root, classBox);
   const { sections, set } = mountSections(root, SECTIONS);
   const live = root.querySelector('[data-testid="live"]');
@@ -391,25 +414,16 @@ function render({ model, el }) {
     send(msg);
   }
   function onInput(event) {
-    const t = event.target;
-    if (!t || !t.getAttribute) return;
-    if (t.hasAttribute("data-consent")) {
-      if (event.type === "change") send({ type: "consent", player: t.getAttribute("data-consent"), value: !!t.checked });
-      return;
-    }
-    const c = t.getAttribute("data-control");
-    if (c === "speed") {
-      const sb = sections.playback.querySelector('[data-bind="speed"]');
-      if (sb) sb.textContent = `${t.value} ms`;
-      if (event.type === "change") send({ type: "control", command: "speed", value: Number(t.value) });
-    } else if (c === "replay" && state && state.replay) {
-      const rb = sections.playback.querySelector('[data-bind="replay"]');
-      if (rb) rb.textContent = `${t.value} / ${replayLast(state.replay)}`;
-      clearTimeout(replayTimer);
-      const go = () => send({ type: "replay", index: Number(t.value) });
-      if (event.type === "change") go();
-      else replayTimer = setTimeout(go, REPLAY_DEBOUNCE_MS);
-    }
+    controlInput(event, sections.playback, state && state.replay, {
+      consent: (player, value) => send({ type: "consent", player, value }),
+      speed: (value) => send({ type: "control", command: "speed", value }),
+      seek: (index, final) => {
+        clearTimeout(replayTimer);
+        const go = () => send({ type: "replay", index });
+        if (final) go();
+        else replayTimer = setTimeout(go, REPLAY_DEBOUNCE_MS);
+      }
+    });
   }
   function onCard(event) {
     const node = event.target && event.target.closest ? event.target.closest("[data-card]") : null;

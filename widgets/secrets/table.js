@@ -32,7 +32,8 @@ function render({ model, el }) {
   root.setAttribute("role", "region");
   root.setAttribute("aria-label", "Secrets table");
   root.innerHTML = R.renderSkeleton();
-  const classBox = doc.createElement("div");
+  const classBox = doc.createElement("div");       // the Class data box, right after the table
+  classBox.className = "st-class-section";
   el.replaceChildren(root, classBox);
   const { sections, set } = S.mountSections(root, R.SECTIONS);
   const live = root.querySelector('[data-testid="live"]');
@@ -142,25 +143,16 @@ function render({ model, el }) {
   }
 
   function onInput(event) {
-    const t = event.target;
-    if (!t || !t.getAttribute) return;
-    if (t.hasAttribute("data-consent")) {
-      if (event.type === "change") send({ type: "consent", player: t.getAttribute("data-consent"), value: !!t.checked });
-      return;
-    }
-    const c = t.getAttribute("data-control");
-    if (c === "speed") {
-      const sb = sections.playback.querySelector('[data-bind="speed"]');
-      if (sb) sb.textContent = `${t.value} ms`;
-      if (event.type === "change") send({ type: "control", command: "speed", value: Number(t.value) });
-    } else if (c === "replay" && state && state.replay) {
-      const rb = sections.playback.querySelector('[data-bind="replay"]');
-      if (rb) rb.textContent = `${t.value} / ${S.replayLast(state.replay)}`;
-      clearTimeout(replayTimer);
-      const go = () => send({ type: "replay", index: Number(t.value) });
-      if (event.type === "change") go();
-      else replayTimer = setTimeout(go, REPLAY_DEBOUNCE_MS);
-    }
+    S.controlInput(event, sections.playback, state && state.replay, {
+      consent: (player, value) => send({ type: "consent", player, value }),
+      speed: (value) => send({ type: "control", command: "speed", value }),
+      seek: (index, final) => {
+        clearTimeout(replayTimer);
+        const go = () => send({ type: "replay", index });
+        if (final) go();
+        else replayTimer = setTimeout(go, REPLAY_DEBOUNCE_MS);
+      },
+    });
   }
 
   // a card under the pointer or focused: its value and effect in words, in the card legend's line
