@@ -151,6 +151,14 @@ function controlInput(event, playback, replay, on) {
   }
   return false;
 }
+function wire(target, model, dom, changes) {
+  for (const [type, f] of dom) target.addEventListener(type, f);
+  for (const [name, f] of changes) model.on(name, f);
+  return () => {
+    for (const [type, f] of dom) target.removeEventListener(type, f);
+    for (const [name, f] of changes) model.off(name, f);
+  };
+}
 function patchLog(ol, lines, prev) {
   if (prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {
     if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length)));
@@ -1417,30 +1425,25 @@ function render({ model, el }) {
     clearTimeout(pendingTimer);
     update();
   }
-  root.addEventListener("click", onClick);
-  root.addEventListener("keydown", onKeyDown);
-  root.addEventListener("input", onInput);
-  root.addEventListener("change", onInput);
-  for (const t of ["mouseover", "mouseout", "focusin", "focusout"]) root.addEventListener(t, onPreview);
-  model.on("change:state", onState);
-  model.on("change:speed_ms", update);
-  model.on("change:setup", update);
-  model.on("change:class_data", updateClassData);
+  const unwire = wire(
+    root,
+    model,
+    [
+      ["click", onClick],
+      ["keydown", onKeyDown],
+      ["input", onInput],
+      ["change", onInput],
+      ...["mouseover", "mouseout", "focusin", "focusout"].map((type) => [type, onPreview])
+    ],
+    [["change:state", onState], ["change:speed_ms", update], ["change:setup", update], ["change:class_data", updateClassData]]
+  );
   update();
   updateClassData();
   return () => {
     destroyed = true;
     clearTimeout(pendingTimer);
     clearTimeout(replayTimer);
-    model.off("change:state", onState);
-    model.off("change:speed_ms", update);
-    model.off("change:setup", update);
-    model.off("change:class_data", updateClassData);
-    root.removeEventListener("click", onClick);
-    root.removeEventListener("keydown", onKeyDown);
-    root.removeEventListener("input", onInput);
-    root.removeEventListener("change", onInput);
-    for (const t of ["mouseover", "mouseout", "focusin", "focusout"]) root.removeEventListener(t, onPreview);
+    unwire();
     root.remove();
   };
 }

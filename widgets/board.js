@@ -315,15 +315,10 @@ function render({ model, el }) {
     update();
   }
 
-  root.addEventListener("click", onClick);
-  root.addEventListener("keydown", onKeyDown);
-  root.addEventListener("input", onInput);
-  root.addEventListener("change", onInput);
-  for (const t of ["mouseover", "mouseout", "focusin", "focusout"]) root.addEventListener(t, onPreview);
-  model.on("change:state", onState);
-  model.on("change:speed_ms", update);
-  model.on("change:setup", update);
-  model.on("change:class_data", updateClassData);
+  const unwire = S.wire(root, model,
+    [["click", onClick], ["keydown", onKeyDown], ["input", onInput], ["change", onInput],
+      ...["mouseover", "mouseout", "focusin", "focusout"].map((type) => [type, onPreview])],
+    [["change:state", onState], ["change:speed_ms", update], ["change:setup", update], ["change:class_data", updateClassData]]);
   update();
   updateClassData();
 
@@ -331,15 +326,7 @@ function render({ model, el }) {
     destroyed = true;
     clearTimeout(pendingTimer);
     clearTimeout(replayTimer);
-    model.off("change:state", onState);
-    model.off("change:speed_ms", update);
-    model.off("change:setup", update);
-    model.off("change:class_data", updateClassData);
-    root.removeEventListener("click", onClick);
-    root.removeEventListener("keydown", onKeyDown);
-    root.removeEventListener("input", onInput);
-    root.removeEventListener("change", onInput);
-    for (const t of ["mouseover", "mouseout", "focusin", "focusout"]) root.removeEventListener(t, onPreview);
+    unwire();
     root.remove();
   };
 }

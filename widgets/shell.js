@@ -216,6 +216,19 @@ export function controlInput(event, playback, replay, on) {
   return false;
 }
 
+/**
+ * DOM: a table's listeners: `dom` ([event type, handler] on `target`) and `changes` ([traitlet event, handler] on
+ * the model). Returns the function that removes them all (for anywidget's clean-up).
+ */
+export function wire(target, model, dom, changes) {
+  for (const [type, f] of dom) target.addEventListener(type, f);
+  for (const [name, f] of changes) model.on(name, f);
+  return () => {
+    for (const [type, f] of dom) target.removeEventListener(type, f);
+    for (const [name, f] of changes) model.off(name, f);
+  };
+}
+
 /** DOM: the log only grows during a game; append the new lines instead of redrawing it. Returns `lines`. */
 export function patchLog(ol, lines, prev) {
   if (prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {

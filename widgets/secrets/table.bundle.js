@@ -154,6 +154,14 @@ function controlInput(event, playback, replay, on) {
   }
   return false;
 }
+function wire(target, model, dom, changes) {
+  for (const [type, f] of dom) target.addEventListener(type, f);
+  for (const [name, f] of changes) model.on(name, f);
+  return () => {
+    for (const [type, f] of dom) target.removeEventListener(type, f);
+    for (const [name, f] of changes) model.off(name, f);
+  };
+}
 function patchLog(ol, lines, prev) {
   if (prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {
     if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length)));
@@ -431,24 +439,27 @@ function render({ model, el }) {
     const info = root.querySelector('[data-testid="card-info"]');
     if (info) info.textContent = node.getAttribute("title");
   }
-  root.addEventListener("click", onClick);
-  root.addEventListener("keydown", onKeyDown);
-  root.addEventListener("input", onInput);
-  root.addEventListener("change", onInput);
+  const unwire = wire(
+    root,
+    model,
+    [
+      ["click", onClick],
+      ["keydown", onKeyDown],
+      ["input", onInput],
+      ["change", onInput],
+      ["mouseover", onCard],
+      ["focusin", onCard]
+    ],
+    [["change:state", update], ["change:setup", update], ["change:class_data", updateClassData]]
+  );
   classBox.addEventListener("change", onInput);
-  root.addEventListener("mouseover", onCard);
-  root.addEventListener("focusin", onCard);
-  model.on("change:state", update);
-  model.on("change:setup", update);
-  model.on("change:class_data", updateClassData);
   update();
   updateClassData();
   return () => {
     destroyed = true;
     clearTimeout(replayTimer);
-    model.off("change:state", update);
-    model.off("change:setup", update);
-    model.off("change:class_data", updateClassData);
+    unwire();
+    classBox.removeEventListener("change", onInput);
   };
 }
 var table_default = { render };

@@ -163,24 +163,18 @@ function render({ model, el }) {
     if (info) info.textContent = node.getAttribute("title");
   }
 
-  root.addEventListener("click", onClick);
-  root.addEventListener("keydown", onKeyDown);
-  root.addEventListener("input", onInput);
-  root.addEventListener("change", onInput);
+  const unwire = S.wire(root, model,
+    [["click", onClick], ["keydown", onKeyDown], ["input", onInput], ["change", onInput], ["mouseover", onCard],
+      ["focusin", onCard]],
+    [["change:state", update], ["change:setup", update], ["change:class_data", updateClassData]]);
   classBox.addEventListener("change", onInput);
-  root.addEventListener("mouseover", onCard);
-  root.addEventListener("focusin", onCard);
-  model.on("change:state", update);
-  model.on("change:setup", update);
-  model.on("change:class_data", updateClassData);
   update();
   updateClassData();
   return () => {
     destroyed = true;
     clearTimeout(replayTimer);
-    model.off("change:state", update);
-    model.off("change:setup", update);
-    model.off("change:class_data", updateClassData);
+    unwire();
+    classBox.removeEventListener("change", onInput);
   };
 }
 

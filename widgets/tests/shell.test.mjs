@@ -198,3 +198,16 @@ describe("the board's Top Secret buttons", () => {
     assert.doesNotMatch(R.renderWidget(cardState({ decisions: draw })), />collect (yes|no)</);
   });
 });
+
+describe("the shell's wiring", () => {
+  test("wire adds every listener and the returned function removes exactly those", () => {
+    const added = new Map(), on = new Map();
+    const target = { addEventListener: (t, f) => added.set(t, f), removeEventListener: (t, f) => { if (added.get(t) === f) added.delete(t); } };
+    const model = { on: (n, f) => on.set(n, f), off: (n, f) => { if (on.get(n) === f) on.delete(n); } };
+    const click = () => {}, change = () => {};
+    const unwire = S.wire(target, model, [["click", click]], [["change:state", change]]);
+    assert.deepEqual([[...added.keys()], [...on.keys()]], [["click"], ["change:state"]]);
+    unwire();
+    assert.deepEqual([added.size, on.size], [0, 0]);
+  });
+});
