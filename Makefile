@@ -29,7 +29,8 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-# The widget's front end: esbuild (pinned in widgets/package-lock.json, for development only) bundles it
+# The widget's front end: esbuild (pinned in widgets/package-lock.json, for development only, with axe-core for
+# the accessibility checks of the browser tests) bundles it
 # into widgets/board.bundle.js, which is committed and shipped; users never need Node.
 widgets/node_modules/.package-lock.json: widgets/package.json widgets/package-lock.json
 	npm ci --prefix widgets --no-audit --no-fund
@@ -54,7 +55,8 @@ slides: setup slides-vendor
 # On every core (pytest-xdist); a file's tests stay together, in order, on one worker (--dist loadfile).
 XDIST = -n auto --dist loadfile
 
-test-py: setup browser slides-vendor
+# The real-browser tests run axe-core (widgets/package.json, with esbuild) on each table.
+test-py: setup browser slides-vendor widgets/node_modules/.package-lock.json
 	$(PY) -m pytest $(XDIST) tests heimlich_lab
 
 # The student release (notebooks/) is current and holds no answer material; every source notebook runs (lax), with

@@ -103,6 +103,28 @@ def test_a_human_offers_and_a_bot_answers():
         next((p, a) for p, a in ctl.game.history if p == "Bob")
     assert actor == "Bob" and str(answer) in ("accept", "refuse")
     assert f"Bob {answer}s." in ctl.widget.state["log"]
+    since = ctl.widget.state["since_last_turn"]
+    assert since[0] == f"Bob {answer}s.", since            # what happened since Ann's offer, her own line not in it
+    assert not any(line.startswith("Ann offers") for line in since)
+
+
+def test_the_table_speaks_to_a_player_called_you_and_explains_every_card():
+    """Issue 24, item 3: "Your view", "You are", never "You's" or "You (you)"; each card's value and effect."""
+    from heimlich_lab.games.secrets.widget_state import CARD_EFFECTS
+    ctl = SecretsController(["You", "Bob", "Cy", "Dee"], bots={p: RandomBot(i) for i, p in enumerate(["Bob", "Cy", "Dee"])},
+                            seed=3)
+    st = ctl.widget.state
+    text = json.dumps(st)
+    assert st["label"] == "Your view" and "You's" not in text and "You (you)" not in text and "You is " not in text
+    assert st["belief"]["title"].startswith("Your belief") and st["belief"]["rows"]["You"] == "You"
+    assert st["headline"].endswith("Your decision: offer a card to another player")
+    ref = {c["card"]: c for c in ctl.widget.setup["cards"]}
+    assert set(ref) == set(CARD_EFFECTS) and ref["scientist"]["value"] == 5
+    assert ref["assassin"]["text"].startswith("Assassin (0 points): draw the top bullet")
+    docs = (ROOT / "docs" / "secrets.md").read_text()
+    for card, effect in CARD_EFFECTS.items():       # the effects are docs/secrets.md's, word for word
+        row = next(line for line in docs.splitlines() if line.startswith("| ") and f"(`{card}`)" in line)
+        assert row.split("|")[4].strip().replace("*", "") == effect, card
 
 
 def test_a_refused_click_shows_an_error_and_leaves_the_game_as_it_was():
@@ -160,7 +182,7 @@ def test_hot_seat_curtain_shows_public_facts_only():
 def test_bots_alone_step_play_pause_and_the_omniscient_view():
     bots = {p: RandomBot(seed=i) for i, p in enumerate(FOUR)}
     ctl = SecretsController(FOUR, bots=bots, seed=2, viewer="omniscient")
-    assert not ctl.playing and ctl.widget.state["autoplay"] == {"playing": False, "speed_ms": 400}
+    assert not ctl.playing and ctl.widget.state["autoplay"] == {"available": True, "playing": False, "speed_ms": 400}
     n = len(ctl.game.history)
     ctl.handle_message({"type": "control", "command": "step"})
     assert len(ctl.game.history) > n
@@ -229,21 +251,21 @@ def test_replay_as_spectator_and_omniscient():
 
 
 def test_the_front_end_is_shipped_in_the_wheel():
-    assert (static_dir() / "table.js").is_file() and (static_dir() / "table.css").is_file()
+    assert (static_dir() / "table.bundle.js").is_file() and (static_dir() / "table.css").is_file()
     include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"][
         "force-include"]
-    assert include["widgets/secrets/table.js"] == "heimlich_lab/games/secrets/static/table.js"
+    assert include["widgets/secrets/table.bundle.js"] == "heimlich_lab/games/secrets/static/table.bundle.js"
     assert include["widgets/secrets/table.css"] == "heimlich_lab/games/secrets/static/table.css"
 
 
 def test_an_installed_wheel_loads_its_own_table(tmp_path):
-    for f in ("table.js", "table.css"):
+    for f in ("table.bundle.js", "table.css"):
         assert not re.search(r"https?://", (ROOT / "widgets" / "secrets" / f).read_text()), f"{f}: no outside URL"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
                     "--wheel-dir", str(tmp_path), str(ROOT)], check=True, capture_output=True, timeout=300)
     (whl,) = tmp_path.glob("heimlich_lab-*.whl")
     with zipfile.ZipFile(whl) as z:
-        assert z.read("heimlich_lab/games/secrets/static/table.js").decode() == (ROOT / "widgets/secrets/table.js").read_text()
+        assert z.read("heimlich_lab/games/secrets/static/table.bundle.js").decode() == (ROOT / "widgets/secrets/table.bundle.js").read_text()
     site = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", "--target", str(site),
                     str(whl)], check=True, capture_output=True, timeout=300)

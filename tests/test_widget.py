@@ -101,7 +101,7 @@ def test_move_gives_the_move_table_and_no_list_then_safe_after_a_scoring():
                          beliefs=False)
     s = ctl.widget.state
     assert (s["phase"], s["move"]["points"], notations(s), s["is_human_turn"]) == ("move", 3, [], True)
-    assert s["decision_text"] == "Ann: allocate 3 point(s)"
+    assert s["decision_text"] == "Ann: allocate 3 points"
     ctl.send_action("move grey+3")                       # grey reaches the safe in 7: a scoring
     s = ctl.widget.state
     assert s["phase"] == "safe" and s["current_player"] == "Ann" and s["is_human_turn"]
@@ -192,17 +192,17 @@ def test_errors_leave_the_game_unchanged_and_are_shown():
 
 def test_wrong_player_and_a_bots_decision_are_refused():
     ctl = GameController(THREE, bots=bots("Cy"), start=pos(decision="move", die="2"), beliefs=False)
-    assert ctl.curtain == "Hand over to Ann, then click Reveal"
+    assert ctl.curtain == "Hand the screen to Ann, then click Reveal"
     before = frozen(ctl)
     ctl.send_action("move red+2")
-    assert "hand the screen over to Ann" in ctl.widget.state["error"] and frozen(ctl) == before
+    assert "hand the screen to Ann" in ctl.widget.state["error"] and frozen(ctl) == before
     ctl.reveal()
     ctl.send_action("move red+2", player="Bob")
     assert "Ann's decision, not Bob's" in ctl.widget.state["error"] and frozen(ctl) == before
     ctl.send_action("move red+2")
-    assert ctl.decider == "Bob" and ctl.curtain == "Hand over to Bob, then click Reveal"
+    assert ctl.decider == "Bob" and ctl.curtain == "Hand the screen to Bob, then click Reveal"
     ctl.send_action("roll")                             # Bob has not taken the screen yet
-    assert "hand the screen over to Bob" in ctl.widget.state["error"] and ctl.game.is_chance_node
+    assert "hand the screen to Bob" in ctl.widget.state["error"] and ctl.game.is_chance_node
     bot = GameController(THREE, bots=bots("Ann", "Bob"), start=pos(decision="move", die="2"), beliefs=False)
     before = frozen(bot)
     bot.send_action("move red+2")
@@ -218,9 +218,9 @@ def _private_fields_empty(s):
 def test_curtain_flow_between_two_humans():
     ctl = GameController(THREE, bots=bots("Cy"), rules=TS, seed=4)
     s = ctl.widget.state
-    assert s["curtain"] == "Hand over to Ann, then click Reveal" and _private_fields_empty(s)
+    assert s["curtain"] == "Hand the screen to Ann, then click Reveal" and _private_fields_empty(s)
     ctl.send_action("roll")
-    assert ctl.game.is_chance_node and "hand the screen over to Ann" in ctl.widget.state["error"]
+    assert ctl.game.is_chance_node and "hand the screen to Ann" in ctl.widget.state["error"]
     ctl.handle_message({"type": "curtain", "command": "reveal"})
     s = ctl.widget.state
     assert s["curtain"] is None and s["viewer"] == "Ann" and s["hand"] == ctl.game.hands["Ann"]
@@ -231,7 +231,7 @@ def test_curtain_flow_between_two_humans():
         if s["curtain"]:
             assert _private_fields_empty(s)
             if ctl.decider == "Bob":
-                assert s["curtain"] == "Hand over to Bob, then click Reveal"
+                assert s["curtain"] == "Hand the screen to Bob, then click Reveal"
                 ctl.reveal()
                 s = ctl.widget.state
                 assert s["viewer"] == "Bob" and s["hand"] == ctl.game.hands["Bob"]
@@ -658,7 +658,7 @@ def test_dossier_replay_suggests_a_sheet_after_the_mark():
 # ------------------------------------------------------------------ one speed range, no dead messages
 def test_the_speed_range_is_the_sliders_and_clamped():
     from heimlich_lab.widget import board
-    logic = (static_dir() / "logic.js").read_text() if (static_dir() / "logic.js").exists() else \
+    logic = (static_dir() / "shell.js").read_text() if (static_dir() / "shell.js").exists() else \
         (static_dir() / "board.bundle.js").read_text()
     m = re.search(r"SPEED_RANGE = Object\.freeze\(\{ min: (\d+), max: (\d+), step: (\d+) \}\)", logic)
     assert m and tuple(map(int, m.groups())) == (board.SPEED_MIN_MS, board.SPEED_MAX_MS, board.SPEED_STEP_MS)
@@ -910,3 +910,40 @@ def test_the_panels_prepare_the_humans_next_move_while_they_think():
     assert key in ann.model.utility._cache                 # made while Ann thinks
     ctl._decide("move grey+6", "Ann")
     assert ann.history and ann.history[-1].actor == "Ann"   # her own move was read (the kind of table)
+
+
+# ------------------------------------------------------------------ issue 24, item 9: wording and controls
+def test_the_controls_are_off_while_a_human_rolls_even_when_playing():
+    """Pause was enabled while the table waited for the human's own roll; Next and Play looked enabled and did
+    nothing. ``available`` is false whenever no bot is due, so the shell disables all three."""
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), seed=3, beliefs=False)
+    ctl.play()
+    assert ctl.decider == "Ann" and ctl.game.is_chance_node      # Ann's own roll
+    assert ctl.widget.state["autoplay"] == {"available": False, "playing": True, "speed_ms": 400}
+    ctl.send_action("roll")                                      # Ann's own decision next: still off
+    assert ctl.decider == "Ann" and ctl.widget.state["autoplay"]["available"] is False
+    bot_due = GameController(THREE, bots=bots("Ann", "Bob", "Cy"), seed=3, beliefs=False, viewer="Ann")
+    assert bot_due.widget.state["autoplay"]["available"] is True
+
+
+def test_the_curtain_label_says_down_and_the_words_are_plural():
+    ctl = GameController(THREE, bots=bots("Cy"), seed=3, beliefs=False)
+    assert ctl.curtain and ctl.widget.state["view_label"] == "Curtain down: public information only"
+    from heimlich_lab.games.heimlich.widget.state import plural, turn_banner
+    from heimlich_lab import Game
+    assert [plural(1, "step"), plural(3, "point")] == ["1 step", "3 points"]
+    s = board_state(Game(THREE, seed=2), "Ann")
+    assert s["decision_text"] == "Ann: allocate 3 points" and s["banner"].endswith("move agents 3 steps")
+    assert turn_banner(Game(THREE, seed=2).view("Ann")) == "Ann's turn (rolled 3): move agents 3 steps"
+
+
+def test_the_end_table_names_the_dossier_only_in_a_game_with_one():
+    from types import SimpleNamespace
+
+    from heimlich_lab.games.heimlich.widget.state import game_result
+    over = SimpleNamespace(kind="over", data={"scores": {"red": 45, "blue": 30}, "owners": {"red": "Ann"},
+                                              "bonus": {}, "farthest": ["red"], "winners": ["Ann"]})
+    plain = game_result(SimpleNamespace(is_over=True, log=[over], rules=Rules()))
+    assert plain["note"] and "dossier" not in plain["note"]
+    with_dossier = game_result(SimpleNamespace(is_over=True, log=[over], rules=Rules(dossier=True)))
+    assert "dossier points are added" in with_dossier["note"]

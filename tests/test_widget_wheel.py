@@ -22,7 +22,8 @@ def _external_urls(text: str) -> list[str]:
 
 
 def test_the_front_end_and_the_notebook_reference_no_external_url():
-    for f in ["board.bundle.js", "board.css", "board.js", "logic.js", "render.js"]:
+    for f in ["board.bundle.js", "board.css", "board.js", "logic.js", "render.js", "shell.js",
+              "secrets/table.bundle.js", "secrets/table.js", "secrets/render.js", "secrets/table.css"]:
         assert _external_urls((ROOT / "widgets" / f).read_text()) == [], f
     nb = json.loads((ROOT / "notebooks" / "play.ipynb").read_text())
     for cell in nb["cells"]:

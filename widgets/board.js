@@ -5,8 +5,11 @@
 // esbuild: `npm ci --prefix widgets && node widgets/build.mjs`).
 // Two traitlets: `setup` (fixed for the game: players, agents, ring, card names; sent once)
 // and `state` (the position and the decisions now).
+// The parts every game's table shares (section updates that keep the focus, the log, the shell's keys, the
+// controls and the curtain's markup) are the table shell's: shell.js.
 import * as L from "./logic.js";
 import * as R from "./render.js";
+import * as S from "./shell.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CLICK_SELECTOR = "[data-action],[data-command],[data-step],[data-control],[data-curtain],[data-replay-step],[data-building-action],[data-agent]";
@@ -66,13 +69,12 @@ function render({ model, el }) {
   const root = doc.createElement("div");
   root.className = "heimlich-board";
   root.tabIndex = 0;
-  root.setAttribute("role", "application");
+  root.setAttribute("role", "region");       // not "application": the heatmap and the log stay browsable
   root.setAttribute("aria-label", "Heimlich & Co. board");
   root.innerHTML = R.renderSkeleton();
   el.appendChild(root);
 
-  const sections = {};
-  for (const k of R.SECTIONS) sections[k] = root.querySelector(`[data-section="${k}"]`);
+  const { sections, set: setSection, cache } = S.mountSections(root, R.SECTIONS);
   // the Class data box (consent to save the game for the class), below the board; empty unless asked for
   const classBox = doc.createElement("div");
   classBox.className = "hb-class-section";
@@ -80,7 +82,6 @@ function render({ model, el }) {
   let classHtml = null;
   const layers = {};
   for (const k of R.SVG_LAYERS) layers[k] = root.querySelector(`[data-layer="${k}"]`);
-  const cache = new Map(); // section/layer -> last markup
   const innerCache = new WeakMap();
 
   let ui = L.initialUi();
@@ -92,13 +93,6 @@ function render({ model, el }) {
   let lastLog = null;
   let scrollQueued = false;
   let destroyed = false;
-
-  function setSection(name, html) {
-    if (cache.get(name) === html) return false;
-    cache.set(name, html);
-    sections[name].innerHTML = html;
-    return true;
-  }
 
   function setLayer(name, html) {
     if (cache.get(`layer:${name}`) === html) return;
@@ -142,13 +136,10 @@ function render({ model, el }) {
   // the log only grows during a game: append the new lines instead of redrawing it
   function patchLog(lines) {
     const ol = sections.log.querySelector('[data-testid="log"]');
-    const prev = lastLog;
-    if (ol && prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {
-      if (lines.length === prev.length) return;
-      ol.insertAdjacentHTML("beforeend", R.renderLogItems(lines.slice(prev.length)));
-    } else {
-      sections.log.innerHTML = R.renderLog(vm);
-    }
+    const same = lastLog && lines.length === lastLog.length && lastLog.every((line, i) => lines[i] === line);
+    if (ol && same) return;
+    if (ol && lastLog) S.patchLog(ol, lines, lastLog);
+    else sections.log.innerHTML = R.renderLog(vm);
     lastLog = lines;
     scheduleLogScroll();
   }
@@ -195,15 +186,9 @@ function render({ model, el }) {
     if (focusKey && !root.contains(doc.activeElement)) restoreFocus(focusKey);
   }
 
-  // keep keyboard focus when the focused button was re-rendered
+  // keep keyboard focus when the focused button was re-rendered (the shell's key for "the same control")
   function focusKeyOf(node) {
-    for (const a of ["data-action", "data-command", "data-step", "data-control", "data-curtain", "data-replay-step", "data-building-action"]) {
-      if (node.hasAttribute && node.hasAttribute(a)) {
-        const t = node.getAttribute("data-target");
-        return `[${a}="${CSS_escape(node.getAttribute(a))}"]${t ? `[data-target="${CSS_escape(t)}"]` : ""}`;
-      }
-    }
-    return node === root ? "root" : null;
+    return node === root ? "root" : S.focusKeyOf(node);
   }
 
   function restoreFocus(key) {
@@ -282,39 +267,36 @@ function render({ model, el }) {
     const cmd = vm ? L.keyCommand(event.key, vm.ctx) : null;
     // keep JupyterLab's command-mode shortcuts (a, b, d d, m, ...) away from a focused board
     if (event.key.length === 1 || event.key.startsWith("Arrow") || event.key === "Enter" || event.key === "Backspace") event.stopPropagation();
-    if (!cmd) return;
+    if (!cmd) {
+      // the shell's keys, the same in every game (N next, P play or pause, R reveal), when the game's keys
+      // did not take the key (an agent's letter, R to roll)
+      const msg = vm ? S.shellKey(event.key, vm.state) : null;
+      if (msg && msg.type !== "replay") {
+        event.preventDefault();
+        model.send(msg);
+      }
+      return;
+    }
     event.preventDefault();
     event.stopPropagation();
     dispatch(cmd);
   }
 
   function onInput(event) {
-    const t = event.target;
-    if (!t || !t.getAttribute) return;
-    if (t.hasAttribute("data-consent")) {
-      // the kernel decides: it answers with a new class_data, which redraws the box with its state
-      if (event.type === "change") model.send({ type: "consent", player: t.getAttribute("data-consent"), value: !!t.checked });
-      return;
-    }
-    const c = t.getAttribute("data-control");
-    if (c === "speed") {
-      const sb = sections.playback.querySelector('[data-bind="speed"]');
-      if (sb) sb.textContent = `${t.value} ms`;
-      if (event.type === "change") dispatch({ type: "speed", value: Number(t.value) });
-    } else if (c === "replay") {
-      const rb = sections.playback.querySelector('[data-bind="replay"]');
-      const len = vm && vm.state.replay ? L.replayLast(vm.state.replay) : 0;
-      if (rb) rb.textContent = `${t.value} / ${len}`;
-      clearTimeout(replayTimer);
-      const value = Number(t.value);
-      const send = () => {
-        if (value === replaySent) return;
-        replaySent = value;
-        dispatch({ type: "replay", index: value });
-      };
-      if (event.type === "change") send();
-      else replayTimer = setTimeout(send, REPLAY_DEBOUNCE_MS);
-    }
+    S.controlInput(event, sections.playback, vm && vm.state.replay, {
+      consent: (player, value) => model.send({ type: "consent", player, value }),
+      speed: (value) => dispatch({ type: "speed", value }),
+      seek: (value, final) => {
+        clearTimeout(replayTimer);
+        const send = () => {
+          if (value === replaySent) return;
+          replaySent = value;
+          dispatch({ type: "replay", index: value });
+        };
+        if (final) send();
+        else replayTimer = setTimeout(send, REPLAY_DEBOUNCE_MS);
+      },
+    });
   }
 
   // a card option under the pointer (or focused) previews its effect as ghosts on the board
@@ -333,15 +315,10 @@ function render({ model, el }) {
     update();
   }
 
-  root.addEventListener("click", onClick);
-  root.addEventListener("keydown", onKeyDown);
-  root.addEventListener("input", onInput);
-  root.addEventListener("change", onInput);
-  for (const t of ["mouseover", "mouseout", "focusin", "focusout"]) root.addEventListener(t, onPreview);
-  model.on("change:state", onState);
-  model.on("change:speed_ms", update);
-  model.on("change:setup", update);
-  model.on("change:class_data", updateClassData);
+  const unwire = S.wire(root, model,
+    [["click", onClick], ["keydown", onKeyDown], ["input", onInput], ["change", onInput],
+      ...["mouseover", "mouseout", "focusin", "focusout"].map((type) => [type, onPreview])],
+    [["change:state", onState], ["change:speed_ms", update], ["change:setup", update], ["change:class_data", updateClassData]]);
   update();
   updateClassData();
 
@@ -349,21 +326,9 @@ function render({ model, el }) {
     destroyed = true;
     clearTimeout(pendingTimer);
     clearTimeout(replayTimer);
-    model.off("change:state", onState);
-    model.off("change:speed_ms", update);
-    model.off("change:setup", update);
-    model.off("change:class_data", updateClassData);
-    root.removeEventListener("click", onClick);
-    root.removeEventListener("keydown", onKeyDown);
-    root.removeEventListener("input", onInput);
-    root.removeEventListener("change", onInput);
-    for (const t of ["mouseover", "mouseout", "focusin", "focusout"]) root.removeEventListener(t, onPreview);
+    unwire();
     root.remove();
   };
-}
-
-function CSS_escape(s) {
-  return String(s).replace(/["\\]/g, "\\$&");
 }
 
 export default { render };

@@ -9,12 +9,12 @@
 // Board constants
 // ---------------------------------------------------------------------------
 
+import { SPEED_RANGE } from "./shell.js";
 export const FINISH = 42;
 export const DOSSIER_MARK = 29;
 export const DEFAULT_SPEED_MS = 300;
-/** The autoplay pace (ms per bot step): the speed slider's range, the same as the kernel's
- * (heimlich_lab/widget/board.py SPEED_MIN_MS, SPEED_MAX_MS, SPEED_STEP_MS; a test checks they agree). */
-export const SPEED_RANGE = Object.freeze({ min: 0, max: 2000, step: 50 });
+/** The autoplay pace (ms per bot step): the table shell's (shell.js), the same as the kernel's. */
+export { SPEED_RANGE };
 
 /** A speed in ms clamped to SPEED_RANGE (NaN for anything that is not a number). */
 export function clampSpeed(v) {
@@ -529,16 +529,25 @@ export function cardPreview(decisions, notation) {
 
 /** SVG path of an arrow from building `a` to building `b` ({x, y}), bent towards the board's centre. */
 export function arrowPath(a, b, opts = {}) {
+  const { s, q, e } = arrowCurve(a, b, opts);
+  return `M${round2(s.x)},${round2(s.y)} Q${round2(q.x)},${round2(q.y)} ${round2(e.x)},${round2(e.y)}`;
+}
+
+/** An arrow's quadratic curve: start s, control q (bent towards the centre), end e. */
+function arrowCurve(a, b, opts = {}) {
   const { cx, cy } = { ...BOARD, ...opts };
   const mx = (a.x + b.x) / 2;
   const my = (a.y + b.y) / 2;
-  const qx = mx + (cx - mx) * 0.45;
-  const qy = my + (cy - my) * 0.45;
+  const q = { x: mx + (cx - mx) * 0.45, y: my + (cy - my) * 0.45 };
   // start and end at the buildings' inner edges, not their centres
-  const pull = (p, k) => ({ x: p.x + (qx - p.x) * k, y: p.y + (qy - p.y) * k });
-  const s = pull(a, 0.3);
-  const e = pull(b, 0.3);
-  return `M${round2(s.x)},${round2(s.y)} Q${round2(qx)},${round2(qy)} ${round2(e.x)},${round2(e.y)}`;
+  const pull = (p, k) => ({ x: p.x + (q.x - p.x) * k, y: p.y + (q.y - p.y) * k });
+  return { s: pull(a, 0.3), q, e: pull(b, 0.3) };
+}
+
+/** The middle of an arrow (the quadratic curve of arrowPath at t = 1/2), where the agent's letter goes. */
+export function arrowMiddle(a, b, opts = {}) {
+  const { s, q, e } = arrowCurve(a, b, opts);
+  return { x: round2(0.25 * s.x + 0.5 * q.x + 0.25 * e.x), y: round2(0.25 * s.y + 0.5 * q.y + 0.25 * e.y) };
 }
 
 /** Polyline points "x,y x,y" for a sparkline of `values` in a width x height box (y from 0 to max). */
@@ -619,6 +628,11 @@ export function keyCommand(key, ctx) {
     const k = ctx.mode === "roll" && (key === "Enter" || key === " ") ? "r" : key.toLowerCase();
     const d = (ctx.decisions || []).find((x) => x.key === k);
     return d ? { type: "send", action: d.notation } : null;
+  }
+  if (ctx.mode === "actions" && key.length === 1) {
+    // a decision that names its own key (Pass X, Done D, Draw Y / Don't draw N)
+    const d = (ctx.decisions || []).find((x) => x.key && x.key === key.toLowerCase());
+    if (d) return { type: "send", action: d.notation };
   }
   if (ctx.mode !== "move") return null;
   if (key === "ArrowRight" || key === "ArrowDown") return { type: "select", delta: 1 };

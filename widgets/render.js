@@ -2,25 +2,12 @@
 // No DOM access here; board.js inserts these strings and wires the events.
 // Everything shown comes from the state (every string is escaped).
 import * as L from "./logic.js";
+import * as S from "./shell.js";
 
 /** Escape text for HTML/SVG text and attribute values. */
-export function esc(value) {
-  return String(value == null ? "" : value)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
+export const esc = S.esc;
 
-function attrs(obj) {
-  let out = "";
-  for (const [k, v] of Object.entries(obj)) {
-    if (v === undefined || v === null || v === false) continue;
-    out += v === true ? ` ${k}` : ` ${k}="${esc(v)}"`;
-  }
-  return out;
-}
+const attrs = S.attrs;
 
 function cls(...names) {
   return names.filter(Boolean).join(" ");
@@ -217,7 +204,8 @@ export function renderCenter(vm) {
   return out;
 }
 
-/** Each player's last move as arrows from building to building (bent towards the centre), in the agent's colour. */
+/** Each player's last move as arrows from building to building (bent towards the centre), in the agent's colour,
+ * with the agent's letter on the arrow's middle: colour is never the only sign (colour-blind safety). */
 export function renderArrows(vm) {
   const byValue = L.geometryByValue(vm.geometry);
   let out = "";
@@ -228,8 +216,11 @@ export function renderArrows(vm) {
       const st = vm.styles[c];
       if (!a || !b || !st || a === b) continue;
       const path = L.arrowPath(a, b);
+      const mid = L.arrowMiddle(a, b);
       out += `<g class="hb-arrow" data-arrow="${esc(`${player}:${c}`)}"><title>${esc(`${player} last moved ${st.name}: ${a.label} \u2192 ${b.label}`)}</title>`
-        + `<path d="${path}" stroke="${esc(st.fill)}" marker-end="url(#hb-arrowhead)"/></g>`;
+        + `<path d="${path}" stroke="${esc(st.fill)}" marker-end="url(#hb-arrowhead)"/>`
+        + `<circle class="hb-arrow-badge" cx="${mid.x}" cy="${mid.y}" r="9" fill="${esc(st.fill)}" stroke="#fff" stroke-width="1.5"/>`
+        + `<text class="hb-arrow-letter" x="${mid.x}" y="${mid.y}" text-anchor="middle" dy="0.35em" fill="${esc(st.ink)}">${esc(st.letter)}</text></g>`;
     }
   }
   return out;
@@ -278,7 +269,7 @@ function swatch(st, extra = "") {
 export function renderHeader(vm) {
   const s = vm.state;
   let out = `<span class="hb-view" data-testid="view-label">${esc(s.view_label || (s.viewer ? `${s.viewer}: view` : ""))}</span>`;
-  if (s.banner) out += `<span class="hb-banner" data-testid="banner" aria-live="polite">${esc(s.banner)}</span>`;
+  if (s.banner) out += `<span class="hb-banner" data-testid="banner" aria-live="${S.liveMode(s)}">${esc(s.banner)}</span>`;
   if (s.players.length) {
     out += `<span class="hb-players">` + s.players.map((p) => {
       const size = s.top_secret && s.hand_sizes && Number.isFinite(s.hand_sizes[p]) ? ` <span class="hb-hand-size" data-hand-size="${esc(p)}" title="cards in hand">${esc(s.hand_sizes[p])} card${s.hand_sizes[p] === 1 ? "" : "s"}</span>` : "";
@@ -337,7 +328,12 @@ export function renderActionGroups(vm) {
     return `<fieldset class="hb-group hb-group-${esc(g.kind)}" data-group="${esc(g.key)}"><legend>${legend}</legend>`
       + g.actions.map((a) => {
         const effect = L.effectText(a.effect, names, vm.state.ring);
-        return `<button type="button" class="hb-action" data-action="${esc(a.notation)}" title="${esc(effect ? `${a.notation}: ${effect}` : a.notation)}"${pending ? " disabled" : ""}>${esc(a.label)}</button>`;
+        // a card's target: the moved agents' swatches with their letters, as on the board; a key when it has one
+        const moved = a.effect && a.effect.moves ? Object.keys(a.effect.moves).filter((c) => vm.styles[c]) : [];
+        const marks = moved.map((c) => swatch(vm.styles[c], ' aria-hidden="true"')).join("");
+        const key = a.key && g.kind !== "points" && g.kind !== "announce" && g.kind !== "roll" ? a.key : null;
+        const title = (effect ? `${a.notation}: ${effect}` : a.notation) + (key ? ` (key ${key.toUpperCase()})` : "");
+        return `<button type="button" class="hb-action" data-action="${esc(a.notation)}" title="${esc(title)}"${key ? ` aria-keyshortcuts="${esc(key.toUpperCase())}"` : ""}${pending ? " disabled" : ""}>${marks}${marks ? " " : ""}${esc(a.label)}${key ? ` <kbd>${esc(key.toUpperCase())}</kbd>` : ""}</button>`;
       }).join(" ")
       + `</fieldset>`;
   }).join("") + `</div>`;
@@ -367,15 +363,13 @@ export function renderResult(vm) {
 
 /** The curtain panel (hot seat): text and the reveal button. */
 export function renderCurtain(vm) {
-  return `<div class="hb-curtain" data-testid="curtain" role="dialog" aria-label="Curtain">`
-    + `<p>${esc(vm.state.curtain)}</p>`
-    + `<button type="button" class="hb-reveal" data-curtain="reveal">Reveal</button></div>`;
+  return S.curtainMarkup(vm.state.curtain, "hb");
 }
 
 /** Decision text and the controls for it. */
 export function renderControls(vm) {
   const s = vm.state;
-  let out = `<div class="hb-decision" data-testid="decision" aria-live="polite">${esc(s.decision_text)}</div>`;
+  let out = `<div class="hb-decision" data-testid="decision" aria-live="${S.liveMode(s)}">${esc(s.decision_text)}</div>`;
   if (s.result) out += renderResult(vm);
   else if (s.winners || s.result_text) {
     out += `<div class="hb-result" data-testid="result">`
@@ -434,44 +428,17 @@ export function renderLog(vm) {
 
 /** Log lines as <li> items (board.js appends new lines without redrawing old ones). */
 export function renderLogItems(lines) {
-  return lines.map((line) => `<li>${esc(line)}</li>`).join("");
+  return S.logItems(lines);
 }
 
-/** Autoplay (bots) and replay controls. */
+/** Autoplay (bots) and replay controls: the table shell's (shell.js), with the board's class prefix. */
 export function renderPlayback(vm) {
-  const s = vm.state;
-  let out = "";
-  const a = s.autoplay;
-  if (a) {
-    const avail = a.available !== false;
-    const speed = Number.isFinite(a.speed_ms) ? a.speed_ms : L.animationMs(s);
-    out += `<div class="hb-autoplay" data-testid="autoplay">`
-      + `<button type="button" data-control="step"${avail && !a.playing ? "" : " disabled"} title="the next bot decision (with Pause on, the bots wait for it)" aria-label="Next: the next bot decision">Next</button>`
-      + `<button type="button" data-control="play"${avail && !a.playing ? "" : " disabled"}>Play</button>`
-      + `<button type="button" data-control="pause"${a.playing ? "" : " disabled"}>Pause</button>`
-      + `<label>Speed <input type="range" data-control="speed" min="${L.SPEED_RANGE.min}" max="${L.SPEED_RANGE.max}" step="${L.SPEED_RANGE.step}" value="${esc(speed)}" aria-label="milliseconds per step"/>`
-      + ` <span data-bind="speed">${esc(speed)} ms</span></label></div>`;
-  }
-  const r = s.replay;
-  if (r) {
-    const len = L.replayLast(r); // positions 0..length-1
-    const idx = Math.max(0, Math.min(len, Math.trunc(Number(r.index) || 0)));
-    out += `<div class="hb-replay" data-testid="replay">`
-      + `<button type="button" data-replay-step="first" title="start" aria-label="to the start"${idx <= 0 ? " disabled" : ""}>\u00AB</button>`
-      + `<button type="button" data-replay-step="-1" title="back ( [ )" aria-label="one step back"${idx <= 0 ? " disabled" : ""}>\u25C0</button>`
-      + `<input type="range" data-control="replay" min="0" max="${len}" step="1" value="${idx}" aria-label="replay position"/>`
-      + `<button type="button" data-replay-step="+1" title="forward ( ] )" aria-label="one step forward"${idx >= len ? " disabled" : ""}>\u25B6</button>`
-      + `<button type="button" data-replay-step="last" title="end" aria-label="to the end"${idx >= len ? " disabled" : ""}>\u00BB</button>`
-      + ` <span data-bind="replay">${idx} / ${len}</span></div>`;
-  }
-  return out;
+  return S.playbackMarkup(vm.state, "hb");
 }
 
 /** A structural signature of the playback section: same signature -> board.js only patches values. */
 export function playbackSignature(vm) {
-  const a = vm.state.autoplay;
-  const r = vm.state.replay;
-  return JSON.stringify([a ? [a.available !== false, !!a.playing] : null, r ? [L.replayLast(r), Math.trunc(r.index) <= 0, Math.trunc(r.index) >= L.replayLast(r)] : null]);
+  return S.playbackSignature(vm.state);
 }
 
 /** Belief panel: caption, heatmap with names and legend, the viewer's own agent, largest updates, types, entropy plot. */
@@ -555,7 +522,7 @@ export function renderEntropy(values) {
 export function renderSince(vm) {
   const lines = Array.isArray(vm.state.since_last_turn) ? vm.state.since_last_turn : [];
   if (!lines.length || vm.state.curtain) return "";
-  return `<ol class="hb-since" data-testid="since">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ol>`;
+  return S.sinceMarkup(lines, "hb");
 }
 
 /** Key help: the play keys only on a board where one plays; a replay-only board lists its own. */
@@ -565,7 +532,8 @@ export function renderHelp(vm) {
   return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll \u00B7 <kbd>0</kbd>\u2013<kbd>3</kbd> choose points \u00B7 `
     + `<kbd>\u2190</kbd>/<kbd>\u2192</kbd> or an agent's letter select an agent \u00B7 <kbd>+</kbd>/<kbd>\u2212</kbd> add/remove a step \u00B7 `
     + `digits set its steps \u00B7 <kbd>Enter</kbd> confirm \u00B7 <kbd>Esc</kbd> reset \u00B7 <kbd>Y</kbd>/<kbd>N</kbd> announce \u00B7 `
-    + `<kbd>[</kbd>/<kbd>]</kbd> replay step</p>`;
+    + `<kbd>[</kbd>/<kbd>]</kbd> replay step \u00B7 <kbd>N</kbd> next bot decision \u00B7 <kbd>P</kbd> play or pause the bots `
+    + `(while nobody here decides) \u00B7 <kbd>R</kbd> reveal at the curtain</p>`;
 }
 
 /**

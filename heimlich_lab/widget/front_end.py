@@ -19,7 +19,7 @@ import traitlets
 from ..errors import HeimlichError
 
 #: The autoplay pace (ms per bot step): one range for the kernel (``set_speed``) and the front end's
-#: slider (``SPEED_RANGE`` in ``widgets/logic.js``; a test checks they agree).
+#: slider (``SPEED_RANGE`` in ``widgets/shell.js``, the table shell; a test checks they agree).
 SPEED_MIN_MS, SPEED_MAX_MS, SPEED_STEP_MS = 0, 2000, 50
 
 

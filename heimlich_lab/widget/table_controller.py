@@ -50,11 +50,14 @@ class TableController(ABC):
     """The game-agnostic part of a live table (see the module doc). Subclasses set ``game`` and ``widget`` (a
     :class:`~heimlich_lab.widget.front_end.TableWidget`) after :meth:`_seat`, and define :meth:`refresh`."""
 
-    #: The curtain's words when the screen must go to a human, and while bots play between humans.
-    HAND_OVER = "Hand over to {player}, then click Reveal"
-    BOTS_PLAYING = "The bots are playing (public view); the board asks for the next human when it is their turn"
+    #: The curtain's words when the screen must go to a human, and while bots play between humans: one wording
+    #: in every game (the table shell, ``widgets/shell.js``, offers Reveal after "Hand the screen to").
+    HAND_OVER = "Hand the screen to {player}, then click Reveal"
+    BOTS_PLAYING = "The bots are playing (public view); the table asks for the next human when it is their turn"
+    #: The view's label while the curtain is down (the same words as the shell's curtain).
+    CURTAIN_LABEL = "Curtain down: public information only"
     #: The refusal of a decision made at a screen that shows someone else.
-    NOT_SHOWN = "It is {player}'s decision: hand the screen over to {player} first."
+    NOT_SHOWN = "It is {player}'s decision: hand the screen to {player} first."
 
     def _seat(self, players: Sequence[str], bots: Mapping[str, object] | None, viewer, autoplay) -> tuple[str, ...]:
         """Check and keep who plays: the bots, the humans (the others), whose view is shown, autoplay."""
@@ -199,6 +202,15 @@ class TableController(ABC):
         if len(self.humans) > 1:
             d = self.decider
             self.curtain = self.HAND_OVER.format(player=d) if d in self.humans else self.BOTS_PLAYING
+
+    def autoplay_state(self) -> dict | None:
+        """The controls' state for the front end (the table shell's Next, Play, Pause, speed), or ``None`` with no
+        bot: ``available`` is true when a bot's decision is due, so Next, Play and Pause act (while a human
+        decides, or rolls, they would do nothing and are disabled); ``playing``; ``speed_ms``."""
+        if not self.bots:
+            return None
+        return {"available": not self.game.is_over and self.decider in self.bots, "playing": self.playing,
+                "speed_ms": self.widget.speed_ms}
 
     def _after_change(self) -> None:
         """Curtain and viewer for the decision now due, then refresh and schedule the next bot step."""

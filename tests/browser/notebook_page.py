@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 
 def run_all_cells(page, lab: str, name: str) -> None:
@@ -53,3 +54,23 @@ def inside(box, screen=SCREEN) -> bool:
     """Whether a bounding box (Playwright's ``{x, y, width, height}``) lies inside the window ``screen``."""
     return bool(box) and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= screen["width"] + 0.5 \
         and box["y"] + box["height"] <= screen["height"] + 0.5
+
+
+#: axe-core (npm, pinned in widgets/package.json; `npm ci --prefix widgets`, which make test-js and test-py run).
+AXE = Path(__file__).resolve().parents[2] / "widgets" / "node_modules" / "axe-core" / "axe.min.js"
+#: The WCAG 2.1 A and AA rules.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def axe_violations(page, selector: str, impacts=("serious", "critical")) -> list[dict]:
+    """axe-core's violations of the WCAG 2.1 A/AA rules inside ``selector``, of the given impacts: each with its
+    rule id, impact, help text and up to five nodes (their selector and axe's summary of the failure)."""
+    assert AXE.is_file(), f"axe-core is missing ({AXE}): run npm ci --prefix widgets"
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(content=AXE.read_text())
+    found = page.evaluate("""async ([sel, tags]) => {
+        const r = await window.axe.run(document.querySelector(sel), {runOnly: {type: 'tag', values: tags}});
+        return r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} :: ${n.failureSummary}`)}));
+    }""", [selector, AXE_TAGS])
+    return [v for v in found if v["impact"] in impacts]

@@ -12,7 +12,7 @@ import re
 import statistics
 
 import pytest
-from notebook_page import SCREEN, inside, run_all_cells, run_report
+from notebook_page import SCREEN, axe_violations, inside, run_all_cells, run_report
 
 pytestmark = pytest.mark.browser
 
@@ -329,7 +329,7 @@ def test_hot_seat_curtain_and_each_humans_own_hand(page, lab, notebooks, artifac
     open_and_run(page, lab, "hotseat.ipynb", artifacts, "hotseat-01-curtain-ann")
     b = page.locator(BOARD)
     curtain = b.locator("[data-testid='curtain']")
-    assert "Hand over to Ann" in curtain.text_content()
+    assert "Hand the screen to Ann" in curtain.text_content()
 
     def nothing_private():
         assert cards_shown(page) == [] and own_marks(page) == []
@@ -347,17 +347,17 @@ def test_hot_seat_curtain_and_each_humans_own_hand(page, lab, notebooks, artifac
                             ".map((e) => e.getAttribute('data-hand-size'))")) == ["Ann", "Bob", "Cy"]
     screenshot(page, artifacts, "hotseat-02-ann")
     for _ in range(40):                                 # Ann plays until the screen must go to Bob
-        if curtain.count() and "Hand over to Bob" in curtain.text_content():
+        if curtain.count() and "Hand the screen to Bob" in curtain.text_content():
             break
         if curtain.count():                             # the bot plays under a public curtain
             page.wait_for_function(f"() => !document.querySelector('{BOARD} [data-testid=\"curtain\"]')"
                                    f" || document.querySelector('{BOARD} [data-testid=\"curtain\"]')"
-                                   ".textContent.includes('Hand over')", timeout=20_000)
-            if "Hand over to Ann" in (curtain.text_content() if curtain.count() else ""):
+                                   ".textContent.includes('Hand the screen')", timeout=20_000)
+            if "Hand the screen to Ann" in (curtain.text_content() if curtain.count() else ""):
                 click_wait(page, "[data-curtain='reveal']")
             continue
         act_once(page)
-    assert "Hand over to Bob" in curtain.text_content()
+    assert "Hand the screen to Bob" in curtain.text_content()
     nothing_private()
     screenshot(page, artifacts, "hotseat-03-curtain-bob")
     rep = run_report(page)
@@ -736,7 +736,9 @@ def test_a_card_option_previews_its_effect_as_ghosts(page, lab, notebooks, artif
     page.wait_for_function(f"() => !document.querySelector('{BOARD} [data-ghost]')", timeout=5_000)
     option.hover()
     page.wait_for_selector(f"{BOARD} [data-ghost='{colour}']", timeout=5_000)
-    assert option.text_content().split()[0] in ("Schulz", "Perry", "Bucci", "Jaques", "Mirkov", "Doyle")
+    letter, name = option.text_content().split()[:2]       # the agent's swatch with its letter, then its name
+    assert name in ("Schulz", "Perry", "Bucci", "Jaques", "Mirkov", "Doyle") and letter == name[0]
+    assert option.locator(f".hb-swatch.hb-c-{colour}").count() == 1
     assert b.locator("[data-ghost]").count() == 1
     b.screenshot(path=str(artifacts / "classroom-05-card-preview.png"))
     b.locator("[data-testid='banner']").hover()
@@ -843,3 +845,12 @@ def test_the_voila_wrapper_leaves_no_process_after_sigterm(tmp_path, server_env)
     finally:
         if wrapper.poll() is None:
             wrapper.kill()
+
+
+@pytest.mark.parametrize("name", ["turn.ipynb", "hotseat.ipynb", "replay.ipynb"])
+def test_axe_finds_no_serious_or_critical_violation(page, lab, notebooks, artifacts, name):
+    """Issue 24, item 7: axe-core (WCAG 2.1 A/AA) on the board in play, behind the hot seat's curtain, in a replay."""
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, name)
+    found = axe_violations(page, BOARD)
+    assert found == [], json.dumps(found, indent=1)

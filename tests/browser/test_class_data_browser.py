@@ -96,7 +96,7 @@ def test_the_board_asks_saves_only_with_consent_and_deletes_on_untick(page, lab,
 
 def test_the_secrets_table_asks_too(page, lab, class_notebooks, artifacts):
     run_all_cells(page, lab, "class-secrets.ipynb")
-    box = page.locator(f".secrets-table + {BOX}").first
+    box = page.locator(f".secrets-table + .st-class-section > {BOX}").first
     box.wait_for(timeout=60_000)
     ann = box.locator("input[data-consent='Ann']")
     assert not ann.is_checked()

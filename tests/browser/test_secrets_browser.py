@@ -6,10 +6,11 @@ a replay opens at step 0. Screenshots: test-artifacts/secrets-*.png.
 """
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
-from notebook_page import SCREEN, inside, run_all_cells, run_report
+from notebook_page import SCREEN, axe_violations, inside, run_all_cells, run_report
 
 pytestmark = pytest.mark.browser
 
@@ -57,6 +58,14 @@ def secrets_notebooks(lab_root, make_notebook):
         "w",
         REPORT,
     ])
+    make_notebook(lab_root / "secrets-you.ipynb", [
+        "from heimlich_lab import secrets\n"
+        "w = secrets.play_in_notebook(['You', 'Bob', 'Cy', 'Dee'], bots={p: secrets.RandomBot(i) for i, p in "
+        "enumerate(['Bob', 'Cy', 'Dee'])},\n"
+        "                             seed=3, speed_ms=600)\n"
+        "w",
+        REPORT,
+    ])
     make_notebook(lab_root / "secrets-replay.ipynb", [
         "from heimlich_lab import secrets\n"
         "rec = secrets.play([secrets.RandomBot(i) for i in range(6)], seed=7)\n"
@@ -74,8 +83,7 @@ def open_and_run(page, lab, name):
 
 
 def shoot(page, artifacts, name):
-    # One step in the page: the table redraws itself whole on an update, so a located element may be detached
-    # by the time a second step (scroll) reaches it.
+    # One step in the page: a section redrawn on an update may detach a located element before a second step.
     page.evaluate("(sel) => document.querySelector(sel)?.scrollIntoView({block: 'nearest'})", TABLE)
     page.screenshot(path=str(artifacts / f"{name}.png"))
 
@@ -178,14 +186,94 @@ def test_a_replay_opens_at_step_0(page, lab, secrets_notebooks, artifacts):
     page.set_viewport_size(SCREEN)
     open_and_run(page, lab, "secrets-replay.ipynb")
     t = page.locator(TABLE)
-    step = t.locator("[data-testid='replay-step']")
+    step = t.locator("[data-bind='replay']")
     step.wait_for(timeout=30_000)
     shoot(page, artifacts, "secrets-06-replay-step-0")
-    assert re.fullmatch(r"step 0 / \d+", step.text_content())
-    assert t.locator("[data-testid='replay-slider']").input_value() == "0"
+    assert re.fullmatch(r"0 / \d+", step.text_content())
+    assert t.locator("[data-control='replay']").input_value() == "0"
     assert t.locator("[data-testid='view-label']").text_content() == "Replay, Ann's view"
     assert t.locator("[data-card]").count() == len(t.locator("[data-testid='candidates'] [data-card]").all())
-    t.locator("[data-control='forward']").click()
-    page.wait_for_function(f"() => document.querySelector(\"{TABLE} [data-testid='replay-step']\")"
-                           ".textContent.startsWith('step 1 ')", timeout=15_000)
+    t.locator("[data-replay-step='+1']").click()
+    page.wait_for_function(f"() => document.querySelector(\"{TABLE} [data-bind='replay']\")"
+                           ".textContent.startsWith('1 ')", timeout=15_000)
     assert run_report(page)["index"] == 1
+
+
+def test_a_player_called_you_reads_right_with_a_title_a_headline_and_the_cards_in_words(page, lab, secrets_notebooks,
+                                                                                       artifacts):
+    """Issue 24, item 3: "Your view", "You are", no "You's" / "You (you)" / "Ass"; each card's value and effect on
+    hover (title), on focus (the legend's line) and in the legend; the controls in sight at 1366x768."""
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, "secrets-you.ipynb")
+    t = page.locator(TABLE)
+    t.locator("[data-action^='offer ']").first.wait_for(timeout=30_000)
+    shoot(page, artifacts, "secrets-08-you")
+    assert t.locator("[data-testid='view-label']").text_content() == "Your view"
+    assert t.locator("[data-testid='title']").text_content() == "Secrets"
+    assert t.locator("[data-testid='headline']").text_content().endswith("Your decision: offer a card to another player")
+    text = t.text_content()
+    for wrong in ("You's", "You (you)", "You is ", "You looks", "You accepts", "Belief of You", ">Ass<"):
+        assert wrong not in text, wrong
+    assert t.locator("[data-belief-slot='You'] th").text_content() == "You"
+    assert "Your belief" in t.locator("[data-testid='belief'] h4").text_content()
+    assert not re.search(r"\bAss\b", text)
+    chip = t.locator("[data-testid='candidates'] [data-card]").first
+    name, title = chip.text_content(), chip.get_attribute("title")
+    assert title.startswith(f"{name} (") and "points" in title and "):" in title
+    chip.focus()
+    page.wait_for_function(f"(t) => document.querySelector(\"{TABLE} [data-testid='card-info']\").textContent === t",
+                           arg=title, timeout=5_000)
+    assert t.locator("[data-testid='card-legend'] li").count() == 8
+    for sel in ("[data-action]", "[data-control='pause']", "[data-control='step']"):   # nothing cut off
+        for i in range(t.locator(sel).count()):
+            assert inside(t.locator(sel).nth(i).bounding_box()), sel
+    assert t.locator("[data-testid='live']").get_attribute("aria-live") == "polite"
+    assert t.get_attribute("role") != "application"
+
+
+def test_keys_play_a_decision_and_the_focus_stays_on_the_table(page, lab, secrets_notebooks, artifacts):
+    """The numbered decision keys act; redrawing after the bots' answers keeps the keyboard focus in the table."""
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, "secrets-human.ipynb")
+    t = page.locator(TABLE)
+    first = t.locator("[data-action]").first
+    first.wait_for(timeout=30_000)
+    offer = first.get_attribute("data-action")
+    assert first.get_attribute("aria-keyshortcuts") == "1"
+    first.focus()
+    page.keyboard.press("1")
+    page.wait_for_function(f"""() => [...document.querySelectorAll('{TABLE} [data-testid="log"] li')]
+        .some((li) => /^Bob (accepts|refuses)\\./.test(li.textContent))""", timeout=30_000)
+    assert page.evaluate(f"() => document.querySelector('{TABLE}').contains(document.activeElement)"), \
+        "the focus fell out of the table"
+    assert ["Ann", offer] in run_report(page)["history"]      # (running the report cell moves the focus)
+
+
+def test_no_fixed_width_clips_the_table_at_150_percent_zoom(page, lab, secrets_notebooks, artifacts):
+    """A 1366x768 screen at 150% zoom is 911x512 CSS pixels: the side column wraps, nothing runs off to the right."""
+    page.set_viewport_size({"width": 911, "height": 512})
+    open_and_run(page, lab, "secrets-eight.ipynb")
+    t = page.locator(TABLE)
+    t.locator("[data-testid='belief'] [data-belief-slot='middle']").wait_for(timeout=30_000)
+    shoot(page, artifacts, "secrets-09-zoom-150")
+    right = page.evaluate(f"""() => {{ const r = document.querySelector('{TABLE}');
+        const cell = r.parentElement.getBoundingClientRect().right;
+        return {{cell, widest: Math.max(...[...r.querySelectorAll('*')].map((e) => e.getBoundingClientRect().right))}}; }}""")
+    assert right["widest"] <= right["cell"] + 1, right
+    for sel in ("[data-testid='table']", "[data-testid='belief']", "[data-testid='log']"):
+        box = t.locator(sel).bounding_box()
+        assert box and box["width"] > 200 and box["x"] + box["width"] <= 911, (sel, box)
+
+
+@pytest.mark.parametrize("name, ready", [
+    ("secrets-human.ipynb", "[data-action]"),
+    ("secrets-hotseat.ipynb", "[data-testid='curtain']"),
+    ("secrets-replay.ipynb", "[data-control='replay']"),
+])
+def test_axe_finds_no_serious_or_critical_violation(page, lab, secrets_notebooks, artifacts, name, ready):
+    """Issue 24, item 7: axe-core (WCAG 2.1 A/AA) on the table in play, behind the hot seat's curtain, in a replay."""
+    page.set_viewport_size(SCREEN)
+    open_and_run(page, lab, name)
+    page.locator(TABLE).locator(ready).first.wait_for(timeout=30_000)
+    found = axe_violations(page, TABLE)
+    assert found == [], json.dumps(found, indent=1)

@@ -2,7 +2,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bundle, HERE, OUTPUT } from "../build.mjs";
+import { bundle, BUNDLES, HERE, OUTPUT } from "../build.mjs";
 
 const read = (f) => readFileSync(join(HERE, f), "utf8");
 
@@ -35,13 +35,13 @@ describe("board.bundle.js (what anywidget loads and the wheel ships)", () => {
   test("board.js itself imports only the local modules and exports only the anywidget default", async () => {
     const src = read("board.js");
     const imports = [...src.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
-    assert.deepEqual(imports.sort(), ["./logic.js", "./render.js"]);
+    assert.deepEqual(imports.sort(), ["./logic.js", "./render.js", "./shell.js"]);
     const mod = await import("../board.js");
     assert.equal(typeof mod.default.render, "function");
   });
 
-  test("render and logic do not touch the DOM (pure modules)", () => {
-    for (const f of ["logic.js", "render.js"]) {
+  test("render, logic and the secrets markup do not touch the DOM (pure modules)", () => {
+    for (const f of ["logic.js", "render.js", "secrets/render.js"]) {
       const src = read(f).replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
       assert.doesNotMatch(src, /\b(document|window|model)\s*\./, f);
     }
@@ -53,5 +53,17 @@ describe("board.bundle.js (what anywidget loads and the wheel ships)", () => {
       assert.ok(!src.includes(gone), gone);
     }
     assert.doesNotMatch(src, /\.split\(\s*\/\\s\+\/\s*\)/, "no splitting of notation into words");
+  });
+
+  test("every table's bundle is fresh, self-contained and built on the table shell", async () => {
+    assert.deepEqual(BUNDLES.map((b) => b.output), ["board.bundle.js", "secrets/table.bundle.js"]);
+    for (const which of BUNDLES) {
+      const text = read(which.output);
+      assert.equal(text, await bundle(which), `${which.output}: run node widgets/build.mjs`);
+      assert.doesNotMatch(text, /^\s*import\s/m, which.output);
+      assert.match(text, /\/\/ shell\.js/, `${which.output} holds the shell`);
+      const mod = await importText(text);
+      assert.equal(typeof mod.default.render, "function", which.output);
+    }
   });
 });

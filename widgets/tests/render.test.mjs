@@ -146,10 +146,10 @@ describe("controls", () => {
 
 describe("private information", () => {
   test("the curtain hides hand, own agents, belief and controls, and shows its text and button", () => {
-    const s = cardState({ curtain: "Hand over to Bob, then click" });
+    const s = cardState({ curtain: "Hand the screen to Bob, then click" });
     const html = R.renderWidget(s);
     assert.equal(count(html, 'data-testid="curtain"'), 1);
-    assert.match(html, /Hand over to Bob, then click/);
+    assert.match(html, /Hand the screen to Bob, then click/);
     assert.match(html, /data-curtain="reveal"/);
     assert.equal(count(html, 'data-testid="hand"'), 0);
     assert.equal(count(html, "fwd123"), 0, "no card code anywhere");
@@ -193,7 +193,7 @@ describe("private information", () => {
     assert.match(html, /Winner: Bob/);
     const engine = R.renderWidget(overState({ owners: { Bob: ["orange"], Ann: ["red"] } }));
     assert.deepEqual(attrValues(engine, "data-owner"), ["orange", "red"]);
-    assert.equal(count(R.renderWidget(overState({ curtain: "Hand over to Cy" })), "data-owner="), 0, "not under the curtain");
+    assert.equal(count(R.renderWidget(overState({ curtain: "Hand the screen to Cy" })), "data-owner="), 0, "not under the curtain");
   });
 
   test("nothing from outside the state: player names appear only where the state has them", () => {

@@ -1,8 +1,9 @@
 """The Secrets table in the notebook: an anywidget for live games (hot seat, humans against bots, bots alone)
 and for replays of a record.
 
-The front end is one ES module and its CSS, ``widgets/secrets/table.js`` and ``table.css`` (no build step; the
-wheel ships them as ``heimlich_lab/games/secrets/static``). It knows no rules: it draws the synced ``setup`` and
+The front end is ``widgets/secrets/table.js`` on the table shell (``widgets/shell.js``), bundled by esbuild into
+``widgets/secrets/table.bundle.js`` (``node widgets/build.mjs``; committed, and shipped with ``table.css`` in the
+wheel as ``heimlich_lab/games/secrets/static``). It knows no rules: it draws the synced ``setup`` and
 ``state`` (:mod:`heimlich_lab.games.secrets.widget_state`, made from the viewer's view only) and sends messages:
 ``{"type": "action", "action": NOTATION}``, ``{"type": "curtain"}`` (the next human has the screen),
 ``{"type": "control", "command": "step" | "play" | "pause"}`` and ``{"type": "replay", "index": I}``.
@@ -23,6 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from ...engine.words import for_any_name
 from ...errors import HeimlichError
 from ...widget.front_end import TableWidget, find_static
 from ...widget.table_controller import OMNISCIENT, TableController, TableReplay, check_viewer
@@ -36,13 +38,13 @@ from .widget_state import table_setup, table_state
 def static_dir() -> Path:
     """Where the front end lives: inside the installed package (wheel), else the checkout's ``widgets/secrets``."""
     here = Path(__file__).resolve().parent
-    return find_static(here, here.parents[2] / "widgets" / "secrets", "table.js")
+    return find_static(here, here.parents[2] / "widgets" / "secrets", "table.bundle.js")
 
 
 class SecretsTableWidget(TableWidget):
     """The Secrets table (see :class:`~heimlich_lab.widget.front_end.TableWidget`)."""
 
-    _esm = static_dir() / "table.js"
+    _esm = static_dir() / "table.bundle.js"     # one module: anywidget loads it from a blob URL
     _css = static_dir() / "table.css"
 
 
@@ -62,10 +64,6 @@ class SecretsController(TableController):
     What does not depend on the game (the curtain, the checks on a decision, a bot's step, autoplay,
     the front end's messages) is :class:`~heimlich_lab.widget.table_controller.TableController`'s.
     """
-
-    HAND_OVER = "Hand the screen to {player}, then click Reveal"
-    BOTS_PLAYING = "The bots are playing (public view); the table asks for the next human when it is their turn"
-    NOT_SHOWN = "It is {player}'s decision: hand the screen to {player} first."
 
     def __init__(self, players: Sequence[str], bots: Mapping[str, object] | None = None, seed: int | None = None,
                  rules: SecretsRules | None = None, viewer: str | None = None, speed_ms: int = 400,
@@ -93,10 +91,9 @@ class SecretsController(TableController):
         else:
             view, belief, markers = g.view(self.viewer), self.beliefs.get(self.viewer), None
         human = not self.curtain and self.viewer in self.humans and self.decider == self.viewer
-        autoplay = {"playing": self.playing, "speed_ms": self.widget.speed_ms} if self.bots else None
         self.widget.state = table_state(view, belief, legal=g.legal_actions() if human else (), human=human,
-                                        curtain=self.curtain, autoplay=autoplay, error=self.last_error,
-                                        markers=markers)
+                                        curtain=self.curtain, autoplay=self.autoplay_state(),
+                                        error=for_any_name(self.last_error), markers=markers)
 
     # ------------------------------------------------------------ actions
     def _apply(self, action, player: str) -> None:

@@ -13,14 +13,57 @@ here reads the game itself, so the synced state can hold only what the viewer ma
 ([('Ann', 'CIA'), ('Bob', None), ('Cy', None), ('Dee', None)], None)
 >>> s["log"][-1]
 'Turn 1: Ann is the active player.'
+>>> g.apply("reveal detective"); g.apply("reveal journalist")
+>>> table_state(g.view("Ann"))["headline"], table_state(g.view("Bob"))["headline"]
+('Turn 1 · Your decision: offer a card to another player', 'Turn 1 · Ann decides: offer a card to another player')
+
+Every sentence about a player reads right for a player called "You" (:func:`~heimlich_lab.engine.words.for_any_name`):
+
+>>> g = Game(["You", "Bob", "Cy", "Dee"], chance="manual")
+>>> g.apply("deal You=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB")
+>>> s = table_state(g.view("You"))
+>>> s["label"], s["log"][-1], s["seats"][0]["title"]
+('Your view', 'Turn 1: You are the active player.', 'You')
 """
 from __future__ import annotations
 
-from .rules import MIDDLE, TEAMS
+from ...engine.words import for_any_name, possessive
+from .rules import CARDS, MIDDLE, TEAMS
 from .transcript import card_name, describe
+
+#: What each card does, in words: the effect column of docs/secrets.md's card table (a test checks they agree).
+CARD_EFFECTS = {
+    "psychiatrist": "swap the markers of two other players; nobody sees them",
+    "double-agent": "swap your marker with the middle one, then look at your new one",
+    "politician": "add it to another player's tableau instead, then look at that player's marker",
+    "journalist": "your marker is shown to every other player, not to you",
+    "diplomat": "the middle marker is shown to everyone; then you swap it with your left or right neighbour's, unseen",
+    "detective": "look at any one marker: your own, another player's or the middle one",
+    "scientist": "the first has no effect; adding a second turns all your characters face down",
+    "assassin": "draw the top bullet, look at it, give it to another player (face down, unseen by them)",
+}
+
+#: What the player who decides does in each phase, for the turn headline ("{they}": "you" or "they").
+PHASE_WORDS = {
+    "deal": "the markers are dealt",
+    "reveal": "the active player draws two cards, face up",
+    "offer": "offer a card to another player",
+    "un": "the UN may confiscate the offer",
+    "answer": "accept or refuse the offer",
+    "give": "give the Politician to another player",
+    "swap": "choose two other players whose markers swap (Psychiatrist)",
+    "side": "swap the middle marker with a neighbour's (Diplomat)",
+    "look": "look at one marker (Detective)",
+    "bullet": "the Assassin draws a bullet",
+    "shoot": "give the bullet to another player (Assassin)",
+}
 
 #: How many of the latest events the table's log shows.
 LOG_LINES = 12
+#: How many lines "Since your last turn" shows at most.
+SINCE_LINES = 20
+#: The events that are a player's own decision (``data["player"]`` decided), for "since your last turn".
+_OWN_DECISIONS = ("offer", "accept", "refuse", "allow", "interrupt", "side", "shot")
 
 
 def _decision_label(action, view) -> str:
@@ -39,18 +82,112 @@ def _decision_label(action, view) -> str:
     return {"accept": "Accept", "refuse": "Refuse", "interrupt": "Confiscate (UN)", "allow": "Let it be answered"}[k]
 
 
+def card_reference(rules) -> list[dict]:
+    """Each card's name, value (under ``rules``) and effect in words: the table's card legend and its tooltips.
+
+    >>> from heimlich_lab.games.secrets.rules import SecretsRules
+    >>> ref = card_reference(SecretsRules())
+    >>> [c["name"] for c in ref][-1], ref[-1]["value"], ref[-1]["text"]
+    ('Assassin', 0, 'Assassin (0 points): draw the top bullet, look at it, give it to another player (face down, unseen by them)')
+    """
+    out = []
+    for card in CARDS:
+        value = rules.value(card)
+        points = f"{value:+d} points" if value else "0 points"
+        out.append({"card": card, "name": card_name(card), "value": value, "effect": CARD_EFFECTS[card],
+                    "text": f"{card_name(card)} ({points}): {CARD_EFFECTS[card]}"})
+    return out
+
+
+def decision_entry(action, view) -> dict:
+    """One button: its notation, words, group (the card offered, or the kind) and the target it names, if any."""
+    k, a = action.kind, action.args
+    entry = {"notation": str(action), "label": for_any_name(_decision_label(action, view)), "kind": k}
+    if k == "offer":
+        entry.update(group=f"Offer {card_name(a[0])} to", card=a[0], target=a[1])
+    elif k in ("give", "shoot", "look"):
+        entry.update(group={"give": "Give the Politician to", "shoot": "Give the bullet to",
+                            "look": "Look at the marker of"}[k], target="the middle" if a[0] == MIDDLE else a[0])
+    return entry
+
+
 def table_setup(view) -> dict:
-    """What is fixed for a game: the seats, the slots, the marker counts and the tableau size that ends it."""
-    return {"game": "secrets", "players": list(view.players), "slots": list(view.slots), "teams": list(TEAMS),
-            "marker_counts": dict(view.marker_counts), "end_size": view.end_size}
+    """What is fixed for a game: the title, the seats, the slots, the marker counts, the tableau size that ends
+    it and the card reference (:func:`card_reference`)."""
+    return {"game": "secrets", "title": "Secrets", "players": list(view.players), "slots": list(view.slots),
+            "teams": list(TEAMS), "marker_counts": dict(view.marker_counts), "end_size": view.end_size,
+            "cards": card_reference(view.rules)}
+
+
+def seat_title(name: str, viewer) -> str:
+    """A seat's name as the table shows it: "Ann (you)" for the viewer, "You" for a viewer called "You"."""
+    return f"{name} (you)" if name == viewer and name != "You" else name
+
+
+def headline(view) -> str:
+    """The turn headline: the turn, then who decides what now, or the result.
+
+    >>> from heimlich_lab.games.secrets import Game
+    >>> g = Game(["Ann", "Bob", "Cy", "Dee"], chance="manual")
+    >>> headline(g.view(None))
+    'Turn 1 · the markers are dealt'
+    """
+    if view.is_over:
+        won = ", ".join(view.winners) if view.winners else "nobody (a tie)"
+        return for_any_name(f"Game over · winners: {won}")
+    who = view.current_player
+    words = PHASE_WORDS.get(view.phase, view.phase)
+    if who is None:
+        return f"Turn {view.turn} · {words.format(they='they')}"
+    if who == view.viewer:
+        return f"Turn {view.turn} · Your decision: {words.format(they='you')}"
+    return for_any_name(f"Turn {view.turn} · {who} decides: {words.format(they='they')}")
 
 
 def belief_panel(belief) -> dict:
     """The belief panel: per seat and the middle, P(CIA / KGB / Hippie), and the last update in words."""
     ids = belief.identities()
-    return {"observer": belief.observer, "identities": {s: {t: round(p, 4) for t, p in d.items()}
-                                                        for s, d in ids.items()},
-            "explanation": belief.explain_last(), "version": len(belief.posterior.history)}
+    o = belief.observer
+    title = f"{possessive(o)} belief" if o is not None else "A spectator's belief"
+    return {"observer": o, "title": f"{title}: who is on which team?",
+            "rows": {s: seat_title(s, o) for s in ids},
+            "identities": {s: {t: round(p, 4) for t, p in d.items()} for s, d in ids.items()},
+            "explanation": for_any_name(belief.explain_last()), "version": len(belief.posterior.history)}
+
+
+def since_last_turn(view) -> list[str]:
+    """What happened since the viewer's last decision, in words (the newest :data:`SINCE_LINES` lines; nothing
+    for a spectator or before the viewer has decided anything).
+
+    >>> from heimlich_lab.games.secrets import Game
+    >>> g = Game(["Ann", "Bob", "Cy", "Dee"], chance="manual")
+    >>> for a in ["deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB", "reveal detective", "reveal journalist",
+    ...           "offer journalist Cy", "accept"]:
+    ...     g.apply(a)
+    >>> for line in since_last_turn(g.view("Ann")):
+    ...     print(line)
+    Cy accepts.
+    Cy adds the Journalist.
+    Cy shows their marker to everyone else: Hippie.
+    Turn 2: Bob is the active player.
+    """
+    if view.viewer is None or view.kind != "player":
+        return []
+    log = view.log
+
+    def own(e) -> bool:
+        d = e.data
+        if e.kind in _OWN_DECISIONS:
+            return d.get("player") == view.viewer
+        if e.kind == "look":
+            return d.get("player") == view.viewer and d.get("cause") == "detective"
+        return e.kind == "add" and d.get("by") == view.viewer and d.get("player") != view.viewer
+
+    last = max((i for i, e in enumerate(log) if own(e)), default=None)
+    if last is None:
+        return []
+    lines = [for_any_name(line) for line in map(describe, log[last + 1:]) if line is not None]
+    return lines[-SINCE_LINES:]
 
 
 def table_state(view, belief=None, *, legal=(), human: bool = False, curtain: str | None = None,
@@ -74,21 +211,22 @@ def table_state(view, belief=None, *, legal=(), human: bool = False, curtain: st
                       "size": len(tab) + view.bullet_counts[p], "points": (view.scores or view.visible_points)[p],
                       "marker": known.get(p), "active": p == view.active_player,
                       "deciding": p == view.current_player, "un": p == view.un_player,
-                      "you": p == view.viewer})
+                      "you": p == view.viewer, "title": seat_title(p, view.viewer)})
     offer = None
     if view.offer is not None:
         offer = {"from": view.active_player, "to": view.offer[1], "card": view.offer[0]}
-    lines = [line for line in map(describe, log) if line is not None]
+    lines = [for_any_name(line) for line in map(describe, log) if line is not None]
     state = {
         "viewer": view.viewer, "kind": view.kind,
         "label": label or {"omniscient": "Omniscient: every secret shown", "spectator": "Spectator: public "
-                           "information only"}.get(view.kind, f"{view.viewer}'s view"),
+                           "information only"}.get(view.kind, f"{possessive(view.viewer)} view"),
+        "headline": headline(view),
         "turn": view.turn, "phase": view.phase, "active": view.active_player, "current": view.current_player,
         "un_player": view.un_player, "deck_size": view.deck_size, "end_size": view.end_size,
         "candidates": list(view.candidates) if view.phase in ("offer",) else [],
         "offer": offer, "seats": seats, "middle": {"marker": known.get(MIDDLE)},
-        "log": lines[-LOG_LINES:], "log_length": len(lines),
-        "decisions": [{"notation": str(a), "label": _decision_label(a, view)} for a in legal] if human else [],
+        "log": lines[-LOG_LINES:], "log_length": len(lines), "since_last_turn": since_last_turn(view),
+        "decisions": [decision_entry(a, view) for a in legal] if human else [],
         "is_human_turn": bool(human), "is_over": view.is_over,
         "winners": list(view.winners) if view.is_over else None,
         "scores": dict(view.scores) if view.is_over else None,

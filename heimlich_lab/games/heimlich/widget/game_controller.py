@@ -114,11 +114,10 @@ class GameController(TableController):
             belief = self.panels.panel(None if omniscient else viewer, view)
         state = board_state(
             g, viewer, omniscient=omniscient, human_players=self.humans, belief=belief, curtain=self.curtain,
-            autoplay=({"available": not g.is_over, "playing": self.playing, "speed_ms": self.widget.speed_ms}
-                      if self.bots else None),
+            autoplay=self.autoplay_state(),
             last_move=last_move_of(view), view=None)
         if self.curtain and self.humans:
-            state["view_label"] = "Curtain up: public information only"
+            state["view_label"] = self.CURTAIN_LABEL
         state["error"] = for_any_name(self.last_error)
         self.widget.state = state
         self.panels.prepare()   # after the board is sent: the model's tables for the next decision, while it is thought

@@ -30,7 +30,7 @@ With ``chance="manual"`` a human's roll is a decision of its own (the widget's "
 >>> s["phase"], s["current_player"], s["decisions"], s["decision_text"]
 ('roll', 'Ann', [{'notation': 'roll', 'kind': 'roll', 'group': 'roll', 'title': 'Die', 'label': 'Roll the die', \
 'key': 'r'}], 'Ann: roll the die')
->>> c = board_state(m, None, human_players=["Ann"], curtain="Hand over to Ann")   # a curtain: the spectator's
+>>> c = board_state(m, None, human_players=["Ann"], curtain="Hand the screen to Ann")   # a curtain: the spectator's
 >>> c["hand"], c["own_agents"], c["decisions"], c["belief"]
 (None, [], [], None)
 """
@@ -48,7 +48,7 @@ LOG_LINES = 60
 ROLL = "roll"
 
 _DECISION_TEXT = {
-    "roll": "{p}: roll the die", "move": "{p}: allocate {n} point(s)",
+    "roll": "{p}: roll the die", "move": "{p}: allocate {points}",
     "safe": "{p}: a scoring! Move the safe to another building", "announce": "{p}: play a Top Secret card this turn?",
     "round": "{p}: play a Top Secret card, or pass", "dossier": "{p}: fill in the Secret Dossier ({a})",
     "collect": "{p}: take the Top Secret card you may draw?",
@@ -226,6 +226,8 @@ def decision_entry(action, view) -> dict:
     >>> v = Game(["Ann", "Bob", "Cy"], seed=2).view("Ann")
     >>> decision_entry("points 2", v)
     {'notation': 'points 2', 'kind': 'points', 'group': 'points', 'title': 'Points', 'label': '2', 'key': '2'}
+    >>> decision_entry("collect no", v)["label"], decision_entry("pass", v)["key"]
+    ("Don't draw", 'x')
     >>> e = decision_entry("play fwd123 red+2", v)
     >>> e["group"], e["label"], e["effect"]
     ('play:fwd123', 'Jaques +2', {'moves': {'red': [0, 2]}})
@@ -256,8 +258,11 @@ def decision_entry(action, view) -> dict:
         entry |= {"group": f"dossier:{agent}", "title": f"Dossier: {AGENT_BY_COLOUR[agent].name} ({agent})",
                   "label": name}
     elif k in ("pass", "done"):
-        entry |= {"group": "round", "title": "Top Secret round",
+        entry |= {"group": "round", "title": "Top Secret round", "key": "x" if k == "pass" else "d",
                   "label": "Pass (play no card)" if k == "pass" else "Done (end my part of the round)"}
+    elif k == "collect":     # a choice in words, not the notation "collect yes"
+        entry |= {"group": "collect", "title": "The Top Secret card you may draw",
+                  "label": "Draw a Top Secret card" if args[0] else "Don't draw", "key": "y" if args[0] else "n"}
     else:
         entry |= {"group": "other", "title": "Other", "label": str(act)}
     return entry
@@ -297,6 +302,19 @@ def card_effect(view, action) -> dict:
     return effect
 
 
+def plural(n, word: str) -> str:
+    """``n`` and ``word``, plural when ``n`` is not 1: never "step(s)".
+
+    >>> plural(1, "step"), plural(4, "point"), plural(None, "step")
+    ('1 step', '4 points', 'steps')
+    """
+    return f"{word}s" if n is None else f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _counts(n) -> dict:
+    return {"n": n, "points": plural(n, "point"), "steps": plural(n, "step")}
+
+
 def _decision_text(v, who) -> str:
     if v.is_over:
         return "Game over"
@@ -304,16 +322,16 @@ def _decision_text(v, who) -> str:
     if v.phase == "points":
         return f"{who}: choose 1, 2 or 3 points" + (" (or 0 to draw a card)" if v.rules.top_secret else "")
     about = "for each agent but your own, an opponent or 'free'"
-    return for_any_name(_DECISION_TEXT.get(v.phase, "{p}").format(p=who, n=v.points, a=about))
+    return for_any_name(_DECISION_TEXT.get(v.phase, "{p}").format(p=who, a=about, **_counts(v.points)))
 
 
 #: What the decider is asked, in the banner (a question to whoever decides now).
-_ASKED = {"roll": "roll the die", "points": "choose the points", "move": "move agents {n} step(s)",
+_ASKED = {"roll": "roll the die", "points": "choose the points", "move": "move agents {steps}",
           "safe": "a scoring! Move the safe", "announce": "play a Top Secret card?", "round": "play a card or pass?",
           "dossier": "fill in the Secret Dossier", "collect": "take the card you may draw?"}
 #: The same decisions in the past tense, for replays (the position before the decision was made).
 _WAS_ASKED = {"roll": "{p} was about to roll the die", "points": "{p} was choosing the points",
-              "move": "{p} was moving agents {n} step(s)", "safe": "A scoring: {p} was to move the safe",
+              "move": "{p} was moving agents {steps}", "safe": "A scoring: {p} was to move the safe",
               "announce": "{p} was asked whether to play a Top Secret card",
               "round": "Top Secret round: {p} was to play a card or pass",
               "dossier": "{p} was filling in the Secret Dossier", "collect": "{p} was asked whether to take a card",
@@ -327,7 +345,7 @@ def turn_banner(view, replay: bool = False) -> str:
     >>> from heimlich_lab import Game
     >>> g = Game(["Ann", "Bob", "Cy"], seed=2)
     >>> turn_banner(g.view("Ann")), turn_banner(g.view("Ann"), replay=True)
-    ("Ann's turn (rolled 3): move agents 3 step(s)", 'Turn 1: Ann was moving agents 3 step(s)')
+    ("Ann's turn (rolled 3): move agents 3 steps", 'Turn 1: Ann was moving agents 3 steps')
     """
     if view.is_over:
         won = view.winners or ()
@@ -336,9 +354,10 @@ def turn_banner(view, replay: bool = False) -> str:
     active, decider = view.active_player, decider_of(view)
     if replay:
         who = decider or active
-        return for_any_name(f"Turn {view.turn}: " + _WAS_ASKED.get(view.phase, "{p}").format(p=who, n=view.points))
+        return for_any_name(f"Turn {view.turn}: " + _WAS_ASKED.get(view.phase, "{p}").format(p=who,
+                                                                                             **_counts(view.points)))
     text = f"{possessive(active)} turn" + (f" (rolled {view.die})" if view.die is not None else "")
-    asked = _ASKED.get(view.phase, "").format(n=view.points)
+    asked = _ASKED.get(view.phase, "").format(**_counts(view.points))
     if decider is None:
         return text + (f": {_DECISION_TEXT[view.phase].lower()}" if view.phase in _DECISION_TEXT else "")
     if decider == active:
@@ -360,8 +379,13 @@ def game_result(view) -> dict | None:
         rows.append({"agent": c, "owner": owner, "marker": final - extra, "dossier": extra, "final": final,
                      "farthest": c in d["farthest"]})
     rows.sort(key=lambda r: -r["final"])
-    note = (f"Markers may end past {FINISH}: the dossier points are added after the race, and the farthest marker "
-            "wins." if any(r["final"] > FINISH for r in rows) else "")
+    past = any(r["final"] > FINISH for r in rows)
+    if not past:
+        note = ""
+    elif view.rules.dossier:
+        note = f"Markers may end past {FINISH}: the dossier points are added after the race, and the farthest marker wins."
+    else:       # no dossier in this game: its sentence would only confuse
+        note = f"Markers may end past {FINISH}: a scoring moves every marker at once, and the farthest marker wins."
     return {"rows": rows, "winners": list(d["winners"]), "dossier": bool(bonus), "note": note}
 
 

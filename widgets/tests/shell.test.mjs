@@ -1,0 +1,213 @@
+// The table shell (shell.js): the controls and their enabled states, the replay slider, the curtain's one wording,
+// the live region's politeness, the shell's keys, plurals; and the Secrets table's markup on it (secrets/render.js).
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as S from "../shell.js";
+import * as SR from "../secrets/render.js";
+import * as R from "../render.js";
+import { HERE } from "../build.mjs";
+
+const tag = (html, attr, value) => (html.match(new RegExp(`<[^>]*${attr}="${value}"[^>]*>`)) || [""])[0];
+const disabled = (html, control) => / disabled/.test(tag(html, "data-control", control));
+
+describe("the shell's controls (Next, Play, Pause, speed)", () => {
+  test("nothing without bots; Next and Play while a bot is due and paused; Pause only while the bots play", () => {
+    assert.equal(S.playbackMarkup({ autoplay: null }), "");
+    const paused = S.playbackMarkup({ autoplay: { available: true, playing: false, speed_ms: 300 } });
+    assert.deepEqual([disabled(paused, "step"), disabled(paused, "play"), disabled(paused, "pause")], [false, false, true]);
+    const playing = S.playbackMarkup({ autoplay: { available: true, playing: true, speed_ms: 300 } });
+    assert.deepEqual([disabled(playing, "step"), disabled(playing, "play"), disabled(playing, "pause")], [true, true, false]);
+  });
+
+  test("while a human decides (or rolls) the bots wait: Next, Play and Pause are all disabled, playing or not", () => {
+    for (const playing of [true, false]) {
+      const html = S.playbackMarkup({ autoplay: { available: false, playing, speed_ms: 300 } });
+      assert.deepEqual(["step", "play", "pause"].map((c) => disabled(html, c)), [true, true, true], String(playing));
+    }
+  });
+
+  test("one name in every game: Next (never Step), and the speed slider has the kernel's range", () => {
+    const html = S.playbackMarkup({ autoplay: { available: true, playing: false, speed_ms: 250 } });
+    assert.match(tag(html, "data-control", "step"), />?/);
+    assert.match(html, />Next</);
+    assert.doesNotMatch(html, />Step</);
+    assert.match(tag(html, "data-control", "speed"), /min="0" max="2000" step="50" value="250"/);
+    const board = R.renderPlayback({ state: { autoplay: { available: true, playing: false, speed_ms: 250 } } });
+    const secrets = SR.renderPlayback({ autoplay: { available: true, playing: false, speed_ms: 250 }, error: "" });
+    assert.equal(board.replace(/hb-/g, "X-"), secrets.replace(/st-/g, "X-"), "the board and the Secrets table share the markup");
+  });
+
+  test("the replay slider: ends disabled at the ends, positions 0..length-1", () => {
+    const start = S.playbackMarkup({ replay: { index: 0, length: 5 } });
+    assert.match(tag(start, "data-control", "replay"), /max="4"[^>]*value="0"/);
+    assert.match(tag(start, "data-replay-step", "-1"), / disabled/);
+    assert.doesNotMatch(tag(start, "data-replay-step", "\\+1"), / disabled/);
+    const end = S.playbackMarkup({ replay: { index: 4, length: 5 } });
+    assert.match(tag(end, "data-replay-step", "last"), / disabled/);
+    assert.match(end, /data-bind="replay">4 \/ 4</);
+  });
+});
+
+describe("the shell's curtain, live region, keys and words", () => {
+  test("the curtain says it is down, offers Reveal only when the screen goes to a human, and escapes text", () => {
+    const hand = S.curtainMarkup("Hand the screen to Ann, then click Reveal", "st");
+    assert.match(hand, /Curtain down: public information only/);
+    assert.doesNotMatch(hand, /Curtain up/);
+    assert.match(hand, /data-curtain="reveal"/);
+    const bots = S.curtainMarkup("The bots are playing (public view); the table asks for the next human", "st");
+    assert.doesNotMatch(bots, /data-curtain/);
+    assert.match(S.curtainMarkup("<script>"), /&lt;script&gt;/);
+    assert.equal(S.curtainMarkup(null), "");
+  });
+
+  test("the live region is polite, and quiet while the bots play by themselves", () => {
+    assert.equal(S.liveMode({ autoplay: null }), "polite");
+    assert.equal(S.liveMode({ autoplay: { available: true, playing: true } }), "off");
+    assert.equal(S.liveMode({ autoplay: { available: false, playing: true }, is_human_turn: true }), "polite");
+  });
+
+  test("keys: N next, P play or pause, R reveal at the curtain, [ ] replay; nothing that the controls refuse", () => {
+    const paused = { autoplay: { available: true, playing: false } };
+    assert.deepEqual(S.shellKey("n", paused), { type: "control", command: "step" });
+    assert.deepEqual(S.shellKey("P", paused), { type: "control", command: "play" });
+    assert.deepEqual(S.shellKey("p", { autoplay: { available: true, playing: true } }), { type: "control", command: "pause" });
+    assert.equal(S.shellKey("n", { autoplay: { available: false, playing: true } }), null);
+    assert.deepEqual(S.shellKey("r", { curtain: "Hand the screen to Bob, then click Reveal" }), { type: "curtain" });
+    assert.equal(S.shellKey("n", { curtain: "Hand the screen to Bob", ...paused }), null, "nothing behind the curtain");
+    assert.deepEqual(S.shellKey("]", { replay: { index: 2, length: 5 } }), { type: "replay", index: 3 });
+    assert.equal(S.shellKey("[", { replay: { index: 0, length: 5 } }), null);
+  });
+
+  test("since your last turn: the kernel's lines, focusable when it scrolls; nothing when empty", () => {
+    assert.equal(S.sinceMarkup([]), "");
+    const html = S.sinceMarkup(["Bob accepts.", "<i>"], "st");
+    assert.match(html, /<ol class="st-since" data-testid="since" tabindex="0"[^>]*><li>Bob accepts.<\/li><li>&lt;i&gt;<\/li><\/ol>/);
+    assert.match(SR.renderSince({ since_last_turn: ["Bob accepts."], curtain: null }), /<summary>Since your last turn<\/summary>/);
+    assert.equal(SR.renderSince({ since_last_turn: ["Bob accepts."], curtain: "Hand the screen to Ann" }), "");
+    assert.match(R.renderSince({ state: { since_last_turn: ["x"], curtain: null } }), /class="hb-since"/);
+  });
+
+  test("plurals: 1 step, 4 steps, 1 point, -2 points", () => {
+    assert.deepEqual([S.plural(1, "step"), S.plural(4, "step"), S.plural(1, "point"), S.plural(-2, "point")],
+      ["1 step", "4 steps", "1 point", "-2 points"]);
+  });
+
+  test("both tables are built on the shell: their front ends import it and neither copies its controls", () => {
+    for (const f of ["render.js", "secrets/render.js", "secrets/table.js"]) {
+      assert.match(readFileSync(join(HERE, f), "utf8"), /from "\.\.?\/shell\.js"/, f);
+    }
+    for (const f of ["render.js", "board.js", "secrets/render.js", "secrets/table.js"]) {
+      const src = readFileSync(join(HERE, f), "utf8");
+      assert.doesNotMatch(src, /data-control="(step|play|pause)"/, `${f} draws its own autoplay buttons`);
+    }
+  });
+});
+
+// --------------------------------------------------------------------------- the Secrets table on the shell
+const CARDS = [
+  { card: "scientist", name: "Scientist", value: 5, effect: "the first has no effect; adding a second turns all your characters face down", text: "Scientist (+5 points): the first has no effect; adding a second turns all your characters face down" },
+  { card: "assassin", name: "Assassin", value: 0, effect: "draw the top bullet, look at it, give it to another player (face down, unseen by them)", text: "Assassin (0 points): draw the top bullet, look at it, give it to another player (face down, unseen by them)" },
+];
+const SETUP = { title: "Secrets", slots: ["You", "Bob", "middle"], teams: ["CIA", "KGB", "Hippie"], cards: CARDS };
+
+function seat(name, extra = {}) {
+  return { name, title: name, cards: [], bullets: 0, bullet_values: [], size: 0, points: 0, marker: null, active: false,
+    deciding: false, un: false, you: false, ...extra };
+}
+
+function state(extra = {}) {
+  return {
+    label: "Your view", headline: "Turn 2 · Your decision: offer a card to another player", turn: 2, un_player: null,
+    deck_size: 20, end_size: 7, candidates: [], offer: null, middle: { marker: null }, is_over: false, winners: null,
+    seats: [seat("You", { you: true, cards: [{ card: "assassin", up: true }, { card: "scientist", up: false }], points: 1 }), seat("Bob")],
+    decisions: [], log: ["Turn 1: You are the active player."], log_length: 1, belief: null, curtain: null, replay: null,
+    autoplay: { available: false, playing: true, speed_ms: 400 }, error: "", is_human_turn: true, ...extra,
+  };
+}
+
+describe("the Secrets table's markup (secrets/render.js)", () => {
+  test("a title and the turn headline; the kernel's 'You' wording, never \"You (you)\"", () => {
+    const html = SR.renderHeader(SETUP, state());
+    assert.match(html, /data-testid="title">Secrets</);
+    assert.match(html, /data-testid="headline">Turn 2 · Your decision: offer a card to another player</);
+    assert.match(html, /data-testid="view-label" class="st-label">Your view</);
+    assert.doesNotMatch(SR.renderTable(SETUP, state()), /You \(you\)/);
+  });
+
+  test("cards by their full names (no 'Ass'), each with its value and effect on hover and for a screen reader", () => {
+    const html = SR.renderTable(SETUP, state());
+    assert.doesNotMatch(html, />Ass</);
+    assert.match(html, /data-card="assassin" title="Assassin \(0 points\): draw the top bullet[^"]*" aria-label="Assassin[^"]*">Assassin</);
+    assert.match(tag(html, "data-card", "scientist"), /tabindex="0"/);
+    assert.match(tag(html, "data-card", "scientist"), /title="Scientist, face down: worth 0 points"/);
+    assert.match(html, /1 point</);
+  });
+
+  test("the card legend lists every card's value and effect, with the keys", () => {
+    const html = SR.renderCards(SETUP);
+    assert.match(html, /data-legend="scientist"><b>Scientist<\/b> \(5 points\): the first has no effect/);
+    assert.match(html, /data-legend="assassin"><b>Assassin<\/b> \(0 points\)/);
+    assert.match(html, /data-testid="card-info"/);
+    assert.match(html, /<kbd>N<\/kbd> next/);
+  });
+
+  test("offers are grouped by card, with the targets as buttons; the first nine decisions have keys 1-9", () => {
+    const decisions = ["Bob", "Cy", "Dee"].flatMap((p) => [{ notation: `offer scientist ${p}`, label: `Offer Scientist to ${p}`, group: "Offer Scientist to", target: p }]);
+    const html = SR.renderDecision(state({ decisions }));
+    assert.equal((html.match(/class="st-group-name"/g) || []).length, 1);
+    assert.match(html, /data-action="offer scientist Bob" data-target="Bob" aria-label="Offer Scientist to Bob" aria-keyshortcuts="1"[^>]*><kbd>1<\/kbd> Bob</);
+    const many = Array.from({ length: 12 }, (_, i) => ({ notation: `look P${i}`, label: `Look at P${i}` }));
+    const keys = SR.decisionKeys(many);
+    assert.equal(Object.keys(keys).length, 9);
+    assert.equal(keys["look P8"], "9");
+  });
+
+  test("the skeleton has a polite live region and every section; no role=application", () => {
+    const html = SR.renderSkeleton();
+    assert.match(html, /aria-live="polite"/);
+    for (const k of SR.SECTIONS) assert.match(html, new RegExp(`data-section="${k}"`));
+    assert.doesNotMatch(html, /role="application"/);
+  });
+});
+
+// --------------------------------------------------------------------------- Top Secret buttons (issue 24, item 5)
+import * as L from "../logic.js";
+import { cardState } from "./fixtures.mjs";
+
+describe("the board's Top Secret buttons", () => {
+  test("a card's target button carries the agent's swatch and letter; Pass, Done and the draw have keys", () => {
+    const decisions = [
+      { notation: "play fwd123 red+2", kind: "play", group: "play:fwd123", title: "One agent forward", label: "Jaques +2", effect: { moves: { red: [5, 7] } } },
+      { notation: "pass", kind: "pass", group: "round", title: "Top Secret round", label: "Pass (play no card)", key: "x" },
+      { notation: "done", kind: "done", group: "round", title: "Top Secret round", label: "Done (end my part of the round)", key: "d" },
+    ];
+    const html = R.renderWidget(cardState({ decisions }));
+    const red = tag(html, "data-action", "play fwd123 red\\+2");
+    assert.ok(red, "the card's button is drawn");
+    assert.match(html, /data-action="play fwd123 red\+2"[^>]*><span class="hb-swatch hb-c-red"[^>]*>J<\/span> Jaques \+2<\/button>/);
+    assert.match(html, /data-action="pass"[^>]*aria-keyshortcuts="X"[^>]*>Pass \(play no card\) <kbd>X<\/kbd>/);
+    const ctx = L.uiContext(L.normaliseState(cardState({ decisions })));
+    assert.deepEqual(L.keyCommand("x", ctx), { type: "send", action: "pass" });
+    assert.deepEqual(L.keyCommand("D", ctx), { type: "send", action: "done" });
+    const draw = [{ notation: "collect yes", kind: "collect", group: "collect", title: "The Top Secret card you may draw", label: "Draw a Top Secret card", key: "y" },
+      { notation: "collect no", kind: "collect", group: "collect", title: "The Top Secret card you may draw", label: "Don't draw", key: "n" }];
+    const ctx2 = L.uiContext(L.normaliseState(cardState({ decisions: draw })));
+    assert.deepEqual(L.keyCommand("n", ctx2), { type: "send", action: "collect no" });
+    assert.doesNotMatch(R.renderWidget(cardState({ decisions: draw })), />collect (yes|no)</);
+  });
+});
+
+describe("the shell's wiring", () => {
+  test("wire adds every listener and the returned function removes exactly those", () => {
+    const added = new Map(), on = new Map();
+    const target = { addEventListener: (t, f) => added.set(t, f), removeEventListener: (t, f) => { if (added.get(t) === f) added.delete(t); } };
+    const model = { on: (n, f) => on.set(n, f), off: (n, f) => { if (on.get(n) === f) on.delete(n); } };
+    const click = () => {}, change = () => {};
+    const unwire = S.wire(target, model, [["click", click]], [["change:state", change]]);
+    assert.deepEqual([[...added.keys()], [...on.keys()]], [["click"], ["change:state"]]);
+    unwire();
+    assert.deepEqual([added.size, on.size], [0, 0]);
+  });
+});
