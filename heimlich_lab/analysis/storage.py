@@ -97,7 +97,9 @@ def load_results(path: "str | os.PathLike", game: str | None = None) -> pd.DataF
     if missing:
         raise HeimlichError(f"{path} is not a tournament table: missing column(s) {missing}")
     check = checked_parquet if fmt == "parquet" else checked_csv
-    df = _normalize(check(df, str(path), ints=_INT_COLUMNS, bools=_BOOL_COLUMNS, strs=_STR_COLUMNS))
+    kinds = _kinds(game_of(df))
+    ints, bools, strs = (tuple(c for c, k in kinds.items() if k == kind) for kind in ("int", "bool", "str"))
+    df = _normalize(check(df, str(path), ints=ints, bools=bools, strs=strs))
     df = df.drop_duplicates(["game_id", "seat"], keep="first")     # two runs that played the same game
     return df.sort_values(["root_seed", "n_players", "variant", "lineup", "game_index", "seat"],
                           kind="stable").reset_index(drop=True)

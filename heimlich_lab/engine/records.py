@@ -262,6 +262,11 @@ class RecordBase:
         if until is None:
             self._check_result(game, source)
 
+    def entries(self) -> list[tuple[str, Any, str | None]]:
+        """``(actor, action, receiver)`` for each log entry, in order (the receiver of a draw or a take, else
+        ``None``): what the replay applies."""
+        return self._entries()
+
     def _new_game(self):
         raise NotImplementedError
 
