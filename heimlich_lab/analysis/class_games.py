@@ -51,7 +51,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable
 
 import pandas as pd
 
@@ -381,13 +381,13 @@ def _tables(entries) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
 def load_class_games(folder, game: str | None = None, *, quiet: bool = False) -> ClassGames:
     """Read a class folder: every game the board saved there (and plain record files), checked, as tables.
 
-    ``game``: a registered game's name (:func:`heimlich_lab.engine.registry.game_names`) or ``None`` (all). Each file is checked as the record layer checks
-    a record (a full record is replayed: a changed move, deal or result is refused) and as a class-game file
-    (its seats name the record's players, at least one is human, every human agreed). A file that fails, a
-    non-JSON file or a second copy of a game is skipped and named with the reason (printed unless ``quiet``;
-    kept in ``.skipped``); the load itself never fails on a file. Files that are not ``.json`` and sub-folders
-    are not read (``.ignored``); nor are hidden files (a save in progress).
-    A folder that does not exist holds no games.
+    ``game``: a registered game's name (:func:`heimlich_lab.engine.registry.game_names`) or ``None`` (all). Each file is
+    checked as the record layer checks a record (a full record is replayed: a changed move, deal or result is refused)
+    and as a class-game file (its seats name the record's players, at least one is human, every human agreed). A file
+    that fails, a non-JSON file or a second copy of a game is skipped and named with the reason (printed unless
+    ``quiet``; kept in ``.skipped``); the load itself never fails on a file. Files that are not ``.json`` and
+    sub-folders are not read (``.ignored``); nor are hidden files (a save in progress). A folder that does not exist
+    holds no games.
 
     >>> import tempfile
     >>> cg = load_class_games(Path(tempfile.mkdtemp()))

@@ -133,7 +133,10 @@ class GameTask:
     extra_bots: tuple = ()
 
 
-def _as_list(x, what: str, rules_class: type = type(None)) -> list:
+_NONE_TYPE = type(None)
+
+
+def _as_list(x, what: str, rules_class: type = _NONE_TYPE) -> list:
     if isinstance(x, (str, rules_class, Lineup)) or isinstance(x, Mapping):
         return [x]
     try:

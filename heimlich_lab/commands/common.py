@@ -13,7 +13,6 @@ import os
 import re
 import secrets
 import stat
-import sys
 from pathlib import Path
 
 from .._compat import legacy_exports
@@ -50,7 +49,8 @@ def read_input_file(path: str, what: str = "record", limit: int = MAX_RECORD_BYT
     except OSError as e:
         raise HeimlichError(f"cannot read {what} {excerpt(path, quote=False)}: {e.strerror}") from None
     if not stat.S_ISREG(st.st_mode):
-        raise HeimlichError(f"{excerpt(path, quote=False)}: not a regular file (a device, a FIFO or a folder); give a {what} file")
+        raise HeimlichError(f"{excerpt(path, quote=False)}: not a regular file (a device, a FIFO or a folder); "
+                            f"give a {what} file")
     try:
         with open(path, "rb") as f:
             data = f.read(limit + 1)
@@ -154,7 +154,8 @@ def out_file(*suffixes: str):
             if path.is_dir():
                 raise argparse.ArgumentTypeError(f"{shown} is a folder; give a file name")
             if not path.parent.is_dir():
-                raise argparse.ArgumentTypeError(f"{shown}: the folder {excerpt(path.parent, quote=False)} does not exist")
+                raise argparse.ArgumentTypeError(
+                    f"{shown}: the folder {excerpt(path.parent, quote=False)} does not exist")
             if suffixes and path.suffix.lower() not in suffixes:
                 raise argparse.ArgumentTypeError(f"{shown}: the file name must end in {' or '.join(suffixes)}")
             check_out_path(text)

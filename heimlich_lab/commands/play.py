@@ -12,8 +12,19 @@ from ..bots.registry import make_bot
 from ..engine.play import play_game
 from ..engine.registry import GameSpec, game_spec, spec_of_record
 from ..errors import HeimlichError
-from .common import (add_game_argument, add_seed_argument, check_viewer, chosen_game, cli_seeds, out_file,
-                     read_input_file, report_seed_and_save, rules_from_args, seed_or_drawn, split_names)
+from .common import (
+    add_game_argument,
+    add_seed_argument,
+    check_viewer,
+    chosen_game,
+    cli_seeds,
+    out_file,
+    read_input_file,
+    report_seed_and_save,
+    rules_from_args,
+    seed_or_drawn,
+    split_names,
+)
 
 
 def register(sub):

@@ -217,7 +217,7 @@ class RecordBase:
     def replay(self, until: int | None = None, source: str | None = None):
         """The game after the first ``until`` log entries (all by default), replayed and checked."""
         game = None
-        for game in self._replay(until, source):
+        for game in self._replay(until, source):  # noqa: B007 - the last game is the answer
             pass
         return game
 

@@ -17,8 +17,18 @@ import pandas as pd
 from scipy.special import logsumexp
 
 from ..errors import ModelError
-from .core import (FREE, FREE_LABEL, HypothesisSpace, Update, check_vector, entropy_bits, marginal_frame, frozen,
-                   check_names, slot_list)
+from .core import (
+    FREE,
+    FREE_LABEL,
+    HypothesisSpace,
+    Update,
+    check_names,
+    check_vector,
+    entropy_bits,
+    frozen,
+    marginal_frame,
+    slot_list,
+)
 
 __all__ = ["IndependentPosterior"]
 

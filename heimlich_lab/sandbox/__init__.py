@@ -46,8 +46,8 @@ import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import HeimlichError
 from ..engine.registry import default_game
+from ..errors import HeimlichError
 from .process import Fault, acquire, release
 from .wire import codec, wire_games
 

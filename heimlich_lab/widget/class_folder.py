@@ -8,10 +8,10 @@ saved: class data are games that people played. ``heimlich_lab.analysis.load_cla
 back; ``docs/class-data.md`` is the instructor's guide.
 
 A class-game file is a JSON object: ``format`` (:data:`CLASS_GAME_FORMAT`), ``version``, ``game``
-(the game's registered name, :mod:`heimlich_lab.engine.registry`), ``saved_at`` (UTC, ISO 8601), ``seats`` (in seat order:
-``{"player", "kind": "human" | "bot", "bot"}``, ``bot`` the bot's ``repr``), ``consent`` (``{"asked": the
-question as shown, "agreed": the humans who ticked}``) and ``record`` (the game's full record, as
-``record.to_dict()``: every move, so that it replays and models can be fitted to it).
+(the game's registered name, :mod:`heimlich_lab.engine.registry`), ``saved_at`` (UTC, ISO 8601), ``seats`` (in seat
+order: ``{"player", "kind": "human" | "bot", "bot"}``, ``bot`` the bot's ``repr``), ``consent`` (``{"asked": the
+question as shown, "agreed": the humans who ticked}``) and ``record`` (the game's full record, as ``record.to_dict()``:
+every move, so that it replays and models can be fitted to it).
 
 Files are written atomically (a temporary file in the folder, flushed, then linked to its name), never over
 an existing file (a name is ``<game>-<UTC time>-seed<seed>-<random suffix>.json``; a name that is taken gets a

@@ -75,8 +75,8 @@ class BeliefEvaluator:
                 m.utility = mine
 
     def __call__(self, record) -> dict:
-        from .inference.belief_set import BeliefSet
         from ...inference.metrics import truth_table
+        from .inference.belief_set import BeliefSet
         bs = BeliefSet.from_record(record, model=self.model, until=self.until, keep_updates=False)
         owners = bs.truth
         agents = list(bs.agents)

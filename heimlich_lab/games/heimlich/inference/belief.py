@@ -66,18 +66,26 @@ import pandas as pd
 
 from ...._lazy import lazy_exports
 from ....errors import HeimlichError, InformationRuleError, ModelError, RecordError
+from ....inference.core import FREE_LABEL, HypothesisSpace, Marginals, Posterior, Update, explain
+from ....inference.mixture import TypedPosterior
+from ....inference.plots import plot_belief_history, plot_marginals
 from ..rules.actions import DECISION_KINDS, HIDDEN, Action
 from ..rules.game import Game
 from ..rules.records import GameRecord
 from ..rules.replay import Decision, ViewReader, check_reader, public_decisions
 from ..rules.views import View
-from ....inference.core import FREE_LABEL, HypothesisSpace, Marginals, Posterior, Update, explain
-from .likelihoods import (LIKELIHOOD_CACHE, LikelihoodCache, PushModel, ask_model, default_model, is_typed,
-                          model_cache_key, model_name)
-from ....inference.mixture import TypedPosterior
+from .likelihoods import (
+    LIKELIHOOD_CACHE,
+    LikelihoodCache,
+    PushModel,
+    ask_model,
+    default_model,
+    is_typed,
+    model_cache_key,
+    model_name,
+)
 from .model import HAND_DECISIONS
 from .player_types import group_types
-from ....inference.plots import plot_belief_history, plot_marginals
 from .wording import card_moves, describe_action
 
 __all__ = [
@@ -116,7 +124,8 @@ def _initial_space(players: tuple, agents: tuple, observer, own: tuple) -> Hypot
     return HypothesisSpace.assignments(players, agents, counts, known_owned={observer: list(own)})
 
 
-#: (space, model, its prior, keep_updates) -> that starting posterior, copied for each new belief (its arrays are replaced,
+#: (space, model, its prior, keep_updates) -> that starting posterior, copied for each new belief (its arrays are
+#: replaced,
 #: never changed in place): an evaluation starts several beliefs per game from a few spaces and one model
 _STARTS: dict = {}
 

@@ -5,7 +5,6 @@ from collections.abc import Iterable, Mapping
 from contextlib import contextmanager
 
 import numpy as np
-
 from scipy.special import logsumexp
 
 from ....errors import InformationRuleError, ModelError, RecordError
@@ -188,7 +187,7 @@ class BeliefSet:
                     b.update_with(item.actor, item.action, own.get(o, values), desc, item.index, item.turn)
             if self.independent and values.ndim == 2:  # the foils read every player through the prior mixture
                 values = logsumexp(values + self.model.log_prior[:, None], axis=0)
-            for o, ib in self.independent.items():
+            for ib in self.independent.values():
                 ib.update_with(item.actor, values, desc)
 
     def _end_sharing(self) -> None:

@@ -10,7 +10,9 @@ gives its notation and :func:`Action.parse` reads it back; the two round-trip.
 True
 >>> [str(Action.parse(t)) for t in ["roll 1-3", "points 0", "safe ruins", "announce yes",
 ...     "play swap blue red", "play placesafe 4", "pass", "dossier red=Bob", "draw fwd123"]]
-['roll 1-3', 'points 0', 'safe ruins', 'announce yes', 'play swap red blue', 'play placesafe 4', 'pass', 'dossier red=Bob', 'draw fwd123']
+... # doctest: +NORMALIZE_WHITESPACE
+['roll 1-3', 'points 0', 'safe ruins', 'announce yes', 'play swap red blue', 'play placesafe 4', 'pass',
+ 'dossier red=Bob', 'draw fwd123']
 
 The full grammar is in ``docs/notation.md``.
 """
@@ -293,7 +295,8 @@ def _parse_targets(text: str, card: str, t: list[str]) -> tuple:
         return _sorted_colours((a, b))
     if card == "join":
         if len(t) != 2:
-            raise NotationError(f"{text!r}: join takes the agent that moves and the agent it joins, like 'play join red blue'")
+            raise NotationError(f"{text!r}: join takes the agent that moves and the agent it joins, "
+                                "like 'play join red blue'")
         a, b = _colour(t[0]), _colour(t[1])
         if a == b:
             raise NotationError(f"{text!r}: an agent cannot join itself")
@@ -332,7 +335,8 @@ def _targets_text(card: str, targets) -> list[str]:
 
 
 def _building_text(b) -> str:
-    """A building given as a value (``4``, ``0``, ``-3``) or as notation (``"4"``, ``"church"``): no floats, no bools."""
+    """A building given as a value (``4``, ``0``, ``-3``) or as notation (``"4"``, ``"church"``): no floats, no
+    bools."""
     if type(b) is int:
         return building_name(b)
     if isinstance(b, str):

@@ -105,8 +105,8 @@ def _real_decisions(record: GameRecord, viewer: str | None, until) -> Iterator[D
     """Replay a full record with the engine, one :class:`Decision` per log entry.
 
     The record's own replay checks each entry (against the rules and the seed) before it is read, unless
-    :meth:`GameRecord.is_as_played`; the decisions come from a manual-chance twin that applies every entry itself, so each entry's events are
-    exactly its own (an automatic-chance game rolls and draws inside the decision before).
+    :meth:`GameRecord.is_as_played`; the decisions come from a manual-chance twin that applies every entry itself, so
+    each entry's events are exactly its own (an automatic-chance game rolls and draws inside the decision before).
     """
     log = record.log
     n_stop = min(until, len(log)) if _is_count(until) else len(log)
@@ -282,10 +282,11 @@ def check_reader(record: GameRecord, viewer: str | None) -> str | None:
     >>> rec = Game(["Ann", "Bob"], seed=1).record
     >>> check_reader(rec.as_player("Ann"), "Ann"), check_reader(rec.public(), None)
     ('Ann', None)
-    >>> check_reader(rec.as_player("Ann"), "Bob")
+    >>> check_reader(rec.as_player("Ann"), "Bob")   # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    heimlich_lab.errors.InformationRuleError: this player:Ann record holds Ann's secrets; a belief for Bob needs the full record or record.as_player('Bob')
+    heimlich_lab.errors.InformationRuleError: this player:Ann record holds Ann's secrets; a belief for Bob needs the
+    full record or record.as_player('Bob')
     """
     if record.is_full:
         return None
