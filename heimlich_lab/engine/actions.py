@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..errors import NotationError
 
@@ -58,10 +58,10 @@ class ActionBase:
     """One action: ``kind`` and ``args``. ``str(action)`` is its notation; :meth:`parse` reads it back."""
 
     kind: str
-    args: tuple = ()
+    args: tuple[Any, ...] = ()
 
     #: The kinds of chance events (the rest are players' decisions).
-    CHANCE_KINDS: ClassVar[frozenset] = frozenset()
+    CHANCE_KINDS: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def is_chance(self) -> bool:

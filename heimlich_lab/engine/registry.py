@@ -77,7 +77,7 @@ class GameSpec:
     display: str | None = None
     wire: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not (isinstance(self.name, str) and self.name.isidentifier() and self.name.islower()):
             raise HeimlichError(f"a game's name is one lower-case word, not {self.name!r}")
         if not (isinstance(self.min_players, int) and isinstance(self.max_players, int)
@@ -103,7 +103,7 @@ class GameSpec:
         """Whether the game has this part (a reference that is not ``None``)."""
         return getattr(self, part, None) is not None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<GameSpec {self.name}: {self.title}, {self.min_players} to {self.max_players} players>"
 
 
@@ -214,7 +214,7 @@ def spec_of_record_object(record: Any) -> GameSpec:
     raise HeimlichError(f"{type(record).__name__} is not the record of a game; games are {', '.join(game_names())}")
 
 
-def spec_of_record(data: Mapping) -> GameSpec:
+def spec_of_record(data: Mapping[str, Any]) -> GameSpec:
     """The game a record's JSON object belongs to, from its ``game`` field (see ``record_tag``).
 
     >>> spec_of_record({"format": "heimlich-lab-record", "game": "secrets"}).name

@@ -21,7 +21,7 @@ class Event:
     Each game's events are listed in its own views module."""
 
     kind: str
-    data: dict
+    data: dict[str, Any]
     hidden: bool = False
 
     @property
@@ -58,6 +58,16 @@ class ViewBase:
 
     __slots__ = ("viewer", "kind", "players", "rules", "phase", "current_player", "active_player", "turn",
                  "is_over", "winners")
+    viewer: str | None
+    kind: str
+    players: tuple[str, ...]
+    rules: Any
+    phase: str
+    current_player: str | None
+    active_player: str | None
+    turn: int
+    is_over: bool
+    winners: tuple[str, ...] | None
     #: How ``repr`` names a view of this game.
     REPR_NAME: ClassVar[str] = "View"
 

@@ -218,7 +218,8 @@ class IndependentPosterior:
 
     def owner_distributions(self) -> np.ndarray:
         """Array (n_owners, n_slots): each owner's categorical over slots."""
-        return np.exp(self._logp)
+        out: np.ndarray = np.exp(self._logp)
+        return out
 
     def marginals(self, normalize: bool = False) -> np.ndarray:
         """Array (n_owners+1, n_slots), see the class docstring for the free row."""

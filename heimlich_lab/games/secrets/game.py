@@ -75,8 +75,7 @@ class Game(GameBase):
 
     TITLE = "Secrets"
     REPR_NAME = "Secrets game"
-    Action = Action
-    CHANCE_KINDS = CHANCE_KINDS
+    CHANCE_KINDS = CHANCE_KINDS     # Game.Action and Game.View are set below the class (in it, the names are the types')
 
     def __init__(self, players: Sequence[str], seed: int | None = None, chance: str = "auto",
                  rules: SecretsRules | None = None):
@@ -476,8 +475,6 @@ class Game(GameBase):
                     winners=winners)
 
     # ------------------------------------------------------------------ views, records, copies (GameBase)
-    View = View
-
     def _view(self, player: str | None, omniscient: bool = False) -> View:
         i = None if player is None else self._pidx[player]
         P = self.players
@@ -501,3 +498,7 @@ class Game(GameBase):
 _UN_ACTIONS = (Action("allow"), Action("interrupt"))
 _ANSWERS = (Action("accept"), Action("refuse"))
 _SIDES = (Action("side", ("left",)), Action("side", ("right",)))
+
+
+Game.Action = Action
+Game.View = View

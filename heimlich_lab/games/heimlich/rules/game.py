@@ -169,8 +169,7 @@ class Game(GameBase):
 
     TITLE = "Heimlich & Co."
     REPR_NAME = "Game"
-    Action = Action
-    CHANCE_KINDS = CHANCE_KINDS
+    CHANCE_KINDS = CHANCE_KINDS     # Game.Action is set below the class (in it, the name is the action type's)
 
     def __init__(self, players: Sequence[str], rules: Rules | None = None, seed: int | None = None,
                  chance: str = "auto", start: Position | None = None):
@@ -1388,6 +1387,8 @@ class Game(GameBase):
         from .records import GameRecord
         return GameRecord
 
+
+Game.Action = Action
 
 from .views import AllEvents, View as _View, hide_private  # noqa: E402  (views imports nothing from here at import time)
 
