@@ -256,8 +256,9 @@ def plot_calibration(predicted: ArrayLike, outcomes: ArrayLike, bins: int = 10, 
     return ax
 
 
-def score_belief(marginals: ArrayLike, players: Sequence[str], agents: Sequence[str], owners: Mapping[str, str | Iterable[str]],
-                 observer: str | None = None, own_agents: Sequence[str] = ()) -> dict[str, float]:
+def score_belief(marginals: ArrayLike, players: Sequence[str], agents: Sequence[str],
+                 owners: Mapping[str, str | Iterable[str]], observer: str | None = None,
+                 own_agents: Sequence[str] = ()) -> dict[str, float]:
     """All scores of one belief against the truth, leaving out the observer's own agents.
 
     Returns log_loss, brier, accuracy, expected_correct and actual_correct

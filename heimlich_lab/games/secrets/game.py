@@ -75,7 +75,7 @@ class Game(GameBase):
 
     TITLE = "Secrets"
     REPR_NAME = "Secrets game"
-    CHANCE_KINDS = CHANCE_KINDS     # Game.Action and Game.View are set below the class (in it, the names are the types')
+    CHANCE_KINDS = CHANCE_KINDS     # Game.Action and Game.View are set below the class (in it, they name types)
 
     def __init__(self, players: Sequence[str], seed: int | None = None, chance: str = "auto",
                  rules: SecretsRules | None = None):
