@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(PY) -m pip
 
-.PHONY: lab app test setup setup-test browser bundle test-js test-py test-notebooks bench release grade slides slides-vendor clean
+.PHONY: lab app test setup setup-test browser bundle lint test-js test-py test-notebooks bench release grade slides slides-vendor clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,12 @@ slides-vendor: instructor/slides/node_modules/.package-lock.json
 slides: setup slides-vendor
 	$(PY) scripts/make_slides.py
 
+# The type checker and the linter ([tool.mypy] and [tool.ruff] in pyproject.toml): mypy over the package (strict on
+# the engine and the game-agnostic inference modules), ruff (pyflakes, pycodestyle, import order, bugbear).
+lint: setup
+	$(PY) -m ruff check heimlich_lab
+	$(PY) -m mypy
+
 test-py: setup browser slides-vendor
 	$(PY) -m pytest tests heimlich_lab
 
@@ -72,7 +78,7 @@ test-notebooks: setup
 	    $(STRICT_SOURCES)
 	$(PY) -m pytest --nbval-lax --nbval-current-env notebooks/
 
-test: setup browser test-js test-py test-notebooks
+test: setup lint browser test-js test-py test-notebooks
 
 bench: setup
 	$(VENV)/bin/heimlich-lab bench
@@ -89,5 +95,5 @@ grade: setup
 	$(VENV)/bin/heimlich-lab grade "$(SUBMISSIONS)" --out "$(OUT)"
 
 clean:
-	rm -rf $(VENV) dist build .pytest_cache .benchmarks widgets/node_modules instructor/slides/node_modules \
+	rm -rf $(VENV) dist build .pytest_cache .mypy_cache .ruff_cache .benchmarks widgets/node_modules instructor/slides/node_modules \
 	    instructor/slides/build

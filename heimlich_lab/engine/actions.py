@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from ..errors import NotationError
 
@@ -77,7 +77,7 @@ class ActionBase:
         return f"Action.parse({str(self)!r})"
 
     @classmethod
-    def parse(cls, text: str | ActionBase) -> ActionBase:
+    def parse(cls, text: str | ActionBase) -> Self:
         """Read an action from its notation (the kind is read case-insensitively); raises
         :class:`~heimlich_lab.errors.NotationError` saying what is wrong."""
         if isinstance(text, cls):
@@ -90,5 +90,5 @@ class ActionBase:
         return cls._parse(text, words[0].lower(), words[1:])
 
     @classmethod
-    def _parse(cls, text: str, kind: str, words: list[str]) -> ActionBase:
+    def _parse(cls, text: str, kind: str, words: list[str]) -> Self:
         raise NotationError(f"{text!r}: unknown action {kind!r}")
