@@ -25,6 +25,7 @@ heimlich_lab.errors.NotationError: empty action
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -42,6 +43,26 @@ def check_player_name(name: str) -> str:
             f"player name {name!r} is not allowed: use one word of letters, digits, '_', '.', '-' "
             "(starting with a letter, at most 24 characters), not 'free', 'chance' or 'spectator'")
     return name
+
+
+def assignments(text: str, words: list[str], shape: str, read: Callable[[str, str], Any]) -> list[Any]:
+    """The words ``KEY=VALUE`` of an action (a deal), each read by ``read(key, value)``, in order; a word of
+    another ``shape`` raises :class:`~heimlich_lab.errors.NotationError`.
+
+    >>> assignments("deal Ann=red", ["Ann=red"], "PLAYER=COLOUR", lambda p, c: (p, c.upper()))
+    [('Ann', 'RED')]
+    >>> assignments("deal Ann", ["Ann"], "PLAYER=COLOUR", lambda p, c: (p, c))
+    Traceback (most recent call last):
+    ...
+    heimlich_lab.errors.NotationError: 'deal Ann': 'Ann' should be PLAYER=COLOUR
+    """
+    pairs = []
+    for w in words:
+        if w.count("=") != 1:
+            raise NotationError(f"{text!r}: {w!r} should be {shape}")
+        key, value = w.split("=")
+        pairs.append(read(key, value))
+    return pairs
 
 
 def need(text: str, kind: str, words: list[str], n_min: int, n_max: int | None = None) -> None:

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from ....engine.actions import HIDDEN, ActionBase, check_player_name, need
+from ....engine.actions import HIDDEN, ActionBase, assignments, check_player_name, need
 from ....errors import NotationError
 from .board import COLOURS, building_name, parse_building
 from .cards import CARD_CODES, CARDS
@@ -250,12 +250,7 @@ class Action(ActionBase):
                 return Action("deal", (HIDDEN,))
             if not rest:
                 raise NotationError(f"{text!r}: a deal lists PLAYER=COLOUR for every player")
-            pairs = []
-            for w in rest:
-                if w.count("=") != 1:
-                    raise NotationError(f"{text!r}: {w!r} should be PLAYER=COLOUR")
-                p, c = w.split("=")
-                pairs.append((check_player_name(p), _colour(c)))
+            pairs = assignments(text, rest, "PLAYER=COLOUR", lambda p, c: (check_player_name(p), _colour(c)))
             return Action("deal", tuple(pairs))
         if k == "reveal":
             need(text, k, rest, 1)
