@@ -72,7 +72,7 @@ def work():
                 beliefs = {p: Belief(g.players, p, g.rules, model=model) for p in g.players}
                 for i in range(len(lg[g.players[0]]) - 1):
                     for p, b in beliefs.items():
-                        b.observe(lg[p][i])
+                        b.add(lg[p][i])
 N = 2
 """,
 }
