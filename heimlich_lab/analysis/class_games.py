@@ -173,7 +173,7 @@ def _check_game(game) -> None:
         raise HeimlichError(f"game is one of {', '.join(game_names())} (or None for all), not {game!r}")
 
 
-def _read_record(d: dict, source: str):
+def _read_record(d: object, source: str):
     """A full, finished record of any registered game from its dict, checked (replayed); RecordError otherwise."""
     if not isinstance(d, dict):
         raise RecordError(f"{source}: 'record' must be a JSON object")
@@ -256,7 +256,10 @@ def _read_file(path: Path):
 def _scan(folder: Path, game: str | None):
     """The folder's usable files ``[(path, record, kinds, saved_at)]`` in name order, the ``.json`` files that
     cannot be used ``[(name, reason)]``, and the other entries' names (not read)."""
-    entries, skipped, ignored, seen = [], [], [], {}
+    entries: list[tuple] = []
+    skipped: list[tuple[str, str]] = []
+    ignored: list[str] = []
+    seen: dict[str, str] = {}
     if not folder.exists():
         return entries, skipped, ignored
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
@@ -325,7 +328,7 @@ def _identities(rec) -> tuple[dict, dict, dict]:
 
 def _decision_rows(game_id: str, rec, kinds: dict | None, common: dict) -> tuple[list[dict], int]:
     """One row per logged decision of a player (chance events left out), and the game's number of turns."""
-    rows = []
+    rows: list[dict] = []
     identity = _identities(rec)[0]
     winners = set(rec.winners or ())
     seat_of = {p: i + 1 for i, p in enumerate(rec.players)}

@@ -63,7 +63,7 @@ __all__ = ["tournament", "interrupted_results", "resolve_evaluator", "SCHEDULER_
 
 def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",), bots=("random",),
                games: int = 100, seed: int | None = None, n_jobs: int = 1, scheduler=None,
-               evaluate: Callable | None = None, out: "str | os.PathLike | None" = None,
+               evaluate: "Callable | str | None" = None, out: "str | os.PathLike | None" = None,
                progress: bool = True, chunk_size: int | None = None, flush_every: float = 10.0,
                game: str | None = None, bot_files=None) -> pd.DataFrame:
     """Play a grid of bots-only games and return one row per game and player.
@@ -170,7 +170,7 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     except KeyboardInterrupt as exc:
         sink.flush()
         partial = sink.table(game_ids)
-        exc.partial = _LAST_PARTIAL = partial
+        exc.partial = _LAST_PARTIAL = partial  # type: ignore[attr-defined]  # the table rides on the interrupt
         where = f"; they are saved in {sink.path}: run the same call again to play the rest" if sink.path else ""
         print(f"\ninterrupted after {partial['game_id'].nunique() if len(partial) else 0} games{where}. "
               f"The games played are kept: `except KeyboardInterrupt as e: df = e.partial`, or "
@@ -190,6 +190,7 @@ def _bot_files(bot_files, game: str) -> dict:
         return {}
     from ..bots.registry import available_bots
     from ..sandbox import BotFile
+    items: "Iterable[tuple[str | None, object]]"
     if isinstance(bot_files, dict):
         items = bot_files.items()
     else:

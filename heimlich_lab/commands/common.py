@@ -48,6 +48,8 @@ def read_input_file(path: str, what: str = "record", limit: int = MAX_RECORD_BYT
         st = os.stat(path)
     except OSError as e:
         raise HeimlichError(f"cannot read {what} {excerpt(path, quote=False)}: {e.strerror}") from None
+    except ValueError:      # a NUL character: no file has such a name
+        raise HeimlichError(f"cannot read {what} {excerpt(path)}: a file name has no NUL character") from None
     if not stat.S_ISREG(st.st_mode):
         raise HeimlichError(f"{excerpt(path, quote=False)}: not a regular file (a device, a FIFO or a folder); "
                             f"give a {what} file")
