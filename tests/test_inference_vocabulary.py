@@ -14,6 +14,7 @@ from heimlich_lab.inference.dossier import DossierNoteWriter, dossier_notes
 from heimlich_lab.inference.likelihoods import PushModel, ask_model
 from heimlich_lab.rules.actions import Action
 from heimlich_lab.rules.replay import public_decisions
+from heimlich_lab.games.secrets import transcript as secrets_transcript
 from heimlich_lab.transcript import TranscriptWriter, transcript
 
 PLAYERS = ("Ann", "Bob", "Cy")
@@ -35,7 +36,7 @@ def test_every_reader_of_both_games_follows_the_one_protocol(rec, srec):
     own = rec.deal["Bob"]
     readers = [Belief(PLAYERS, agents, "Bob", model, own), IndependentBelief(PLAYERS, agents, "Bob", model, own),
                PointsShareBelief(PLAYERS, agents, "Bob", own), DossierNoteWriter("Bob"), TranscriptWriter("Bob"),
-               secrets.Belief(srec.players, "Ann"), secrets.transcript.TranscriptWriter("Ann")]
+               secrets.Belief(srec.players, "Ann"), secrets_transcript.TranscriptWriter("Ann")]
     assert all(isinstance(r, DecisionReader) for r in readers)
     assert isinstance(readers[0], ViewFollower) and isinstance(readers[5], ViewFollower)
     assert not isinstance(object(), DecisionReader)
@@ -66,8 +67,8 @@ def test_feeding_a_secrets_stream_to_each_reader_gives_what_each_builder_gives(s
         built = secrets.Belief.from_record(srec, obs, secrets.SecretsModel(p_team=0.6))
         np.testing.assert_array_equal(np.asarray(fed.marginals()), np.asarray(built.marginals()))
         assert fed.seen == len(log)
-        writer = read_all(secrets.transcript.TranscriptWriter(obs), game.view(obs).log)
-        assert writer.lines == secrets.transcript.transcript(srec, obs)
+        writer = read_all(secrets_transcript.TranscriptWriter(obs), game.view(obs).log)
+        assert writer.lines == secrets_transcript.transcript(srec, obs)
 
 
 def test_marginals_are_one_labelled_type_in_every_game(rec, srec):
