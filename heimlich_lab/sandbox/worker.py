@@ -26,6 +26,7 @@ import json
 import os
 import sys
 import traceback
+from typing import Any
 
 #: Longest action text sent back.
 MAX_ANSWER = 2000
@@ -111,7 +112,8 @@ def main() -> int:
         return 1
     send({"ok": True, "confined": confined})
 
-    bot = follower = None
+    bot: Any = None           # the bot and the view follower, once "start" and "game" made them (a "choose"
+    follower: Any = None      # before them fails on None and is reported like any other failure)
     while True:
         msg = receive()
         if msg is None:

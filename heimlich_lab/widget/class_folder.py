@@ -291,9 +291,12 @@ class ClassGameSaver:
             self.error = _sentence(str(e))
 
     def _withdraw(self) -> None:
-        name = self.saved.name
+        saved = self.saved
+        if saved is None:       # nothing saved, nothing to delete
+            return
+        name = saved.name
         try:
-            self.saved.unlink()
+            saved.unlink()
         except FileNotFoundError:
             pass
         except OSError as e:
