@@ -7,6 +7,7 @@ reads a saved record of any game (its ``game`` field says which) and prints its 
 from __future__ import annotations
 
 import json
+import os
 
 from ..bots.registry import make_bot
 from ..engine.play import play_game
@@ -67,9 +68,11 @@ def run_play(args) -> int:
     return 0
 
 
-def record_game(data: bytes) -> GameSpec:
-    """The game of the record file whose bytes are ``data`` (the default game's when they are not a record:
-    its loader then says what is wrong)."""
+def record_game(data: "bytes | str | os.PathLike[str]") -> GameSpec:
+    """The game of the record file whose bytes are ``data``, or of the record file at that path (the default
+    game's when they are not a record: its loader then says what is wrong)."""
+    if isinstance(data, (str, os.PathLike)):
+        data = read_input_file(str(data))
     try:
         return spec_of_record(json.loads(data))
     except (ValueError, RecursionError):    # not JSON, not UTF-8, too deep, an integer too long
