@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(PY) -m pip
 
-.PHONY: lab app test setup setup-test browser bundle test-js test-py test-notebooks bench release grade slides slides-vendor clean
+.PHONY: lab app test setup setup-test browser bundle lint test-js test-py test-notebooks bench release grade slides slides-vendor clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,12 @@ slides-vendor: instructor/slides/node_modules/.package-lock.json
 slides: setup slides-vendor
 	$(PY) scripts/make_slides.py
 
+# The type checker and the linter ([tool.mypy] and [tool.ruff] in pyproject.toml): mypy over the package (strict on
+# the engine and the game-agnostic inference modules), ruff (pyflakes, pycodestyle, import order, bugbear).
+lint: setup
+	$(PY) -m ruff check heimlich_lab
+	$(PY) -m mypy
+
 # On every core (pytest-xdist); a file's tests stay together, in order, on one worker (--dist loadfile).
 XDIST = -n auto --dist loadfile
 
@@ -76,7 +82,7 @@ test-notebooks: setup
 	$(PY) -m pytest $(XDIST) --nbval --nbval-current-env --nbval-sanitize-with instructor/notebooks/sanitize.cfg \
 	    $(STRICT_SOURCES)
 
-test: setup browser test-js test-py test-notebooks
+test: setup lint browser test-js test-py test-notebooks
 
 bench: setup
 	$(VENV)/bin/heimlich-lab bench
@@ -93,5 +99,5 @@ grade: setup
 	$(VENV)/bin/heimlich-lab grade "$(SUBMISSIONS)" --out "$(OUT)"
 
 clean:
-	rm -rf $(VENV) dist build .pytest_cache .benchmarks widgets/node_modules instructor/slides/node_modules \
+	rm -rf $(VENV) dist build .pytest_cache .mypy_cache .ruff_cache .benchmarks widgets/node_modules instructor/slides/node_modules \
 	    instructor/slides/build

@@ -10,8 +10,7 @@ game-agnostic :mod:`heimlich_lab.inference.core`, can be imported without the re
 """
 from . import _compat
 from ._lazy import lazy_exports
-from .errors import (HeimlichError, IllegalAction, ModelError, NotationError, PositionError, RecordError,
-                     WrongPlayer)
+from .errors import HeimlichError, IllegalAction, ModelError, NotationError, PositionError, RecordError, WrongPlayer
 
 _compat.install()   # old import paths (heimlich_lab.rules, heimlich_lab.secrets, ...) find the games' new homes
 from .play import play, play_game  # noqa: E402  (heimlich_lab.play: Heimlich & Co.'s, through _compat)

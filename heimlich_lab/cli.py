@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         return args.func(args) or 0
     except HeimlichError as e:
-        print(f"heimlich-lab: error: {short_message(e)}", file=sys.stderr)
+        print(f"heimlich-lab: error: {short_message(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("heimlich-lab: interrupted", file=sys.stderr)

@@ -1,10 +1,10 @@
 """Time two trees of heimlich-lab side by side, in alternation, on the same machine and in one run.
 
-    python scripts/speed_side_by_side.py BEFORE_TREE AFTER_TREE [--rounds 7] [--quick]
+    python scripts/speed_side_by_side.py BEFORE_TREE AFTER_TREE [--rounds 15] [--only TEXT]
 
 Each round runs every workload in a fresh process for each tree (the order of the two trees alternates from
 round to round), with ``PYTHONPATH`` set to that tree; the workload reports the least CPU time of its own
-process (``time.process_time``) over ``--repeats`` runs after a warm-up, so other load on the machine matters
+process (``time.process_time``) over ``--rounds`` runs after a warm-up, so other load on the machine matters
 less than for wall-clock time. Printed
 per workload: the median of the per-round ratios after/before and their range (min-max). A ratio below 1 means
 the after tree is faster. The workloads use only public entry points both trees have.
@@ -72,7 +72,7 @@ def work():
                 beliefs = {p: Belief(g.players, p, g.rules, model=model) for p in g.players}
                 for i in range(len(lg[g.players[0]]) - 1):
                     for p, b in beliefs.items():
-                        b.observe(lg[p][i])
+                        b.add(lg[p][i])
 N = 2
 """,
 }

@@ -45,8 +45,8 @@ ALLOWED = {
     "commands": _SHARED | {"analysis", "sandbox"},
     "cli": _BASE | {"commands", "course"},     # course: heimlich-lab grade (course/grading.py)
     "course": _BASE,                                # formative feedback for the course (knows no answer)
-    # bots out of process: a worker that sees only its player's record; its wire format is each game's
-    "sandbox": _BASE | {"engine"} | set(GAMES),
+    # bots out of process: a worker that sees only its player's view; each game's wire codec comes from the registry
+    "sandbox": _BASE | {"engine"},
     "package": _SHARED | set(GAMES) | {"games", "analysis", "commands"},
 }
 def module_name(path: Path) -> str:
@@ -227,6 +227,9 @@ def test_the_benchmarks_live_in_the_games_they_measure():
     ("heimlich_lab.analysis.x", "from ..commands import bench\n",
      "heimlich_lab.analysis.x line 1 imports heimlich_lab.commands.bench: analysis may import only _compat, _lazy, "
      "bots, engine, errors, inference, sandbox, widget"),
+    ("heimlich_lab.sandbox.wire", "from ..games.secrets.wire import Follower\n",
+     "heimlich_lab.sandbox.wire line 1 imports heimlich_lab.games.secrets.wire: sandbox may import only _compat, "
+     "_lazy, engine, errors"),
     ("heimlich_lab.widget.x", "from ..commands import play\n",
      "heimlich_lab.widget.x line 1 imports heimlich_lab.commands.play: widget may import only _compat, _lazy, "
      "engine, errors"),

@@ -76,6 +76,12 @@ def test_replay_of_a_fifo_is_refused_without_waiting_for_a_writer(capsys, tmp_pa
     assert code == 2 and "not a regular file" in err
 
 
+def test_replay_of_a_file_name_with_a_nul_character_is_a_clear_error(capsys):
+    assert main(["replay", "record\x00.json"]) == 2
+    err = capsys.readouterr().err
+    assert "a file name has no NUL character" in err and "Traceback" not in err
+
+
 def test_replay_of_a_record_that_is_not_utf8_is_a_clear_error(capsys, tmp_path):
     bad = tmp_path / "latin.json"
     bad.write_bytes(b'{"format": "heimlich-lab-record", "players": ["\xe9"]}')

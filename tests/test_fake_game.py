@@ -340,6 +340,21 @@ def test_evaluate_scores_the_games_beliefs(parity, tmp_path):
     assert "belief_log_loss" in out and (tmp_path / "e.csv").read_text().startswith("game_id,")
 
 
+def test_the_sandbox_takes_a_game_from_its_spec(parity, tmp_path):
+    """The sandbox knows no game: a game whose spec names no wire codec is refused in words; one that names a
+    codec is sent through it (the kit's games: tests/test_sandbox.py)."""
+    from heimlich_lab.sandbox import BotFile
+    from heimlich_lab.sandbox.wire import codec, wire_games
+    path = tmp_path / "bot.py"
+    path.write_text("def choose(view, legal_actions):\n    return legal_actions[0]\n")
+    assert NAME not in wire_games() and set(wire_games()) == set(game_names()) - {NAME}
+    with pytest.raises(HeimlichError, match=f"bots of '{NAME}' cannot run out of process yet"):
+        BotFile(str(path), game=NAME)
+    assert BotFile(str(path)).game == game_names()[0]
+    for name in wire_games():
+        assert callable(codec(name).message) and hasattr(codec(name).Follower, "view")
+
+
 def test_an_unregistered_game_is_gone_again():
     assert NAME not in game_names()
     with pytest.raises(SystemExit) as e:     # argparse: not one of the --game choices

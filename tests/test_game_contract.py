@@ -103,8 +103,9 @@ def test_the_registry_refuses_what_is_not_a_game():
         registry.spec_of_record({"game": "chess"})
 
 
-#: The shared layers the issue counts string literals naming a game in (at most 2 together).
-COUNTED = ("analysis", "commands", "benchmarks", "widget")
+#: The shared layers the issue counts string literals naming a game in (at most 2 together), and the sandbox
+#: (bots out of process), which takes each game's wire codec from the registry.
+COUNTED = ("analysis", "commands", "benchmarks", "widget", "sandbox")
 GAME_LITERAL = re.compile(r"[\"'](heimlich|secrets|topsecret1985)[\"']")
 
 
@@ -138,3 +139,33 @@ def test_every_import_the_notebooks_readme_and_docs_use_still_works():
     assert "from heimlich_lab import secrets" in imports and len(imports) > 30
     for statement in imports:
         exec(statement, {})      # noqa: S102  an import statement read from the kit's own files
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[s.name for s in SPECS])
+def test_every_game_is_called_with_the_same_keywords(spec):
+    """Item 1 of issue 22: ``Game(players, seed=, chance=, rules=)``, ``play(bots=, seed=, rules=)`` and
+    ``play_game(bots=, seed=, rules=, max_actions=)`` in every game; a game's older positional order still works."""
+    from importlib import import_module
+    from heimlich_lab.bots import make_bot
+    Game, Rules = spec.load("game"), spec.load("rules")
+    players = list(seat_names(spec.min_players))
+    g = Game(players, seed=4, chance="manual", rules=Rules())
+    assert (g.players, g.seed, g.chance, g.rules) == (tuple(players), 4, "manual", Rules())
+    play_module = import_module(f"heimlich_lab.games.{spec.name}.play")
+    bots = {p: make_bot("random", seed=i, game=spec.name) for i, p in enumerate(players)}
+    rec = play_module.play(bots=bots, seed=5, rules=Rules())
+    assert rec.seed == 5 and rec.result is not None and type(rec) is spec.load("record")
+    again = play_module.play_game(bots={p: make_bot("random", seed=i, game=spec.name) for i, p in enumerate(players)},
+                                  seed=5, rules=Rules(), max_actions=10_000)
+    assert again.record == rec
+    with pytest.raises(HeimlichError):
+        play_module.play_game(bots=bots, seed=5, rules=Rules(), max_actions=1)
+
+
+def test_heimlichs_first_order_and_the_shared_keywords_give_the_same_game():
+    from heimlich_lab import Rules, play
+    from heimlich_lab.bots import RandomBot
+    old = play(Rules(top_secret=True), {"Ann": RandomBot(1), "Bob": RandomBot(2)}, 9)
+    assert play(bots={"Ann": RandomBot(1), "Bob": RandomBot(2)}, seed=9, rules=Rules(top_secret=True)) == old
+    with pytest.raises(HeimlichError, match="give the bots once"):
+        play(Rules(), {"Ann": RandomBot(1)}, bots={"Ann": RandomBot(1)})

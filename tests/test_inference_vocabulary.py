@@ -14,6 +14,7 @@ from heimlich_lab.inference.dossier import DossierNoteWriter, dossier_notes
 from heimlich_lab.inference.likelihoods import PushModel, ask_model
 from heimlich_lab.rules.actions import Action
 from heimlich_lab.rules.replay import public_decisions
+from heimlich_lab.games.secrets import transcript as secrets_transcript
 from heimlich_lab.transcript import TranscriptWriter, transcript
 import heimlich_lab.games.secrets.transcript as secrets_transcript
 

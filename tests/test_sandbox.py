@@ -18,7 +18,8 @@ from heimlich_lab.play import play_game
 from heimlich_lab.rules.actions import Action
 from heimlich_lab.rules.game import CHANCE, Game
 from heimlich_lab.sandbox import BotFile, SandboxedBot
-from heimlich_lab.sandbox.wire import HeimlichFollower, heimlich_message
+from heimlich_lab.games.heimlich.wire import Follower as HeimlichFollower
+from heimlich_lab.games.heimlich.wire import message as heimlich_message
 
 pytestmark = pytest.mark.skipif(not hasattr(__import__("os"), "killpg"), reason="worker processes need Unix")
 
@@ -55,8 +56,9 @@ class _Compare:
         self.rng, self.follower, self.consumed, self.diff = RandomBot(seed), None, 0, differences
 
     def choose(self, view, legal):
-        header, entries, self.consumed = heimlich_message(view, self.consumed)
+        header, entries, fields, self.consumed = heimlich_message(view, self.consumed)
         header, entries = json.loads(json.dumps(header)), json.loads(json.dumps(entries))    # as sent
+        assert fields is None
         if header is not None:
             self.follower = HeimlichFollower(header)
         self.follower.extend(entries)
@@ -84,7 +86,7 @@ def test_a_view_rebuilt_from_the_player_record_equals_the_real_one(rules):
 def test_the_header_sent_is_a_valid_player_record_with_no_secret_of_others():
     from heimlich_lab.rules.records import GameRecord
     g = Game(["Ann", "Bob", "Cy"], rules=Rules(top_secret=True), seed=2)
-    header, entries, _ = heimlich_message(g.view("Bob"))
+    header, entries, _, _ = heimlich_message(g.view("Bob"))
     rec = GameRecord.from_dict({**header, "log": entries})
     assert rec.view == "player:Bob" and rec.seed is None and rec.deal == {"Bob": g.owners["Bob"][0]}
     assert [e.to_list() for e in rec.log] == [e.to_list() for e in g.record.as_player("Bob").log]
@@ -449,7 +451,8 @@ def test_a_bot_that_stops_its_worker_reading_cannot_block_the_game(tmp_path):
 
 
 def test_a_secrets_view_rebuilt_from_what_is_sent_equals_the_real_one():
-    from heimlich_lab.sandbox.wire import SecretsFollower, secrets_message
+    from heimlich_lab.games.secrets.wire import Follower as SecretsFollower
+    from heimlich_lab.games.secrets.wire import message as secrets_message
     from heimlich_lab.secrets.bots import make_bot as secrets_bot
     from heimlich_lab.secrets.play import play_game as play_secrets
     diff = []
@@ -459,11 +462,11 @@ def test_a_secrets_view_rebuilt_from_what_is_sent_equals_the_real_one():
             self.bot, self.follower, self.consumed = bot, None, 0
 
         def choose(self, view, legal):
-            header, update, self.consumed = secrets_message(view, self.consumed)
-            header, update = json.loads(json.dumps(header)), json.loads(json.dumps(update))     # as sent
+            header, events, fields, self.consumed = secrets_message(view, self.consumed)
+            header, events, fields = (json.loads(json.dumps(x)) for x in (header, events, fields))     # as sent
             if header is not None:
                 self.follower = SecretsFollower(header)
-            self.follower.extend(update)
+            self.follower.extend(events, fields)
             rebuilt = self.follower.view()
             if rebuilt != view or rebuilt.known_markers != view.known_markers:
                 diff.append(view.turn)
@@ -479,7 +482,7 @@ def test_a_secrets_view_rebuilt_from_what_is_sent_equals_the_real_one():
 def _secrets_twin(deal: str) -> list:
     """A Secrets game with this deal, the same chance outcomes and every player taking the first legal action:
     Ann's view and what would be sent for it, at each of her decisions."""
-    from heimlich_lab.sandbox.wire import secrets_message
+    from heimlich_lab.games.secrets.wire import message as secrets_message
     from heimlich_lab.secrets.game import Game as SecretsGame
     g = SecretsGame(["Ann", "Bob", "Cy", "Dee"], chance="manual")
     g.apply(deal)
@@ -490,8 +493,8 @@ def _secrets_twin(deal: str) -> list:
             continue
         if g.current_player == "Ann":
             view = g.view("Ann")
-            header, update, consumed = secrets_message(view, consumed)
-            out.append((view, json.dumps([header, update], sort_keys=True)))
+            header, events, fields, consumed = secrets_message(view, consumed)
+            out.append((view, json.dumps([header, events, fields], sort_keys=True)))
         g.apply(g.legal_actions()[0])
     return out
 

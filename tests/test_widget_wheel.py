@@ -46,6 +46,7 @@ def test_the_wheel_holds_the_bundle_and_the_css(wheel):
         names = set(z.namelist())
         assert "heimlich_lab/games/heimlich/widget/static/board.bundle.js" in names
         assert "heimlich_lab/games/heimlich/widget/static/board.css" in names
+        assert "heimlich_lab/py.typed" in names, "the wheel says the package is typed (PEP 561)"
         bundle = z.read("heimlich_lab/games/heimlich/widget/static/board.bundle.js").decode()
     assert bundle == (ROOT / "widgets" / "board.bundle.js").read_text(), "the wheel ships the committed bundle"
 

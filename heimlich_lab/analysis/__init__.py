@@ -24,7 +24,8 @@ from .tournament import interrupted_results, tournament
 
 __all__ = ["tournament", "load_results", "win_rates", "free_agent_win_rate", "plot_win_rates", "wilson_interval",
            "game_seeds", "Lineup", "interrupted_results",
-           "ClassGames", "ClassRecords", "load_class_games", "class_records", "class_games_or_simulated", *sorted(EXPORTS[__name__])]
+           "ClassGames", "ClassRecords", "load_class_games", "class_records", "class_games_or_simulated",
+           *sorted(EXPORTS[__name__])]
 
 # the games' variants and evaluators, which this package exported before the games moved (heimlich_lab/_compat.py)
 __getattr__, __dir__ = legacy_exports(__name__, globals())

@@ -51,22 +51,18 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable
 
 import pandas as pd
 
+from ..engine.records import FORMAT as RECORD_FORMAT
+from ..engine.registry import default_game, game_names, game_spec, spec_of_record, spec_of_record_object
 from ..errors import HeimlichError, RecordError
-from ..rules.records import FORMAT as RECORD_FORMAT
-from ..rules.records import GameRecord
-from ..secrets.records import GAME as SECRETS_GAME
-from ..secrets.records import SecretsRecord
-from .grid import rules_label, secrets_rules_label
 
 #: The ``format`` and ``version`` of a class-game file (written by :mod:`heimlich_lab.widget.class_folder`,
 #: which this layer may not import: tests/test_class_data.py checks that they agree).
 CLASS_GAME_FORMAT = "heimlich-lab-class-game"
 CLASS_GAME_VERSION = 1
-GAMES = ("heimlich", "secrets")
 KINDS = ("human", "bot")
 #: How many skipped files are named one by one in the printed report.
 _REPORT_MAX = 10
@@ -173,15 +169,18 @@ def _folder(folder) -> Path:
 
 
 def _check_game(game) -> None:
-    if game is not None and game not in GAMES:
-        raise HeimlichError(f"game is one of {', '.join(GAMES)} (or None for both), not {game!r}")
+    if game is not None and game not in game_names():
+        raise HeimlichError(f"game is one of {', '.join(game_names())} (or None for all), not {game!r}")
 
 
-def _read_record(d: dict, source: str):
-    """A full, finished record of either game from its dict, checked (replayed); RecordError otherwise."""
+def _read_record(d: object, source: str):
+    """A full, finished record of any registered game from its dict, checked (replayed); RecordError otherwise."""
     if not isinstance(d, dict):
         raise RecordError(f"{source}: 'record' must be a JSON object")
-    cls = SecretsRecord if d.get("game") == SECRETS_GAME else GameRecord
+    try:
+        cls = spec_of_record(d).load("record")
+    except HeimlichError as e:
+        raise RecordError(f"{source}: {e}") from None
     rec = cls.from_dict(d, source=source, check=True)
     if not rec.is_full:
         raise RecordError(f"{source}: a {rec.view} record; class data need the full record (as the board saves it)")
@@ -196,10 +195,10 @@ def _read_envelope(d: dict, source: str) -> tuple[object, dict, str | None]:
         raise RecordError(f"{source}: unknown class-game version {d.get('version')!r}; this heimlich-lab reads "
                           f"{CLASS_GAME_VERSION}")
     game = d.get("game")
-    if game not in GAMES:
-        raise RecordError(f"{source}: 'game' must be one of {', '.join(GAMES)}, not {game!r}")
+    if game not in game_names():
+        raise RecordError(f"{source}: 'game' must be one of {', '.join(game_names())}, not {game!r}")
     rec = _read_record(d.get("record"), source)
-    if ("secrets" if isinstance(rec, SecretsRecord) else "heimlich") != game:
+    if _game_name(rec) != game:
         raise RecordError(f"{source}: the file says {game}, but its record is of the other game")
     seats = d.get("seats")
     if not (isinstance(seats, list) and all(isinstance(s, dict) for s in seats)):
@@ -257,7 +256,10 @@ def _read_file(path: Path):
 def _scan(folder: Path, game: str | None):
     """The folder's usable files ``[(path, record, kinds, saved_at)]`` in name order, the ``.json`` files that
     cannot be used ``[(name, reason)]``, and the other entries' names (not read)."""
-    entries, skipped, ignored, seen = [], [], [], {}
+    entries: list[tuple] = []
+    skipped: list[tuple[str, str]] = []
+    ignored: list[str] = []
+    seen: dict[str, str] = {}
     if not folder.exists():
         return entries, skipped, ignored
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
@@ -299,11 +301,16 @@ def _report(folder: Path, skipped: list[tuple[str, str]]) -> None:
 
 # ---------------------------------------------------------------------------------------------- tables
 def _game_name(rec) -> str:
-    return "secrets" if isinstance(rec, SecretsRecord) else "heimlich"
+    return spec_of_record_object(rec).name
+
+
+def _table_spec(rec):
+    """The tournament table's spec of the record's game (its ``rules_label`` and ``identities``)."""
+    return spec_of_record_object(rec).load("tournament")
 
 
 def _variant(rec) -> str:
-    return secrets_rules_label(rec.rules) if isinstance(rec, SecretsRecord) else rules_label(rec.rules)
+    return _table_spec(rec).rules_label(rec.rules)
 
 
 def _seat_kind(kinds: dict | None, player: str) -> tuple[str, object, object]:
@@ -315,31 +322,23 @@ def _seat_kind(kinds: dict | None, player: str) -> tuple[str, object, object]:
 
 
 def _identities(rec) -> tuple[dict, dict, dict]:
-    """Per player: (who they secretly were, what counted at the end, final score)."""
-    r = rec.result
-    if isinstance(rec, SecretsRecord):
-        dealt = dict(rec.actions[0].args)
-        return ({p: dealt[p] for p in rec.players}, {p: r["final_identities"][p] for p in rec.players},
-                {p: r["scores"][p] for p in rec.players})
-    final = {p: next((c for c, o in r["final_owners"].items() if o == p), None) for p in rec.players}
-    return ({p: ",".join(r["controlled"][p]) for p in rec.players}, {p: final[p] or "" for p in rec.players},
-            {p: r["scores"][final[p]] if final[p] else 0 for p in rec.players})
+    """Per player: (who they secretly were, what counted at the end, final score), as the game says."""
+    return _table_spec(rec).identities(rec)
 
 
 def _decision_rows(game_id: str, rec, kinds: dict | None, common: dict) -> tuple[list[dict], int]:
     """One row per logged decision of a player (chance events left out), and the game's number of turns."""
-    rows = []
+    rows: list[dict] = []
     identity = _identities(rec)[0]
     winners = set(rec.winners or ())
     seat_of = {p: i + 1 for i, p in enumerate(rec.players)}
-    log = rec.log
+    entries = rec.entries()
     turns = 0
     for k, g in rec.games(source=game_id):
         turns = g.turn
-        if k >= len(log):
+        if k >= len(entries):
             break
-        actor, notation = (log[k][0], log[k][1]) if isinstance(rec, SecretsRecord) else (log[k].actor,
-                                                                                        str(log[k].action))
+        actor, notation = entries[k][0], str(entries[k][1])
         if actor not in seat_of:
             continue
         controller, is_human, bot = _seat_kind(kinds, actor)
@@ -385,13 +384,13 @@ def _tables(entries) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
 def load_class_games(folder, game: str | None = None, *, quiet: bool = False) -> ClassGames:
     """Read a class folder: every game the board saved there (and plain record files), checked, as tables.
 
-    ``game``: ``"heimlich"``, ``"secrets"`` or ``None`` (both). Each file is checked as the record layer checks
-    a record (a full record is replayed: a changed move, deal or result is refused) and as a class-game file
-    (its seats name the record's players, at least one is human, every human agreed). A file that fails, a
-    non-JSON file or a second copy of a game is skipped and named with the reason (printed unless ``quiet``;
-    kept in ``.skipped``); the load itself never fails on a file. Files that are not ``.json`` and sub-folders
-    are not read (``.ignored``); nor are hidden files (a save in progress).
-    A folder that does not exist holds no games.
+    ``game``: a registered game's name (:func:`heimlich_lab.engine.registry.game_names`) or ``None`` (all). Each file is
+    checked as the record layer checks a record (a full record is replayed: a changed move, deal or result is refused)
+    and as a class-game file (its seats name the record's players, at least one is human, every human agreed). A file
+    that fails, a non-JSON file or a second copy of a game is skipped and named with the reason (printed unless
+    ``quiet``; kept in ``.skipped``); the load itself never fails on a file. Files that are not ``.json`` and
+    sub-folders are not read (``.ignored``); nor are hidden files (a save in progress). A folder that does not exist
+    holds no games.
 
     >>> import tempfile
     >>> cg = load_class_games(Path(tempfile.mkdtemp()))
@@ -413,14 +412,14 @@ def _kinds_of(rec, kinds: dict | None) -> dict:
     return {p: ("unknown" if kinds is None else "human" if kinds[p] == "human" else "bot") for p in rec.players}
 
 
-def class_records(folder, game: str = "heimlich", *, n_players: int | None = None,
+def class_records(folder, game: str | None = None, *, n_players: int | None = None,
                   quiet: bool = False) -> ClassRecords:
     """The class's finished full records of ``game`` in ``folder`` (checked; unusable files skipped and named),
     optionally only those with ``n_players`` players: a :class:`ClassRecords`, ready for fitting
-    (``fit_boltzmann(recs, players=recs.fit_players)``)."""
+    (``fit_boltzmann(recs, players=recs.fit_players)``). ``game``: a registered game's name (``None``: the
+    default game, the kit's first)."""
+    game = default_game() if game is None else game
     _check_game(game)
-    if game is None:
-        raise HeimlichError("class_records() returns the records of one game: game='heimlich' or 'secrets'")
     path = _folder(folder)
     entries, skipped, _ = _scan(path, game)
     if not quiet:
@@ -431,7 +430,7 @@ def class_records(folder, game: str = "heimlich", *, n_players: int | None = Non
                         seats=[_kinds_of(e[1], e[2]) for e in entries])
 
 
-def class_games_or_simulated(folder, simulate: Callable[[int], object], n: int, game: str = "heimlich", *,
+def class_games_or_simulated(folder, simulate: Callable[[int], object], n: int, game: str | None = None, *,
                              n_players: int | None = None, min_games: int = 1) -> tuple[ClassRecords, str]:
     """``(records, source)``: the class's games in ``folder`` if there are at least ``min_games`` of them
     (``source == "class"``), else ``[simulate(k) for k in range(n)]`` (``source == "simulated"``). Prints one
@@ -440,8 +439,10 @@ def class_games_or_simulated(folder, simulate: Callable[[int], object], n: int, 
 
     ``simulate(k)`` plays simulated game ``k`` and returns its record (seed it with ``k``: the same games each
     run). ``n_players``: use only class games with that many players. ``records.fit_players`` is what the
-    fits take as ``players=`` (the humans of each class game; ``None`` for simulated games).
+    fits take as ``players=`` (the humans of each class game; ``None`` for simulated games). ``game``: a
+    registered game's name (``None``: the default game).
     """
+    game = default_game() if game is None else game
     _check_game(game)
     if not callable(simulate):
         raise HeimlichError(f"simulate must be a function simulate(k) -> record, not {simulate!r}")
@@ -463,7 +464,7 @@ def class_games_or_simulated(folder, simulate: Callable[[int], object], n: int, 
     sims = []
     for k in range(n):
         rec = simulate(k)
-        if not isinstance(rec, SecretsRecord if game == "secrets" else GameRecord):
+        if not isinstance(rec, game_spec(game).load("record")):
             raise HeimlichError(f"simulate({k}) must return a finished {game} record, not {type(rec).__name__}")
         sims.append(rec)
     print(f"{why}: using {n} games of simulated bots instead")

@@ -133,7 +133,10 @@ class GameTask:
     extra_bots: tuple = ()
 
 
-def _as_list(x, what: str, rules_class: type = type(None)) -> list:
+_NONE_TYPE = type(None)
+
+
+def _as_list(x, what: str, rules_class: type = _NONE_TYPE) -> list:
     if isinstance(x, (str, rules_class, Lineup)) or isinstance(x, Mapping):
         return [x]
     try:
@@ -181,11 +184,11 @@ def game_tasks(player_counts, variants, bots, games: int, seed: int, game: str |
     if cells * games > MAX_GAMES:   # said before a list of a billion games fills the memory
         raise HeimlichError(f"{cells} cell(s) of the grid x {games} games = {cells * games:,} games; a tournament "
                             f"plays at most {MAX_GAMES:,}: ask for fewer games or a smaller grid")
-    extra = dict(extra_bots or {})
+    given = dict(extra_bots or {})
     for b in names:  # fail now, in this process, on a misspelt bot
-        if b not in extra:
+        if b not in given:
             make_bot(b, seed=0, game=spec.name)
-    extra = tuple((b, f) for b, f in extra.items() if b in names)
+    extra = tuple((b, f) for b, f in given.items() if b in names)
     prefix = f"{seed}/{table.id_prefix}"
     tasks = []
     for n in counts:

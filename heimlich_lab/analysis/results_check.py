@@ -93,7 +93,7 @@ def _whole(v) -> bool:
     if isinstance(v, (int, np.integer)):
         return _INT64[0] <= int(v) <= _INT64[1]
     if isinstance(v, (float, np.floating)):
-        return bool(np.isfinite(v)) and float(v).is_integer() and -(2.0**63) <= v < 2.0**63
+        return bool(np.isfinite(v)) and float(v).is_integer() and bool(-(2.0**63) <= v < 2.0**63)
     return False
 
 

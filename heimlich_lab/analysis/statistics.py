@@ -8,6 +8,7 @@ import pandas as pd
 
 from ..errors import HeimlichError
 
+
 def wilson_interval(successes, trials, confidence: float = 0.95):
     """Wilson score interval for a binomial proportion; arrays broadcast. ``trials == 0`` gives NaN.
 
@@ -45,8 +46,8 @@ def win_rates(df: pd.DataFrame, by=("bot",), confidence: float = 0.95) -> pd.Dat
     Columns: the ``by`` columns, ``games`` (player-games in the group), ``wins`` (shared wins
     count as wins), ``win_rate``, ``ci_low``, ``ci_high``, ``shared_wins`` and ``fair_share``
     (the win rate of a seat if every player were equally good and a free agent never won:
-    the mean of 1 / number of players; NaN for Secrets, won by teams). Rows of one game are not independent (at most a few
-    players win each game), so read the interval as a guide when a bot fills several seats.
+    the mean of 1 / number of players; NaN for Secrets, won by teams). Rows of one game are not independent (at most a
+    few players win each game), so read the interval as a guide when a bot fills several seats.
 
     >>> df = pd.DataFrame({"bot": ["a", "a", "b", "b"], "won": [True, False, False, False],
     ...                    "shared_win": [False] * 4, "n_players": [2] * 4})

@@ -98,8 +98,8 @@ def load_results(path: "str | os.PathLike", game: str | None = None) -> pd.DataF
         raise HeimlichError(f"{path} is not a tournament table: missing column(s) {missing}")
     check = checked_parquet if fmt == "parquet" else checked_csv
     kinds = _kinds(game_of(df))
-    df = _normalize(check(df, str(path), **{f"{k}s": tuple(c for c, kc in kinds.items() if kc == k)
-                                            for k in ("int", "bool", "str")}))
+    ints, bools, strs = (tuple(c for c, k in kinds.items() if k == kind) for kind in ("int", "bool", "str"))
+    df = _normalize(check(df, str(path), ints=ints, bools=bools, strs=strs))
     df = df.drop_duplicates(["game_id", "seat"], keep="first")     # two runs that played the same game
     return df.sort_values(["root_seed", "n_players", "variant", "lineup", "game_index", "seat"],
                           kind="stable").reset_index(drop=True)
@@ -182,27 +182,30 @@ class ResultSink:
             self._write()
 
     def _write(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        path, fmt = self.path, self.fmt
+        if path is None or fmt is None:     # flush() writes only with a file
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
         new = _normalize(pd.DataFrame(self.pending))
         # Another run may write the same file: one writer at a time (a lock file beside it), and each reads
         # what is on disk before it writes, so that no game another run saved is lost.
-        with FileLock(self.path.with_name(f".{self.path.name}.lock")):     # left beside it, empty (filelock's way)
-            on_disk = load_results(self.path, self.game) if self.path.exists() else _empty(self.game)
+        with FileLock(path.with_name(f".{path.name}.lock")):     # left beside it, empty (filelock's way)
+            on_disk = load_results(path, self.game) if path.exists() else _empty(self.game)
             new = new[~_keys(new).isin(set(_keys(on_disk)))] if len(on_disk) else new
-            append = (self.fmt == "csv" and self.path.exists()
-                      and list(pd.read_csv(self.path, nrows=0).columns) == list(new.columns))
+            append = (fmt == "csv" and path.exists()
+                      and list(pd.read_csv(path, nrows=0).columns) == list(new.columns))
             if append:  # a CSV file with these columns: add the new rows at its end
-                with open(self.path, "rb+") as f:   # a file whose last line lost its newline gets it back first
+                with open(path, "rb+") as f:   # a file whose last line lost its newline gets it back first
                     end = f.seek(0, os.SEEK_END)
                     if end:
                         f.seek(end - 1)
                         if f.read(1) != b"\n":
                             f.write(b"\n")
-                new.to_csv(self.path, mode="a", header=False, index=False)
+                new.to_csv(path, mode="a", header=False, index=False)
                 both = pd.concat([on_disk, new], ignore_index=True)
             else:
                 both = _normalize(pd.concat([on_disk, new], ignore_index=True)) if len(on_disk) else new
-                _atomic_write(both, self.path, self.fmt)
+                _atomic_write(both, path, fmt)
         self.saved = both
         self.pending = []
 

@@ -63,7 +63,7 @@ __all__ = ["tournament", "interrupted_results", "resolve_evaluator", "SCHEDULER_
 
 def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",), bots=("random",),
                games: int = 100, seed: int | None = None, n_jobs: int = 1, scheduler=None,
-               evaluate: Callable | None = None, out: "str | os.PathLike | None" = None,
+               evaluate: "Callable | str | None" = None, out: "str | os.PathLike | None" = None,
                progress: bool = True, chunk_size: int | None = None, flush_every: float = 10.0,
                game: str | None = None, bot_files=None) -> pd.DataFrame:
     """Play a grid of bots-only games and return one row per game and player.
@@ -79,7 +79,8 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     bots:
         Bot line-ups; each is a string (``"random"``, ``"random,greedy,random"``,
         ``"rotate:random,greedy"``), a list of bot names, or a
-        :class:`~heimlich_lab.analysis.grid.Lineup`. A single string is one line-up. Bots are made by name from the registry (:func:`heimlich_lab.bots.make_bot`).
+        :class:`~heimlich_lab.analysis.grid.Lineup`. A single string is one line-up. Bots are made by name from the
+        registry (:func:`heimlich_lab.bots.make_bot`).
     games:
         Games per cell of the grid.
     seed:
@@ -100,10 +101,10 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     evaluate:
         ``"beliefs"``: every player's exact belief scored at the dossier mark (log loss, Brier score,
         accuracy, expected and actual correct dossier entries; see
-        :class:`~heimlich_lab.analysis.beliefs.BeliefEvaluator`). Or a hook ``evaluate(record) -> dict`` called with each finished game's full
-        :class:`~heimlich_lab.GameRecord` (e.g. how well a belief guessed the identities). A scalar
-        value is copied to every player's row; a dict ``{player: value}`` goes to that player's row.
-        It runs in the worker processes, so it must be picklable (cloudpickle: lambdas are fine).
+        :class:`~heimlich_lab.analysis.beliefs.BeliefEvaluator`). Or a hook ``evaluate(record) -> dict`` called with
+        each finished game's full :class:`~heimlich_lab.GameRecord` (e.g. how well a belief guessed the identities). A
+        scalar value is copied to every player's row; a dict ``{player: value}`` goes to that player's row. It runs in
+        the worker processes, so it must be picklable (cloudpickle: lambdas are fine).
     out:
         ``.parquet`` or ``.csv`` file to save to. Games already in it are skipped (resume).
     progress:
@@ -134,10 +135,10 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     :func:`interrupted_results`), and with ``out=`` they are saved too.
 
     Returns the table of the requested grid (including games loaded from ``out``), in grid order.
-    Columns: the game's (for Heimlich & Co. :data:`~heimlich_lab.games.heimlich.analysis.COLUMNS`); ``seat`` counts from 1 (``P1`` begins); ``agent`` is the dealt
-    agent, ``agents`` every agent controlled (a second agent from the Top Secret card),
-    ``final_agent`` the one that counted at the end; ``won`` includes shared wins;
-    ``free_agent_won`` means no player won.
+    Columns: the game's (for Heimlich & Co. :data:`~heimlich_lab.games.heimlich.analysis.COLUMNS`); ``seat`` counts from
+    1 (``P1`` begins); ``agent`` is the dealt agent, ``agents`` every agent controlled (a second agent from the Top
+    Secret card), ``final_agent`` the one that counted at the end; ``won`` includes shared wins; ``free_agent_won``
+    means no player won.
     """
     game = check_game(game).name
     if not isinstance(games, (int, np.integer)) or isinstance(games, bool) or games < 0:
@@ -169,7 +170,7 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
     except KeyboardInterrupt as exc:
         sink.flush()
         partial = sink.table(game_ids)
-        exc.partial = _LAST_PARTIAL = partial
+        exc.partial = _LAST_PARTIAL = partial  # type: ignore[attr-defined]  # the table rides on the interrupt
         where = f"; they are saved in {sink.path}: run the same call again to play the rest" if sink.path else ""
         print(f"\ninterrupted after {partial['game_id'].nunique() if len(partial) else 0} games{where}. "
               f"The games played are kept: `except KeyboardInterrupt as e: df = e.partial`, or "
@@ -189,8 +190,12 @@ def _bot_files(bot_files, game: str) -> dict:
         return {}
     from ..bots.registry import available_bots
     from ..sandbox import BotFile
-    items = bot_files.items() if isinstance(bot_files, dict) else [(None, b) for b in
-                                                                   ([bot_files] if isinstance(bot_files, (str, os.PathLike, BotFile)) else bot_files)]
+    items: "Iterable[tuple[str | None, object]]"
+    if isinstance(bot_files, dict):
+        items = bot_files.items()
+    else:
+        one = isinstance(bot_files, (str, os.PathLike, BotFile))
+        items = [(None, b) for b in ([bot_files] if one else bot_files)]
     out = {}
     for name, spec in items:
         if not isinstance(spec, BotFile):

@@ -9,9 +9,9 @@ by its own package) and :class:`RandomBot`. Each game's own bots live in its pac
 >>> make_bot("boltzmann", seed=3).__class__.__name__
 'BoltzmannBot'
 """
+from .._compat import legacy_exports
 from .random_bot import RandomBot
 from .registry import available_bots, make_bot, register_bot
-from .._compat import legacy_exports
 
 __all__ = ["RandomBot", "available_bots", "make_bot", "register_bot"]
 

@@ -13,7 +13,6 @@ import os
 import re
 import secrets
 import stat
-import sys
 from pathlib import Path
 
 from .._compat import legacy_exports
@@ -48,11 +47,13 @@ def read_input_file(path: str, what: str = "record", limit: int = MAX_RECORD_BYT
     ``/dev/zero``, a FIFO or a folder), or a :class:`HeimlichError` that says why not."""
     try:
         st = os.stat(path)
-    except (OSError, ValueError) as e:     # ValueError: a name the system refuses (a NUL byte)
-        raise HeimlichError(f"cannot read {what} {excerpt(path, quote=False)}: {getattr(e, 'strerror', None) or e}"
-                            ) from None
+    except OSError as e:
+        raise HeimlichError(f"cannot read {what} {excerpt(path, quote=False)}: {e.strerror}") from None
+    except ValueError:      # a NUL character: no file has such a name
+        raise HeimlichError(f"cannot read {what} {excerpt(path)}: a file name has no NUL character") from None
     if not stat.S_ISREG(st.st_mode):
-        raise HeimlichError(f"{excerpt(path, quote=False)}: not a regular file (a device, a FIFO or a folder); give a {what} file")
+        raise HeimlichError(f"{excerpt(path, quote=False)}: not a regular file (a device, a FIFO or a folder); "
+                            f"give a {what} file")
     try:
         with open(path, "rb") as f:
             data = f.read(limit + 1)
@@ -150,7 +151,8 @@ def out_file(*suffixes: str):
             if path.is_dir():
                 raise argparse.ArgumentTypeError(f"{shown} is a folder; give a file name")
             if not path.parent.is_dir():
-                raise argparse.ArgumentTypeError(f"{shown}: the folder {excerpt(path.parent, quote=False)} does not exist")
+                raise argparse.ArgumentTypeError(
+                    f"{shown}: the folder {excerpt(path.parent, quote=False)} does not exist")
             if suffixes and path.suffix.lower() not in suffixes:
                 raise argparse.ArgumentTypeError(f"{shown}: the file name must end in {' or '.join(suffixes)}")
             check_out_path(text)
@@ -251,7 +253,7 @@ def chosen_game(args) -> GameSpec:
     spec = game_spec(args.game)
     options = getattr(args, "game_options", {})
     mine = {a.dest for a in options.get(spec.name, [])}
-    noted = getattr(args, GIVEN, frozenset())
+    noted: frozenset[str] = getattr(args, GIVEN, frozenset())
     for name, actions in options.items():
         given = [a.option_strings[0] for a in actions
                  if name != spec.name and a.dest not in mine

@@ -10,8 +10,17 @@ from __future__ import annotations
 
 from .._compat import legacy_exports
 from ..errors import HeimlichError
-from .common import (add_game_argument, add_seed_argument, chosen_game, game_hooks, out_file, rules_from_args,
-                     seed_or_drawn, split_names, whole_number)
+from .common import (
+    add_game_argument,
+    add_seed_argument,
+    chosen_game,
+    game_hooks,
+    out_file,
+    rules_from_args,
+    seed_or_drawn,
+    split_names,
+    whole_number,
+)
 
 
 def register(sub):

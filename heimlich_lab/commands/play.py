@@ -13,8 +13,19 @@ from ..bots.registry import make_bot
 from ..engine.play import play_game
 from ..engine.registry import GameSpec, game_spec, spec_of_record
 from ..errors import HeimlichError
-from .common import (add_game_argument, add_seed_argument, check_viewer, chosen_game, cli_seeds, out_file,
-                     read_input_file, report_seed_and_save, rules_from_args, seed_or_drawn, split_names)
+from .common import (
+    add_game_argument,
+    add_seed_argument,
+    check_viewer,
+    chosen_game,
+    cli_seeds,
+    out_file,
+    read_input_file,
+    report_seed_and_save,
+    rules_from_args,
+    seed_or_drawn,
+    split_names,
+)
 
 
 def register(sub):
@@ -57,14 +68,14 @@ def run_play(args) -> int:
     return 0
 
 
-def record_game(data: "bytes | str | os.PathLike") -> GameSpec:
+def record_game(data: "bytes | str | os.PathLike[str]") -> GameSpec:
     """The game of a record file, given its bytes or its path (the default game's when it is not a record: its
     loader then says what is wrong)."""
     try:
         if not isinstance(data, (bytes, bytearray)):
             data = read_input_file(os.fspath(data))
         return spec_of_record(json.loads(data))
-    except (ValueError, RecursionError, HeimlichError):    # unreadable, not JSON, not UTF-8, too deep, an integer too long
+    except (ValueError, RecursionError, HeimlichError):    # unreadable, not JSON or UTF-8, too deep, a huge integer
         return game_spec(None)
 
 

@@ -20,7 +20,15 @@ time and memory limit; a fault costs it the turn (docs/rules.md#bots-out-of-proc
 from __future__ import annotations
 
 from ..errors import HeimlichError
-from .common import add_game_argument, add_seed_argument, chosen_game, out_file, positive_number, split_names, whole_number
+from .common import (
+    add_game_argument,
+    add_seed_argument,
+    chosen_game,
+    out_file,
+    positive_number,
+    split_names,
+    whole_number,
+)
 
 
 def register(sub):

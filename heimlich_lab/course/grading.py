@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import csv
 import html
-import io
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -149,8 +147,8 @@ def grade(submissions: str | Path, out: str | Path, source: str | Path = release
     for name in ignored:
         log(f"ignored {name}: not a notebook")
     try:
-        from nbgrader.converters import Autograde, GenerateFeedback
         from nbgrader.api import Gradebook
+        from nbgrader.converters import Autograde, GenerateFeedback
         from nbgrader.coursedir import CourseDirectory
     except ImportError:
         raise GradingError("grading needs nbgrader: pip install 'heimlich-lab[instructor]'") from None
@@ -219,6 +217,7 @@ def grade(submissions: str | Path, out: str | Path, source: str | Path = release
 def write_table(rows: list[Row], path: Path) -> None:
     """The grade table as CSV.
 
+    >>> import io
     >>> buf = io.StringIO(); _write(buf, [Row("ann", "03-bayes-one-move", 3, 5, 2, "2 points to grade by hand")])
     >>> print(buf.getvalue().strip())
     student,notebook,score,max_score,by_hand,note

@@ -20,7 +20,8 @@ Cells are plain dicts or nbformat nodes:
 '# Set p_red.'
 >>> test = {"cell_type": "code", "metadata": {"nbgrader": {"grade": True, "solution": False, "locked": True,
 ...         "points": 2, "grade_id": "03-p-red-test"}},
-...         "source": "# Graded by your instructor.\\n### BEGIN HIDDEN TESTS\\nassert abs(p_red - 0.3) < 1e-3\\n### END HIDDEN TESTS"}
+...         "source": "# Graded by your instructor.\\n### BEGIN HIDDEN TESTS\\n"
+...                   "assert abs(p_red - 0.3) < 1e-3\\n### END HIDDEN TESTS"}
 >>> kind(test), points(test), hidden_tests(test["source"])
 ('hidden-test', 2, 'assert abs(p_red - 0.3) < 1e-3')
 >>> kind({"cell_type": "markdown", "metadata": {"tags": ["solution-text"]}, "source": "b) is right"})

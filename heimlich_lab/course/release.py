@@ -265,10 +265,10 @@ def _is_literal(node: ast.AST) -> bool:
 
 def answer_like_numbers(tests: str) -> set[str]:
     """The numbers in hidden tests that could give an answer away, as written: the constants of each assert's
-    condition and of each assignment of a literal (an expected table, not a computation), keeping whole numbers above 12 and other
-    numbers with at least 3 significant digits. Tolerances (``abs(...) < tol``, ``atol=``), assert messages and
-    arguments of other calls than ``abs``, ``isclose`` and the like (a seed, a sample size) are left out, and so
-    are small and round numbers, which are in any text.
+    condition and of each assignment of a literal (an expected table, not a computation), keeping whole numbers above 12
+    and other numbers with at least 3 significant digits. Tolerances (``abs(...) < tol``, ``atol=``), assert messages
+    and arguments of other calls than ``abs``, ``isclose`` and the like (a seed, a sample size) are left out, and so are
+    small and round numbers, which are in any text.
 
     >>> sorted(answer_like_numbers("assert abs(p_red - 0.3169) < 5e-4, p_red\\nassert n == 360\\nassert k == 3"))
     ['0.3169', '360']

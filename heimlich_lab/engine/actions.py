@@ -25,8 +25,9 @@ heimlich_lab.errors.NotationError: empty action
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, Self
 
 from ..errors import NotationError
 
@@ -44,6 +45,26 @@ def check_player_name(name: str) -> str:
     return name
 
 
+def assignments(text: str, words: list[str], shape: str, read: Callable[[str, str], Any]) -> list[Any]:
+    """The words ``KEY=VALUE`` of an action (a deal), each read by ``read(key, value)``, in order; a word of
+    another ``shape`` raises :class:`~heimlich_lab.errors.NotationError`.
+
+    >>> assignments("deal Ann=red", ["Ann=red"], "PLAYER=COLOUR", lambda p, c: (p, c.upper()))
+    [('Ann', 'RED')]
+    >>> assignments("deal Ann", ["Ann"], "PLAYER=COLOUR", lambda p, c: (p, c))
+    Traceback (most recent call last):
+    ...
+    heimlich_lab.errors.NotationError: 'deal Ann': 'Ann' should be PLAYER=COLOUR
+    """
+    pairs = []
+    for w in words:
+        if w.count("=") != 1:
+            raise NotationError(f"{text!r}: {w!r} should be {shape}")
+        key, value = w.split("=")
+        pairs.append(read(key, value))
+    return pairs
+
+
 def need(text: str, kind: str, words: list[str], n_min: int, n_max: int | None = None) -> None:
     """Raise :class:`~heimlich_lab.errors.NotationError` unless ``words`` (after the kind) are ``n_min`` to
     ``n_max`` (default ``n_min``) many."""
@@ -58,10 +79,10 @@ class ActionBase:
     """One action: ``kind`` and ``args``. ``str(action)`` is its notation; :meth:`parse` reads it back."""
 
     kind: str
-    args: tuple = ()
+    args: tuple[Any, ...] = ()
 
     #: The kinds of chance events (the rest are players' decisions).
-    CHANCE_KINDS: ClassVar[frozenset] = frozenset()
+    CHANCE_KINDS: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def is_chance(self) -> bool:
@@ -77,7 +98,7 @@ class ActionBase:
         return f"Action.parse({str(self)!r})"
 
     @classmethod
-    def parse(cls, text: str | ActionBase) -> ActionBase:
+    def parse(cls, text: str | ActionBase) -> Self:
         """Read an action from its notation (the kind is read case-insensitively); raises
         :class:`~heimlich_lab.errors.NotationError` saying what is wrong."""
         if isinstance(text, cls):
@@ -90,5 +111,5 @@ class ActionBase:
         return cls._parse(text, words[0].lower(), words[1:])
 
     @classmethod
-    def _parse(cls, text: str, kind: str, words: list[str]) -> ActionBase:
+    def _parse(cls, text: str, kind: str, words: list[str]) -> Self:
         raise NotationError(f"{text!r}: unknown action {kind!r}")

@@ -28,7 +28,7 @@ class ActionProtocol(Protocol):
     ``type(a).parse(str(a)) == a``."""
 
     kind: str
-    args: tuple
+    args: tuple[Any, ...]
 
     @property
     def is_chance(self) -> bool: ...
@@ -71,7 +71,7 @@ class GameProtocol(Protocol):
     players: tuple[str, ...]
     seed: int
     chance: str
-    history: list
+    history: list[tuple[str, Any]]
 
     @property
     def current_player(self) -> str | None:
@@ -115,7 +115,7 @@ class RecordProtocol(Protocol):
     players: tuple[str, ...]
     seed: int | None
     chance: str
-    result: dict | None
+    result: dict[str, Any] | None
     view: str
 
     @property
@@ -128,14 +128,14 @@ class RecordProtocol(Protocol):
 
     def as_player(self, player: str) -> RecordProtocol: ...
 
-    def to_dict(self) -> dict: ...
+    def to_dict(self) -> dict[str, Any]: ...
 
     def to_json(self, indent: int | None = None) -> str: ...
 
-    def save(self, path) -> Any: ...
+    def save(self, path: Any) -> Any: ...
 
     @classmethod
-    def load(cls, path) -> RecordProtocol: ...
+    def load(cls, path: Any) -> RecordProtocol: ...
 
     @classmethod
     def from_json(cls, text: str | bytes, source: str = "record", check: bool = True) -> RecordProtocol: ...

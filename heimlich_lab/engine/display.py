@@ -35,7 +35,7 @@ def html_of(obj: Any) -> str:
     """``obj`` (a game, a view or a record of a registered game) as HTML for a notebook."""
     spec = spec_of(obj)
     if spec is not None and spec.has("display"):
-        html = spec.load("display")(obj)
+        html: str | None = spec.load("display")(obj)
         if html is not None:
             return html
     return default_html(obj, spec)

@@ -23,7 +23,7 @@ import copy
 import random
 import secrets
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from ..errors import IllegalAction, PositionError, WrongPlayer
 from .actions import check_player_name
@@ -38,7 +38,7 @@ def new_seed() -> int:
     return secrets.randbits(63)
 
 
-def check_seed(seed) -> int:
+def check_seed(seed: object) -> int:
     """``seed`` checked (a whole number 0 <= seed < 2**128), or a new one from the OS when ``None``."""
     if seed is not None and (type(seed) is not int or not 0 <= seed < MAX_SEED):
         # records store the seed as a JSON whole number; anything else would not reload
@@ -54,15 +54,30 @@ class GameBase:
     TITLE: ClassVar[str] = "a game"
     #: How ``repr`` names a game of this kind.
     REPR_NAME: ClassVar[str] = "Game"
-    Action: ClassVar[type]
-    View: ClassVar[type]
-    CHANCE_KINDS: ClassVar[frozenset] = frozenset()
+    Action: ClassVar[Any]          # the action class (``Action.parse``)
+    View: ClassVar[Any]            # the view class (``View._of``)
+    CHANCE_KINDS: ClassVar[frozenset[str]] = frozenset()
 
     players: tuple[str, ...]
-    history: list
+    rules: Any
+    seed: int
+    chance: str
+    history: list[tuple[str, Any]]
+    _rng: random.Random
+    _pidx: dict[str, int]
+    _phase: str
+    _active: int
+    _turn: int
+    _winners: tuple[str, ...] | None
+    _legal_cache: tuple[Any, ...] | None
+
+    if TYPE_CHECKING:   # each game supplies it (a property or a field)
+        @property
+        def phase(self) -> str: ...
 
     # ------------------------------------------------------------------ set-up
-    def _set_up(self, players, rules, rules_class: type, seed, chance: str, rules_name: str | None = None) -> None:
+    def _set_up(self, players: Any, rules: Any, rules_class: type, seed: int | None, chance: str,
+                rules_name: str | None = None) -> None:
         """Check and keep the players (names in seat order), the rules (``None``: the defaults; ``rules_name``
         names their class in errors), the seed and the chance mode; set ``_rng`` from the seed, ``_pidx``, an
         empty ``history`` and ``_legal_cache``."""
@@ -100,7 +115,8 @@ class GameBase:
     @property
     def is_chance_node(self) -> bool:
         """True when chance acts next (only ever true with ``chance="manual"``)."""
-        return self._to_act() == CHANCE
+        chance_acts: bool = self._to_act() == CHANCE
+        return chance_acts
 
     @property
     def current_player(self) -> str | None:
@@ -122,14 +138,15 @@ class GameBase:
         """``None`` until the end; then the winners (none on a tie or when nobody won)."""
         return self._winners
 
-    def legal_actions(self) -> tuple:
+    def legal_actions(self) -> tuple[Any, ...]:
         """The legal actions of the current decision (the chance outcomes at a chance node)."""
-        if self._legal_cache is None:
-            self._legal_cache = self._compute_legal()
-        return self._legal_cache
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = self._compute_legal()
+        return legal
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action, player: str | None = None) -> None:
+    def apply(self, action: Any, player: str | None = None) -> None:
         """Apply one action (an action or its notation).
 
         ``player``, if given, must be the player whose decision it is (``"chance"`` for chance events). A
@@ -166,48 +183,48 @@ class GameBase:
         self._do(act, actor)
         self._advance()
 
-    def _log(self, actor, act) -> None:
+    def _log(self, actor: Any, act: Any) -> None:
         """Append the action to the history (what a replay applies); the legal actions change."""
         self.history.append((CHANCE if actor == CHANCE else self.players[actor], act))
         self._legal_cache = None
 
-    def _is_legal(self, act) -> bool:
+    def _is_legal(self, act: Any) -> bool:
         return act in self.legal_actions()
 
-    def _check_form(self, act) -> None:
+    def _check_form(self, act: Any) -> None:
         """Raise :class:`~heimlich_lab.errors.IllegalAction` (rule ``notation``) if ``act`` is malformed."""
 
     # ------------------------------------------------------------------ views, records, copies
-    def view(self, player: str | None):
+    def view(self, player: str | None) -> Any:
         """What ``player`` may know now (the information rule); ``None`` for a spectator."""
         if player is not None and (not isinstance(player, str) or player not in self._pidx):
             raise WrongPlayer(f"{player!r} is not a player of this game ({', '.join(self.players)})",
                               rule="players")
         return self._view(player)
 
-    def spectator_view(self):
+    def spectator_view(self) -> Any:
         """The public information only."""
         return self._view(None)
 
-    def omniscient_view(self):
+    def omniscient_view(self) -> Any:
         """OMNISCIENT: every secret shown. For teaching and debugging, never for a bot."""
         return self._view(None, omniscient=True)
 
-    def _view(self, player: str | None, omniscient: bool = False):
+    def _view(self, player: str | None, omniscient: bool = False) -> Any:
         """Build the view of ``player`` (checked) or the spectator's; a game may build it from its own fields
         (the default asks ``View._of(game, player, omniscient)``)."""
         return self.View._of(self, player, omniscient=omniscient)
 
     @property
-    def record(self):
+    def record(self) -> Any:
         """The game's record so far (:meth:`_record_class`)."""
         return self._record_class().from_game(self)
 
     @classmethod
-    def _record_class(cls) -> type:
+    def _record_class(cls) -> Any:
         raise NotImplementedError
 
-    def copy(self):
+    def copy(self) -> Self:
         """An independent copy (same state, same random generator state)."""
         return copy.deepcopy(self)
 
@@ -225,14 +242,14 @@ class GameBase:
     def _to_act(self) -> Any:
         raise NotImplementedError
 
-    def _compute_legal(self) -> tuple:
+    def _compute_legal(self) -> tuple[Any, ...]:
         raise NotImplementedError
 
-    def _do(self, act, actor) -> None:
+    def _do(self, act: Any, actor: Any) -> None:
         raise NotImplementedError
 
     def _advance(self) -> None:
         raise NotImplementedError
 
-    def _explain_illegal(self, act, actor) -> IllegalAction:
+    def _explain_illegal(self, act: Any, actor: Any) -> IllegalAction:
         return IllegalAction(f"{act} is not legal now ({self.phase})")

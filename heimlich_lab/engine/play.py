@@ -29,7 +29,7 @@ def seat_names(n: int) -> tuple[str, ...]:
     return SEAT_NAMES[:n]
 
 
-def seat_bots(bots: Mapping[str, object] | Sequence[object], title: str = "a game") -> dict[str, object]:
+def seat_bots(bots: Mapping[str, Any] | Sequence[Any], title: str = "a game") -> dict[str, Any]:
     """Player -> bot: a mapping as it is, a list of bots seated as :data:`SEAT_NAMES`; each bot checked for
     ``choose(view, legal_actions)``."""
     if not isinstance(bots, Mapping):
@@ -47,8 +47,8 @@ def seat_bots(bots: Mapping[str, object] | Sequence[object], title: str = "a gam
     return dict(bots)
 
 
-def play_game(game_class: Callable[..., Any], bots: Mapping[str, object] | Sequence[object],
-              max_actions: int = MAX_ACTIONS, **options) -> Any:
+def play_game(game_class: Callable[..., Any], bots: Mapping[str, Any] | Sequence[Any],
+              max_actions: int = MAX_ACTIONS, **options: Any) -> Any:
     """Play a bots-only game of ``game_class`` to the end and return the finished game.
 
     ``bots``: player -> bot, or a list of bots (seated as Ann, Bob, Cy, ...); ``options`` go to the game

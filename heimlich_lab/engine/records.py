@@ -28,7 +28,7 @@ import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from ..errors import HeimlichError, RecordError
 from .actions import check_player_name
@@ -40,14 +40,14 @@ FORMAT = "heimlich-lab-record"
 FRAME_FIELDS = ("format", "game", "version", "view", "players", "rules", "seed", "chance", "log", "result")
 
 
-def check_save_target(path: str | os.PathLike) -> None:
+def check_save_target(path: str | os.PathLike[str]) -> None:
     """Refuse to save over anything but a regular file or a new path: a folder, a device (``/dev/null``) or a
     FIFO would be replaced by the saved file (a symbolic link is judged by what it points to). Raises
     :class:`~heimlich_lab.errors.HeimlichError` (the CLI's ``--out`` uses the same rule).
 
     >>> check_save_target("/dev/null")
     Traceback (most recent call last):
-    heimlich_lab.errors.HeimlichError: /dev/null is not a regular file (a device or a FIFO): saving would replace it; give a file name
+    heimlich_lab.errors.HeimlichError: /dev/null is not a regular file (a device or a FIFO): saving would ...
     """
     shown = str(path) if len(str(path)) <= 200 else str(path)[:200] + "... (cut)"
     try:
@@ -63,7 +63,7 @@ def check_save_target(path: str | os.PathLike) -> None:
                             "give a file name")
 
 
-def save_text(text: str, path: str | os.PathLike) -> Path:
+def save_text(text: str, path: str | os.PathLike[str]) -> Path:
     """Write ``text`` to ``path`` atomically (a temporary file in the same folder, synced, then renamed into
     place with ``os.replace``): a failed save leaves the old file as it was and no temporary file behind.
 
@@ -115,8 +115,8 @@ class RecordBase:
     players: tuple[str, ...]
     seed: int | None
     chance: str
-    log: list
-    result: dict | None
+    log: list[Any]
+    result: dict[str, Any] | None
     view: str
 
     # ---------------------------------------------------------------- facts
@@ -138,33 +138,33 @@ class RecordBase:
         return html_of(self)
 
     # ---------------------------------------------------------------- redaction
-    def public(self):
+    def public(self) -> Self:
         """The record with no secrets (and no seed: with it every secret could be recomputed)."""
         return self._redacted(None)
 
-    def as_player(self, player: str):
+    def as_player(self, player: str) -> Self:
         """The record as ``player`` saw it: only that player's secrets."""
         if player not in self.players:
             raise RecordError(f"{player!r} is not a player of this record ({', '.join(self.players)})")
         return self._redacted(player)
 
-    def _redacted(self, keep: str | None):
+    def _redacted(self, keep: str | None) -> Self:
         raise NotImplementedError
 
     # ---------------------------------------------------------------- JSON
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         raise NotImplementedError
 
     def to_json(self, indent: int | None = None) -> str:
         """The record as JSON text (see ``docs/record-format.md``)."""
         return json.dumps(self.to_dict(), indent=indent)
 
-    def save(self, path: str | os.PathLike) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the record atomically (:func:`save_text`)."""
         return save_text(self.to_json(indent=1), path)
 
     @classmethod
-    def load(cls, path: str | os.PathLike):
+    def load(cls, path: str | os.PathLike[str]) -> Self:
         """Read and check a record file."""
         try:
             data = Path(path).read_bytes()
@@ -173,7 +173,7 @@ class RecordBase:
         return cls.from_json(data, source=str(path))
 
     @classmethod
-    def from_json(cls, text: str | bytes, source: str = "record", check: bool = True):
+    def from_json(cls, text: str | bytes, source: str = "record", check: bool = True) -> Self:
         """Parse a record (text, or UTF-8 bytes); a full record is also replayed to check every action
         (``check=True``). Raises :class:`~heimlich_lab.errors.RecordError` saying where and why; never returns
         a half-loaded record."""
@@ -204,7 +204,7 @@ class RecordBase:
                               f"{excerpt_of(str(e))}") from None
 
     @classmethod
-    def from_dict(cls, d, source: str = "record", check: bool = True):
+    def from_dict(cls, d: Any, source: str = "record", check: bool = True) -> Self:
         raise NotImplementedError
 
     @classmethod
@@ -260,7 +260,7 @@ class RecordBase:
         return tuple(players), view, seed, chance
 
     @classmethod
-    def _check_result_frame(cls, result: dict, players: list, source: str) -> None:
+    def _check_result_frame(cls, result: dict[str, Any], players: list[str], source: str) -> None:
         """What every game's ``result`` is: the fields :attr:`RESULT_FIELDS` (when the game names them) and
         ``winners``, a list of different players of the record (a game checks its other fields' types)."""
         want = cls.RESULT_FIELDS
@@ -275,10 +275,10 @@ class RecordBase:
                               f"not {excerpt_of(repr(w))}")
 
     # ---------------------------------------------------------------- replay
-    def replay(self, until: int | None = None, source: str | None = None):
+    def replay(self, until: int | None = None, source: str | None = None) -> Any:
         """The game after the first ``until`` log entries (all by default), replayed and checked."""
         game = None
-        for game in self._replay(until, source):
+        for game in self._replay(until, source):  # noqa: B007 - the last game is the answer
             pass
         return game
 
@@ -286,7 +286,7 @@ class RecordBase:
         """Yield ``(k, game)`` after each of the log's entries (the same game object, advanced)."""
         yield from enumerate(self._replay(None, source))
 
-    def _replay(self, until: int | None, source: str | None):
+    def _replay(self, until: int | None, source: str | None) -> Iterator[Any]:
         source = getattr(self, "source", "record") if source is None else source
         if until is not None and (type(until) is not int or not 0 <= until <= len(self.log)):
             raise RecordError(f"{source}: until must be a whole number from 0 to {len(self.log)} (log entries), "
@@ -327,7 +327,12 @@ class RecordBase:
                 raise RecordError(f"{source}: the log ends the game but the record's result is null")
             self._check_result(game, source)
 
-    def _new_game(self):
+    def entries(self) -> list[tuple[str, Any, str | None]]:
+        """``(actor, action, receiver)`` for each log entry, in order (the receiver of a draw or a take, else
+        ``None``): what the replay applies."""
+        return self._entries()
+
+    def _new_game(self) -> Any:
         raise NotImplementedError
 
     def _entries(self) -> list[tuple[str, Any, str | None]]:
@@ -336,14 +341,14 @@ class RecordBase:
     def _check_before_replay(self, source: str) -> None:
         """Checks of the record's own fields before its log is replayed (none by default)."""
 
-    def _check_entry(self, game, i: int, actor: str, act, to: str | None, source: str) -> None:
+    def _check_entry(self, game: Any, i: int, actor: str, act: Any, to: str | None, source: str) -> None:
         """Checks of log entry ``i`` once the game has applied it (none by default)."""
 
-    def _check_result(self, game, source: str) -> None:
+    def _check_result(self, game: Any, source: str) -> None:
         raise NotImplementedError
 
 
-def excerpt_of(value, limit: int = 200) -> str:
+def excerpt_of(value: Any, limit: int = 200) -> str:
     """``repr`` of a value from a record (a string as it is), cut to ``limit`` characters: a record may be
     megabytes long, and an error quotes only the start of what is wrong.
 

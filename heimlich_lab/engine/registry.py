@@ -52,7 +52,9 @@ class GameSpec:
     * ``benchmarks``: ``{name: "module:function"}`` for ``heimlich-lab bench`` (``function(quick) -> [(label,
       value, unit)]``);
     * ``display``: ``display(obj) -> HTML`` for its games, views and records in a notebook
-      (:mod:`heimlich_lab.engine.display`; ``None``: the default table).
+      (:mod:`heimlich_lab.engine.display`; ``None``: the default table);
+    * ``wire``: the module of its wire codec (:mod:`heimlich_lab.engine.wire`: what a bot in another process
+      is sent and how its worker rebuilds the view; ``None``: its bots run only in process).
     """
 
     name: str
@@ -73,8 +75,9 @@ class GameSpec:
     cli: str | None = None
     benchmarks: Mapping[str, str] = field(default_factory=dict)
     display: str | None = None
+    wire: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not (isinstance(self.name, str) and self.name.isidentifier() and self.name.islower()):
             raise HeimlichError(f"a game's name is one lower-case word, not {self.name!r}")
         if not (isinstance(self.min_players, int) and isinstance(self.max_players, int)
@@ -100,7 +103,7 @@ class GameSpec:
         """Whether the game has this part (a reference that is not ``None``)."""
         return getattr(self, part, None) is not None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<GameSpec {self.name}: {self.title}, {self.min_players} to {self.max_players} players>"
 
 
@@ -112,7 +115,12 @@ class TournamentSpec:
     ``Class()(record) -> {column: {player: value}}``), ``check_table(rules, n)`` (raise if the rules cannot
     seat ``n``; optional), ``id_prefix`` (what a game id starts with after the root seed), ``fair_share``
     (whether a seat's fair share of wins is 1/n), ``summary(df, by) -> [(title, table)]`` (extra summaries the
-    command prints; optional) and ``belief_when`` (when the belief evaluator scores, in words)."""
+    command prints; optional) and ``belief_when`` (when the belief evaluator scores, in words).
+
+    For the class data (:mod:`heimlich_lab.analysis.class_games`): ``rules_label(rules) -> str`` (the
+    variant's name, the inverse of ``parse_variant``) and ``identities(record) -> (dealt, final, score)``, each
+    ``{player: value}`` for a finished full record: who the player secretly was, what counted at the end (text)
+    and the final score."""
 
     columns: Mapping[str, str]
     rows: Any
@@ -123,6 +131,8 @@ class TournamentSpec:
     fair_share: bool = True
     summary: Any = None
     belief_when: str = "at the end of the game"
+    rules_label: Any = None
+    identities: Any = None
 
 
 def resolve(ref: Any) -> Any:
@@ -191,7 +201,20 @@ def game_spec(name: str | GameSpec | None = None) -> GameSpec:
         raise HeimlichError(f"unknown game {name!r}; games are {', '.join(_GAMES)}") from None
 
 
-def spec_of_record(data: Mapping) -> GameSpec:
+def spec_of_record_object(record: Any) -> GameSpec:
+    """The game a record object is of: the spec whose ``record`` class it is an instance of.
+
+    >>> from heimlich_lab.games.secrets.records import SecretsRecord
+    >>> spec_of_record_object(SecretsRecord.__new__(SecretsRecord)).name
+    'secrets'
+    """
+    for spec in games():
+        if isinstance(record, spec.load("record")):
+            return spec
+    raise HeimlichError(f"{type(record).__name__} is not the record of a game; games are {', '.join(game_names())}")
+
+
+def spec_of_record(data: Mapping[str, Any]) -> GameSpec:
     """The game a record's JSON object belongs to, from its ``game`` field (see ``record_tag``).
 
     >>> spec_of_record({"format": "heimlich-lab-record", "game": "secrets"}).name

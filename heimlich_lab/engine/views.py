@@ -21,7 +21,7 @@ class Event:
     Each game's events are listed in its own views module."""
 
     kind: str
-    data: dict
+    data: dict[str, Any]
     hidden: bool = False
 
     @property
@@ -37,7 +37,7 @@ class Event:
             raise AttributeError(name) from None
 
 
-def copy_data(data):
+def copy_data(data: Any) -> Any:
     """A copy of an event's data (its dicts and lists too): a bot that changes what its view handed out
     changes its own copy, never the game's log that every player's view and belief read.
 
@@ -59,10 +59,10 @@ class AllEvents:
 
     __slots__ = ("_raw",)
 
-    def __init__(self, raw: list):
+    def __init__(self, raw: list[Any]) -> None:
         self._raw = raw
 
-    def get(self, i):
+    def get(self, i: int) -> Any:
         return self._raw[i]
 
 
@@ -87,6 +87,16 @@ class ViewBase:
 
     __slots__ = ("viewer", "kind", "players", "rules", "phase", "current_player", "active_player", "turn",
                  "is_over", "winners")
+    viewer: str | None
+    kind: str
+    players: tuple[str, ...]
+    rules: Any
+    phase: str
+    current_player: str | None
+    active_player: str | None
+    turn: int
+    is_over: bool
+    winners: tuple[str, ...] | None
     #: How ``repr`` names a view of this game.
     REPR_NAME: ClassVar[str] = "View"
 

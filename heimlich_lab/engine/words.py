@@ -41,7 +41,7 @@ def _plural(verb: str) -> str:
     return verb
 
 
-def _your(match: re.Match) -> str:
+def _your(match: re.Match[str]) -> str:
     before = match.string[:match.start()].rstrip()
     return "Your" if not before or before[-1] in ".:!?" else "your"
 

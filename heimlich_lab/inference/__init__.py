@@ -12,7 +12,6 @@ calibration), ``reader`` (the protocol of every reader of a game's public decisi
 (3, 3)
 """
 from .._compat import EXPORTS, legacy_exports
-
 from .core import Marginals
 from .reader import DecisionReader, ViewFollower, read_all
 

@@ -218,8 +218,8 @@ def frozen(arr: np.ndarray) -> np.ndarray:
 
 class Summary:
     """The marginal table and entropy of one state of a posterior (probabilities ``p``, their logs ``logw``,
-    over ``space``), each computed when first read (or given, ``marg`` and ``entropy``): a posterior without update records is often updated many times between
-    two reads, and a reader may want one owner's row only (:meth:`row`)."""
+    over ``space``), each computed when first read (or given, ``marg`` and ``entropy``): a posterior without update
+    records is often updated many times between two reads, and a reader may want one owner's row only (:meth:`row`)."""
 
     __slots__ = ("space", "p", "logw", "_marg", "_entropy")
 
@@ -487,10 +487,12 @@ class HypothesisSpace:
         for o in range(n_o):
             if must[o] & forbid[o]:
                 s = min(must[o] & forbid[o])
-                raise ModelError(f"contradictory constraints: {owners[o]} is known to hold {slots[s]} and excluded from it")
+                raise ModelError(
+                    f"contradictory constraints: {owners[o]} is known to hold {slots[s]} and excluded from it")
             if len(must[o]) > counts[o]:
                 held = ", ".join(slots[s] for s in sorted(must[o]))
-                raise ModelError(f"{owners[o]} is known to hold {len(must[o])} slots ({held}) but holds only {counts[o]}")
+                raise ModelError(
+                    f"{owners[o]} is known to hold {len(must[o])} slots ({held}) but holds only {counts[o]}")
             if n_s - len(forbid[o]) < counts[o]:
                 raise ModelError(f"no assignment satisfies the constraints ({owners[o]} has no possible slot left)")
 
@@ -647,7 +649,8 @@ class HypothesisSpace:
         idx = np.flatnonzero(m)
         return HypothesisSpace.unchecked(self.owners, self.slots, self.table[idx]), idx
 
-    def refine(self, owner: Any, candidates: Iterable[Any] | None = None) -> tuple[HypothesisSpace, np.ndarray, np.ndarray]:
+    def refine(self, owner: Any, candidates: Iterable[Any] | None = None
+               ) -> tuple[HypothesisSpace, np.ndarray, np.ndarray]:
         """Split each hypothesis by which free slot ``owner`` additionally takes.
 
         Models "``owner`` takes one of the free slots (restricted to
@@ -1147,7 +1150,8 @@ class Posterior:
         kept = float(logsumexp(lw))
         if not np.isfinite(kept):
             raise ModelError(
-                f"refine(): no hypothesis still possible leaves a free slot for {self._space.owners[self._space.owner_index(owner)]}"
+                "refine(): no hypothesis still possible leaves a free slot for "
+                f"{self._space.owners[self._space.owner_index(owner)]}"
             )
         lw = lw - kept
         if merge:

@@ -16,8 +16,19 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ModelError
-from .core import (FREE, FREE_LABEL, HypothesisSpace, Update, check_vector, entropy_bits, marginal_frame, frozen,
-                   check_names, logsumexp, slot_list)
+from .core import (
+    FREE,
+    FREE_LABEL,
+    HypothesisSpace,
+    Update,
+    check_names,
+    check_vector,
+    entropy_bits,
+    frozen,
+    logsumexp,
+    marginal_frame,
+    slot_list,
+)
 
 __all__ = ["IndependentPosterior"]
 
@@ -207,7 +218,8 @@ class IndependentPosterior:
 
     def owner_distributions(self) -> np.ndarray:
         """Array (n_owners, n_slots): each owner's categorical over slots."""
-        return np.exp(self._logp)
+        out: np.ndarray = np.exp(self._logp)
+        return out
 
     def marginals(self, normalize: bool = False) -> np.ndarray:
         """Array (n_owners+1, n_slots), see the class docstring for the free row."""

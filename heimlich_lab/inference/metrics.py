@@ -33,10 +33,12 @@ array([[1., 0.],
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..errors import ModelError
 from .core import FREE_LABEL
@@ -46,7 +48,7 @@ __all__ = ["truth_table", "log_loss", "brier_score", "accuracy", "correct_entrie
            "score_belief", "calibration_z_scores"]
 
 
-def truth_table(players: Sequence[str], agents: Sequence[str], owners: Mapping[str, object]) -> np.ndarray:
+def truth_table(players: Sequence[str], agents: Sequence[str], owners: Mapping[str, str | Iterable[str]]) -> np.ndarray:
     """0/1 table (players + free, agents) from ``owners``: player -> agent colour(s).
 
     Agents nobody controls are free.
@@ -70,7 +72,8 @@ def truth_table(players: Sequence[str], agents: Sequence[str], owners: Mapping[s
     return t
 
 
-def _prepare(marginals, truth, agents_mask=None):
+def _prepare(marginals: ArrayLike, truth: ArrayLike, agents_mask: ArrayLike | None = None
+             ) -> tuple[np.ndarray, np.ndarray]:
     m = np.asarray(marginals, dtype=float)
     t = np.asarray(truth, dtype=float)
     if m.ndim != 2 or m.shape != t.shape:
@@ -93,26 +96,27 @@ def _prepare(marginals, truth, agents_mask=None):
     return m, t
 
 
-def log_loss(marginals, truth, agents_mask=None, eps: float = 1e-15) -> float:
+def log_loss(marginals: ArrayLike, truth: ArrayLike, agents_mask: ArrayLike | None = None, eps: float = 1e-15
+             ) -> float:
     """Mean over the scored agents of ``-ln P(true owner)`` (natural log)."""
     m, t = _prepare(marginals, truth, agents_mask)
     p = (m * t).sum(axis=0)
     return float(-np.log(np.clip(p, eps, 1.0)).mean())
 
 
-def brier_score(marginals, truth, agents_mask=None) -> float:
+def brier_score(marginals: ArrayLike, truth: ArrayLike, agents_mask: ArrayLike | None = None) -> float:
     """Mean over the scored agents of the multi-class Brier score ``sum_rows (p - y)**2``."""
     m, t = _prepare(marginals, truth, agents_mask)
     return float(((m - t) ** 2).sum(axis=0).mean())
 
 
-def accuracy(marginals, truth, agents_mask=None) -> float:
+def accuracy(marginals: ArrayLike, truth: ArrayLike, agents_mask: ArrayLike | None = None) -> float:
     """Share of the scored agents whose most probable owner (the first row on ties) is the true one."""
     m, t = _prepare(marginals, truth, agents_mask)
     return float((t[np.argmax(m, axis=0), np.arange(m.shape[1])] == 1).mean())
 
 
-def correct_entries(sheet: Mapping[str, str], owners: Mapping[str, object]) -> int:
+def correct_entries(sheet: Mapping[str, str], owners: Mapping[str, str | Iterable[str]]) -> int:
     """How many entries of a dossier ``sheet`` (agent -> player or "free") are right, given ``owners``
     (player -> agent colour(s); agents not listed are free)."""
     owner_of = {}
@@ -122,7 +126,7 @@ def correct_entries(sheet: Mapping[str, str], owners: Mapping[str, object]) -> i
     return sum(1 for a, who in sheet.items() if owner_of.get(a, FREE_LABEL) == who)
 
 
-def expected_correct_entries(marginals, players: Sequence[str], agents: Sequence[str],
+def expected_correct_entries(marginals: ArrayLike, players: Sequence[str], agents: Sequence[str],
                              sheet: Mapping[str, str]) -> float:
     """Expected number of correct entries of ``sheet`` under a marginal table (columns rescaled)."""
     m = np.asarray(marginals, dtype=float)
@@ -131,7 +135,8 @@ def expected_correct_entries(marginals, players: Sequence[str], agents: Sequence
     return float(sum(m[rows.index(w), list(agents).index(a)] for a, w in sheet.items()))
 
 
-def binary_events(marginals, truth, rows=None, agents_mask=None, *, normalize: bool = True):
+def binary_events(marginals: ArrayLike, truth: ArrayLike, rows: ArrayLike | None = None,
+                  agents_mask: ArrayLike | None = None, *, normalize: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Flatten a table into binary events "row r controls agent a": ``(predicted, outcome)`` arrays.
 
     ``rows``: the row indices to use (default all, "free" included);
@@ -149,10 +154,11 @@ def binary_events(marginals, truth, rows=None, agents_mask=None, *, normalize: b
 
 
 def _bin_index(p: np.ndarray, bins: int) -> np.ndarray:
-    return np.minimum((p * bins).astype(int), bins - 1)
+    out: np.ndarray = np.minimum((p * bins).astype(int), bins - 1)
+    return out
 
 
-def _check_pairs(p, y):
+def _check_pairs(p: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     p = np.asarray(p, dtype=float).ravel()
     y = np.asarray(y, dtype=float).ravel()
     if p.shape != y.shape:
@@ -166,7 +172,7 @@ def _check_pairs(p, y):
     return np.clip(p, 0.0, 1.0), y
 
 
-def calibration_curve(predicted, outcomes, bins: int = 10) -> pd.DataFrame:
+def calibration_curve(predicted: ArrayLike, outcomes: ArrayLike, bins: int = 10) -> pd.DataFrame:
     """Per equal-width bin of predicted probability: the number of events, the mean prediction
     and the observed frequency (NaN for an empty bin).
 
@@ -186,7 +192,7 @@ def calibration_curve(predicted, outcomes, bins: int = 10) -> pd.DataFrame:
                              "mean_predicted": sp / n, "frequency": sy / n})
 
 
-def expected_calibration_error(predicted, outcomes, bins: int = 10) -> float:
+def expected_calibration_error(predicted: ArrayLike, outcomes: ArrayLike, bins: int = 10) -> float:
     """``sum_b (n_b / N) * |mean predicted_b - frequency_b|`` over equal-width bins."""
     p, y = _check_pairs(predicted, outcomes)
     b = _bin_index(p, bins)
@@ -194,7 +200,8 @@ def expected_calibration_error(predicted, outcomes, bins: int = 10) -> float:
     return float(gap.sum() / p.size)
 
 
-def calibration_z_scores(predicted, outcomes, groups, bins: int = 10) -> pd.DataFrame:
+def calibration_z_scores(predicted: ArrayLike, outcomes: ArrayLike, groups: ArrayLike, bins: int = 10
+                         ) -> pd.DataFrame:
     """Per bin, a z-score of "predictions match frequencies" that allows dependence within groups.
 
     ``groups`` labels each event by its independent unit (e.g. the game).
@@ -227,7 +234,8 @@ def calibration_z_scores(predicted, outcomes, groups, bins: int = 10) -> pd.Data
                              "frequency": np.bincount(b, weights=y, minlength=bins) / n, "z": z})
 
 
-def plot_calibration(predicted, outcomes, bins: int = 10, ax=None, label: str | None = None):
+def plot_calibration(predicted: ArrayLike, outcomes: ArrayLike, bins: int = 10, ax: Any = None,
+                     label: str | None = None) -> Any:
     """Reliability diagram: observed frequency vs. mean predicted probability per bin (marker area ~ count),
     with the diagonal of perfect calibration (drawn once when several beliefs share ``ax``). Returns the Axes."""
     import matplotlib.pyplot as plt
@@ -248,8 +256,9 @@ def plot_calibration(predicted, outcomes, bins: int = 10, ax=None, label: str | 
     return ax
 
 
-def score_belief(marginals, players: Sequence[str], agents: Sequence[str], owners: Mapping[str, object],
-                 observer: str | None = None, own_agents: Sequence[str] = ()) -> dict[str, float]:
+def score_belief(marginals: ArrayLike, players: Sequence[str], agents: Sequence[str],
+                 owners: Mapping[str, str | Iterable[str]], observer: str | None = None,
+                 own_agents: Sequence[str] = ()) -> dict[str, float]:
     """All scores of one belief against the truth, leaving out the observer's own agents.
 
     Returns log_loss, brier, accuracy, expected_correct and actual_correct

@@ -53,8 +53,18 @@ import numpy as np
 
 from heimlich_lab.errors import ModelError
 
-from .core import (HypothesisSpace, Posterior, Summary, Update, check_names, check_vector, frozen, group_logsumexp,
-                   log_sum_exp, logsumexp)
+from .core import (
+    HypothesisSpace,
+    Posterior,
+    Summary,
+    Update,
+    check_names,
+    check_vector,
+    frozen,
+    group_logsumexp,
+    log_sum_exp,
+    logsumexp,
+)
 
 __all__ = ["TypedPosterior", "type_predictive"]
 

@@ -1,6 +1,9 @@
 """Pictures of beliefs: the marginal table as a heatmap, and a belief over time (matplotlib, imported when used)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from ..errors import ModelError
@@ -14,7 +17,8 @@ AGENT_COLOURS = {"grey": "#808080", "yellow": "#d4b000", "orange": "#ff8c00", "r
                  "green": "#2ca02c", "blue": "#1f77b4", "violet": "#8a2be2"}
 
 
-def plot_marginals(marginals: np.ndarray, players, agents, ax=None, title: str | None = None):
+def plot_marginals(marginals: np.ndarray, players: Sequence[str], agents: Sequence[str], ax: Any = None,
+                   title: str | None = None) -> Any:
     """Heatmap of a (players + free) x agents table with the probabilities printed. Returns the Axes."""
     import matplotlib.pyplot as plt
     m = np.asarray(marginals, dtype=float)
@@ -33,7 +37,7 @@ def plot_marginals(marginals: np.ndarray, players, agents, ax=None, title: str |
     return ax
 
 
-def plot_belief_history(belief, player_or_agent: str, ax=None):
+def plot_belief_history(belief: Any, player_or_agent: str, ax: Any = None) -> Any:
     """A :class:`~heimlich_lab.games.heimlich.inference.belief.Belief` over time: a player's row (one line per agent)
     or an agent's column (one line per player and free). A name that is both a player and an agent is
     read as the player. Returns the Axes."""

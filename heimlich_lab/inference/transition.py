@@ -20,7 +20,7 @@ hypothesis goes to the hypothesis it becomes, found by hashing rows once per spa
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence, cast
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from .core import HypothesisSpace, Posterior, Update, group_logsumexp
 
 __all__ = ["identity", "permutation_index", "swap", "transition"]
 
-_CACHE: "OrderedDict[int, tuple[HypothesisSpace, dict]]" = OrderedDict()
+_CACHE: "OrderedDict[int, tuple[HypothesisSpace, dict[tuple[int, ...], np.ndarray | None]]]" = OrderedDict()
 _CACHE_SPACES = 64
 
 
@@ -63,7 +63,7 @@ def _moved(table: np.ndarray, perm: Sequence[int]) -> np.ndarray:
     return moved
 
 
-def _moved_space(space: HypothesisSpace, perms) -> HypothesisSpace:
+def _moved_space(space: HypothesisSpace, perms: Iterable[Sequence[int]]) -> HypothesisSpace:
     """The moved tables one after the other (rows not merged)."""
     return HypothesisSpace.unchecked(space.owners, space.slots, np.concatenate([_moved(space.table, p) for p in perms]))
 
@@ -118,9 +118,8 @@ def transition(post: Posterior, moves: Any, weights: Sequence[float] | None = No
     (4, [0, -1, -1, 0, -1, 0, 0, -1])
     """
     space = post.space
-    single = weights is None
-    perms = [_check_perm(space, moves)] if single else [_check_perm(space, m) for m in moves]
-    if single:
+    perms = [_check_perm(space, moves)] if weights is None else [_check_perm(space, m) for m in moves]
+    if weights is None:
         w = np.ones(1)
     else:
         w = np.asarray(weights, dtype=float)
@@ -130,7 +129,7 @@ def transition(post: Posterior, moves: Any, weights: Sequence[float] | None = No
     if merge:
         keep = w > 0
         perms, w = [p for p, k in zip(perms, keep) if k], w[keep]
-    targets = [permutation_index(space, p) for p in perms] if merge else None
+    targets = [permutation_index(space, p) for p in perms] if merge else []
     h = len(space)
     with np.errstate(divide="ignore"):
         log_w = np.log(w)
@@ -142,15 +141,16 @@ def transition(post: Posterior, moves: Any, weights: Sequence[float] | None = No
         if rows:
             parents = np.tile(np.arange(h), len(perms))
     elif all(t is not None for t in targets):
+        closed = cast(list[np.ndarray], targets)
         new_space = space
         if len(perms) == 1:
             lw = np.empty(h)
-            lw[targets[0]] = logw
+            lw[closed[0]] = logw
             if rows:
                 parents = np.empty(h, dtype=np.intp)
-                parents[targets[0]] = np.arange(h)
+                parents[closed[0]] = np.arange(h)
         else:
-            lw = group_logsumexp(np.concatenate(targets), np.concatenate([logw + x for x in log_w]), h)
+            lw = group_logsumexp(np.concatenate(closed), np.concatenate([logw + x for x in log_w]), h)
     else:   # the space is not closed under these moves: the new space holds every moved row
         new_space, inverse = _moved_space(space, perms).unique()
         lw = group_logsumexp(inverse, np.concatenate([logw + x for x in log_w]), len(new_space))

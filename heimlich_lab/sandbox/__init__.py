@@ -9,8 +9,8 @@ in a :class:`SandboxedBot`:
   is in it), started with pipes and a cleaned environment;
 * for each decision it receives the game so far as its player's record (JSON, ``docs/record-format.md``: the
   rules, the players, its own deal, the log as it saw it) and the legal actions in notation, and answers one
-  action in notation (:mod:`heimlich_lab.sandbox.wire`); the worker rebuilds a view from that record
-  alone, so the bot's ``choose(view, legal_actions)`` works as in process;
+  action in notation (the game's wire codec, :mod:`heimlich_lab.sandbox.wire`); the worker rebuilds a view
+  from that alone, so the bot's ``choose(view, legal_actions)`` works as in process;
 * it has ``time_limit`` seconds per decision and ``memory_mb`` megabytes of memory beyond what it holds after
   loading (``resource.setrlimit``); it may write no file; on Linux with Landlock it may read only Python's
   own folders and its own, open no network connection and signal no process outside itself.
@@ -46,8 +46,10 @@ import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.registry import default_game
 from ..errors import HeimlichError
 from .process import Fault, acquire, release
+from .wire import codec, wire_games
 
 __all__ = ["BotFile", "SandboxedBot", "FaultRecord", "FAULT_KINDS"]
 
@@ -55,8 +57,6 @@ __all__ = ["BotFile", "SandboxedBot", "FaultRecord", "FAULT_KINDS"]
 #: something that is not a legal action; the view could not be rebuilt; the file could not be loaded.
 FAULT_KINDS = ("crash", "memory", "timeout", "answer", "illegal", "view", "load")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,39}")
-#: The games whose bots can run out of process.
-GAMES = ("heimlich", "secrets")
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ class BotFile:
     memory_mb: int = 512
     max_faults: int = 3
     confine: bool = True
-    game: str = "heimlich"
+    game: str = ""          # the game's registered name ("": the default game)
 
     def __post_init__(self):
         path = Path(self.path)
@@ -109,8 +109,10 @@ class BotFile:
         _positive(self.time_limit, "the time limit per decision (seconds)")
         _positive(self.memory_mb, "the memory limit (MB)", integer=True)
         _positive(self.max_faults, "max_faults", integer=True)
-        if self.game not in GAMES:
-            raise HeimlichError(f"bots of {self.game!r} cannot run out of process yet; games: {', '.join(GAMES)}")
+        if self.game == "":
+            object.__setattr__(self, "game", default_game())
+        if self.game not in wire_games():
+            codec(self.game)    # the error: an unknown game, or one whose bots cannot run out of process
 
     def __call__(self, seed=None):
         return self.make(seed)
@@ -160,11 +162,12 @@ class SandboxedBot:
         self._consumed = 0
         self._header: dict | None = None
         self._entries: list = []        # every log entry (event) sent in this game (to restart a worker mid-game)
-        self._fields = None             # Secrets: the view's public fields now
+        self._fields = None             # the view's public fields now, if its game's codec sends them
         self._sent = 0                  # how many of them the current worker holds
         self._worker_game = None        # the header of the game the current worker follows
         self._decision = 0
         self._game_faults = 0
+        self._codec = codec(self.spec.game)
 
     @property
     def name(self) -> str:
@@ -174,32 +177,22 @@ class SandboxedBot:
         """Whether ``view`` is of another game than the last one (a bot object may play several games in turn)."""
         if self._log is None:
             return True
-        if self.spec.game == "heimlich":
-            return not view.log.same_game(self._log)
-        first = view.log_since(0)[:1] if len(view) else []      # Secrets: a shorter log or another beginning
-        return len(view) < self._consumed or view.turn < self._log[1] or first != self._log[0]
+        return not self._codec.same_game(view, self._log, self._consumed)
 
     def _read(self, view) -> None:
-        """Take in what is new in ``view``: the header once per game, then the log entries (Heimlich) or the
-        events and the current fields (Secrets)."""
-        from .wire import heimlich_message, secrets_message
+        """Take in what is new in ``view`` (the game's codec says what): the header once per game, then the
+        new log entries or events, and the view's current fields if the codec sends them."""
         if self._new_game(view):
             self._consumed, self._header, self._entries, self._sent, self._fields = 0, None, [], 0, None
             self._decision, self._game_faults = 0, 0
-        if self.spec.game == "heimlich":
-            header, entries, self._consumed = heimlich_message(view, self._consumed)
-            self._log = view.log
-        else:
-            header, update, self._consumed = secrets_message(view, self._consumed)
-            entries, self._fields = update["events"], update["fields"]
-            self._log = (view.log_since(0)[:1] if len(view) else [], view.turn)
+        header, entries, self._fields, self._consumed = self._codec.message(view, self._consumed)
+        self._log = self._codec.game_mark(view)
         if header is not None:
             self._header = header
         self._entries.extend(entries)
 
-    def _payload(self):
-        new = self._entries[self._sent:]
-        return new if self.spec.game == "heimlich" else {"fields": self._fields, "events": new}
+    def _payload(self) -> dict:
+        return {"entries": self._entries[self._sent:], "fields": self._fields}
 
     def choose(self, view, legal_actions):
         self._read(view)

@@ -148,7 +148,8 @@ class Worker:
         try:
             answer = json.loads(line)
         except (ValueError, RecursionError):
-            raise Fault("answer", f"sent a line that is not JSON: {_short(line.decode('utf-8', 'replace'), 80)!r}") from None
+            shown = _short(line.decode("utf-8", "replace"), 80)
+            raise Fault("answer", f"sent a line that is not JSON: {shown!r}") from None
         if not isinstance(answer, dict):
             raise Fault("answer", f"sent {_short(repr(answer), 80)}, not a message")
         return answer

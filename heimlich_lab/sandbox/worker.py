@@ -5,16 +5,17 @@ Before the bot's code is loaded it moves the protocol off the standard streams (
 standard error), caps its own memory (``resource.setrlimit``: address space, no core files, no file
 written) and, where Linux offers Landlock, gives up reading files outside Python's own folders and the
 bot's, writing any file, opening network connections and signalling processes outside itself. The bot's
-code then runs with only what the parent sends: the player's record, as the player saw it
-(:mod:`heimlich_lab.sandbox.wire`).
+code then runs with only what the parent sends: the player's view as the game's wire codec puts it (the
+player's record, as the player saw it; :mod:`heimlich_lab.engine.wire`, :mod:`heimlich_lab.sandbox.wire`).
 
 Messages (parent -> worker, then the worker's answer):
 
 * ``{"op": "load", "path", "game", "memory_mb", "confine"}`` -> ``{"ok": true}``: load the bot file;
 * ``{"op": "start", "seed"}`` -> ``{"ok": true}``: a new bot (``Bot(seed=seed)``, or the function's rng);
-* ``{"op": "game", "header"}`` -> ``{"ok": true}``: a new game, the player record's header;
-* ``{"op": "choose", "id", "log", "legal"}`` -> ``{"id", "action"}``: the new log entries, the legal
-  actions in notation; the answer is the chosen action in notation.
+* ``{"op": "game", "header"}`` -> ``{"ok": true}``: a new game, the header its codec made;
+* ``{"op": "choose", "id", "log", "legal"}`` -> ``{"id", "action"}``: ``log`` is ``{"entries", "fields"}``,
+  the new log entries (or events) and the view's fields as the codec sends them, ``legal`` the legal actions
+  in notation; the answer is the chosen action in notation.
 
 Any failure is answered ``{"error": text, "fault": kind}`` (kind ``load``, ``crash``, ``memory``,
 ``answer`` or ``view``); the parent decides what it means.
@@ -25,6 +26,7 @@ import json
 import os
 import sys
 import traceback
+from typing import Any
 
 #: Longest action text sent back.
 MAX_ANSWER = 2000
@@ -93,11 +95,8 @@ def main() -> int:
     game = msg["game"]
     try:
         from .bot_file import bot_factory, load_module
-        if game == "heimlich":
-            from .wire import HeimlichFollower as Follower
-        else:
-            from .wire import SecretsFollower as Follower
-            from ..secrets import actions, rules, views  # noqa: F401 - loaded before the limits, as the first game's
+        from .wire import codec
+        Follower = codec(game).Follower     # importing the codec loads the game's modules, before the limits
         _limit_resources(int(msg.get("memory_mb") or 0))     # the bot's memory: what it adds from here on
         confined = False
         if msg.get("confine"):
@@ -113,7 +112,8 @@ def main() -> int:
         return 1
     send({"ok": True, "confined": confined})
 
-    bot = follower = None
+    bot: Any = None           # the bot and the view follower, once "start" and "game" made them (a "choose"
+    follower: Any = None      # before them fails on None and is reported like any other failure)
     while True:
         msg = receive()
         if msg is None:
@@ -135,7 +135,7 @@ def main() -> int:
                 send({"ok": True})
             elif op == "choose":
                 try:
-                    follower.extend(msg["log"])
+                    follower.extend(msg["log"]["entries"], msg["log"]["fields"])
                     view = follower.view()
                     legal = tuple(follower.parse(t) for t in msg["legal"])
                 except Exception as e:  # noqa: BLE001

@@ -8,10 +8,10 @@ saved: class data are games that people played. ``heimlich_lab.analysis.load_cla
 back; ``docs/class-data.md`` is the instructor's guide.
 
 A class-game file is a JSON object: ``format`` (:data:`CLASS_GAME_FORMAT`), ``version``, ``game``
-(``"heimlich"`` or ``"secrets"``), ``saved_at`` (UTC, ISO 8601), ``seats`` (in seat order:
-``{"player", "kind": "human" | "bot", "bot"}``, ``bot`` the bot's ``repr``), ``consent`` (``{"asked": the
-question as shown, "agreed": the humans who ticked}``) and ``record`` (the game's full record, as
-``record.to_dict()``: every move, so that it replays and models can be fitted to it).
+(the game's registered name, :mod:`heimlich_lab.engine.registry`), ``saved_at`` (UTC, ISO 8601), ``seats`` (in seat
+order: ``{"player", "kind": "human" | "bot", "bot"}``, ``bot`` the bot's ``repr``), ``consent`` (``{"asked": the
+question as shown, "agreed": the humans who ticked}``) and ``record`` (the game's full record, as ``record.to_dict()``:
+every move, so that it replays and models can be fitted to it).
 
 Files are written atomically (a temporary file in the folder, flushed, then linked to its name), never over
 an existing file (a name is ``<game>-<UTC time>-seed<seed>-<random suffix>.json``; a name that is taken gets a
@@ -45,6 +45,7 @@ import tempfile
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from ..engine.registry import spec_of_record
 from ..errors import HeimlichError
 
 #: The ``format`` of a class-game file (``heimlich_lab.analysis.class_games`` reads it; a test checks they agree).
@@ -107,8 +108,9 @@ Path), not 123
 
 
 def game_of_record(record) -> str:
-    """``"heimlich"`` or ``"secrets"``: which game a record (an object with ``to_dict()``) is of."""
-    return record.to_dict().get("game", "heimlich")
+    """The registered name of the game a record (an object with ``to_dict()``) is of (from its ``game`` field,
+    :func:`~heimlich_lab.engine.registry.spec_of_record`)."""
+    return spec_of_record(record.to_dict()).name
 
 
 def seats_of(players: Sequence[str], humans: Sequence[str], bots: Mapping[str, object]) -> list[dict]:
@@ -132,8 +134,8 @@ def seats_of(players: Sequence[str], humans: Sequence[str], bots: Mapping[str, o
 def class_game_name(game: str, seed, when: _dt.datetime, suffix: str) -> str:
     """A class-game file's name: the game, the UTC time, the seed and a short random suffix.
 
-    >>> class_game_name("heimlich", 7, _dt.datetime(2025, 3, 4, 5, 6, 7, tzinfo=_dt.timezone.utc), "a1b2c3")
-    'heimlich-20250304-050607Z-seed7-a1b2c3.json'
+    >>> class_game_name("topsecret", 7, _dt.datetime(2025, 3, 4, 5, 6, 7, tzinfo=_dt.timezone.utc), "a1b2c3")
+    'topsecret-20250304-050607Z-seed7-a1b2c3.json'
     """
     stamp = when.astimezone(_dt.timezone.utc).strftime("%Y%m%d-%H%M%SZ")
     return f"{game}-{stamp}-seed{'none' if seed is None else seed}-{suffix}.json"
@@ -163,7 +165,7 @@ def save_class_game(record, folder, *, humans: Sequence[str], bots: Mapping[str,
     seats = seats_of(d["players"], humans, bots)
     path = check_folder(folder, create=create)
     now = now or _dt.datetime.now(_dt.timezone.utc)
-    game = d.get("game", "heimlich")
+    game = spec_of_record(d).name
     envelope = {"format": CLASS_GAME_FORMAT, "version": CLASS_GAME_VERSION, "game": game,
                 "saved_at": now.astimezone(_dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
                 "seats": seats, "consent": {"asked": CONSENT_TEXT.format(folder=str(path)),
@@ -289,9 +291,12 @@ class ClassGameSaver:
             self.error = _sentence(str(e))
 
     def _withdraw(self) -> None:
-        name = self.saved.name
+        saved = self.saved
+        if saved is None:       # nothing saved, nothing to delete
+            return
+        name = saved.name
         try:
-            self.saved.unlink()
+            saved.unlink()
         except FileNotFoundError:
             pass
         except OSError as e:

@@ -1,12 +1,12 @@
 """What every game's table shares in the notebook: one controller shape for live games, one for replays.
 
 A game's live controller (in its package: Heimlich & Co.'s ``GameController``, Secrets' ``SecretsController``)
-subclasses :class:`TableController`, which holds what does not depend on the game: who sits at the screen (humans, bots, the viewer), the hot-seat curtain,
-the checks on a human's decision, a bot's step (a refused choice pauses the game; its detail, which may name the
-bot's secrets, goes to the kernel's log only), autoplay on the kernel's event loop, and the front end's messages.
-The subclass makes the game and the widget and says how an action is applied (:meth:`TableController._apply`),
-how the shown state is built (:meth:`TableController.refresh`) and, if it draws chance itself,
-:meth:`TableController._resolve_chance`. :class:`TableReplay` is the same for a record on a slider.
+subclasses :class:`TableController`, which holds what does not depend on the game: who sits at the screen (humans, bots,
+the viewer), the hot-seat curtain, the checks on a human's decision, a bot's step (a refused choice pauses the game; its
+detail, which may name the bot's secrets, goes to the kernel's log only), autoplay on the kernel's event loop, and the
+front end's messages. The subclass makes the game and the widget and says how an action is applied
+(:meth:`TableController._apply`), how the shown state is built (:meth:`TableController.refresh`) and, if it draws chance
+itself, :meth:`TableController._resolve_chance`. :class:`TableReplay` is the same for a record on a slider.
 
 >>> from heimlich_lab.widget import GameController, ReplayController
 >>> issubclass(GameController, TableController), issubclass(ReplayController, TableReplay)
@@ -20,8 +20,8 @@ import time
 from abc import ABC, abstractmethod
 from typing import Mapping, Sequence
 
-from ..errors import HeimlichError, WrongPlayer
 from ..engine.views import view_label
+from ..errors import HeimlichError, WrongPlayer
 from .class_folder import ClassGameSaver
 from .front_end import clamp_speed
 
@@ -120,6 +120,7 @@ class TableController(ABC):
 
     def _resolve_chance(self) -> None:
         """Draw the chance events now due (nothing, when the engine draws its own)."""
+        return None
 
     @abstractmethod
     def refresh(self) -> None:
@@ -318,7 +319,8 @@ def message_number(x) -> float | None:
     """A number sent by the front end (JSON: an int or a float, ``inf`` for 1e400), or ``None`` for anything else
     (text, ``true``, NaN, a list): a message cannot pass a boolean for 1 or overflow ``int()``.
 
-    >>> message_number(3), message_number(1e400), message_number(True), message_number("2"), message_number(float("nan"))
+    >>> (message_number(3), message_number(1e400), message_number(True), message_number("2"),
+    ...  message_number(float("nan")))
     (3, inf, None, None, None)
     """
     if isinstance(x, bool) or not isinstance(x, (int, float)) or x != x:

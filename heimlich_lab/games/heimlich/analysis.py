@@ -77,8 +77,8 @@ class BeliefEvaluator:
                 m.utility = mine
 
     def __call__(self, record) -> dict:
-        from .inference.belief_set import BeliefSet
         from ...inference.metrics import truth_table
+        from .inference.belief_set import BeliefSet
         bs = BeliefSet.from_record(record, model=self.model, until=self.until, keep_updates=False)
         owners = bs.truth
         agents = list(bs.agents)
@@ -228,7 +228,24 @@ def summary(df, by: list[str]) -> list[tuple[str, object]]:
 
 #: Heimlich & Co. in a tournament (:class:`~heimlich_lab.engine.registry.TournamentSpec`); its game ids are
 #: ``SEED/NP/VARIANT/LINEUP/K``, as they always were.
+def class_identities(record) -> tuple[dict, dict, dict]:
+    """For the class data (:mod:`heimlich_lab.analysis.class_games`), per player of a finished full record: the
+    agents they controlled (comma-separated), the agent that counted at the end (``""``: none) and its score.
+
+    >>> from heimlich_lab import Rules, play
+    >>> from heimlich_lab.bots import RandomBot
+    >>> controlled, final, score = class_identities(play(Rules(), {"Ann": RandomBot(1), "Bob": RandomBot(2)}, seed=3))
+    >>> sorted(controlled) == sorted(final) == sorted(score) == ["Ann", "Bob"]
+    True
+    """
+    r = record.result
+    final = {p: next((c for c, o in r["final_owners"].items() if o == p), None) for p in record.players}
+    return ({p: ",".join(r["controlled"][p]) for p in record.players}, {p: final[p] or "" for p in record.players},
+            {p: r["scores"][final[p]] if final[p] else 0 for p in record.players})
+
+
 TOURNAMENT = TournamentSpec(
     columns=COLUMN_KINDS, rows=table_rows, parse_variant=parse_variant, check_table=check_table,
     evaluators={"beliefs": f"{__name__}:BeliefEvaluator", "belief": f"{__name__}:BeliefEvaluator"},
-    id_prefix="", fair_share=True, summary=summary, belief_when="at the dossier mark")
+    id_prefix="", fair_share=True, summary=summary, belief_when="at the dossier mark",
+    rules_label=rules_label, identities=class_identities)

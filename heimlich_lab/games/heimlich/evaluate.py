@@ -31,15 +31,21 @@ import numpy as np
 import pandas as pd
 
 from ...bots.registry import make_bot
-from ...errors import HeimlichError
-from .inference.belief import BeliefSet
-from ...inference.metrics import (binary_events, calibration_z_scores, expected_calibration_error, plot_calibration,
-                                 score_belief, truth_table)
-from .play import play_game
-from .rules.ruleset import Rules
 from ...commands.common import MAX_CLI_SEED, seed_or_drawn, split_names
 from ...engine.play import SEAT_NAMES
+from ...errors import HeimlichError
+from ...inference.metrics import (
+    binary_events,
+    calibration_z_scores,
+    expected_calibration_error,
+    plot_calibration,
+    score_belief,
+    truth_table,
+)
 from .cli import rules_from
+from .inference.belief import BeliefSet
+from .play import play_game
+from .rules.ruleset import Rules
 
 NAMES = SEAT_NAMES[:7]
 METHODS = ("exact", "independent", "points-share", "uniform")
@@ -266,7 +272,7 @@ def check_targets(results: dict, *, cheap_on=("greedy", "boltzmann"), useful_on=
             with np.errstate(divide="ignore", invalid="ignore"):
                 estimate = float(stat(*samples))
             low, high = _interval(stat, samples, confidence, resamples, seed)
-            ok = (lambda v: v <= bound) if sense == "<=" else (lambda v: v >= bound)
+            ok = (lambda v, bound=bound: v <= bound) if sense == "<=" else (lambda v, bound=bound: v >= bound)
             verdict = "undecided" if math.isnan(low) else \
                 "yes" if ok(low) and ok(high) else "no" if not ok(low) and not ok(high) else "undecided"
             rows.append({"population": name, "target": target, "estimate": estimate, "low": low, "high": high,
@@ -358,8 +364,8 @@ def run_populations(args) -> int:
     variant = ("Top Secret" if rules.top_secret else "basic") + (" + Secret Dossier" if rules.dossier else "")
     print(f"{args.games} games per population, {args.players} players ({variant}), seed {seed}"
           f"{' (drawn)' if args.seed is None else ''}; exact: {_model_words(model)}"
-          f"{f'; compare: {_model_words(compare)}' if compare else ''}; scored at the dossier mark, per player, own agents "
-          f"left out; {time.perf_counter() - t0:.1f} s")
+          f"{f'; compare: {_model_words(compare)}' if compare else ''}; scored at the dossier mark, per player, "
+          f"own agents left out; {time.perf_counter() - t0:.1f} s")
     if args.plots:
         Path(args.plots).mkdir(parents=True, exist_ok=True)
     frames = []

@@ -32,4 +32,5 @@ SPEC = GameSpec(
         "types": f"{_H}.benchmarks.player_types:bench_player_types",
     },
     display=f"{_H}.display:display",
+    wire=f"{_H}.wire",
 )

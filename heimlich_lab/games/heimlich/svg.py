@@ -29,12 +29,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
+from ...engine.words import for_any_name, possessive
 from ...errors import HeimlichError
 from .rules.board import AGENT_BY_COLOUR, BUILDING_VALUES, CHURCH, DOSSIER_MARK, FINISH, RUINS
 from .rules.game import Game, Position
 from .rules.ruleset import Rules
 from .rules.views import View, view_label
-from ...engine.words import for_any_name, possessive
 
 #: Fill and ink (letter) colours of the agents, the board widget's (widgets/logic.js AGENT_INFO).
 AGENT_COLOURS: dict[str, tuple[str, str]] = {

@@ -11,10 +11,10 @@ True
 """
 from __future__ import annotations
 
+from ...engine.words import for_any_name
 from .rules.board import AGENT_BY_COLOUR, building_name
 from .rules.cards import CARDS
 from .rules.views import Event, view_label
-from ...engine.words import for_any_name
 
 
 def _moves(moves: dict) -> str:

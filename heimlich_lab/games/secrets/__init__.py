@@ -9,7 +9,7 @@ The rules as implemented, with every reading of the OCR'd German rulebook, are i
 (True, True)
 """
 from ..._lazy import lazy_exports
-from .play import play, play_game   # eager: ``secrets.play`` is the function, not the module play.py
+from .play import play, play_game  # eager: ``secrets.play`` is the function, not the module play.py
 
 #: public name -> the module of this package that defines it (imported when first used, so that the registry
 #: of games can read this game's spec without loading its beliefs and bots)

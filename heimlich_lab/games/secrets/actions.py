@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...engine.actions import HIDDEN, ActionBase, check_player_name, need
+from ...engine.actions import HIDDEN, ActionBase, assignments, check_player_name, need
 from ...errors import NotationError
 from .rules import BULLETS, CARDS, MIDDLE, TEAMS
 
@@ -84,12 +84,8 @@ class Action(ActionBase):
                 return Action("deal", (HIDDEN,))
             if len(rest) < 2:
                 raise NotationError(f"{text!r}: a deal lists SEAT=TEAM for every player and middle=TEAM")
-            pairs = []
-            for w in rest:
-                if w.count("=") != 1:
-                    raise NotationError(f"{text!r}: {w!r} should be PLAYER=TEAM or middle=TEAM")
-                s, t = w.split("=")
-                pairs.append((s if s == MIDDLE else _player(s), team(t)))
+            pairs = assignments(text, rest, "PLAYER=TEAM or middle=TEAM",
+                                lambda s, t: (s if s == MIDDLE else _player(s), team(t)))
             if pairs[-1][0] != MIDDLE or [s for s, _ in pairs].count(MIDDLE) != 1:
                 raise NotationError(f"{text!r}: the deal ends with the middle marker, like middle=KGB")
             return Action("deal", tuple(pairs))

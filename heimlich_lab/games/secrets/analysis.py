@@ -124,7 +124,23 @@ def summary(df, by: list[str]) -> list[tuple[str, object]]:
              win_rates(df, by=by + ["team"])[by + ["team", "games", "wins", "win_rate", "ci_low", "ci_high"]])]
 
 
+def class_identities(record) -> tuple[dict, dict, dict]:
+    """For the class data (:mod:`heimlich_lab.analysis.class_games`), per player of a finished full record: the
+    identity dealt, the identity that counted at the end, and the final score.
+
+    >>> from heimlich_lab import secrets
+    >>> dealt, final, score = class_identities(secrets.play([secrets.RandomBot(i) for i in range(4)], seed=2))
+    >>> sorted(dealt) == sorted(final) == sorted(score) == ["Ann", "Bob", "Cy", "Dee"]
+    True
+    """
+    r = record.result
+    dealt = dict(record.actions[0].args)
+    return ({p: dealt[p] for p in record.players}, {p: r["final_identities"][p] for p in record.players},
+            {p: r["scores"][p] for p in record.players})
+
+
 TOURNAMENT = TournamentSpec(
     columns=COLUMN_KINDS, rows=table_rows, parse_variant=parse_secrets_variant,
     evaluators={"beliefs": f"{__name__}:SecretsBeliefEvaluator", "belief": f"{__name__}:SecretsBeliefEvaluator"},
-    id_prefix="secrets/", fair_share=False, summary=summary, belief_when="at the end of the game")
+    id_prefix="secrets/", fair_share=False, summary=summary, belief_when="at the end of the game",
+    rules_label=secrets_rules_label, identities=class_identities)

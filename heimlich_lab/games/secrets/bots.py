@@ -22,8 +22,7 @@ import random
 import numpy as np
 
 from ...bots.random_bot import RandomBot
-from ...bots.registry import make_bot as _make_bot
-from ...bots.registry import register_bot
+from ...bots.registry import make_bot as _make_bot, register_bot
 from .belief import Belief
 from .model import decision_utilities, relations
 from .rules import MIDDLE

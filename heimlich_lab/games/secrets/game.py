@@ -77,8 +77,7 @@ class Game(GameBase):
 
     TITLE = "Secrets"
     REPR_NAME = "Secrets game"
-    Action = Action
-    CHANCE_KINDS = CHANCE_KINDS
+    CHANCE_KINDS = CHANCE_KINDS     # Game.Action and Game.View are set below the class (in it, they name types)
 
     def __init__(self, players: Sequence[str], seed: int | None = None, chance: str = "auto",
                  rules: SecretsRules | None = None):
@@ -526,8 +525,6 @@ class Game(GameBase):
                     winners=winners)
 
     # ------------------------------------------------------------------ views, records, copies (GameBase)
-    View = View
-
     def _view(self, player: str | None, omniscient: bool = False) -> View:
         """The view: the public state, and the events as the viewer saw them: the blanked public events and the
         viewer's own (read-only), never the raw list (the omniscient view excepted)."""
@@ -565,3 +562,7 @@ def _same_type(x, y) -> bool:
 _UN_ACTIONS = (Action("allow"), Action("interrupt"))
 _ANSWERS = (Action("accept"), Action("refuse"))
 _SIDES = (Action("side", ("left",)), Action("side", ("right",)))
+
+
+Game.Action = Action
+Game.View = View

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ...engine.play import MAX_ACTIONS, SEAT_NAMES
-from ...engine.play import play_game as play_to_the_end
+from ...engine.play import MAX_ACTIONS, SEAT_NAMES, play_game as play_to_the_end
 
 __all__ = ["NAMES", "play", "play_game"]
 

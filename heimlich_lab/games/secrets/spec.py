@@ -22,4 +22,5 @@ SPEC = GameSpec(
     cli=f"{_S}.cli",
     benchmarks={"secrets": f"{_S}.bench:bench_secrets"},
     display=f"{_S}.display:display",
+    wire=f"{_S}.wire",
 )

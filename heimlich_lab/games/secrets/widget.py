@@ -9,8 +9,8 @@ wheel as ``heimlich_lab/games/secrets/static``). It knows no rules: it draws the
 ``{"type": "control", "command": "step" | "play" | "pause"}`` and ``{"type": "replay", "index": I}``.
 
 >>> from heimlich_lab.games.secrets import RandomBot
->>> w = play_in_notebook(["Ann", "Bob", "Cy", "Dee"], bots={p: RandomBot(i) for i, p in enumerate(["Bob", "Cy", "Dee"])},
-...                      seed=3)
+>>> w = play_in_notebook(["Ann", "Bob", "Cy", "Dee"],
+...                      bots={p: RandomBot(i) for i, p in enumerate(["Bob", "Cy", "Dee"])}, seed=3)
 >>> ctl = w.controller
 >>> w.state["viewer"], w.state["is_human_turn"], w.state["decisions"][0]["notation"]
 ('Ann', True, 'offer scientist Bob')

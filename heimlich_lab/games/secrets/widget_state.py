@@ -87,8 +87,10 @@ def card_reference(rules) -> list[dict]:
 
     >>> from heimlich_lab.games.secrets.rules import SecretsRules
     >>> ref = card_reference(SecretsRules())
-    >>> [c["name"] for c in ref][-1], ref[-1]["value"], ref[-1]["text"]
-    ('Assassin', 0, 'Assassin (0 points): draw the top bullet, look at it, give it to another player (face down, unseen by them)')
+    >>> [c["name"] for c in ref][-1], ref[-1]["value"]
+    ('Assassin', 0)
+    >>> ref[-1]["text"]
+    'Assassin (0 points): draw the top bullet, look at it, give it to another player (face down, unseen by them)'
     """
     out = []
     for card in CARDS:

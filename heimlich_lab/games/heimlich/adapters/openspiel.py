@@ -49,8 +49,18 @@ import numpy as np
 
 from ..rules.game import Game
 from ..rules.ruleset import SAFE_DESTINATIONS, Rules
-from .encoding import (NUM_ACTIONS, OBS_SIZE, ChanceTable, action_id, chance_table, copy_game, decode_action,
-                       encode_view, info_state_string, view_string)
+from .encoding import (
+    NUM_ACTIONS,
+    OBS_SIZE,
+    ChanceTable,
+    action_id,
+    chance_table,
+    copy_game,
+    decode_action,
+    encode_view,
+    info_state_string,
+    view_string,
+)
 
 SHORT_NAME = "heimlich_lab"
 DEFAULT_PARAMS = {"players": 3, "top_secret": False, "dossier": False, "safe_destination": "other",

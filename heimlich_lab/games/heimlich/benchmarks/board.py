@@ -42,10 +42,10 @@ def bench_board(quick: bool = False) -> list[tuple[str, float, str]]:
         early += t[:fifth]
         late += t[-fifth:]
         steps += len(t)
-    e, l = statistics.median(early) * 1000, statistics.median(late) * 1000
+    early_ms, late_ms = statistics.median(early) * 1000, statistics.median(late) * 1000
     return [
         ("7 players, TS + dossier, spectator panel: steps per game", steps / (1 if quick else 3), "steps"),
-        ("  median kernel time of an early step (first fifth)", e, "ms"),
-        ("  median kernel time of a late step (last fifth)", l, "ms"),
-        ("  late / early", l / e, "x"),
+        ("  median kernel time of an early step (first fifth)", early_ms, "ms"),
+        ("  median kernel time of a late step (last fifth)", late_ms, "ms"),
+        ("  late / early", late_ms / early_ms, "x"),
     ]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from typing import Any
 
 PLAYERS_5 = ("A", "B", "C", "D", "E")
 PLAYERS_7 = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
@@ -46,7 +47,8 @@ def beliefs_vs_bots(games: int, rounds: int) -> tuple[float, float]:
     """CPU seconds of ``games`` 5-player basic Boltzmann games with and without every player's belief
     (default model, whole game), the least of ``rounds`` alternated runs each."""
     from heimlich_lab.analysis import BeliefEvaluator, tournament
-    grid = dict(player_counts=5, variants="basic", bots="boltzmann", progress=False, n_jobs=1, seed=1)
+    grid: dict[str, Any] = dict(player_counts=5, variants="basic", bots="boltzmann", progress=False, n_jobs=1,
+                                seed=1)
     tournament(**grid, games=2, evaluate=BeliefEvaluator(until=None))     # imports (not timed)
     with_b, without = [], []
     for _ in range(rounds):     # a new evaluator each time: its model's caches start cold, as the bots' do
@@ -63,7 +65,7 @@ def from_record_default_vs_boltzmann(n_records: int, rounds: int) -> tuple[float
     try:
         from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
     except ImportError:     # a tree before the games' layout
-        from heimlich_lab.inference.model import BoltzmannModel
+        from heimlich_lab.inference.model import BoltzmannModel  # type: ignore[no-redef]
     recs = [play(Rules(), {p: BoltzmannBot(seed=10 * k + i) for i, p in enumerate(PLAYERS_5)}, seed=100 + k)
             for k in range(n_records)]
     reads = [0]

@@ -61,7 +61,7 @@ def bench_player_types(quick: bool = False) -> list[tuple[str, float, str]]:
                 bs = BeliefSet.from_record(rec, model=pop, until=0, keep_updates=False)
                 for r, d, v in work:
                     if r is rec:
-                        for o, b in bs.beliefs.items():
+                        for _o, b in bs.beliefs.items():
                             if b.reads_decisions_of(d.actor):   # what BeliefSet does
                                 b.update_with(d.actor, d.action, v, "", d.index, d.turn)
                         if read:   # every belief up to date after every decision (what a board shows)

@@ -8,10 +8,10 @@ Bots see only ``game.view(player)`` (the information rule) and take a seed.
 >>> make_bot("boltzmann", seed=3).__class__.__name__
 'BoltzmannBot'
 """
-from .bluff import BluffBot
-from .model_bots import BoltzmannBot, GreedyBot
 from ....bots.random_bot import RandomBot
 from ....bots.registry import available_bots, make_bot, register_bot
+from .bluff import BluffBot
+from .model_bots import BoltzmannBot, GreedyBot
 
 GAME = "heimlich"
 register_bot("greedy", lambda seed=None: GreedyBot(seed=seed), game=GAME)

@@ -71,7 +71,8 @@ class BluffBot(TemperedBot):
         self.secrecy = float(secrecy)
         self.seed = seed
         self._rng = np.random.default_rng(seed)
-        #: the spectator's belief the bot hides from (:class:`~heimlich_lab.games.heimlich.inference.exposure.PublicWatch`)
+        #: the spectator's belief the bot hides from
+        #: (:class:`~heimlich_lab.games.heimlich.inference.exposure.PublicWatch`)
         self.watch = PublicWatch(self.model)
         #: Diagnostics of the last decision: utility, exposure and probability of each legal action.
         self.last: dict = {}
@@ -172,6 +173,7 @@ def bluff_cost(games: int = 24, seed: int = 0, secrecy: float = DEFAULT_SECRECY,
     per-game table instead (columns suffixed ``_boltzmann`` and ``_bluff``).
     """
     import pandas as pd
+
     from ..inference.model import BoltzmannModel
     from .model_bots import BoltzmannBot
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:

@@ -23,8 +23,8 @@ import numpy as np
 
 from ....errors import HeimlichError
 from ..inference.belief import Belief
-from ..inference.likelihoods import default_model, model_cache_key
 from ..inference.dossier import sheet_marginals
+from ..inference.likelihoods import default_model, model_cache_key
 
 __all__ = ["choose_dossier_entry", "belief_for_view"]
 

@@ -1,4 +1,5 @@
-"""A bot that plays exactly as one type of a :class:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation`.
+"""A bot that plays exactly as one type of a
+:class:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation`.
 
 With bots drawn from a population, the population is the true model of the table: the robust belief must
 then be calibrated (the simulation-based calibration check in ``tests/test_player_types.py``).

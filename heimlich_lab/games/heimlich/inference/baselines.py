@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from ....errors import ModelError
+from ....inference.core import FREE_LABEL, Marginals
+from ....inference.independent import IndependentPosterior
+from ....inference.reader import read_all
 from ..rules.actions import DECISION_KINDS, Action
 from ..rules.records import GameRecord
 from ..rules.replay import Decision, public_decisions
-from ....inference.core import FREE_LABEL, Marginals
-from ....inference.independent import IndependentPosterior
 from .likelihoods import checked_likelihoods, default_model
-from ....inference.reader import read_all
 from .wording import describe_action
 
 __all__ = ["IndependentBelief", "PointsShareBelief"]

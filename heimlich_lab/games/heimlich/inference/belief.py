@@ -66,18 +66,26 @@ import pandas as pd
 
 from ...._lazy import lazy_exports
 from ....errors import HeimlichError, InformationRuleError, ModelError, RecordError
+from ....inference.core import FREE_LABEL, HypothesisSpace, Marginals, Posterior, Update, explain
+from ....inference.mixture import TypedPosterior
+from ....inference.plots import plot_belief_history, plot_marginals
 from ..rules.actions import DECISION_KINDS, HIDDEN, Action
 from ..rules.game import Game
 from ..rules.records import GameRecord
 from ..rules.replay import Decision, ViewReader, check_reader, public_decisions
 from ..rules.views import View
-from ....inference.core import FREE_LABEL, HypothesisSpace, Marginals, Posterior, Update, explain
-from .likelihoods import (LIKELIHOOD_CACHE, LikelihoodCache, PushModel, ask_model, default_model, is_typed,
-                          model_cache_key, model_name)
-from ....inference.mixture import TypedPosterior
+from .likelihoods import (
+    LIKELIHOOD_CACHE,
+    LikelihoodCache,
+    PushModel,
+    ask_model,
+    default_model,
+    is_typed,
+    model_cache_key,
+    model_name,
+)
 from .model import HAND_DECISIONS
 from .player_types import group_types
-from ....inference.plots import plot_belief_history, plot_marginals
 from .wording import card_moves, describe_action
 
 __all__ = [
@@ -572,8 +580,8 @@ class Belief:
             return step
         # the update record holds the posterior's own read-only table: no copy needed on the hot path
         marg = upd.marginals_after if upd is not None else post.marginals()
-        step = BeliefStep(index, turn, actor, action, description, "observation", marg,
-                          post.entropy(), upd, _TypeReadings(before, post.type_posterior_reader(actor)) if typed else None)
+        readings = _TypeReadings(before, post.type_posterior_reader(actor)) if typed else None
+        step = BeliefStep(index, turn, actor, action, description, "observation", marg, post.entropy(), upd, readings)
         self.history.append(step)
         return step
 

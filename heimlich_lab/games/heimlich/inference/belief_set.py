@@ -6,7 +6,6 @@ from contextlib import contextmanager
 
 import numpy as np
 
-
 from ....errors import InformationRuleError, ModelError, RecordError
 from ....inference.core import logsumexp
 from ..rules.actions import DECISION_KINDS
@@ -187,8 +186,8 @@ class BeliefSet:
                 if b.reads_decisions_of(item.actor):
                     b.update_with(item.actor, item.action, own.get(o, values), desc, item.index, item.turn)
             if self.independent and values.ndim == 2:  # the foils read every player through the prior mixture
-                values = logsumexp(values + self.model.log_prior[:, None], 0)
-            for o, ib in self.independent.items():
+                values = logsumexp(values + self.model.log_prior[:, None], axis=0)
+            for ib in self.independent.values():
                 ib.update_with(item.actor, values, desc)
 
     def _end_sharing(self) -> None:

@@ -39,10 +39,10 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from ....errors import ModelError
-from ..rules.board import RUINS, building_after, building_name, clockwise_distance
-from ..rules.actions import DECISION_KINDS
-from ..rules.replay import Decision, public_decisions
 from ....inference.core import FREE_LABEL
+from ..rules.actions import DECISION_KINDS
+from ..rules.board import RUINS, building_after, building_name, clockwise_distance
+from ..rules.replay import Decision, public_decisions
 
 __all__ = ["NOTE_KINDS", "DossierNote", "DossierNoteWriter", "DossierNotes", "dossier_notes", "secret_dossier",
            "expected_correct", "best_matching_sheet", "sheet_marginals"]
@@ -190,7 +190,7 @@ class DossierNoteWriter:
             d = ev.data
             if ev.kind in ("move", "play"):
                 moves = d.get("moves") or {}
-                for a, (frm, to) in moves.items():
+                for a in moves:
                     if a in creator and a not in (d.get("triggers") or []):
                         creator.pop(a, None)
                 for a in d.get("triggers") or []:

@@ -24,9 +24,9 @@ __all__ = ["LIKELIHOOD_CACHE", "LikelihoodCache", "PushModel", "ask_model", "che
 
 
 def default_model():
-    """The kit's default player model: :func:`~heimlich_lab.games.heimlich.inference.player_types.default_population`, which
-    reads every player through a population of types and learns each player's type (robust when players are
-    not what a single model assumes). ``BoltzmannModel()`` is one of its types, and the model for teaching."""
+    """The kit's default player model: :func:`~heimlich_lab.games.heimlich.inference.player_types.default_population`,
+    which reads every player through a population of types and learns each player's type (robust when players are not
+    what a single model assumes). ``BoltzmannModel()`` is one of its types, and the model for teaching."""
     from .player_types import default_population
     return default_population()
 
@@ -156,7 +156,8 @@ def model_cache_key(model):
         key = key()
     if key is not None:
         return key
-    if type(model).__name__ == "BoltzmannModel" and type(model).__module__ == "heimlich_lab.games.heimlich.inference.model":
+    if (type(model).__name__ == "BoltzmannModel"
+            and type(model).__module__ == "heimlich_lab.games.heimlich.inference.model"):
         return ("BoltzmannModel", model.beta, model.epsilon, model.weights)
     if is_dataclass(model):
         return (type(model).__qualname__, repr(model))

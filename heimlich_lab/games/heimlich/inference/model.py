@@ -233,7 +233,8 @@ class BoltzmannModel:
             try:
                 i = move_row_index(st.agents, pts)[action]
             except KeyError:
-                raise ModelError(f"{action} is not an allocation of {pts} points among {', '.join(st.agents)}") from None
+                raise ModelError(
+                    f"{action} is not an allocation of {pts} points among {', '.join(st.agents)}") from None
             return self.utility.moves(st, pts), i
         if k == "points":
             self._check_phase(view, action, "points")

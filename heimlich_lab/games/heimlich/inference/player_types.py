@@ -47,11 +47,11 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ....errors import ModelError
+from ....inference.core import logsumexp
+from ....inference.mixture import log_sum_exp
 from ..rules.actions import Action
 from ..rules.cards import CARD_CODES
 from .exposure import PublicWatch, exposure as public_exposure
-from ....inference.core import logsumexp
-from ....inference.mixture import log_sum_exp
 from .model import HAND_DECISIONS, UNDERFLOW, UNINFORMATIVE, BoltzmannModel, card_choice_probs_in_logs, hands_of
 from .utility import Utility, UtilityWeights, card_plays
 
@@ -139,7 +139,8 @@ class PlayerPopulation:
         M = len(rows)
         t = np.full(M, 1.0 / M) if table_prior is None else np.asarray(table_prior, dtype=float)
         if t.shape != (M,) or not np.isfinite(t).all() or (t < 0).any() or t.sum() <= 0:
-            raise ModelError(f"table_prior must be {M} non-negative weights, one per kind of table, not {table_prior!r}")
+            raise ModelError(
+                f"table_prior must be {M} non-negative weights, one per kind of table, not {table_prior!r}")
         names = (("any table",) if M == 1 else tuple(f"table {m}" for m in range(M))) if table_names is None \
             else tuple(table_names)
         if len(names) != M or len(set(names)) != M:
@@ -148,7 +149,8 @@ class PlayerPopulation:
         self.type_names = tuple(t.name for t in types)
         #: each type's :attr:`PlayerType.label` (types that differ only by tremble share one)
         self.labels = tuple(t.label for t in types)
-        #: how the prior was fitted (:func:`~heimlich_lab.games.heimlich.inference.population.fit_population`), else None
+        #: how the prior was fitted (:func:`~heimlich_lab.games.heimlich.inference.population.fit_population`), else
+        #: None
         self.fit: dict | None = None
         self.tables = rows / rows.sum(axis=1, keepdims=True)
         self.table_prior = t / t.sum()
@@ -388,7 +390,8 @@ class PlayerPopulation:
 
     def agent_log_likelihoods(self, view, actor: str, action: Action) -> np.ndarray | None:
         """The prior mixture ``log sum_k pi_k P(action | type k, agent a)`` (A,), for code that takes one
-        vector per decision (a :class:`~heimlich_lab.games.heimlich.inference.belief.Belief` learns the types instead)."""
+        vector per decision (a :class:`~heimlich_lab.games.heimlich.inference.belief.Belief` learns the types
+        instead)."""
         ll = self.type_log_likelihoods(view, actor, action)
         if ll is None:
             return None
@@ -485,8 +488,9 @@ def default_population(weights: UtilityWeights | None = None) -> PlayerPopulatio
     >>> pop = default_population()
     >>> pop.table_names
     ('a mixed table', 'random players', 'careful players', 'bluffers')
-    >>> {k: round(v, 2) for k, v in pop.describe_prior().items()}
-    {'steady (β≈1)': 0.58, 'random': 0.33, 'bluffer': 0.04, 'careful (β≈3)': 0.02, 'greedy (β≈10)': 0.02, 'careless (β≈0.3)': 0.02}
+    >>> {k: round(v, 2) for k, v in pop.describe_prior().items()}   # doctest: +NORMALIZE_WHITESPACE
+    {'steady (β≈1)': 0.58, 'random': 0.33, 'bluffer': 0.04, 'careful (β≈3)': 0.02, 'greedy (β≈10)': 0.02,
+     'careless (β≈0.3)': 0.02}
     """
     grid = [PlayerType("boltzmann", b, e) for b in DEFAULT_BETAS for e in DEFAULT_EPSILONS]
     types = [PlayerType("random", 0.0, 0.0), *grid, PlayerType("bluff", 1.0, 0.05)]

@@ -88,8 +88,17 @@ import numpy as np
 from ....errors import ModelError
 from ..rules.actions import Action
 from ..rules.allocations import allocation_table
-from ..rules.board import (BONUS_CAP, BUILDING_VALUES, CHURCH_INDEX, FINISH, N_BUILDINGS, RUINS_INDEX, distance,
-                           index_of, step)
+from ..rules.board import (
+    BONUS_CAP,
+    BUILDING_VALUES,
+    CHURCH_INDEX,
+    FINISH,
+    N_BUILDINGS,
+    RUINS_INDEX,
+    distance,
+    index_of,
+    step,
+)
 from ..rules.cards import BONUS_POINTS, CARDS, HAND_LIMIT, CardKind, PublicBoard
 
 __all__ = ["UtilityWeights", "PublicState", "Utility", "card_plays", "utility_matrix", "REACH",
@@ -304,10 +313,10 @@ def _card_moves(state: PublicState, code: str, P0: np.ndarray, S0: np.ndarray):
 
 
 def _card_arrays(state: PublicState, codes: Sequence[str]):
-    """The cards' effects (:meth:`CardKind.effect <heimlich_lab.games.heimlich.rules.cards.CardKind.effect>`), vectorized:
-    the outcome of every play of every code, codes in turn (each in
-    :func:`card_plays` order): ``(counts, pos (n, A), scores (n, A), safe (n,), pending (n,), ruined (n,),
-    second (n,))``, ``counts[i]`` the number of plays of ``codes[i]``."""
+    """The cards' effects (:meth:`CardKind.effect <heimlich_lab.games.heimlich.rules.cards.CardKind.effect>`),
+    vectorized: the outcome of every play of every code, codes in turn (each in :func:`card_plays` order): ``(counts,
+    pos (n, A), scores (n, A), safe (n,), pending (n,), ruined (n,), second (n,))``, ``counts[i]`` the number of plays
+    of ``codes[i]``."""
     P0 = np.array(state.pos, dtype=np.intp)
     S0 = np.array(state.scores, dtype=float)
     A = len(P0)
@@ -507,7 +516,8 @@ class Utility:
             U += w.draw * ((to == RUINS_INDEX) & (_STEPS > 0)).ravel()[flat].any(axis=0)
         return U.T
 
-    def points(self, state: PublicState, options: Sequence[int] = (1, 2, 3), softness: float | None = None) -> np.ndarray:
+    def points(self, state: PublicState, options: Sequence[int] = (1, 2, 3),
+               softness: float | None = None) -> np.ndarray:
         """(len(options), A): ``U(k)`` = soft maximum of the move utilities for ``k`` points (0: stay and draw).
 
         ``softness`` defaults to the weights' (0 gives the best allocation: the greedy one-step value).

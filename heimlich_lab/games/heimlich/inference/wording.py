@@ -61,7 +61,9 @@ def describe_action(view, actor: str, action: Action) -> str:
         return f"{actor} moved the safe from {building_name(view.safe)} to {building_name(action.args[0])}"
     if k == "points":
         n = action.args[0]
-        return f"{actor} chose 0 points (no move, a Top Secret card instead)" if n == 0 else f"{actor} chose {n} point(s)"
+        if n == 0:
+            return f"{actor} chose 0 points (no move, a Top Secret card instead)"
+        return f"{actor} chose {n} point(s)"
     if k == "announce":
         return f"{actor} {'wants' if action.args[0] else 'does not want'} to play a Top Secret card"
     if k == "pass":

@@ -10,7 +10,9 @@ gives its notation and :func:`Action.parse` reads it back; the two round-trip.
 True
 >>> [str(Action.parse(t)) for t in ["roll 1-3", "points 0", "safe ruins", "announce yes",
 ...     "play swap blue red", "play placesafe 4", "pass", "dossier red=Bob", "draw fwd123"]]
-['roll 1-3', 'points 0', 'safe ruins', 'announce yes', 'play swap red blue', 'play placesafe 4', 'pass', 'dossier red=Bob', 'draw fwd123']
+... # doctest: +NORMALIZE_WHITESPACE
+['roll 1-3', 'points 0', 'safe ruins', 'announce yes', 'play swap red blue', 'play placesafe 4', 'pass',
+ 'dossier red=Bob', 'draw fwd123']
 
 The full grammar is in ``docs/notation.md``.
 """
@@ -20,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from ....engine.actions import HIDDEN, ActionBase, check_player_name, need
+from ....engine.actions import HIDDEN, ActionBase, assignments, check_player_name, need
 from ....errors import NotationError
 from .board import COLOURS, building_name, parse_building
 from .cards import CARD_CODES, CARDS
@@ -248,12 +250,7 @@ class Action(ActionBase):
                 return Action("deal", (HIDDEN,))
             if not rest:
                 raise NotationError(f"{text!r}: a deal lists PLAYER=COLOUR for every player")
-            pairs = []
-            for w in rest:
-                if w.count("=") != 1:
-                    raise NotationError(f"{text!r}: {w!r} should be PLAYER=COLOUR")
-                p, c = w.split("=")
-                pairs.append((check_player_name(p), _colour(c)))
+            pairs = assignments(text, rest, "PLAYER=COLOUR", lambda p, c: (check_player_name(p), _colour(c)))
             return Action("deal", tuple(pairs))
         if k == "reveal":
             need(text, k, rest, 1)
@@ -293,7 +290,8 @@ def _parse_targets(text: str, card: str, t: list[str]) -> tuple:
         return _sorted_colours((a, b))
     if card == "join":
         if len(t) != 2:
-            raise NotationError(f"{text!r}: join takes the agent that moves and the agent it joins, like 'play join red blue'")
+            raise NotationError(f"{text!r}: join takes the agent that moves and the agent it joins, "
+                                "like 'play join red blue'")
         a, b = _colour(t[0]), _colour(t[1])
         if a == b:
             raise NotationError(f"{text!r}: an agent cannot join itself")
@@ -332,7 +330,8 @@ def _targets_text(card: str, targets) -> list[str]:
 
 
 def _building_text(b) -> str:
-    """A building given as a value (``4``, ``0``, ``-3``) or as notation (``"4"``, ``"church"``): no floats, no bools."""
+    """A building given as a value (``4``, ``0``, ``-3``) or as notation (``"4"``, ``"church"``): no floats, no
+    bools."""
     if type(b) is int:
         return building_name(b)
     if isinstance(b, str):

@@ -73,7 +73,8 @@ def index_of(value: int) -> int:
     try:
         return _INDEX[value]
     except KeyError:
-        raise NotationError(f"no building has value {value!r}; buildings are 0 (church), 1..10 and -3 (ruins)") from None
+        raise NotationError(
+            f"no building has value {value!r}; buildings are 0 (church), 1..10 and -3 (ruins)") from None
 
 
 def value_of(index: int) -> int:

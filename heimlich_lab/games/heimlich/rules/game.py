@@ -27,15 +27,26 @@ import random
 from dataclasses import dataclass
 from itertools import permutations
 from math import perm
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from ....engine.contract import CHANCE
 from ....engine.game import MAX_SEED, GameBase
 from ....errors import IllegalAction, NotationError, PositionError, RecordError, WrongPlayer
 from .actions import CHANCE_KINDS, FACES, HIDDEN, Action
 from .allocations import allocation_table
-from .board import (BUILDING_VALUES, CHURCH_INDEX, DOSSIER_MARK, FINISH, N_BUILDINGS, RUINS_INDEX, SAFE_START,
-                    RING_STEPS, index_of, safe_destinations, value_of)
+from .board import (
+    BUILDING_VALUES,
+    CHURCH_INDEX,
+    DOSSIER_MARK,
+    FINISH,
+    N_BUILDINGS,
+    RING_STEPS,
+    RUINS_INDEX,
+    SAFE_START,
+    index_of,
+    safe_destinations,
+    value_of,
+)
 from .cards import CARD_CODES, CARDS, HAND_LIMIT, PublicBoard
 from .ruleset import Rules
 
@@ -158,8 +169,7 @@ class Game(GameBase):
 
     TITLE = "Heimlich & Co."
     REPR_NAME = "Game"
-    Action = Action
-    CHANCE_KINDS = CHANCE_KINDS
+    CHANCE_KINDS = CHANCE_KINDS     # Game.Action is set below the class (in it, the name is the action type's)
 
     def __init__(self, players: Sequence[str], rules: Rules | None = None, seed: int | None = None,
                  chance: str = "auto", start: Position | None = None):
@@ -1198,10 +1208,11 @@ class Game(GameBase):
         """Apply one logged action as the viewer of a game made by :meth:`seen_by` saw it (``player`` the actor,
         ``CHANCE`` for chance; ``to`` who received a draw or a take). What the viewer did not see is made up
         (at random from the seed of :meth:`seen_by`, or the first that fits without one): a hidden deal deals
-        the other agent cards, ``draw ?`` a card of the supply, ``take ?`` a free agent, ``dossier ?`` an entry. A public action that needs a secret gets it: a card
-        another player plays, or the card the viewer draws, is swapped in from a place the viewer cannot see; a
-        player who announces a card play gets a card playable now; an agent the viewer takes is made free. An
-        action that no rearrangement allows raises :class:`~heimlich_lab.errors.RecordError`.
+        the other agent cards, ``draw ?`` a card of the supply, ``take ?`` a free agent, ``dossier ?`` an entry. A
+        public action that needs a secret gets it: a card another player plays, or the card the viewer draws, is swapped
+        in from a place the viewer cannot see; a player who announces a card play gets a card playable now; an agent the
+        viewer takes is made free. An action that no rearrangement allows raises
+        :class:`~heimlich_lab.errors.RecordError`.
 
         >>> real = Game(["Ann", "Bob", "Cy"], Rules(top_secret=True), seed=3)
         >>> g = Game.seen_by("Bob", real.players, real.rules, own_agents=real.owners["Bob"], seed=1)
@@ -1376,6 +1387,8 @@ class Game(GameBase):
         from .records import GameRecord
         return GameRecord
 
+
+Game.Action = Action
 
 from .views import AllEvents, View as _View, hide_private  # noqa: E402  (views imports nothing from here at import time)
 

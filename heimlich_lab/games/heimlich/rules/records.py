@@ -92,7 +92,7 @@ class GameRecord(RecordBase):
         if game.start is not None:
             deal = {p: cols[0] for p, cols in _start_owners(game.start).items()}
         else:
-            for actor, act in game.history:
+            for _actor, act in game.history:
                 if act.kind == "deal":
                     deal = dict(act.args)
                     break
@@ -139,7 +139,8 @@ class GameRecord(RecordBase):
     def _redacted(self, keep: str | None) -> "GameRecord":
         if not self.is_full and self.view != (f"player:{keep}" if keep else "public"):
             if not (keep is None and self.view.startswith("player:")):
-                raise RecordError(f"a {self.view} record cannot be turned into a {'player:' + keep if keep else 'public'} one")
+                into = "player:" + keep if keep else "public"
+                raise RecordError(f"a {self.view} record cannot be turned into a {into} one")
         log = [LogEntry(e.actor, visible_action(e.action, e.actor, e.to, keep), e.to) for e in self.log]
         deal = {keep: self.deal[keep]} if (keep and self.deal) else None
         start = None

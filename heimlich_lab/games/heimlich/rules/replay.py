@@ -39,8 +39,8 @@ from .game import CHANCE, Game, Position
 from .records import GameRecord
 from .views import Event, View, visible_action, visible_event
 
-__all__ = ["CHANCE_KINDS", "DECISION_KINDS", "Decision", "DecisionStream", "ViewReader", "check_reader",
-           "public_decisions", "visible_action"]
+__all__ = ["CHANCE_KINDS", "DECISION_KINDS", "Decision", "DecisionStream", "ShadowGame", "ViewReader",
+           "check_reader", "entries_from_log", "public_decisions", "visible_action"]
 
 
 class Decision:
@@ -105,8 +105,8 @@ def _real_decisions(record: GameRecord, viewer: str | None, until) -> Iterator[D
     """Replay a full record with the engine, one :class:`Decision` per log entry.
 
     The record's own replay checks each entry (against the rules and the seed) before it is read, unless
-    :meth:`GameRecord.is_as_played`; the decisions come from a manual-chance twin that applies every entry itself, so each entry's events are
-    exactly its own (an automatic-chance game rolls and draws inside the decision before).
+    :meth:`GameRecord.is_as_played`; the decisions come from a manual-chance twin that applies every entry itself, so
+    each entry's events are exactly its own (an automatic-chance game rolls and draws inside the decision before).
     """
     log = record.log
     n_stop = min(until, len(log)) if _is_count(until) else len(log)
@@ -134,7 +134,7 @@ def _real_decisions(record: GameRecord, viewer: str | None, until) -> Iterator[D
 # =========================================================================== the shadow game
 
 
-class _Shadow:
+class ShadowGame:
     """A game made by :meth:`Game.seen_by <heimlich_lab.rules.game.Game.seen_by>` that re-enacts the public
     history with made-up secrets (:meth:`~heimlich_lab.rules.game.Game.apply_seen`), one :class:`Decision` per
     entry. Every public field of its views equals the real game's; the viewer's own agent card(s) and hand are
@@ -262,7 +262,7 @@ def _shadow_decisions(players, rules, viewer, entries, own=(), start=None, until
         if _is_count(until) and index >= until:
             return
         if shadow is None:
-            shadow = _Shadow(players, rules, viewer, own, start)
+            shadow = ShadowGame(players, rules, viewer, own, start)
             shadow.real_over = real_over
             if until == "dossier" and _reached_mark(shadow.game):
                 return
@@ -282,10 +282,11 @@ def check_reader(record: GameRecord, viewer: str | None) -> str | None:
     >>> rec = Game(["Ann", "Bob"], seed=1).record
     >>> check_reader(rec.as_player("Ann"), "Ann"), check_reader(rec.public(), None)
     ('Ann', None)
-    >>> check_reader(rec.as_player("Ann"), "Bob")
+    >>> check_reader(rec.as_player("Ann"), "Bob")   # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    heimlich_lab.errors.InformationRuleError: this player:Ann record holds Ann's secrets; a belief for Bob needs the full record or record.as_player('Bob')
+    heimlich_lab.errors.InformationRuleError: this player:Ann record holds Ann's secrets; a belief for Bob needs the
+    full record or record.as_player('Bob')
     """
     if record.is_full:
         return None
@@ -393,7 +394,7 @@ class ViewReader:
         self.consumed = 0  # events of the log turned into decisions
         self.count = 0  # decisions read
         self._seen: dict[int, tuple] = {}  # a few events, to notice a view of another game
-        self._shadow: _Shadow | None = None
+        self._shadow: ShadowGame | None = None
         self._entries: list[tuple] = []  # (index, actor, action, to) the shadow followed, to rebuild it
         self._shadow_args: tuple | None = None
 
@@ -442,7 +443,7 @@ class ViewReader:
                                      f"{', '.join(self.own_agents)}")
                 self.own_agents = self.own_agents or own
                 self._shadow_args = (self.players, rules, self.viewer, self.own_agents[:1])
-            self._shadow = _Shadow(*self._shadow_args)
+            self._shadow = ShadowGame(*self._shadow_args)
         if action.kind == "deal":
             to = None
         self._shadow.real_over = over
@@ -461,7 +462,7 @@ class ViewReader:
         if len(self._entries) != n_entries:
             del self._entries[n_entries:]
             if shadow is not None:  # it followed entries since: re-enact those it had followed before
-                shadow = _Shadow(*self._shadow_args)
+                shadow = ShadowGame(*self._shadow_args)
                 for entry in self._entries:
                     shadow.apply(*entry)
         self._shadow = shadow

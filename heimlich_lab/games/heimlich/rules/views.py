@@ -17,8 +17,9 @@ False
 """
 from __future__ import annotations
 
-from ....engine.views import AllEvents, Event, ViewBase, view_label
-from ....engine.views import copy_data as _copy
+from typing import Any
+
+from ....engine.views import Event, ViewBase, copy_data as _copy, view_label
 from .actions import HIDDEN, Action
 from .board import value_of
 
@@ -151,6 +152,24 @@ class View(ViewBase):
     __slots__ = ("agents", "_pos", "_score", "_safe", "die", "points", "_triggers", "own_agents", "hand",
                  "_hand_sizes", "supply_size", "discards", "removed", "_sheet", "dossier_done", "owners", "_log",
                  "final_owners")
+    agents: tuple[str, ...]
+    _pos: tuple[int, ...]
+    _score: tuple[int, ...]
+    _safe: int
+    die: int | None
+    points: int | None
+    _triggers: Any
+    own_agents: tuple[str, ...]
+    hand: tuple[str, ...]
+    _hand_sizes: tuple[int, ...]
+    supply_size: int
+    discards: tuple[str, ...]
+    removed: tuple[str, ...]
+    _sheet: dict[int, int] | None
+    dossier_done: Any
+    owners: dict[str, list[str]] | None
+    _log: tuple[Any, ...]
+    final_owners: dict[str, str | None] | None
 
     @classmethod
     def from_fields(cls, fields: tuple) -> View:

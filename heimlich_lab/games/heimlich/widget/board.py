@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from ....widget.front_end import SPEED_MAX_MS, SPEED_MIN_MS, SPEED_STEP_MS, clamp_speed
 from ..rules.game import Position
 from ..rules.ruleset import Rules
-from ....widget.front_end import SPEED_MAX_MS, SPEED_MIN_MS, SPEED_STEP_MS, clamp_speed
 from .front_end import BoardWidget, static_dir
 from .game_controller import GameController
 from .replay_controller import ReplayController

@@ -14,17 +14,17 @@ from __future__ import annotations
 import random
 from typing import Callable, Mapping, Sequence
 
+from ....engine.words import for_any_name
+from ....widget.front_end import clamp_speed
+from ....widget.table_controller import TableController
 from ..rules.actions import Action
 from ..rules.game import CHANCE, Game, Position
 from ..rules.records import GameRecord
 from ..rules.ruleset import Rules
-from ....engine.words import for_any_name
-from ....widget.front_end import clamp_speed
 from .front_end import BoardWidget
 from .panel import LivePanels, default_belief_factory
 from .replay_controller import ReplayController
 from .state import ROLL, board_setup, board_state, last_move_of
-from ....widget.table_controller import TableController
 
 
 class GameController(TableController):

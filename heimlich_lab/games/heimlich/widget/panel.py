@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ....engine.words import for_any_name, possessive
 from ....errors import HeimlichError, ModelError
 from ..inference.belief import Belief
 from ..inference.dossier import DossierNoteWriter, expected_correct, secret_dossier
@@ -18,7 +19,6 @@ from ..inference.likelihoods import ask_model, default_model
 from ..rules.board import AGENT_BY_COLOUR
 from ..rules.records import GameRecord
 from ..rules.replay import DecisionStream
-from ....engine.words import for_any_name, possessive
 
 #: How many dossier notes the panel lists: each player's support, then the latest others.
 MAX_NOTES = 8
@@ -129,8 +129,9 @@ def most_probable_sheet(marginals: Mapping, view) -> dict:
 
 
 def dossier_note_lines(found, max_notes: int = MAX_NOTES) -> list[str]:
-    """The panel's lines for the dossier notes ``found`` (:class:`~heimlich_lab.games.heimlich.inference.dossier.DossierNote`):
-    each player's support, then the latest other notes."""
+    """The panel's lines for the dossier notes ``found``
+    (:class:`~heimlich_lab.games.heimlich.inference.dossier.DossierNote`): each player's support, then the latest other
+    notes."""
     support = [str(n) for n in found if n.kind == "support"]
     other = [str(n) for n in found if n.kind != "support"]
     return support + (other[-(max_notes - len(support)):] if max_notes > len(support) else [])
@@ -160,13 +161,13 @@ PREPARED_PHASES = ("move", "points", "safe")
 
 class LivePanels:
     """The belief panels of a live game: for each observer, the one stream of decisions as that observer saw
-    them (:class:`~heimlich_lab.games.heimlich.rules.replay.DecisionStream`, which hides what the observer may not see), read
-    once each: its belief and its dossier notes follow it, so a late step costs what an early one does.
+    them (:class:`~heimlich_lab.games.heimlich.rules.replay.DecisionStream`, which hides what the observer may not see),
+    read once each: its belief and its dossier notes follow it, so a late step costs what an early one does.
 
     ``factory(game, observer)`` makes a belief that has read no decision yet and takes them one at a time
     with ``add(decision)``, a :class:`~heimlich_lab.inference.reader.DecisionReader` (as
-    :class:`~heimlich_lab.games.heimlich.inference.belief.Belief` is, and the dossier notes beside it); one that fails (or later
-    cannot follow the game) stops with its reason shown in its panel, and the game goes on.
+    :class:`~heimlich_lab.games.heimlich.inference.belief.Belief` is, and the dossier notes beside it); one that fails
+    (or later cannot follow the game) stops with its reason shown in its panel, and the game goes on.
     """
 
     def __init__(self, game, observers, factory=default_belief_factory):
@@ -197,8 +198,8 @@ class LivePanels:
 
     def prepare(self) -> None:
         """Get ready for the decision the game awaits: when its decider's belief reads its own decisions (the
-        kind of table, :attr:`~heimlich_lab.games.heimlich.inference.belief.Belief.learns_from_own`), ask its model about
-        one of the options now, so that the tables the model needs (the utility of every option) are made while
+        kind of table, :attr:`~heimlich_lab.games.heimlich.inference.belief.Belief.learns_from_own`), ask its model
+        about one of the options now, so that the tables the model needs (the utility of every option) are made while
         the player thinks, not after the click. Call it once the board is shown."""
         g = self.game
         who = g.current_player

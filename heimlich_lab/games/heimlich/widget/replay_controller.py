@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ....widget.table_controller import TableReplay, check_viewer
 from ..inference.dossier import DossierNoteWriter
 from ..rules.records import GameRecord
 from ..rules.replay import public_decisions
 from .front_end import BoardWidget
 from .panel import belief_panel, dossier_note_lines, most_probable_sheet, replay_belief
 from .state import board_setup, board_state, last_move_of
-from ....widget.table_controller import TableReplay, check_viewer
 
 
 class ReplayController(TableReplay):

@@ -36,11 +36,21 @@ With ``chance="manual"`` a human's roll is a decision of its own (the widget's "
 """
 from __future__ import annotations
 
-from ..rules.actions import Action
-from ..rules.board import AGENT_BY_COLOUR, BUILDING_VALUES, CHURCH, DOSSIER_MARK, FINISH, RUINS, building_name, \
-    index_of, step, value_of
-from ..rules.cards import CARDS, PublicBoard
 from ....engine.words import for_any_name, possessive
+from ..rules.actions import Action
+from ..rules.board import (
+    AGENT_BY_COLOUR,
+    BUILDING_VALUES,
+    CHURCH,
+    DOSSIER_MARK,
+    FINISH,
+    RUINS,
+    building_name,
+    index_of,
+    step,
+    value_of,
+)
+from ..rules.cards import CARDS, PublicBoard
 from ..transcript import describe
 
 LOG_LINES = 60
@@ -98,11 +108,11 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
     """The JSON state the front end draws, seen as ``viewer`` (``None``: spectator).
 
     ``omniscient=True`` shows every secret and is labelled so (for replays and teachers).
-    ``belief`` is an optional dict for the belief panel (see :func:`~heimlich_lab.games.heimlich.widget.panel.belief_panel`).
-    ``view`` may be passed to draw a stored snapshot instead of the game's current state
-    (then nothing is playable). Under a ``curtain`` no private field is filled in at all:
-    pass a spectator (``viewer=None``) and the state is the spectator's plus the curtain text.
-    The fixed part of the game (players, agents, ring, card names) is :func:`board_setup`'s.
+    ``belief`` is an optional dict for the belief panel (see
+    :func:`~heimlich_lab.games.heimlich.widget.panel.belief_panel`). ``view`` may be passed to draw a stored snapshot
+    instead of the game's current state (then nothing is playable). Under a ``curtain`` no private field is filled in at
+    all: pass a spectator (``viewer=None``) and the state is the spectator's plus the curtain text. The fixed part of
+    the game (players, agents, ring, card names) is :func:`board_setup`'s.
     """
     if curtain is not None and (viewer is not None or omniscient):
         raise ValueError("under a curtain the state is a spectator's: pass viewer=None")
@@ -383,7 +393,8 @@ def game_result(view) -> dict | None:
     if not past:
         note = ""
     elif view.rules.dossier:
-        note = f"Markers may end past {FINISH}: the dossier points are added after the race, and the farthest marker wins."
+        note = (f"Markers may end past {FINISH}: the dossier points are added after the race, and the farthest "
+                "marker wins.")
     else:       # no dossier in this game: its sentence would only confuse
         note = f"Markers may end past {FINISH}: a scoring moves every marker at once, and the farthest marker wins."
     return {"rows": rows, "winners": list(d["winners"]), "dossier": bool(bonus), "note": note}

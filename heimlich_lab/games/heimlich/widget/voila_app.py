@@ -83,7 +83,7 @@ def stop(proc: subprocess.Popen, grace: float = 10.0) -> None:
     """End Voila and everything it started: SIGTERM to its process group (Voila shuts its kernels down), then,
     after ``grace`` seconds, SIGKILL to whatever of it is left (its kernels run in sessions of their own, so
     they are found as its descendants, not by group)."""
-    import psutil     # comes with ipykernel, which Voila needs
+    import psutil  # comes with ipykernel, which Voila needs
     try:
         family = [psutil.Process(proc.pid), *psutil.Process(proc.pid).children(recursive=True)]
     except psutil.NoSuchProcess:
@@ -110,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     notebooks = [a for a in argv if not a.startswith("-")]
     if len(notebooks) != 1:
-        print("usage: python -m heimlich_lab.games.heimlich.widget.voila_app NOTEBOOK.ipynb [voila options]", file=sys.stderr)
+        print("usage: python -m heimlich_lab.games.heimlich.widget.voila_app NOTEBOOK.ipynb [voila options]",
+              file=sys.stderr)
         return 2
     cmd, env = voila_command(notebooks[0], [a for a in argv if a.startswith("-")])
     proc = subprocess.Popen(cmd, env=env, start_new_session=True)
