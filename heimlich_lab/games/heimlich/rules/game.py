@@ -1390,7 +1390,8 @@ class Game(GameBase):
 
 Game.Action = Action
 
-from .views import AllEvents, View as _View, hide_private  # noqa: E402  (views imports nothing from here at import time)
+from ....engine.views import AllEvents  # noqa: E402
+from .views import View as _View, hide_private  # noqa: E402  (views imports nothing from here at import time)
 
 _NO_EVENTS: dict = {}   # the spectator's own events
 
