@@ -211,3 +211,22 @@ describe("the shell's wiring", () => {
     assert.deepEqual([added.size, on.size], [0, 0]);
   });
 });
+
+describe("the belief panel's headline and glossary (the shell shows what each game words)", () => {
+  test("the headline escapes the game's words, says where it is in the log, and is empty without one", () => {
+    assert.equal(S.beliefHeadlineMarkup(null), "");
+    assert.equal(S.beliefHeadlineMarkup({ text: "" }), "");
+    const html = S.beliefHeadlineMarkup({ text: "Bob <b> 9\u00d7 more likely", log: 4 }, "st");
+    assert.match(html, /^<p class="st-headline tb-headline" data-testid="belief-headline" data-log-entry="4">/);
+    assert.match(html, /Bob &lt;b&gt; 9\u00d7 more likely/);
+    assert.doesNotMatch(S.beliefHeadlineMarkup({ text: "x" }), /data-log-entry/);
+  });
+
+  test("the glossary: one term and its gloss each, nothing without terms", () => {
+    assert.equal(S.glossaryMarkup([]), "");
+    assert.equal(S.glossaryMarkup([{ gloss: "no term" }]), "");
+    const html = S.glossaryMarkup([{ term: "\u03b2", gloss: "care" }, { term: "type", gloss: "a kind of player" }]);
+    assert.equal((html.match(/<dt>/g) || []).length, 2);
+    assert.match(html, /<dt>\u03b2<\/dt><dd>care<\/dd>/);
+  });
+});
