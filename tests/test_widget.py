@@ -952,7 +952,7 @@ def test_the_end_table_names_the_dossier_only_in_a_game_with_one():
 # ------------------------------------------------------------------ the belief panel's headline (issue 24, item 4)
 def _expected_headline_step(belief, log, observer):
     """The most informative other player's step since the observer's last decision, computed here again."""
-    from heimlich_lab.widget.panel import _bits
+    from heimlich_lab.widget.story import information_bits as _bits
     # the observer's last turn that is over ended just before the next turn's roll (written out again here)
     rolls = [(i, e.player) for i, e in enumerate(log) if e.kind == "roll"]
     mine = [n for n, (_, p) in enumerate(rolls) if p == observer]

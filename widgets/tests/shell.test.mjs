@@ -230,3 +230,21 @@ describe("the belief panel's headline and glossary (the shell shows what each ga
     assert.match(html, /<dt>\u03b2<\/dt><dd>care<\/dd>/);
   });
 });
+
+describe("Secrets' belief panel on the shell: the headline first, the model's words in the details", () => {
+  test("the kernel's headline is shown above the table; 'P(...)' and the glossary only inside the details", () => {
+    const identities = { You: { CIA: 1, KGB: 0, Hippie: 0 }, Bob: { CIA: 0, KGB: 0.8, Hippie: 0.2 }, middle: { CIA: 0, KGB: 0.2, Hippie: 0.8 } };
+    const belief = { title: "Your belief: who is on which team?", identities, rows: {},
+      headline: { text: "Bob chose to refuse: 4\u00d7 more likely if Bob is KGB (0.40 \u2192 0.80)" },
+      explanation: "Bob chose to refuse: P(Bob is KGB) 0.40 -> 0.80.",
+      glossary: [{ term: "P(Cy is Hippie)", gloss: "the probability that the marker in front of Cy is the Hippie one" }] };
+    const html = SR.renderBelief(SETUP, { belief, is_over: false });
+    const [before, details] = html.split('<details class="st-fold" data-fold="belief-more">');
+    assert.ok(details, "a details disclosure");
+    assert.match(before, /<p class="st-headline tb-headline" data-testid="belief-headline"><span class="tb-headline-label">Since your last turn:<\/span> <span class="tb-headline-text">Bob chose to refuse: 4\u00d7 more likely if Bob is KGB \(0\.40 \u2192 0\.80\)<\/span><\/p><table>/);
+    assert.doesNotMatch(before.replace(/<[^>]*>/g, ""), /P\(|Last update/, "no jargon in the text shown outside the details");
+    assert.doesNotMatch(before, /belief-explanation|glossary/);
+    assert.match(details, /data-testid="belief-explanation"><strong>Latest update, in the model's words:<\/strong> Bob chose to refuse: P\(Bob is KGB\)/);
+    assert.match(details, /<dl class="st-glossary tb-glossary" data-testid="glossary"[^>]*><dt>P\(Cy is Hippie\)<\/dt><dd>the probability/);
+  });
+});

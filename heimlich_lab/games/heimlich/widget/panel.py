@@ -23,6 +23,7 @@ from ..rules.replay import DecisionStream
 from ....engine.words import for_any_name, possessive
 from .state import OWN_DECISIONS
 from ....inference.core import FREE_LABEL
+from ....widget.story import evidence_text, most_informative
 
 #: How many dossier notes the panel lists: each player's support, then the latest others.
 MAX_NOTES = 8
@@ -126,30 +127,6 @@ GLOSSARY = (
 JARGON = ("\u03b2", "type", "steady", "careless", "careful", "greedy", "bluffer", "moved)", "entropy",
           "likelihood", "read through", "P(")
 
-#: Below this information (bits) an update is not news.
-MIN_BITS = 0.01
-
-
-def _bits(before, after) -> np.ndarray:
-    """The information of each cell's change: the binary KL divergence KL(after || before), in bits.
-
-    >>> [round(float(x), 2) for x in _bits(np.array([0.2, 0.5, 0.0]), np.array([0.69, 0.5, 0.0]))]
-    [0.81, 0.0, 0.0]
-    """
-    b = np.clip(np.asarray(before, float), 1e-12, 1 - 1e-12)
-    a = np.clip(np.asarray(after, float), 1e-12, 1 - 1e-12)
-    return (a * np.log2(a / b) + (1 - a) * np.log2((1 - a) / (1 - b))).clip(min=0.0)
-
-
-def _times(ratio: float) -> str:
-    """A likelihood ratio as the headline says it: ``9\u00d7``, ``1.5\u00d7``.
-
-    >>> _times(9.4), _times(1.46), _times(109.2)
-    ('9\u00d7', '1.5\u00d7', '109\u00d7')
-    """
-    return (f"{ratio:.0f}" if ratio >= 3 else f"{ratio:.1f}") + "\u00d7"
-
-
 def _plain(description: str) -> str:
     """A decision's description for the headline: "point(s)" said right, "church" as the board names it, a card
     by what it does, not by its code.
@@ -164,8 +141,8 @@ def _plain(description: str) -> str:
 
 
 def headline_text(description: str, owner: str, agent: str, before: float, after: float, log_ratio: float) -> str:
-    """One update in plain words: what was seen, how much more likely it is under the claim, and the
-    probability before and after.
+    """One update in plain words (:func:`~heimlich_lab.widget.story.evidence_text`): what was seen, how much more
+    likely it is if ``owner`` controls ``agent`` (or does not), and the probability before and after.
 
     >>> headline_text("Bob moved red from church to 3", "Bob", "red", 0.2, 0.69, np.log(9.1))
     'Bob moved red from the Church to 3: 9\u00d7 more likely if Bob controls red (0.20 \u2192 0.69)'
@@ -174,18 +151,7 @@ def headline_text(description: str, owner: str, agent: str, before: float, after
     """
     claim = f"nobody controls {agent}" if owner == FREE_LABEL else f"{owner} controls {agent}"
     nope = f"somebody controls {agent}" if owner == FREE_LABEL else f"{owner} does not control {agent}"
-    change = f"({before:.2f} \u2192 {after:.2f})"
-    if np.isnan(log_ratio):
-        said = f"the chance that {claim} changed {change}"
-    elif log_ratio == np.inf:
-        said = f"only possible if {claim} {change}"
-    elif log_ratio == -np.inf:
-        said = f"impossible if {claim} {change}"
-    elif log_ratio >= 0:
-        said = f"{_times(float(np.exp(log_ratio)))} more likely if {claim} {change}"
-    else:
-        said = f"{_times(float(np.exp(-log_ratio)))} more likely if {nope} {change}"
-    return for_any_name(f"{_plain(description)}: {said}")
+    return evidence_text(_plain(description), claim, nope, before, after, log_ratio)
 
 
 def story_headline(belief, steps: int | None = None, since: int | None = None) -> dict | None:
@@ -238,21 +204,16 @@ def story_headline(belief, steps: int | None = None, since: int | None = None) -
 
 def _most_informative(steps, since: int, observer):
     """The step (after log entry ``since``, not the observer's) whose actor's row gained the most information,
-    with that row and cell and the bits, or ``None`` below :data:`MIN_BITS`."""
-    best, best_bits = None, MIN_BITS
-    for st in steps:
-        if st.index <= since or st.actor == observer or st.update is None:
-            continue
-        upd = st.update
-        names = [*upd.owners, FREE_LABEL]
-        if st.actor not in names:
-            continue
-        row = names.index(st.actor)
-        bits = _bits(upd.marginals_before[row], upd.marginals_after[row])
-        j = int(np.argmax(bits))
-        if bits[j] > best_bits:
-            best, best_bits = (st, row, j, float(bits[j])), float(bits[j])
-    return best
+    with that row and cell and the bits (:func:`~heimlich_lab.widget.story.most_informative`), or ``None``."""
+    by_update = {id(st.update): st for st in steps
+                 if st.index > since and st.actor != observer and st.update is not None}
+
+    def actor_row(u):
+        names = [*u.owners, FREE_LABEL]
+        actor = by_update[id(u)].actor
+        return [names.index(actor)] if actor in names else None
+    best = most_informative([st.update for st in by_update.values()], actor_row)
+    return None if best is None else (by_update[id(best[0])], *best[1:])
 
 
 def _headline(st, row: int, j: int, bits: float) -> dict:
