@@ -309,7 +309,8 @@ def test_the_headline_is_the_most_informative_update_since_the_viewers_last_turn
                     for r in range(len(u.marginals_before))) for u in others]
         h = b["headline"]
         if not gain or max(gain) <= 0.01:
-            assert h["text"] == "Nothing has changed the belief much since Ann's last turn."
+            assert h["text"] == ("Nothing has changed the belief much since Ann's last turn." if since
+                                 else "Nothing has changed the belief much yet.")
         else:
             best = others[gain.index(max(gain))]
             assert h["text"].startswith(best.label + ": ") and h["bits"] == round(max(gain), 4)

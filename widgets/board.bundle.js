@@ -172,7 +172,7 @@ function beliefHeadlineMarkup(headline, p = "tb") {
   if (!headline || !headline.text) return "";
   const where = Number.isFinite(Number(headline.log)) && headline.log !== null && headline.log !== void 0 ? ` data-log-entry="${esc(Math.trunc(Number(headline.log)))}"` : "";
   const earlier = headline.earlier ? `<span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: ${esc(headline.earlier)}</span>` : "";
-  return `<p class="${p}-headline tb-headline" data-testid="belief-headline"${where}><span class="tb-headline-label">Since your last turn:</span> <span class="tb-headline-text">${esc(headline.text)}</span>${earlier}</p>`;
+  return `<p class="${p}-headline tb-headline" data-testid="belief-headline"${where}><span class="tb-headline-label">${esc(headline.label || "Since your last turn:")}</span> <span class="tb-headline-text">${esc(headline.text)}</span>${earlier}</p>`;
 }
 function glossaryMarkup(glossary, p = "tb") {
   if (!Array.isArray(glossary) || !glossary.length) return "";

@@ -243,7 +243,8 @@ export function patchLog(ol, lines, prev) {
 /**
  * The belief panel's headline (issue 24, item 4): the most informative update since the viewer's last turn, in
  * the game's plain words (`headline.text`; `headline.earlier`: the most telling update so far, when nothing new
- * happened). The shell shows it; each game's kernel writes it. "" without a headline.
+ * happened; `headline.label`: its lead-in, "Since your last turn:" by default). The shell shows it; each game's
+ * kernel writes it. "" without a headline.
  */
 export function beliefHeadlineMarkup(headline, p = "tb") {
   if (!headline || !headline.text) return "";
@@ -252,7 +253,7 @@ export function beliefHeadlineMarkup(headline, p = "tb") {
   const earlier = headline.earlier
     ? `<span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: ${esc(headline.earlier)}</span>` : "";
   return `<p class="${p}-headline tb-headline" data-testid="belief-headline"${where}>`
-    + `<span class="tb-headline-label">Since your last turn:</span> <span class="tb-headline-text">${esc(headline.text)}</span>${earlier}</p>`;
+    + `<span class="tb-headline-label">${esc(headline.label || "Since your last turn:")}</span> <span class="tb-headline-text">${esc(headline.text)}</span>${earlier}</p>`;
 }
 
 /**

@@ -220,6 +220,7 @@ describe("the belief panel's headline and glossary (the shell shows what each ga
     assert.match(html, /^<p class="st-headline tb-headline" data-testid="belief-headline" data-log-entry="4">/);
     assert.match(html, /Bob &lt;b&gt; 9\u00d7 more likely/);
     assert.doesNotMatch(S.beliefHeadlineMarkup({ text: "x" }), /data-log-entry/);
+    assert.match(S.beliefHeadlineMarkup({ text: "x", label: "Lately:" }), /<span class="tb-headline-label">Lately:<\/span>/);
   });
 
   test("the glossary: one term and its gloss each, nothing without terms", () => {

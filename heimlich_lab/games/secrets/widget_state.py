@@ -171,6 +171,11 @@ GLOSSARY = (
 )
 
 
+def _lead_in(observer) -> dict:
+    """The headline's lead-in for a spectator, who has no turn of their own (a player's is the shell's)."""
+    return {} if observer is not None else {"label": "Lately:"}
+
+
 def _own(label: str, observer) -> bool:
     """Whether an update's label is the observer's own decision or the observer's own look ("you saw ...")."""
     return label.startswith("you ") or (observer is not None and label.startswith(f"{observer} "))
@@ -201,8 +206,8 @@ def story_headline(belief, since: int | None = None) -> dict | None:
                      and not str(u.label).startswith("you ")), default=0)
     best = most_informative(u for u in history[since:] if not _own(str(u.label or ""), o))
     if best is None:
-        who = f"{possessive(o)} last turn" if o is not None else "the start"
-        return {"text": for_any_name(f"Nothing has changed the belief much since {who}.")}
+        who = f" since {possessive(o)} last turn" if o is not None and since > 0 else " yet"
+        return {"text": for_any_name(f"Nothing has changed the belief much{who}.")} | _lead_in(o)
     u, r, j, bits = best
     team, slot = [*u.owners, "free"][r], u.slots[j]
     before, after = float(u.marginals_before[r, j]), float(u.marginals_after[r, j])
@@ -210,7 +215,7 @@ def story_headline(belief, since: int | None = None) -> dict | None:
     text = evidence_text(str(u.label), f"{marker} is {team}", f"{marker} is not {team}", before, after,
                          float(u.log_likelihood_ratios()[r, j]))
     return {"text": text, "slot": slot, "team": team, "before": round(before, 4), "after": round(after, 4),
-            "bits": round(bits, 4)}
+            "bits": round(bits, 4)} | _lead_in(o)
 
 
 def since_last_turn(view) -> list[str]:

@@ -163,7 +163,7 @@ def story_headline(belief, steps: int | None = None, since: int | None = None) -
     cell's probability (bits, :func:`_bits`); the best one's ``text`` is :func:`headline_text`. ``since``: the
     log entry where the observer's last turn ended (:func:`last_decision_of`; ``-1``: none yet); default (a
     replay): the observer's latest step before another player's latest one (a spectator: the last round of turns). Keys: ``text``, ``turn``, ``log``, ``actor``, ``owner``,
-    ``agent``, ``before``, ``after``, ``bits``; when nothing informative happened, ``text`` says so and ``earlier`` is the most informative update
+    ``agent``, ``before``, ``after``, ``bits`` (and for a spectator ``label``, the lead-in); when nothing informative happened, ``text`` says so and ``earlier`` is the most informative update
     of the game so far (the story stays on the screen).
 
     >>> from heimlich_lab import Belief, Rules, play
@@ -192,14 +192,16 @@ def story_headline(belief, steps: int | None = None, since: int | None = None) -
             since = min((st.index - 1 for st in shown if st.turn is not None
                          and st.turn > last - len(getattr(belief, "players", ()))), default=-1)
     best = _most_informative(shown, since, observer)
+    label = {} if observer is not None else {"label": "Lately:"}    # a spectator has no turn of their own
     if best is None:
-        who = f"{possessive(observer)} last turn" if observer is not None else "the last round"
-        out = {"text": for_any_name(f"Nothing has changed the belief much since {who}.")}
+        who = (" yet" if since < 0 else f" since {possessive(observer)} last turn" if observer is not None
+               else " since the last round")
+        out = {"text": for_any_name(f"Nothing has changed the belief much{who}."), **label}
         earlier = _most_informative(shown, -1, observer) if since >= 0 else None
         if earlier is not None:     # the story so far stays on the screen
             out["earlier"] = _headline(*earlier)["text"]
         return out
-    return _headline(*best)
+    return _headline(*best) | label
 
 
 def _most_informative(steps, since: int, observer):
