@@ -21,7 +21,6 @@ from ..rules.cards import CARDS
 from ..rules.records import GameRecord
 from ..rules.replay import DecisionStream
 from ....engine.words import for_any_name, possessive
-from .state import OWN_DECISIONS
 from ....inference.core import FREE_LABEL
 from ....widget.story import evidence_text, most_informative
 

@@ -390,7 +390,7 @@ def game_result(view) -> dict | None:
 
 
 #: Decisions of a player (what "your last turn" ends with).
-OWN_DECISIONS = ("points", "move", "announce", "play", "pass", "done", "safe", "dossier", "collect")
+_OWN_DECISIONS = ("points", "move", "announce", "play", "pass", "done", "safe", "dossier", "collect")
 SINCE_LINES = 30
 
 
@@ -399,7 +399,7 @@ def since_last_turn(view) -> list[str]:
     if view.viewer is None:
         return []
     log = view.log
-    last = max((i for i, e in enumerate(log) if e.player == view.viewer and e.kind in OWN_DECISIONS), default=-1)
+    last = max((i for i, e in enumerate(log) if e.player == view.viewer and e.kind in _OWN_DECISIONS), default=-1)
     return [describe(e) for e in log[max(last + 1, len(log) - SINCE_LINES):]]
 
 
