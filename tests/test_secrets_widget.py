@@ -287,3 +287,37 @@ def test_the_belief_panel_can_read_choices_with_a_player_model():
     assert any(abs(want[s][t] - plain[s][t]) > 1e-3 for s in want for t in want[s])   # the model made a difference
     live = SecretsController(FOUR, bots={p: RandomBot(i) for i, p in enumerate(FOUR[1:])}, seed=3, model=model)
     assert live.beliefs["Ann"].model is model
+
+
+def test_the_headline_is_the_most_informative_update_since_the_viewers_last_turn_never_their_own():
+    """Issue 24, item 4: the belief panel's headline, for Secrets (its own wording, the shell shows it)."""
+    from heimlich_lab.games.secrets.model import SecretsModel
+    from heimlich_lab.games.secrets.widget_state import GLOSSARY
+    from heimlich_lab.widget.story import information_bits
+    ctl = human_vs_bots(seed=3, model=SecretsModel())
+    told = []
+    for _ in range(120):
+        s = ctl.widget.state
+        if not s["is_human_turn"]:
+            if not ctl.step():
+                break
+            continue
+        b, history = s["belief"], ctl.beliefs["Ann"].posterior.history
+        since = ctl._turn_ends.get("Ann", 0)
+        others = [u for u in history[since:] if not (u.label.startswith("Ann ") or u.label.startswith("you "))]
+        gain = [max(float(information_bits(u.marginals_before[r], u.marginals_after[r]).max())
+                    for r in range(len(u.marginals_before))) for u in others]
+        h = b["headline"]
+        if not gain or max(gain) <= 0.01:
+            assert h["text"] == ("Nothing has changed the belief much since Ann's last turn." if since
+                                 else "Nothing has changed the belief much yet.")
+        else:
+            best = others[gain.index(max(gain))]
+            assert h["text"].startswith(best.label + ": ") and h["bits"] == round(max(gain), 4)
+            assert f"({h['before']:.2f} \u2192 {h['after']:.2f})" in h["text"]
+            told.append(h["text"])
+        assert not h["text"].startswith(("Ann ", "you ")) and "P(" not in h["text"] and " middle is " not in h["text"]
+        assert b["glossary"] == [dict(g) for g in GLOSSARY]
+        ctl.send_action(s["decisions"][0]["notation"])
+    assert len(set(told)) >= 3 and any(" more likely if " in t for t in told)
+    assert set(ctl._turn_ends) == {"Ann"}       # Ann's turns ended and the story started anew

@@ -947,3 +947,74 @@ def test_the_end_table_names_the_dossier_only_in_a_game_with_one():
     assert plain["note"] and "dossier" not in plain["note"]
     with_dossier = game_result(SimpleNamespace(is_over=True, log=[over], rules=Rules(dossier=True)))
     assert "dossier points are added" in with_dossier["note"]
+
+
+# ------------------------------------------------------------------ the belief panel's headline (issue 24, item 4)
+def _expected_headline_step(belief, log, observer):
+    """The most informative other player's step since the observer's last decision, computed here again."""
+    from heimlich_lab.widget.story import information_bits as _bits
+    # the observer's last turn that is over ended just before the next turn's roll (written out again here)
+    rolls = [(i, e.player) for i, e in enumerate(log) if e.kind == "roll"]
+    mine = [n for n, (_, p) in enumerate(rolls) if p == observer]
+    if mine and mine[-1] == len(rolls) - 1:
+        mine.pop()
+    last = -1 if not mine else rolls[mine[-1] + 1][0] - 1 if mine[-1] + 1 < len(rolls) else len(log) - 1
+    best, best_bits = None, 0.01
+    for st in belief.history:
+        if st.index <= last or st.actor == observer or st.update is None:
+            continue
+        row = [*st.update.owners, "free"].index(st.actor)
+        bits = float(_bits(st.update.marginals_before[row], st.update.marginals_after[row]).max())
+        if bits > best_bits:
+            best, best_bits = st, bits
+    return best
+
+
+def test_the_headline_is_the_most_informative_update_since_the_observers_last_turn_never_their_own():
+    from heimlich_lab.widget.panel import GLOSSARY, JARGON
+    from heimlich_lab.bots import GreedyBot
+    greedy = {"Bob": GreedyBot(seed=2), "Cy": GreedyBot(seed=3)}   # they give their agents away, as in class
+    ctl = GameController(THREE, bots=greedy, rules=TS, seed=3)      # top secret: several decisions in a turn
+    seen, own_steps = [], 0
+    for _ in range(200):
+        s = ctl.widget.state
+        if s["is_human_turn"]:
+            b = s["belief"]
+            h = b["headline"]
+            belief = ctl.beliefs["Ann"]
+            own_steps += sum(st.actor == "Ann" and st.update is not None for st in belief.history)
+            want = _expected_headline_step(belief, ctl.game.view("Ann").log, "Ann")
+            if want is None:
+                assert set(h) <= {"text", "earlier"} and h["text"] in (
+                    "Nothing has changed the belief much yet.", "Nothing has changed the belief much since Ann's last turn.")
+                assert "Ann " not in h.get("earlier", "")[:4]
+            else:
+                assert h["log"] == want.index and h["actor"] == want.actor != "Ann"
+                assert h["text"].startswith(want.description.split(" ")[0] + " ")
+                assert " more likely if " in h["text"] or "possible if" in h["text"] or "chance" in h["text"]
+                assert f"({h['before']:.2f} \u2192 {h['after']:.2f})" in h["text"]
+                seen.append(h["text"])
+            assert not any(w.lower() in h["text"].lower() for w in JARGON), h["text"]
+            assert "point(s)" not in h["text"] and not re.search(r"played [a-z0-9]+:", h["text"])   # no card codes
+            assert b["glossary"] == [dict(g) for g in GLOSSARY] and all(g["term"] and g["gloss"] for g in b["glossary"])
+            ctl.send_action(human_policy(s))
+        elif not ctl.step():
+            break
+    # the default model reads Ann's own decisions too (which kind of table), and they never make the headline
+    assert own_steps > 0 and len(set(seen)) >= 2 and not any(t.startswith("Ann ") for t in seen)
+    assert "label" not in h
+    from heimlich_lab.widget.panel import story_headline
+    from heimlich_lab import Belief
+    assert story_headline(Belief.from_record(ctl.record.public(), None))["label"] == "Lately:"   # no turn of theirs
+
+
+def test_the_headline_says_each_kind_of_evidence_in_plain_words():
+    import numpy as np
+    from heimlich_lab.widget.panel import headline_text
+    say = lambda lr, owner="Bob": headline_text("Bob chose 2 point(s)", owner, "red", 0.2, 0.69, lr)  # noqa: E731
+    assert say(np.log(9.2)) == "Bob chose 2 points: 9\u00d7 more likely if Bob controls red (0.20 \u2192 0.69)"
+    assert say(-np.log(2.5)) == "Bob chose 2 points: 2.5\u00d7 more likely if Bob does not control red (0.20 \u2192 0.69)"
+    assert say(np.inf).endswith("only possible if Bob controls red (0.20 \u2192 0.69)")
+    assert say(np.log(4), "free").endswith("4\u00d7 more likely if nobody controls red (0.20 \u2192 0.69)")
+    assert say(np.nan).endswith("the chance that Bob controls red changed (0.20 \u2192 0.69)")
+    assert headline_text("You moved red", "You", "red", 0.2, 0.5, 1.0).startswith("You moved red: 2.7\u00d7 more likely if You control red")

@@ -168,6 +168,17 @@ function patchLog(ol, lines, prev) {
   ol.scrollTop = ol.scrollHeight;
   return lines;
 }
+function beliefHeadlineMarkup(headline, p = "tb") {
+  if (!headline || !headline.text) return "";
+  const where = Number.isFinite(Number(headline.log)) && headline.log !== null && headline.log !== void 0 ? ` data-log-entry="${esc(Math.trunc(Number(headline.log)))}"` : "";
+  const earlier = headline.earlier ? `<span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: ${esc(headline.earlier)}</span>` : "";
+  return `<p class="${p}-headline tb-headline" data-testid="belief-headline"${where}><span class="tb-headline-label">${esc(headline.label || "Since your last turn:")}</span> <span class="tb-headline-text">${esc(headline.text)}</span>${earlier}</p>`;
+}
+function glossaryMarkup(glossary, p = "tb") {
+  if (!Array.isArray(glossary) || !glossary.length) return "";
+  const items = glossary.filter((g) => g && g.term).map((g) => `<dt>${esc(g.term)}</dt><dd>${esc(g.gloss || "")}</dd>`).join("");
+  return items ? `<dl class="${p}-glossary tb-glossary" data-testid="glossary" aria-label="Words used here">${items}</dl>` : "";
+}
 
 // logic.js
 var FINISH = 42;
@@ -1092,8 +1103,10 @@ function renderBelief(vm) {
   const two = sumsToTwo ? `<p class="hb-note" data-testid="sums-to-two">A row sums to 2 when that player may hold a second agent (the Top Secret card that takes a free agent).</p>` : "";
   const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
   const plot = ent.length ? renderEntropy(ent) : "";
-  const expl = b.explanation ? `<p class="hb-explanation"><strong>Last update:</strong> ${esc2(b.explanation)}</p>` : "";
-  const ups = Array.isArray(b.updates) && b.updates.length ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc2(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc2(u.turn)}" title="show turn ${esc2(u.turn)} in the log">turn ${esc2(u.turn)}</button>: ${esc2(u.text)} <span class="hb-muted">(${esc2(Number(u.change).toFixed(2))} moved)</span></li>`).join("")}</ol>` : "";
+  const headline = beliefHeadlineMarkup(b.headline, "hb");
+  const expl = b.explanation ? `<p class="hb-explanation" data-testid="belief-explanation"><strong>Latest update, in the model's words:</strong> ${esc2(b.explanation)}</p>` : "";
+  const gloss = glossaryMarkup(b.glossary, "hb");
+  const ups = Array.isArray(b.updates) && b.updates.length ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc2(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc2(u.turn)}" title="show turn ${esc2(u.turn)} in the log">turn ${esc2(u.turn)}</button>: ${esc2(u.text)} <span class="hb-muted">(probability moved ${esc2(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
   const types = b.types && typeof b.types === "object" && Object.keys(b.types).length ? `<h5>Player types</h5><ul class="hb-types" data-testid="types">${Object.entries(b.types).map(([who, t]) => `<li>${esc2(who)} plays like: ${esc2(Object.entries(t || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(", "))}</li>`).join("")}</ul>` : "";
   const notes = Array.isArray(b.notes) && b.notes.length ? `<h5>Dossier notes</h5><ul class="hb-notes" data-testid="notes">${b.notes.map((n) => `<li>${esc2(n)}</li>`).join("")}</ul>` : "";
   let sheet = "";
@@ -1104,7 +1117,7 @@ function renderBelief(vm) {
     }).join(" ") + `</p>`;
   }
   const version = Number.isFinite(Number(b.version)) && b.version !== null && b.version !== "" ? ` data-belief-version="${esc2(Math.trunc(Number(b.version)))}"` : "";
-  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc2(b.title || "Who controls which agent?")}</h4>${caption}${table}${legend}${mine}${two}${expl}<details class="hb-fold" data-fold="belief-more"><summary>Updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}</summary>${ups}${types}${plot}${notes}${sheet}</details></section>`;
+  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc2(b.title || "Who controls which agent?")}</h4>${headline}${caption}${table}${legend}${mine}${two}<details class="hb-fold" data-fold="belief-more"><summary>Details: updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}</summary>${expl}${ups}${types}${plot}${notes}${sheet}${gloss}</details></section>`;
 }
 function renderEntropy(values) {
   const W = 240, H = 92, left = 34, bottom = 22, top = 6, right = 8;

@@ -481,9 +481,12 @@ export function renderBelief(vm) {
   const two = sumsToTwo ? `<p class="hb-note" data-testid="sums-to-two">A row sums to 2 when that player may hold a second agent (the Top Secret card that takes a free agent).</p>` : "";
   const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
   const plot = ent.length ? renderEntropy(ent) : "";
-  const expl = b.explanation ? `<p class="hb-explanation"><strong>Last update:</strong> ${esc(b.explanation)}</p>` : "";
+  const headline = S.beliefHeadlineMarkup(b.headline, "hb");
+  // the model's own sentence of the latest update (types, \u03b2, "read through"): in the details, with the glossary
+  const expl = b.explanation ? `<p class="hb-explanation" data-testid="belief-explanation"><strong>Latest update, in the model's words:</strong> ${esc(b.explanation)}</p>` : "";
+  const gloss = S.glossaryMarkup(b.glossary, "hb");
   const ups = Array.isArray(b.updates) && b.updates.length
-    ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc(u.turn)}" title="show turn ${esc(u.turn)} in the log">turn ${esc(u.turn)}</button>: ${esc(u.text)} <span class="hb-muted">(${esc(Number(u.change).toFixed(2))} moved)</span></li>`).join("")}</ol>` : "";
+    ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc(u.turn)}" title="show turn ${esc(u.turn)} in the log">turn ${esc(u.turn)}</button>: ${esc(u.text)} <span class="hb-muted">(probability moved ${esc(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
   const types = b.types && typeof b.types === "object" && Object.keys(b.types).length
     ? `<h5>Player types</h5><ul class="hb-types" data-testid="types">${Object.entries(b.types).map(([who, t]) => `<li>${esc(who)} plays like: ${esc(Object.entries(t || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(", "))}</li>`).join("")}</ul>` : "";
   const notes = Array.isArray(b.notes) && b.notes.length ? `<h5>Dossier notes</h5><ul class="hb-notes" data-testid="notes">${b.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "";
@@ -495,8 +498,8 @@ export function renderBelief(vm) {
     }).join(" ") + `</p>`;
   }
   const version = Number.isFinite(Number(b.version)) && b.version !== null && b.version !== "" ? ` data-belief-version="${esc(Math.trunc(Number(b.version)))}"` : "";
-  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc(b.title || "Who controls which agent?")}</h4>${caption}${table}${legend}${mine}${two}${expl}`
-    + `<details class="hb-fold" data-fold="belief-more"><summary>Updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}</summary>${ups}${types}${plot}${notes}${sheet}</details></section>`;
+  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc(b.title || "Who controls which agent?")}</h4>${headline}${caption}${table}${legend}${mine}${two}`
+    + `<details class="hb-fold" data-fold="belief-more"><summary>Details: updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}</summary>${expl}${ups}${types}${plot}${notes}${sheet}${gloss}</details></section>`;
 }
 
 /** The uncertainty (entropy, bits) over the decisions: a small plot with axes and their labels. */

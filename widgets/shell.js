@@ -239,3 +239,30 @@ export function patchLog(ol, lines, prev) {
   ol.scrollTop = ol.scrollHeight;
   return lines;
 }
+
+/**
+ * The belief panel's headline (issue 24, item 4): the most informative update since the viewer's last turn, in
+ * the game's plain words (`headline.text`; `headline.earlier`: the most telling update so far, when nothing new
+ * happened; `headline.label`: its lead-in, "Since your last turn:" by default). The shell shows it; each game's
+ * kernel writes it. "" without a headline.
+ */
+export function beliefHeadlineMarkup(headline, p = "tb") {
+  if (!headline || !headline.text) return "";
+  const where = Number.isFinite(Number(headline.log)) && headline.log !== null && headline.log !== undefined
+    ? ` data-log-entry="${esc(Math.trunc(Number(headline.log)))}"` : "";
+  const earlier = headline.earlier
+    ? `<span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: ${esc(headline.earlier)}</span>` : "";
+  return `<p class="${p}-headline tb-headline" data-testid="belief-headline"${where}>`
+    + `<span class="tb-headline-label">${esc(headline.label || "Since your last turn:")}</span> <span class="tb-headline-text">${esc(headline.text)}</span>${earlier}</p>`;
+}
+
+/**
+ * The words the belief panel's details use, each with a one-line gloss, in a list (`glossary`: [{term, gloss}]).
+ * It goes inside the panel's "details" disclosure, beside the jargon it explains.
+ */
+export function glossaryMarkup(glossary, p = "tb") {
+  if (!Array.isArray(glossary) || !glossary.length) return "";
+  const items = glossary.filter((g) => g && g.term)
+    .map((g) => `<dt>${esc(g.term)}</dt><dd>${esc(g.gloss || "")}</dd>`).join("");
+  return items ? `<dl class="${p}-glossary tb-glossary" data-testid="glossary" aria-label="Words used here">${items}</dl>` : "";
+}

@@ -592,7 +592,8 @@ def board_top(page, board):
 def one_screen_boxes(board):
     return {"board": board.locator("svg.hb-svg").bounding_box(),
             "decision": board.locator("[data-section='controls']").bounding_box(),
-            "heatmap": board.locator("[data-testid='belief'] table.hb-heat").bounding_box()}
+            "heatmap": board.locator("[data-testid='belief'] table.hb-heat").bounding_box(),
+            "belief headline": board.locator("[data-testid='belief-headline']").bounding_box()}
 
 
 # what sticks out to the right of its panel (the end table, a column, the board itself), visually hidden text aside

@@ -1,7 +1,7 @@
 // The Secrets table's markup (pure: strings from the synced `setup` and `state`; no DOM). table.js puts it on the
 // page through the table shell (../shell.js). The words come from the kernel (heimlich_lab/games/secrets/
 // widget_state.py): the card reference, the headline, the labels; this module only lays them out.
-import { attrs, curtainMarkup, esc, logItems, playbackMarkup, plural, sinceMarkup } from "../shell.js";
+import { attrs, beliefHeadlineMarkup, curtainMarkup, esc, glossaryMarkup, logItems, playbackMarkup, plural, sinceMarkup } from "../shell.js";
 
 const TEAM_CLASS = { CIA: "st-cia", KGB: "st-kgb", Hippie: "st-hippie" };
 
@@ -140,8 +140,11 @@ export function renderBelief(setup, state) {
   }).join("");
   return `<div class="st-belief" data-testid="belief"${attrs({ "data-version": b.version })}>`
     + `<h4 class="st-belief-title">${esc(b.title || "Belief")}${state.is_over ? " (before the reveal)" : ""}</h4>`
+    + beliefHeadlineMarkup(b.headline, "st")
     + `<table><thead><tr><th scope="col"><span class="tb-sr">seat</span></th>${setup.teams.map((t) => `<th scope="col">${esc(t)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>`
-    + `<p class="st-explain" data-testid="belief-explanation"><strong>Last update:</strong> ${esc(b.explanation)}</p></div>`;
+    + `<details class="st-fold" data-fold="belief-more"><summary>Details: the latest update, words used</summary>`
+    + `<p class="st-explain" data-testid="belief-explanation"><strong>Latest update, in the model's words:</strong> ${esc(b.explanation)}</p>`
+    + `${glossaryMarkup(b.glossary, "st")}</details></div>`;
 }
 
 /** The card legend: every card's value and effect in words (the reference a new player needs). */

@@ -171,6 +171,17 @@ function patchLog(ol, lines, prev) {
   ol.scrollTop = ol.scrollHeight;
   return lines;
 }
+function beliefHeadlineMarkup(headline, p = "tb") {
+  if (!headline || !headline.text) return "";
+  const where = Number.isFinite(Number(headline.log)) && headline.log !== null && headline.log !== void 0 ? ` data-log-entry="${esc(Math.trunc(Number(headline.log)))}"` : "";
+  const earlier = headline.earlier ? `<span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: ${esc(headline.earlier)}</span>` : "";
+  return `<p class="${p}-headline tb-headline" data-testid="belief-headline"${where}><span class="tb-headline-label">${esc(headline.label || "Since your last turn:")}</span> <span class="tb-headline-text">${esc(headline.text)}</span>${earlier}</p>`;
+}
+function glossaryMarkup(glossary, p = "tb") {
+  if (!Array.isArray(glossary) || !glossary.length) return "";
+  const items = glossary.filter((g) => g && g.term).map((g) => `<dt>${esc(g.term)}</dt><dd>${esc(g.gloss || "")}</dd>`).join("");
+  return items ? `<dl class="${p}-glossary tb-glossary" data-testid="glossary" aria-label="Words used here">${items}</dl>` : "";
+}
 
 // secrets/render.js
 var TEAM_CLASS = { CIA: "st-cia", KGB: "st-kgb", Hippie: "st-hippie" };
@@ -272,7 +283,7 @@ function renderBelief(setup, state) {
     const name = b.rows && b.rows[slot] || slot;
     return `<tr${attrs({ "data-belief-slot": slot })}><th scope="row">${esc(name)}</th>` + setup.teams.map((t) => `<td${attrs({ class: t === best ? "st-best" : null, "data-team": t, title: `P(${name} is ${t}) = ${pct(d[t])}` })}><span class="st-bar ${TEAM_CLASS[t]}" style="width:${Math.round(d[t] * 100)}%"></span><span class="st-p">${pct(d[t])}</span></td>`).join("") + `</tr>`;
   }).join("");
-  return `<div class="st-belief" data-testid="belief"${attrs({ "data-version": b.version })}><h4 class="st-belief-title">${esc(b.title || "Belief")}${state.is_over ? " (before the reveal)" : ""}</h4><table><thead><tr><th scope="col"><span class="tb-sr">seat</span></th>${setup.teams.map((t) => `<th scope="col">${esc(t)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table><p class="st-explain" data-testid="belief-explanation"><strong>Last update:</strong> ${esc(b.explanation)}</p></div>`;
+  return `<div class="st-belief" data-testid="belief"${attrs({ "data-version": b.version })}><h4 class="st-belief-title">${esc(b.title || "Belief")}${state.is_over ? " (before the reveal)" : ""}</h4>` + beliefHeadlineMarkup(b.headline, "st") + `<table><thead><tr><th scope="col"><span class="tb-sr">seat</span></th>${setup.teams.map((t) => `<th scope="col">${esc(t)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table><details class="st-fold" data-fold="belief-more"><summary>Details: the latest update, words used</summary><p class="st-explain" data-testid="belief-explanation"><strong>Latest update, in the model's words:</strong> ${esc(b.explanation)}</p>${glossaryMarkup(b.glossary, "st")}</details></div>`;
 }
 function renderCards(setup) {
   const cards = setup && setup.cards || [];

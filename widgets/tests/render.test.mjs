@@ -359,6 +359,31 @@ describe("the classroom board (issue 13)", () => {
     assert.equal(L.formatProb(0), "0");
   });
 
+  test("the belief panel tells the story: the headline above the heatmap, the model's jargon in the details with a gloss", () => {
+    const belief = { observer: "Ann", rows: ["Bob", "free"], cols: ["red"], p: [[0.69], [0.31]],
+      headline: { text: "Bob moved red from the Church to 3: 9\u00d7 more likely if Bob controls red (0.20 \u2192 0.69)", log: 7, turn: 4 },
+      explanation: "Bob moved red from church to 3: read through Bob's type: most likely steady (\u03b2\u22481) (0.58).",
+      updates: [{ turn: 4, text: "Bob moved red", change: 0.49, log: 7 }], types: { Bob: { "steady (\u03b2\u22481)": 0.58 } },
+      glossary: [{ term: "\u03b2 (beta)", gloss: "how carefully a type picks its best move" }, { term: "type", gloss: "a kind of player" }] };
+    const html = R.renderBelief(R.viewModel(moveState({ belief })));
+    const head = html.match(/<p class="hb-headline[^"]*" data-testid="belief-headline" data-log-entry="7">(.*?)<\/p>/);
+    assert.ok(head, "one headline, placed at its log entry");
+    assert.match(head[1], /Since your last turn:<\/span> <span class="tb-headline-text">Bob moved red from the Church to 3: 9\u00d7 more likely if Bob controls red \(0\.20 \u2192 0\.69\)/);
+    assert.ok(html.indexOf("belief-headline") < html.indexOf('class="hb-heat"'), "the headline comes before the heatmap");
+    const [before, details] = html.split('<details class="hb-fold" data-fold="belief-more">');
+    assert.ok(details, "a details disclosure");
+    for (const jargon of ["\u03b2", "steady", "read through", "moved 0", "types", "Last update"]) {
+      assert.doesNotMatch(before, new RegExp(jargon), `"${jargon}" is not outside the details`);
+    }
+    assert.match(details, /^<summary>Details: /);
+    assert.match(details, /data-testid="belief-explanation"[^>]*><strong>Latest update, in the model's words:<\/strong> Bob moved red from church to 3: read through/);
+    assert.match(details, /<dl class="hb-glossary tb-glossary" data-testid="glossary" aria-label="Words used here"><dt>\u03b2 \(beta\)<\/dt><dd>how carefully a type picks its best move<\/dd><dt>type<\/dt><dd>a kind of player<\/dd><\/dl>/);
+    assert.match(details, /\(probability moved 0\.49\)/);
+    const quiet = R.renderBelief(R.viewModel(moveState({ belief: { ...belief, headline: { text: "Nothing has changed the belief much since Ann's last turn.", earlier: "Cy moved blue: 40\u00d7 more likely if Cy controls blue (0.97 \u2192 1.00)" } } })));
+    assert.match(quiet, /data-testid="belief-headline"><span class="tb-headline-label">Since your last turn:<\/span> <span class="tb-headline-text">Nothing has changed the belief much since Ann&#39;s last turn\.<\/span><span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: Cy moved blue/);
+    assert.doesNotMatch(R.renderBelief(R.viewModel(moveState({ belief: { ...belief, headline: null } }))), /belief-headline/);
+  });
+
   test("words a narrow board leaves out (CSS) stay in the text for screen readers, and in titles", () => {
     const text = (html) => html.replace(/<[^>]*>/g, "");
     const belief = { observer: null, rows: ["Bob", "free"], cols: ["red"], p: [[0.5], [0.5]] };

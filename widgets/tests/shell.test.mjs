@@ -211,3 +211,41 @@ describe("the shell's wiring", () => {
     assert.deepEqual([added.size, on.size], [0, 0]);
   });
 });
+
+describe("the belief panel's headline and glossary (the shell shows what each game words)", () => {
+  test("the headline escapes the game's words, says where it is in the log, and is empty without one", () => {
+    assert.equal(S.beliefHeadlineMarkup(null), "");
+    assert.equal(S.beliefHeadlineMarkup({ text: "" }), "");
+    const html = S.beliefHeadlineMarkup({ text: "Bob <b> 9\u00d7 more likely", log: 4 }, "st");
+    assert.match(html, /^<p class="st-headline tb-headline" data-testid="belief-headline" data-log-entry="4">/);
+    assert.match(html, /Bob &lt;b&gt; 9\u00d7 more likely/);
+    assert.doesNotMatch(S.beliefHeadlineMarkup({ text: "x" }), /data-log-entry/);
+    assert.match(S.beliefHeadlineMarkup({ text: "x", label: "Lately:" }), /<span class="tb-headline-label">Lately:<\/span>/);
+  });
+
+  test("the glossary: one term and its gloss each, nothing without terms", () => {
+    assert.equal(S.glossaryMarkup([]), "");
+    assert.equal(S.glossaryMarkup([{ gloss: "no term" }]), "");
+    const html = S.glossaryMarkup([{ term: "\u03b2", gloss: "care" }, { term: "type", gloss: "a kind of player" }]);
+    assert.equal((html.match(/<dt>/g) || []).length, 2);
+    assert.match(html, /<dt>\u03b2<\/dt><dd>care<\/dd>/);
+  });
+});
+
+describe("Secrets' belief panel on the shell: the headline first, the model's words in the details", () => {
+  test("the kernel's headline is shown above the table; 'P(...)' and the glossary only inside the details", () => {
+    const identities = { You: { CIA: 1, KGB: 0, Hippie: 0 }, Bob: { CIA: 0, KGB: 0.8, Hippie: 0.2 }, middle: { CIA: 0, KGB: 0.2, Hippie: 0.8 } };
+    const belief = { title: "Your belief: who is on which team?", identities, rows: {},
+      headline: { text: "Bob chose to refuse: 4\u00d7 more likely if Bob is KGB (0.40 \u2192 0.80)" },
+      explanation: "Bob chose to refuse: P(Bob is KGB) 0.40 -> 0.80.",
+      glossary: [{ term: "P(Cy is Hippie)", gloss: "the probability that the marker in front of Cy is the Hippie one" }] };
+    const html = SR.renderBelief(SETUP, { belief, is_over: false });
+    const [before, details] = html.split('<details class="st-fold" data-fold="belief-more">');
+    assert.ok(details, "a details disclosure");
+    assert.match(before, /<p class="st-headline tb-headline" data-testid="belief-headline"><span class="tb-headline-label">Since your last turn:<\/span> <span class="tb-headline-text">Bob chose to refuse: 4\u00d7 more likely if Bob is KGB \(0\.40 \u2192 0\.80\)<\/span><\/p><table>/);
+    assert.doesNotMatch(before.replace(/<[^>]*>/g, ""), /P\(|Last update/, "no jargon in the text shown outside the details");
+    assert.doesNotMatch(before, /belief-explanation|glossary/);
+    assert.match(details, /data-testid="belief-explanation"><strong>Latest update, in the model's words:<\/strong> Bob chose to refuse: P\(Bob is KGB\)/);
+    assert.match(details, /<dl class="st-glossary tb-glossary" data-testid="glossary"[^>]*><dt>P\(Cy is Hippie\)<\/dt><dd>the probability/);
+  });
+});

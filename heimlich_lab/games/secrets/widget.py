@@ -76,6 +76,9 @@ class SecretsController(TableController):
         self.game = Game(players, seed=seed, rules=rules)
         observers = self.humans or ([] if viewer == OMNISCIENT else [viewer])
         self.beliefs = {o: Belief.for_game(self.game, o, model) for o in observers} if beliefs else {}
+        #: observer -> how many of its belief's updates were made by the end of its last turn (the headline's
+        #: "since your last turn")
+        self._turn_ends: dict = {}
         self.widget = SecretsTableWidget(controller=self, speed_ms=speed_ms, setup=table_setup(self.game.view(None)))
         self._hot_seat_curtain()
         self._after_change()
@@ -93,13 +96,19 @@ class SecretsController(TableController):
         human = not self.curtain and self.viewer in self.humans and self.decider == self.viewer
         self.widget.state = table_state(view, belief, legal=g.legal_actions() if human else (), human=human,
                                         curtain=self.curtain, autoplay=self.autoplay_state(),
-                                        error=for_any_name(self.last_error), markers=markers)
+                                        error=for_any_name(self.last_error), markers=markers,
+                                        since=self._turn_ends.get(self.viewer, 0))
 
     # ------------------------------------------------------------ actions
     def _apply(self, action, player: str) -> None:
+        before = self.game.view(None)
+        turn, active = before.turn, before.active_player
         self.game.apply(action, player=player)
+        ended = active if self.game.view(None).turn != turn else None   # whose turn is over
         for o, b in self.beliefs.items():
             b.sync(self.game.view(o))
+            if o == ended:     # o's turn is over: the headline's story starts anew
+                self._turn_ends[o] = len(b.posterior.history)
 
 
 class SecretsReplay(TableReplay):

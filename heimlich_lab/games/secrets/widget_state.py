@@ -28,6 +28,7 @@ Every sentence about a player reads right for a player called "You" (:func:`~hei
 from __future__ import annotations
 
 from ...engine.words import for_any_name, possessive
+from ...widget.story import evidence_text, most_informative
 from .rules import CARDS, MIDDLE, TEAMS
 from .transcript import card_name, describe
 
@@ -146,15 +147,77 @@ def headline(view) -> str:
     return for_any_name(f"Turn {view.turn} · {who} decides: {words.format(they='they')}")
 
 
-def belief_panel(belief) -> dict:
-    """The belief panel: per seat and the middle, P(CIA / KGB / Hippie), and the last update in words."""
+def belief_panel(belief, since: int | None = None) -> dict:
+    """The belief panel: per seat and the middle, P(CIA / KGB / Hippie), the ``headline`` (the most informative
+    update since the viewer's last turn, :func:`story_headline`) and the last update in words.
+
+    ``since``: how many of the belief's updates were made by the end of the viewer's last turn (the live table
+    counts them); default: up to the viewer's latest own decision among the updates.
+    """
     ids = belief.identities()
     o = belief.observer
     title = f"{possessive(o)} belief" if o is not None else "A spectator's belief"
     return {"observer": o, "title": f"{title}: who is on which team?",
             "rows": {s: seat_title(s, o) for s in ids},
             "identities": {s: {t: round(p, 4) for t, p in d.items()} for s, d in ids.items()},
+            "headline": story_headline(belief, since), "glossary": [dict(g) for g in GLOSSARY],
             "explanation": for_any_name(belief.explain_last()), "version": len(belief.posterior.history)}
+
+
+#: The words of the panel's details, each with a one-line gloss (the headline uses none of them).
+GLOSSARY = (
+    {"term": "P(Cy is Hippie)", "gloss": "the probability that the marker in front of Cy is the Hippie one"},
+    {"term": "times more likely (likelihood ratio)",
+     "gloss": "how much more probable what happened is if the claim is true than if it is false"},
+    {"term": "arrangement", "gloss": "one way the markers could lie on the seats and in the middle"},
+)
+
+
+def _lead_in(observer) -> dict:
+    """The headline's lead-in for a spectator, who has no turn of their own (a player's is the shell's)."""
+    return {} if observer is not None else {"label": "Lately:"}
+
+
+def _own(label: str, observer) -> bool:
+    """Whether an update's label is the observer's own decision or the observer's own look ("you saw ...")."""
+    return label.startswith("you ") or (observer is not None and label.startswith(f"{observer} "))
+
+
+def story_headline(belief, since: int | None = None) -> dict | None:
+    """The most informative update since the viewer's last turn, in plain words: the update (not the viewer's
+    own decision) whose largest cell change carries the most information (the binary KL divergence, bits), said
+    as "what happened: N\u00d7 more likely if <seat> is <team> (before \u2192 after)". ``None`` before any update.
+
+    >>> from heimlich_lab.games.secrets import Game
+    >>> from heimlich_lab.games.secrets.belief import Belief
+    >>> g = Game(["Ann", "Bob", "Cy", "Dee"], chance="manual")
+    >>> b = Belief.for_game(g, "Ann")
+    >>> for a in ["deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB", "reveal detective", "reveal journalist",
+    ...           "offer journalist Cy", "accept"]:
+    ...     g.apply(a)
+    >>> _ = b.sync(g.view("Ann"))
+    >>> story_headline(b)["text"]
+    "Cy's marker was shown: Hippie: only possible if Cy is Hippie (0.25 \u2192 1.00)"
+    """
+    history = belief.posterior.history
+    if not history:
+        return None
+    o = belief.observer
+    if since is None:
+        since = max((i + 1 for i, u in enumerate(history) if _own(str(u.label or ""), o)
+                     and not str(u.label).startswith("you ")), default=0)
+    best = most_informative(u for u in history[since:] if not _own(str(u.label or ""), o))
+    if best is None:
+        who = f" since {possessive(o)} last turn" if o is not None and since > 0 else " yet"
+        return {"text": for_any_name(f"Nothing has changed the belief much{who}.")} | _lead_in(o)
+    u, r, j, bits = best
+    team, slot = [*u.owners, "free"][r], u.slots[j]
+    before, after = float(u.marginals_before[r, j]), float(u.marginals_after[r, j])
+    marker = "the middle marker" if slot == MIDDLE else slot
+    text = evidence_text(str(u.label), f"{marker} is {team}", f"{marker} is not {team}", before, after,
+                         float(u.log_likelihood_ratios()[r, j]))
+    return {"text": text, "slot": slot, "team": team, "before": round(before, 4), "after": round(after, 4),
+            "bits": round(bits, 4)} | _lead_in(o)
 
 
 def since_last_turn(view) -> list[str]:
@@ -194,12 +257,13 @@ def since_last_turn(view) -> list[str]:
 
 def table_state(view, belief=None, *, legal=(), human: bool = False, curtain: str | None = None,
                 label: str | None = None, replay: dict | None = None, autoplay: dict | None = None,
-                error: str = "", markers: dict | None = None) -> dict:
+                error: str = "", markers: dict | None = None, since: int | None = None) -> dict:
     """The synced state for ``view`` (a player's, a spectator's or the omniscient one).
 
     ``belief`` is the viewer's belief (its panel is shown), ``legal`` the actions offered as buttons when
     ``human`` (the viewer decides now). With a ``curtain``, pass the spectator's view: only public facts.
-    ``markers`` (slot -> team) is for the omniscient view only, which shows where every marker lies.
+    ``markers`` (slot -> team) is for the omniscient view only, which shows where every marker lies. ``since``:
+    the belief's updates made by the end of the viewer's last turn (the headline tells what came after).
     """
     known = view.known_markers if markers is None else dict(markers)
     log = view.log
@@ -232,7 +296,7 @@ def table_state(view, belief=None, *, legal=(), human: bool = False, curtain: st
         "is_human_turn": bool(human), "is_over": view.is_over,
         "winners": list(view.winners) if view.is_over else None,
         "scores": dict(view.scores) if view.is_over else None,
-        "belief": belief_panel(belief) if belief is not None else None,
+        "belief": belief_panel(belief, since) if belief is not None else None,
         "curtain": curtain, "replay": replay, "autoplay": autoplay, "error": error,
     }
     return state

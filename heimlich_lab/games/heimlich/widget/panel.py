@@ -7,16 +7,20 @@ the replay controller asks :func:`replay_belief` for the belief of a whole recor
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import numpy as np
 
 from ....engine.words import for_any_name, possessive
 from ....errors import HeimlichError, ModelError
+from ....inference.core import FREE_LABEL
+from ....widget.story import evidence_text, most_informative
 from ..inference.belief import Belief
 from ..inference.dossier import DossierNoteWriter, expected_correct, secret_dossier
 from ..inference.likelihoods import ask_model, default_model
 from ..rules.board import AGENT_BY_COLOUR
+from ..rules.cards import CARDS
 from ..rules.records import GameRecord
 from ..rules.replay import DecisionStream
 
@@ -26,7 +30,7 @@ MAX_NOTES = 8
 
 def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = None,
                  marginals: Mapping | None = None, entropy=None, explanation: str | None = None,
-                 version: int | None = None, steps: int | None = None) -> dict:
+                 version: int | None = None, steps: int | None = None, since: int | None = None) -> dict:
     """The belief panel's JSON from a :class:`~heimlich_lab.games.heimlich.inference.belief.Belief`-like object.
 
     Needs ``marginals()`` (player/free -> agent -> p) and optionally ``entropy_history()`` and
@@ -35,7 +39,9 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
     (the front end shows it as ``data-belief-version``, so a page can tell when the panel is updated).
     ``steps``: how many of the belief's steps had happened by then (a replay; default all), for ``updates``,
     the largest changes so far (:func:`largest_updates`). ``own``: the observer's own agents (their row is
-    certain: the board shows a line instead of it).
+    certain: the board shows a line instead of it). ``headline``: the most informative update since the observer's
+    last decision (:func:`story_headline`; ``since``: that decision's log entry, default: the observer's latest
+    step in the belief's history), in plain words; ``glossary``: the words the details use, each with a gloss.
     """
     m = marginals if marginals is not None else belief.marginals()
     rows = list(m)
@@ -59,6 +65,8 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
                      + " and ".join(f"{AGENT_BY_COLOUR[c].name} ({c})" for c in own) + " (no row: known for sure)"
                      if own else ""),
         "updates": largest_updates(belief, steps),
+        "headline": story_headline(belief, steps, since),
+        "glossary": [dict(g) for g in GLOSSARY],
         "rows": rows, "cols": cols,
         "p": [[round(float(m[r][c]), 4) for c in cols] for r in rows],
         "entropy": ent[-200:],
@@ -99,10 +107,170 @@ def largest_updates(belief, steps: int | None = None, k: int = MAX_UPDATES) -> l
              "log": history[i].index} for i in best]
 
 
+#: The words of the panel's details, each with a one-line gloss (the headline uses none of them).
+GLOSSARY = (
+    {"term": "times more likely (likelihood ratio)",
+     "gloss": "how much more probable the decision is if the claim is true than if it is false"},
+    {"term": "probability moved",
+     "gloss": "how much of the table's probability changed hands in one update (half the summed changes)"},
+    {"term": "entropy (bits)", "gloss": "how uncertain the whole table still is: 0 means known for sure"},
+    {"term": "type", "gloss": "a kind of player the model knows (random, careful, greedy, bluffer...)"},
+    {"term": "\u03b2 (beta)",
+     "gloss": "how carefully a type picks its best move: near 0 at random, large always the best"},
+    {"term": "careless, steady, careful, greedy",
+     "gloss": "the types from small to large \u03b2: how closely a player follows their own interest"},
+    {"term": "read through X's type",
+     "gloss": "the update weighs the decision by how X usually plays, as far as the model can tell so far"},
+)
+
+#: Words that must not appear in a headline (they belong to the details, with their gloss).
+JARGON = ("\u03b2", "type", "steady", "careless", "careful", "greedy", "bluffer", "moved)", "entropy",
+          "likelihood", "read through", "P(")
+
+def _plain(description: str) -> str:
+    """A decision's description for the headline: "point(s)" said right, "church" as the board names it, a card
+    by what it does, not by its code.
+
+    >>> _plain("Cy played back12: grey from church to 10")
+    'Cy played the card "One agent 1 or 2 buildings back": grey from the Church to 10'
+    """
+    text = re.sub(r"\bplayed (\w+):", lambda m: f'played the card "{CARDS[m[1]].text.rstrip(".")}":'
+                  if m[1] in CARDS else m[0], description)
+    text = re.sub(r"\b(\d+) point\(s\)", lambda m: f"{m[1]} point" + ("" if m[1] == "1" else "s"), text)
+    return re.sub(r"\bchurch\b", "the Church", text)
+
+
+def headline_text(description: str, owner: str, agent: str, before: float, after: float, log_ratio: float) -> str:
+    """One update in plain words (:func:`~heimlich_lab.widget.story.evidence_text`): what was seen, how much more
+    likely it is if ``owner`` controls ``agent`` (or does not), and the probability before and after.
+
+    >>> headline_text("Bob moved red from church to 3", "Bob", "red", 0.2, 0.69, np.log(9.1))
+    'Bob moved red from the Church to 3: 9\u00d7 more likely if Bob controls red (0.20 \u2192 0.69)'
+    >>> headline_text("Bob moved red", "Bob", "blue", 0.4, 0.1, np.log(1 / 6))
+    'Bob moved red: 6\u00d7 more likely if Bob does not control blue (0.40 \u2192 0.10)'
+    """
+    claim = f"nobody controls {agent}" if owner == FREE_LABEL else f"{owner} controls {agent}"
+    nope = f"somebody controls {agent}" if owner == FREE_LABEL else f"{owner} does not control {agent}"
+    return evidence_text(_plain(description), claim, nope, before, after, log_ratio)
+
+
+def story_headline(belief, steps: int | None = None, since: int | None = None) -> dict | None:
+    """The most informative update since the observer's last decision, in plain words (``None`` for a belief
+    without a history).
+
+    Only other players' decisions count (the observer's own never make the headline). Each candidate step is
+    scored by the information of the largest change in its actor's row, the binary KL divergence of that
+    cell's probability (bits, :func:`_bits`); the best one's ``text`` is :func:`headline_text`. ``since``: the
+    log entry where the observer's last turn ended (:func:`last_decision_of`; ``-1``: none yet); default (a
+    replay): the observer's latest step before another player's latest one (a spectator: the last round of
+    turns). Keys: ``text``, ``turn``, ``log``, ``actor``, ``owner``, ``agent``, ``before``, ``after``, ``bits``
+    (and for a spectator ``label``, the lead-in); when nothing informative happened, ``text`` says so and
+    ``earlier`` is the most informative update of the game so far (the story stays on the screen).
+
+    >>> from heimlich_lab import Belief, Rules, play
+    >>> from heimlich_lab.bots import GreedyBot
+    >>> rec = play(Rules(), {"Ann": GreedyBot(seed=1), "Bob": GreedyBot(seed=2), "Cy": GreedyBot(seed=3)}, seed=5)
+    >>> b = Belief.from_record(rec, "Ann", until=30)
+    >>> story_headline(b, since=-1)["text"]          # since the start
+    'Bob moved orange from the Church to 6: 357\u00d7 more likely if Bob controls orange (0.20 \u2192 0.99)'
+    >>> story_headline(b, steps=10)["text"]          # Ann's turn 7: Bob's and Cy's turns 5, 6 (not Ann's own)
+    'Cy moved blue from 5 to 8: 40\u00d7 more likely if Cy controls blue (0.97 \u2192 1.00)'
+    >>> h = story_headline(b)                        # since Ann's last turn: only what is known by now
+    >>> h["text"], h["earlier"][:30]                 # and the most telling update so far stays
+    ("Nothing has changed the belief much since Ann's last turn.", 'Bob moved orange from the Chur')
+    """
+    history = getattr(belief, "history", None)
+    if history is None:
+        return None
+    observer = getattr(belief, "observer", None)
+    shown = list(history if steps is None else history[: max(0, steps)])
+    if since is None:
+        if observer is not None:
+            since = _last_turn_end([(st.index, st.actor) for st in shown], observer)
+        else:
+            turns = [st.turn for st in shown if st.turn is not None]
+            last = max(turns, default=0)
+            since = min((st.index - 1 for st in shown if st.turn is not None
+                         and st.turn > last - len(getattr(belief, "players", ()))), default=-1)
+    best = _most_informative(shown, since, observer)
+    label = {} if observer is not None else {"label": "Lately:"}    # a spectator has no turn of their own
+    if best is None:
+        who = (" yet" if since < 0 else f" since {possessive(observer)} last turn" if observer is not None
+               else " since the last round")
+        out = {"text": for_any_name(f"Nothing has changed the belief much{who}."), **label}
+        earlier = _most_informative(shown, -1, observer) if since >= 0 else None
+        if earlier is not None:     # the story so far stays on the screen
+            out["earlier"] = _headline(*earlier)["text"]
+        return out
+    return _headline(*best) | label
+
+
+def _most_informative(steps, since: int, observer):
+    """The step (after log entry ``since``, not the observer's) whose actor's row gained the most information,
+    with that row and cell and the bits (:func:`~heimlich_lab.widget.story.most_informative`), or ``None``."""
+    by_update = {id(st.update): st for st in steps
+                 if st.index > since and st.actor != observer and st.update is not None}
+
+    def actor_row(u):
+        names = [*u.owners, FREE_LABEL]
+        actor = by_update[id(u)].actor
+        return [names.index(actor)] if actor in names else None
+    best = most_informative([st.update for st in by_update.values()], actor_row)
+    return None if best is None else (by_update[id(best[0])], *best[1:])
+
+
+def _headline(st, row: int, j: int, bits: float) -> dict:
+    upd = st.update
+    agent, before, after = upd.slots[j], float(upd.marginals_before[row, j]), float(upd.marginals_after[row, j])
+    lr = float(upd.log_likelihood_ratios()[row, j])
+    return {"text": headline_text(st.description, st.actor, agent, before, after, lr), "turn": st.turn,
+            "log": st.index, "actor": st.actor, "owner": st.actor, "agent": agent,
+            "before": round(before, 4), "after": round(after, 4), "bits": round(bits, 4)}
+
+
+def last_decision_of(view) -> int:
+    """Where "since the viewer's last turn" starts in ``view``: the last log entry of the viewer's latest turn that
+    is over (a turn starts with its roll; the viewer's decisions in the turn being played and in other players'
+    Top Secret rounds do not reset it). ``-1``: no turn of the viewer's is over yet, or a spectator.
+
+    >>> from heimlich_lab import Game
+    >>> g = Game(["Ann", "Bob", "Cy"], seed=2)
+    >>> last_decision_of(g.view("Ann")), last_decision_of(g.view(None))   # Ann's first turn: everything counts
+    (-1, -1)
+    >>> g.apply("move red+3"); v = g.view("Ann")                  # Ann's turn is over; Bob's begins
+    >>> v.log[last_decision_of(v)].player, v.log[last_decision_of(v) + 1].kind
+    ('Ann', 'roll')
+    """
+    if view is None or view.viewer is None:
+        return -1
+    log = view.log
+    rolls = [(i, log[i].player) for i, k in enumerate(log.kinds()) if k == "roll"]
+    if not rolls:
+        return -1
+    mine = [n for n, (_, p) in enumerate(rolls) if p == view.viewer]
+    if mine and mine[-1] == len(rolls) - 1:     # the viewer's turn is being played: the one before counts
+        mine = mine[:-1]
+    if not mine:
+        return -1
+    n = mine[-1]
+    return rolls[n + 1][0] - 1 if n + 1 < len(rolls) else len(log) - 1
+
+
+def _last_turn_end(deciders, observer) -> int:
+    """The latest ``(index, player)`` of ``observer`` before another player's latest one (``-1``: none).
+
+    >>> _last_turn_end([(1, "Ann"), (3, "Bob"), (5, "Ann"), (6, "Ann")], "Ann"), _last_turn_end([(2, "Ann")], "Ann")
+    (1, -1)
+    """
+    others = max((i for i, p in deciders if p != observer), default=-1)
+    return max((i for i, p in deciders if p == observer and i < others), default=-1)
+
+
 def stopped_panel(observer, reason: str) -> dict:
     """The panel of a belief that could not follow the game (the game goes on)."""
     return {"observer": observer, "rows": [], "cols": [], "p": [], "entropy": [], "explanation": "",
-            "notes": [f"The belief stopped: {reason}"], "sheet": None, "types": {}, "own": [], "updates": []}
+            "notes": [f"The belief stopped: {reason}"], "sheet": None, "types": {}, "own": [], "updates": [],
+            "headline": None, "glossary": []}
 
 
 def dossier_suggestion(belief, view) -> tuple[dict, list[str]]:
@@ -224,7 +392,8 @@ class LivePanels:
         sheet, notes = None, []
         if view.rules.dossier and view.dossier_done:
             sheet, notes = dossier_suggestion(b, view)
-        panel = belief_panel(b, sheet=sheet, notes=notes + self.note_lines(observer), version=n)
+        panel = belief_panel(b, sheet=sheet, notes=notes + self.note_lines(observer), version=n,
+                             since=last_decision_of(view))
         self._panels[observer] = (key, panel)
         return panel
 

@@ -1,0 +1,83 @@
+"""The belief panel's story, shared by every game's table (issue 24, item 4): how informative an update was, and
+one update said in plain words. Each game says what a claim is ("Bob controls red", "Cy is Hippie"); the shell
+(``widgets/shell.js``, ``beliefHeadlineMarkup``) shows the headline.
+
+>>> evidence_text("Bob moved red", "Bob controls red", "Bob does not control red", 0.2, 0.69, np.log(9.1))
+'Bob moved red: 9\u00d7 more likely if Bob controls red (0.20 \u2192 0.69)'
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.words import for_any_name
+
+#: Below this information (bits) an update is not news.
+MIN_BITS = 0.01
+
+
+def information_bits(before, after) -> np.ndarray:
+    """The information of each cell's change: the binary KL divergence KL(after || before), in bits.
+
+    >>> [round(float(x), 2) for x in information_bits(np.array([0.2, 0.5, 0.0]), np.array([0.69, 0.5, 0.0]))]
+    [0.81, 0.0, 0.0]
+    """
+    b = np.clip(np.asarray(before, float), 1e-12, 1 - 1e-12)
+    a = np.clip(np.asarray(after, float), 1e-12, 1 - 1e-12)
+    return (a * np.log2(a / b) + (1 - a) * np.log2((1 - a) / (1 - b))).clip(min=0.0)
+
+
+def times(ratio: float) -> str:
+    """A likelihood ratio as the headline says it: ``9\u00d7``, ``1.5\u00d7``.
+
+    >>> times(9.4), times(1.46), times(109.2)
+    ('9\u00d7', '1.5\u00d7', '109\u00d7')
+    """
+    return (f"{ratio:.0f}" if ratio >= 3 else f"{ratio:.1f}") + "\u00d7"
+
+
+def evidence_text(description: str, claim: str, contrast: str, before: float, after: float,
+                  log_ratio: float) -> str:
+    """What was seen, how much more likely it is if ``claim`` holds (or if ``contrast`` does, said the right way
+    round), and the claim's probability before and after.
+
+    >>> evidence_text("Bob passed", "Bob is KGB", "Bob is not KGB", 0.4, 0.1, np.log(1 / 6))
+    'Bob passed: 6\u00d7 more likely if Bob is not KGB (0.40 \u2192 0.10)'
+    >>> evidence_text("Cy showed", "Cy is CIA", "Cy is not CIA", 0.2, 1.0, np.inf)
+    'Cy showed: only possible if Cy is CIA (0.20 \u2192 1.00)'
+    """
+    change = f"({before:.2f} \u2192 {after:.2f})"
+    if np.isnan(log_ratio):
+        said = f"the chance that {claim} changed {change}"
+    elif log_ratio == np.inf:
+        said = f"only possible if {claim} {change}"
+    elif log_ratio == -np.inf:
+        said = f"impossible if {claim} {change}"
+    elif log_ratio >= 0:
+        said = f"{times(float(np.exp(log_ratio)))} more likely if {claim} {change}"
+    else:
+        said = f"{times(float(np.exp(-log_ratio)))} more likely if {contrast} {change}"
+    return for_any_name(f"{description}: {said}")
+
+
+def most_informative(updates, rows_of=None):
+    """The update (of ``updates``) whose largest cell change carries the most information, with that cell's row
+    and column and the bits; ``None`` below :data:`MIN_BITS`. ``rows_of(update)``: the rows to look at (default
+    all), or ``None`` to skip the update.
+
+    >>> from heimlich_lab.inference.core import HypothesisSpace, Posterior
+    >>> post = Posterior(HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue"]))
+    >>> a, b = post.update_actor("Bob", np.log([0.9, 0.3])), post.update_actor("Bob", np.log([0.5, 0.5]))
+    >>> most_informative([a, b])[0] is a, most_informative([b])
+    (True, None)
+    """
+    best, best_bits = None, MIN_BITS
+    for u in updates:
+        rows = rows_of(u) if rows_of is not None else range(len(u.marginals_before))
+        if rows is None:
+            continue
+        for r in rows:
+            bits = information_bits(u.marginals_before[r], u.marginals_after[r])
+            j = int(np.argmax(bits))
+            if bits[j] > best_bits:
+                best, best_bits = (u, int(r), j, float(bits[j])), float(bits[j])
+    return best
