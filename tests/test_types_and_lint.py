@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 #: How many modules were not yet type-clean when the checker was added; the list may only shrink.
-NOT_YET_CLEAN_AT_MOST = 40
+NOT_YET_CLEAN_AT_MOST = 38
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:

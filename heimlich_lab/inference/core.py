@@ -47,10 +47,10 @@ Conventions
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 import pandas as pd
@@ -112,7 +112,7 @@ def check_names(values: Iterable[str], what: str) -> tuple[str, ...]:
     return names
 
 
-def slot_list(value: Any) -> list:
+def slot_list(value: Any) -> list[Any]:
     """A single slot (name or index) or an iterable of them, as a list."""
     if isinstance(value, (str, int, np.integer)):
         return [value]
@@ -141,7 +141,11 @@ def check_vector(values: Any, length: int, what: str, meaning: str) -> np.ndarra
     return arr
 
 
-def log_sum_exp(a: np.ndarray, axis: int | None = None) -> np.ndarray:
+@overload
+def log_sum_exp(a: np.ndarray, axis: None = None) -> float: ...
+@overload
+def log_sum_exp(a: np.ndarray, axis: int) -> np.ndarray: ...
+def log_sum_exp(a: np.ndarray, axis: int | None = None) -> np.ndarray | float:
     """``log(sum(exp(a), axis))`` without overflow; ``-inf`` where every entry is. The kit's own, for the small
     arrays of the hot paths, where ``scipy.special.logsumexp``'s checks cost several times the arithmetic
     (the two agree to rounding). ``axis=None``: over every entry (a float).
@@ -154,11 +158,14 @@ def log_sum_exp(a: np.ndarray, axis: int | None = None) -> np.ndarray:
     if axis is None:
         return float(log_sum_exp(np.ravel(a), 0))
     top = a.max(axis=axis, keepdims=True)
+    out: np.ndarray
     if np.isfinite(top).all():   # the common case, without numpy's (slow) error-state switch
-        return np.log(np.exp(a - top).sum(axis=axis)) + np.squeeze(top, axis=axis)
+        out = np.log(np.exp(a - top).sum(axis=axis)) + np.squeeze(top, axis=axis)
+        return out
     top = np.where(np.isfinite(top), top, 0.0)
     with np.errstate(divide="ignore"):
-        return np.log(np.exp(a - top).sum(axis=axis)) + np.squeeze(top, axis=axis)
+        out = np.log(np.exp(a - top).sum(axis=axis)) + np.squeeze(top, axis=axis)
+        return out
 
 
 def logsumexp(a: np.ndarray, axis: int | None = None, keepdims: bool = False) -> np.ndarray:
@@ -192,7 +199,8 @@ def logsumexp(a: np.ndarray, axis: int | None = None, keepdims: bool = False) ->
             s = np.exp(np.where(at_top, -np.inf, a) - top).sum(axis=axis, keepdims=True)
             out = np.log1p(np.where(s == 0, s, s / m)) + np.log(m) + top
             out = np.where(np.isfinite(out), out, np.log(np.exp(a).sum(axis=axis, keepdims=True)))
-    return out if keepdims else np.squeeze(out, axis=axis)
+    result: np.ndarray = out if keepdims else np.squeeze(out, axis=axis)
+    return result
 
 
 def group_logsumexp(groups: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
@@ -201,7 +209,9 @@ def group_logsumexp(groups: np.ndarray, values: np.ndarray, n_groups: int) -> np
     np.maximum.at(top, groups, values)
     shift = np.where(np.isfinite(top), top, 0.0)
     with np.errstate(divide="ignore"):
-        return np.log(np.bincount(groups, weights=np.exp(values - shift[groups]), minlength=n_groups)) + shift
+        out: np.ndarray = np.log(np.bincount(groups, weights=np.exp(values - shift[groups]),
+                                             minlength=n_groups)) + shift
+        return out
 
 
 def entropy_bits(p: np.ndarray, logw: np.ndarray) -> float:
@@ -245,8 +255,10 @@ class Summary:
         if self._marg is None:
             single = self.space.single_slot(o)
             if single is not None:
-                return np.bincount(single, weights=self.p, minlength=self.space.n_slots)
-        return self.marginals[o].copy()
+                counts: np.ndarray = np.bincount(single, weights=self.p, minlength=self.space.n_slots)
+                return counts
+        row: np.ndarray = self.marginals[o].copy()
+        return row
 
 
 def marginal_frame(marginals: np.ndarray, owners: tuple[str, ...], slots: tuple[str, ...]) -> pd.DataFrame:
@@ -254,7 +266,7 @@ def marginal_frame(marginals: np.ndarray, owners: tuple[str, ...], slots: tuple[
     return pd.DataFrame(marginals, index=[*owners, FREE_LABEL], columns=list(slots))
 
 
-class Marginals(Mapping):
+class Marginals(Mapping[str, dict[str, float]]):
     """What every belief's ``marginals()`` returns, in every game: a labelled table of probabilities, rows
     (owners, and ``"free"`` where a slot may be nobody's) by columns (slots).
 
@@ -291,7 +303,7 @@ class Marginals(Mapping):
             raise KeyError(row) from None
         return dict(zip(self.columns, map(float, self._array[i])))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self.rows)
 
     def __len__(self) -> int:
@@ -329,7 +341,8 @@ class Marginals(Mapping):
         return repr(self.table)
 
     def _repr_html_(self) -> str:
-        return self.table.to_html()
+        html: str = self.table.to_html()
+        return html
 
 
 # --------------------------------------------------------------------------- hypothesis space
@@ -397,9 +410,9 @@ class HypothesisSpace:
     def _init_indexes(self) -> None:
         self._owner_ix = {n: i for i, n in enumerate(self.owners)}
         self._slot_ix = {n: i for i, n in enumerate(self.slots)}
-        self._flat = None
-        self._holdings = None
-        self._events = None  # one-hot event matrix, see event_sums
+        self._flat: np.ndarray | None = None
+        self._holdings: np.ndarray | None = None
+        self._events: np.ndarray | None = None  # one-hot event matrix, see event_sums
         self._single: dict[int, np.ndarray | None] = {}  # owner -> single_slot()
 
     # ---------------------------------------------------------------- construction
@@ -454,9 +467,9 @@ class HypothesisSpace:
             counts = [slots_per_owner[o] for o in owners]
         else:
             counts = [slots_per_owner] * n_o
-        for o, c in zip(owners, counts):
+        for name, c in zip(owners, counts):
             if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 0:
-                raise ModelError(f"slot count of {o} must be a non-negative integer, got {c!r}")
+                raise ModelError(f"slot count of {name} must be a non-negative integer, got {c!r}")
         counts = [int(c) for c in counts]
         if sum(counts) > n_s:
             raise ModelError(f"owners hold {sum(counts)} slots in total but there are only {n_s} slots")
@@ -476,11 +489,11 @@ class HypothesisSpace:
             o = proto.owner_index(who)
             for slot in slot_list(held):
                 pin(proto.slot_index(slot), o)
-        forbid = [set() for _ in owners]
+        forbid: list[set[int]] = [set() for _ in owners]
         for who, slots_out in (excluded or {}).items():
             o = proto.owner_index(who)
             forbid[o].update(proto.slot_index(s) for s in slot_list(slots_out))
-        must = [set() for _ in owners]
+        must: list[set[int]] = [set() for _ in owners]
         for s, o in holder.items():
             for other in range(n_o):
                 (must if other == o else forbid)[other].add(s)
@@ -522,7 +535,8 @@ class HypothesisSpace:
     # ---------------------------------------------------------------- basics
 
     def __len__(self) -> int:
-        return self.table.shape[0]
+        n: int = self.table.shape[0]
+        return n
 
     @property
     def n_owners(self) -> int:
@@ -570,15 +584,18 @@ class HypothesisSpace:
 
     def owner_of(self, slot: Any) -> np.ndarray:
         """Owner index (or FREE) of ``slot`` in every hypothesis (read-only, length H)."""
-        return self.table[:, self.slot_index(slot)]
+        column: np.ndarray = self.table[:, self.slot_index(slot)]
+        return column
 
     def slots_of(self, owner: Any) -> np.ndarray:
         """Boolean matrix (H, n_slots): the slots ``owner`` holds in each hypothesis."""
-        return self.table == self.owner_index(owner, allow_free=True)
+        held: np.ndarray = self.table == self.owner_index(owner, allow_free=True)
+        return held
 
     def mask(self, owner: Any, slot: Any) -> np.ndarray:
         """Boolean vector over hypotheses: "``owner`` holds ``slot``" (``owner=None``: slot is free)."""
-        return self.owner_of(slot) == self.owner_index(owner, allow_free=True)
+        holds: np.ndarray = self.owner_of(slot) == self.owner_index(owner, allow_free=True)
+        return holds
 
     def matching(self, partial: Mapping[Any, Any]) -> np.ndarray:
         """Boolean vector: hypotheses agreeing with all of ``partial`` (slot -> owner/None/"free")."""
@@ -631,7 +648,8 @@ class HypothesisSpace:
             onehot = np.zeros((len(self), k))
             onehot[np.arange(len(self))[:, None], self._flat_index().reshape(self.table.shape)] = 1.0
             self._events = frozen(onehot)
-        return (w @ self._events).reshape(self.n_owners + 1, self.n_slots)
+        sums: np.ndarray = (w @ self._events).reshape(self.n_owners + 1, self.n_slots)
+        return sums
 
     def event_logsumexp(self, log_weights: np.ndarray) -> np.ndarray:
         """Like :meth:`event_sums` for log weights, in log space (no underflow)."""
@@ -743,7 +761,8 @@ def likelihood_from_owner_values(
         v = check_vector(values, space.n_slots, "values", "one log-likelihood per slot")
     single = space.single_slot(o)
     if single is not None:  # the common case: one slot in every hypothesis, just look the value up
-        return v[single]
+        looked_up: np.ndarray = v[single]
+        return looked_up
     held = space.slots_of(o)  # (H, S)
     n_held = held.sum(axis=1)
     if n_held.max() <= 1:  # common case: at most one slot, just look the value up
@@ -765,7 +784,8 @@ def likelihood_from_owner_values(
         if np.isnan(ns) or ns == np.inf:
             raise ModelError(f"no_slot must be finite or -inf, got {no_slot!r}")
         out[none] = ns
-    return out
+    loglik: np.ndarray = out
+    return loglik
 
 
 # --------------------------------------------------------------------------- update records
@@ -803,7 +823,7 @@ class Update:
     info: Any = None
     kind: str = "observation"
     _ratios: Callable[[], np.ndarray] | None = field(default=None, repr=False)
-    _cache: dict = field(default_factory=dict, repr=False)
+    _cache: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def log_likelihood_ratios(self) -> np.ndarray:
         """Natural log of :meth:`likelihood_ratios` (computed in log space, never overflows)."""
@@ -823,11 +843,13 @@ class Update:
         holds (or the ratio exceeds the float range, see :meth:`log_likelihood_ratios`).
         """
         with np.errstate(over="ignore"):
-            return np.exp(self.log_likelihood_ratios())
+            ratios: np.ndarray = np.exp(self.log_likelihood_ratios())
+            return ratios
 
     def changes(self) -> np.ndarray:
         """``marginals_after - marginals_before``."""
-        return self.marginals_after - self.marginals_before
+        delta: np.ndarray = self.marginals_after - self.marginals_before
+        return delta
 
     def largest_changes(self, k: int = 3, *, owner: Any = None, include_free: bool = True) -> list[Change]:
         """The ``k`` cells whose probability moved most, largest ``|after - before|`` first.
@@ -884,7 +906,7 @@ def _log_ratios(space: HypothesisSpace, log_prior: np.ndarray, loglik: np.ndarra
     support = space.event_sums(np.isfinite(log_prior).astype(float))
     n_support = np.isfinite(log_prior).sum()
     with np.errstate(invalid="ignore"):
-        log_r = (a - b) - (a_not - b_not)
+        log_r: np.ndarray = (a - b) - (a_not - b_not)
     log_r[(support == 0) | (support == n_support)] = np.nan
     return log_r
 
@@ -994,7 +1016,7 @@ class Posterior:
         new.history = list(self.history)
         return new
 
-    def checkpoint(self) -> tuple:
+    def checkpoint(self) -> tuple[Any, ...]:
         """The current state, for :meth:`rewind`: cheap, as the arrays are replaced, never changed in place.
 
         >>> post = Posterior(HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue", "green"]))
@@ -1006,7 +1028,7 @@ class Posterior:
         """
         return (self._space, self._logw, self._summary, self._log_evidence, len(self.history))
 
-    def rewind(self, checkpoint: tuple) -> None:
+    def rewind(self, checkpoint: tuple[Any, ...]) -> None:
         """Back to the state of :meth:`checkpoint`; the updates made since leave the history (all-or-nothing
         changes of several posteriors)."""
         self._space, self._logw, self._summary, self._log_evidence, n_updates = checkpoint
@@ -1096,7 +1118,7 @@ class Posterior:
         ll = np.where(m, 0.0, -np.inf)
         return self._bayes(ll, label, actor, info, "condition")
 
-    def _bayes(self, ll: np.ndarray, label, actor, info, kind: str) -> Update | None:
+    def _bayes(self, ll: np.ndarray, label: str | None, actor: Any, info: Any, kind: str) -> Update | None:
         """Bayes' rule with a checked log-likelihood vector (no NaN, no +inf); commits last."""
         prior = self._logw
         joint = prior + ll  # never nan: neither holds +inf
@@ -1193,7 +1215,8 @@ class Posterior:
 
     def posterior_vector(self) -> np.ndarray:
         """Probabilities of the hypotheses (a fresh array, sums to 1)."""
-        return np.exp(self._logw)
+        p: np.ndarray = np.exp(self._logw)
+        return p
 
     def marginals(self) -> np.ndarray:
         """Array (n_owners+1, n_slots): P(owner holds slot); last row P(slot free).
@@ -1327,7 +1350,7 @@ def explain(
     return out
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     # IndependentPosterior lives in its own module (it builds on this one); re-exported here by name
     if name == "IndependentPosterior":
         from .independent import IndependentPosterior

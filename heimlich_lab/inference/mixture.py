@@ -70,14 +70,14 @@ __all__ = ["TypedPosterior", "type_predictive"]
 
 #: Holdings are bit masks of slots; more slots than this would make the holding index too large.
 _MAX_SLOTS = 16
-_SINGLE_SLOTS: dict = {}
-_SINGLE_BY_ARRAY: dict = {}
+_SINGLE_SLOTS: dict[bytes, np.ndarray | None] = {}
+_SINGLE_BY_ARRAY: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
 #: [(the last read-only table of values :meth:`TypedPosterior._type_values` checked, whether it is all finite)]:
 #: one pair, replaced whole, so that a reader never pairs one table with another's answer
-_LAST_CHECKED: list = [(None, False)]
+_LAST_CHECKED: list[tuple[Any, bool]] = [(None, False)]
 
 
-_HOLDINGS: dict = {}
+_HOLDINGS: dict[int, tuple[HypothesisSpace, list[np.ndarray]]] = {}
 
 
 def _holdings(space: HypothesisSpace) -> list[np.ndarray]:
@@ -118,7 +118,8 @@ def _predictive_ratio(table: np.ndarray, loglik: np.ndarray) -> np.ndarray:
     w = np.exp(table - np.where(np.isfinite(top), top, 0.0))
     den = w.sum(axis=1)
     num = (w * np.exp(loglik)).sum(axis=1)
-    return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+    ratio: np.ndarray = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+    return ratio
 
 
 def type_predictive(log_weights: np.ndarray, loglik: np.ndarray) -> np.ndarray:
@@ -132,19 +133,20 @@ def type_predictive(log_weights: np.ndarray, loglik: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         before = log_sum_exp(log_weights, -2)
         out = log_sum_exp(log_weights + loglik, -2) - before
-    return np.where(np.isfinite(before), out, -np.inf)
+    predictive: np.ndarray = np.where(np.isfinite(before), out, -np.inf)
+    return predictive
 
 
 def _synced(name: str) -> property:
     """An attribute of the posterior that is brought up to date (:meth:`TypedPosterior._sync`) when read."""
     raw = "_raw" + name
 
-    def get(self):
+    def get(self: TypedPosterior) -> Any:
         if self._pending:
             self._sync()
         return self.__dict__[raw]
 
-    def put(self, value):
+    def put(self: TypedPosterior, value: Any) -> None:
         self.__dict__[raw] = value
 
     return property(get, put)
@@ -203,10 +205,11 @@ class TypedPosterior(Posterior):
     # the ratio of the table's sums over types, now and then.
     _logw, _summary, _log_evidence, _given = map(_synced, ("_logw", "_summary", "_log_evidence", "_given"))
     #: owner index -> its type table when the weights were last brought up to date (none pending: {})
-    _pending: dict = {}
+    _pending: dict[int, np.ndarray] = {}
     #: owner index -> ((a type table, its sums over types (M, n)), ...): a cache for _sync, checked by identity
     #: (the table when the weights were last brought up to date first)
-    _table_sums: dict   # set in __init__ (and copied): _sync updates it in place, so never a shared default
+    #: (set in __init__ (and copied): _sync updates it in place, so never a shared default)
+    _table_sums: dict[int, tuple[tuple[np.ndarray, np.ndarray], ...]]
 
     def __init__(self, space: HypothesisSpace, type_log_prior: Any, type_names: Iterable[str] | None = None,
                  log_prior: Any = None, *, population_log_prior: Any = None,
@@ -246,10 +249,11 @@ class TypedPosterior(Posterior):
         else:
             for o, masks in enumerate(_holdings(space)):
                 self._tables[o] = (masks, frozen(np.repeat(self.type_log_prior[:, :, None], masks.size, axis=2)))
-        self._columns_cache: dict = {}
+        #: actor index, or ("holdings", owner index) -> (the space, its columns or holdings) (a cache)
+        self._columns_cache: dict[int | tuple[str, int], tuple[HypothesisSpace, np.ndarray]] = {}
         self._table_sums = {o: ((t, log_sum_exp(t, 1)),) for o, (_, t) in self._tables.items()}
-        self._readers: dict[int, tuple] = {}           # owner -> (the state's arrays, its latest reader): a cache
-        self._joint: tuple | None = None               # (given, logw, their joint) (a cache)
+        self._readers: dict[int, tuple[Any, ...]] = {}  # owner -> (the state's arrays, its latest reader): a cache
+        self._joint: tuple[Any, ...] | None = None      # (given, logw, their joint) (a cache)
 
     @property
     def n_types(self) -> int:
@@ -265,13 +269,13 @@ class TypedPosterior(Posterior):
     _RAW = ("_raw_logw", "_raw_summary", "_raw_log_evidence", "_raw_given")
     keeps_rows = True   # each hypothesis keeps its history: a transition must say where each row comes from
 
-    def checkpoint(self) -> tuple:
+    def checkpoint(self) -> tuple[Any, ...]:
         # the stored values as they are (pending observations included): taking a mark brings nothing up to date
         d = self.__dict__
         return (self._space, len(self.history), *(d[k] for k in self._RAW), dict(self._tables), self._pending,
                 self._by_row)
 
-    def rewind(self, checkpoint: tuple) -> None:
+    def rewind(self, checkpoint: tuple[Any, ...]) -> None:
         by_row = self._by_row
         self._space, n_updates, *raw, tables, self._pending, self._by_row = checkpoint
         if by_row != self._by_row:     # back before a transition, maybe on the same space: columns by holding
@@ -353,11 +357,13 @@ class TypedPosterior(Posterior):
         """(K, n) log-likelihood of each holding: the mean of ``exp(values)`` over its slots."""
         single = _single_slots(masks)
         if single is not None:
-            return values[:, single]
+            columns: np.ndarray = values[:, single]
+            return columns
         member = (masks[:, None] >> np.arange(values.shape[1])) & 1 == 1          # (n, S)
         with np.errstate(divide="ignore"):
             vals = np.where(member[None, :, :], values[:, None, :], -np.inf)      # (K, n, S)
-            return logsumexp(vals, 2) - np.log(np.maximum(member.sum(axis=1), 1))
+            mean: np.ndarray = logsumexp(vals, 2) - np.log(np.maximum(member.sum(axis=1), 1))
+            return mean
 
     # ---------------------------------------------------------------- updates
     def _type_values(self, values: Any) -> tuple[np.ndarray, bool]:
@@ -491,9 +497,9 @@ class TypedPosterior(Posterior):
             if known is table:
                 return sums
         with np.errstate(invalid="ignore"):
-            sums = np.logaddexp.reduce(table, axis=1)
-        self._table_sums[a] = ((table, sums),)
-        return sums
+            row_sums: np.ndarray = np.logaddexp.reduce(table, axis=1)
+        self._table_sums[a] = ((table, row_sums),)
+        return row_sums
 
     def _row_holdings(self, o: int) -> np.ndarray:
         """Owner ``o``'s holding (a bit mask of slots) in each hypothesis (cached per space)."""
@@ -552,6 +558,7 @@ class TypedPosterior(Posterior):
             self._tables = {a: (None, frozen(t[:, :, parent])) for a, (_, t) in self._tables.items()}
             return rec
         masks, table = self._tables[o]
+        assert masks is not None    # tables by holding (not _by_row) always have their holdings' masks
         rec = super().refine(owner, candidates, merge=merge, label=label, info=info)
         space, parent, log_split = old_space.refine(owner, candidates)   # the same children as above
         with np.errstate(divide="ignore"):
@@ -598,8 +605,9 @@ class TypedPosterior(Posterior):
             rec = super().move_to(space, log_weights, parents, label=label, actor=actor, info=info)
             self._columns_cache = {}
             return rec
-        tables = {a: (None, frozen(t[:, :, parents if self._by_row else self._columns(a)[parents]]))
-                  for a, (_, t) in self._tables.items()}
+        tables: dict[int, tuple[np.ndarray | None, np.ndarray]] = {
+            a: (None, frozen(t[:, :, parents if self._by_row else self._columns(a)[parents]]))
+            for a, (_, t) in self._tables.items()}
         rec = super().move_to(space, log_weights, parents, label=label, actor=actor, info=info)   # checks first
         self._given = frozen(given[:, parents])
         self._tables, self._by_row, self._table_sums, self._columns_cache = tables, True, {}, {}
@@ -609,7 +617,8 @@ class TypedPosterior(Posterior):
     def population_posterior(self) -> np.ndarray:
         """``P(population | everything seen)`` (M,)."""
         out = self._given @ np.exp(self._logw)
-        return out / out.sum()
+        posterior: np.ndarray = out / out.sum()
+        return posterior
 
     def population_probabilities(self) -> dict[str, float]:
         """:meth:`population_posterior` as ``{population name: probability}``."""
@@ -628,7 +637,8 @@ class TypedPosterior(Posterior):
         table, given, logw, cols = self._tables[o][1], self._given, self._logw, self._columns(o)
         hit = self._readers.get(o)
         if hit is not None and hit[0] is table and hit[1] is given and hit[2] is logw and hit[3] is cols:
-            return hit[4]
+            known: _TypeReader = hit[4]
+            return known
         M, _, n = table.shape
         p = self._joint_of(given, logw)                                            # (M, H) joint
         # each population's mass per holding (M, n): one bincount over every population's columns
@@ -642,8 +652,9 @@ class TypedPosterior(Posterior):
         posterior in one state)."""
         hit = self._joint
         if hit is not None and hit[0] is given and hit[1] is logw:
-            return hit[2]
-        p = given * np.exp(logw)
+            joint: np.ndarray = hit[2]
+            return joint
+        p: np.ndarray = given * np.exp(logw)
         self._joint = (given, logw, p)
         return p
 
@@ -659,11 +670,14 @@ class _TypeReader:
     __slots__ = ("table", "mass", "_value")
 
     def __init__(self, table: np.ndarray, mass: np.ndarray):
-        self.table, self.mass, self._value = table, mass, None
+        self.table: np.ndarray | None = table
+        self.mass: np.ndarray | None = mass
+        self._value: np.ndarray | None = None
 
     def __call__(self) -> np.ndarray:
         if self._value is None:
             table = self.table
+            assert table is not None and self.mass is not None     # both dropped only once _value is set
             with np.errstate(invalid="ignore"):
                 norm = table - logsumexp(table, 1, keepdims=True)                  # (M, K, n)
             norm = np.where(np.isfinite(norm), norm, -np.inf)
@@ -685,7 +699,7 @@ def _log_table(values: Any, what: str) -> np.ndarray:
     return arr
 
 
-def _names_for(names, n: int, what: str) -> tuple[str, ...]:
+def _names_for(names: Iterable[str] | None, n: int, what: str) -> tuple[str, ...]:
     out = tuple(f"{what} {k}" for k in range(n)) if names is None else tuple(names)
     if len(out) != n or len(set(out)) != n:
         raise ModelError(f"{what}_names must be {n} different names, got {out!r}")
