@@ -21,6 +21,7 @@ way of comparing trees).
 """
 from __future__ import annotations
 
+import importlib
 import statistics
 import sys
 import time
@@ -28,6 +29,25 @@ from typing import Any
 
 PLAYERS_5 = ("A", "B", "C", "D", "E")
 PLAYERS_7 = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
+
+
+def _first(*paths: str) -> Any:
+    """The first of ``paths`` (``"module:name"``) that this tree has: the figures are also taken on a tree from
+    before the games' layout (``scripts/belief_limits_side_by_side.py``), whose modules had other paths.
+
+    >>> _first("no_such_module:x", "heimlich_lab.bots:RandomBot").__name__
+    'RandomBot'
+    """
+    for path in paths:
+        module, _, name = path.partition(":")
+        try:
+            return getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            continue
+    raise ImportError(f"none of {', '.join(paths)}")
+
+
+_H = "heimlich_lab.games.heimlich"
 
 
 def _cpu(work) -> float:
@@ -46,7 +66,8 @@ def _cpu(work) -> float:
 def beliefs_vs_bots(games: int, rounds: int) -> tuple[float, float]:
     """CPU seconds of ``games`` 5-player basic Boltzmann games with and without every player's belief
     (default model, whole game), the least of ``rounds`` alternated runs each."""
-    from heimlich_lab.analysis import BeliefEvaluator, tournament
+    tournament = _first("heimlich_lab.analysis:tournament")
+    BeliefEvaluator = _first(f"{_H}.analysis:BeliefEvaluator", "heimlich_lab.analysis:BeliefEvaluator")
     grid: dict[str, Any] = dict(player_counts=5, variants="basic", bots="boltzmann", progress=False, n_jobs=1,
                                 seed=1)
     tournament(**grid, games=2, evaluate=BeliefEvaluator(until=None))     # imports (not timed)
@@ -60,12 +81,11 @@ def beliefs_vs_bots(games: int, rounds: int) -> tuple[float, float]:
 def from_record_default_vs_boltzmann(n_records: int, rounds: int) -> tuple[float, float, int]:
     """CPU seconds of :meth:`Belief.from_record` for every observer of ``n_records`` 5-player basic games
     with the default model and with ``BoltzmannModel()``, and the number of decisions read."""
-    from heimlich_lab import Belief, Rules, play
-    from heimlich_lab.bots import BoltzmannBot
-    try:
-        from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
-    except ImportError:     # a tree before the games' layout
-        from heimlich_lab.inference.model import BoltzmannModel  # type: ignore[no-redef]
+    Belief = _first(f"{_H}.inference.belief:Belief", "heimlich_lab.inference.belief:Belief")
+    Rules = _first(f"{_H}.rules:Rules", "heimlich_lab.rules:Rules")
+    play = _first(f"{_H}.play:play", "heimlich_lab.play:play")
+    BoltzmannBot = _first(f"{_H}.bots.model_bots:BoltzmannBot", "heimlich_lab.bots.model_bots:BoltzmannBot")
+    BoltzmannModel = _first(f"{_H}.inference.model:BoltzmannModel", "heimlich_lab.inference.model:BoltzmannModel")
     recs = [play(Rules(), {p: BoltzmannBot(seed=10 * k + i) for i, p in enumerate(PLAYERS_5)}, seed=100 + k)
             for k in range(n_records)]
     reads = [0]
@@ -90,12 +110,10 @@ def from_record_default_vs_boltzmann(n_records: int, rounds: int) -> tuple[float
 def board_step(seeds: int) -> tuple[float, int]:
     """Median CPU seconds of a board bot-step (7 players, Top Secret + dossier, spectator panel) over whole
     games, and the number of steps."""
-    from heimlich_lab import Rules
-    from heimlich_lab.bots import RandomBot
-    try:
-        from heimlich_lab.widget.game_controller import GameController
-    except ImportError:
-        from heimlich_lab.games.heimlich.widget.game_controller import GameController
+    Rules = _first(f"{_H}.rules:Rules", "heimlich_lab.rules:Rules")
+    RandomBot = _first("heimlich_lab.bots:RandomBot")
+    GameController = _first(f"{_H}.widget.game_controller:GameController",
+                            "heimlich_lab.widget.game_controller:GameController")
     times = []
     for seed in range(seeds):
         bots = {p: RandomBot(seed=seed * 10 + i) for i, p in enumerate(PLAYERS_7)}
