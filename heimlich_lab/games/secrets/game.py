@@ -217,7 +217,16 @@ class Game(GameBase):
     def _others(self, i: int) -> list[int]:
         return [j for j in range(len(self.players)) if j != i]
 
+    #: the legal actions of the last computation and each one's arguments by value, taken before any bot is handed
+    #: the actions (see :meth:`_is_legal`)
+    _legal_values: tuple[tuple[Action, ...], dict[tuple[str, tuple[object, ...]], tuple[object, ...]]] | None = None
+
     def _compute_legal(self) -> tuple[Action, ...]:
+        legal = self._legal_now()
+        self._legal_values = (legal, {(a.kind, a.args): a.args for a in legal})
+        return legal
+
+    def _legal_now(self) -> tuple[Action, ...]:
         ph, P = self._phase, self.players
         if ph == "over":
             return ()
@@ -247,16 +256,21 @@ class Game(GameBase):
 
     # ------------------------------------------------------------------ apply (GameBase.apply)
     def _is_legal(self, act: Action) -> bool:
-        """Whether ``act`` is legal, checked by value against the rules: never against the cached actions that
-        :meth:`legal_actions` handed out (a bot may have changed one of them in place with
-        ``object.__setattr__``), and with the exact types of the legal ones (``True`` does not stand for 1)."""
-        legal = self._compute_legal()
+        """Whether ``act`` is legal, checked by value: against the legal actions' arguments as they were computed,
+        never against the action objects that :meth:`legal_actions` handed out (a bot may have changed one of them
+        in place with ``object.__setattr__``), and with the exact types of the legal ones (``True`` does not stand
+        for 1)."""
+        snap = self._legal_values
+        if snap is None or snap[0] is not self._legal_cache:    # nobody asked for the legal actions yet
+            self._compute_legal()
+            snap = self._legal_values
+            assert snap is not None
         try:
-            ref = legal[legal.index(act)]
-        except ValueError:
+            ref = snap[1].get((act.kind, act.args))
+        except TypeError:   # unhashable arguments: no legal action has them
             return False
-        return type(act.args) is tuple and len(act.args) == len(ref.args) and all(
-            _same_type(x, y) for x, y in zip(act.args, ref.args))
+        return ref is not None and type(act.args) is tuple and len(act.args) == len(ref) and all(
+            _same_type(x, y) for x, y in zip(act.args, ref))
 
     def _check_form(self, act: Action) -> None:
         """Raise :class:`IllegalAction` (rule ``notation``) unless ``act`` is well formed: its notation can be
@@ -280,7 +294,7 @@ class Game(GameBase):
         ph, who = self._phase, (CHANCE if actor == CHANCE else self.players[actor])
         rule = {"deal": "deal", "reveal": "deck", "bullet": "bullets", "offer": "offer", "un": "un",
                 "answer": "answer"}.get(ph, ph)
-        legal = self._compute_legal()       # not the cache a bot may have changed
+        legal = self._legal_now()       # not the cache a bot may have changed
         hint = ", ".join(map(str, legal[:8]))
         if act.kind not in {a.kind for a in legal}:
             return IllegalAction(f"{act}: it is {who}'s {ph} decision now; legal actions are like {hint}", rule=rule)
