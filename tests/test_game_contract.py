@@ -169,3 +169,25 @@ def test_heimlichs_first_order_and_the_shared_keywords_give_the_same_game():
     assert play(bots={"Ann": RandomBot(1), "Bob": RandomBot(2)}, seed=9, rules=Rules(top_secret=True)) == old
     with pytest.raises(HeimlichError, match="give the bots once"):
         play(Rules(), {"Ann": RandomBot(1)}, bots={"Ann": RandomBot(1)})
+
+
+def test_a_game_that_leaves_out_a_hook_is_told_which_one():
+    """The shared bases' hooks (what each game supplies) name themselves when a new game forgets one."""
+    from heimlich_lab.engine.game import GameBase
+    from heimlich_lab.engine.records import RecordBase
+
+    class HalfGame(GameBase):
+        pass
+
+    g = object.__new__(HalfGame)
+    for hook in ("_to_act", "_compute_legal", "_advance"):
+        with pytest.raises(NotImplementedError, match=f"HalfGame must supply {hook}\\(\\)"):
+            getattr(g, hook)()
+    with pytest.raises(NotImplementedError, match="HalfGame must supply _record_class"):
+        HalfGame._record_class()
+
+    class HalfRecord(RecordBase):
+        pass
+
+    with pytest.raises(NotImplementedError, match="HalfRecord must supply from_dict"):
+        HalfRecord.from_dict({})

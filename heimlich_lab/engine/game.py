@@ -222,7 +222,7 @@ class GameBase:
 
     @classmethod
     def _record_class(cls) -> Any:
-        raise NotImplementedError
+        raise NotImplementedError(f"{cls.__name__} must supply _record_class(): see docs/architecture.md")
 
     def copy(self) -> Self:
         """An independent copy (same state, same random generator state)."""
@@ -240,16 +240,16 @@ class GameBase:
 
     # to be supplied by each game
     def _to_act(self) -> Any:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must supply _to_act(): see docs/architecture.md")
 
     def _compute_legal(self) -> tuple[Any, ...]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must supply _compute_legal(): see docs/architecture.md")
 
     def _do(self, act: Any, actor: Any) -> None:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must supply _do(): see docs/architecture.md")
 
     def _advance(self) -> None:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must supply _advance(): see docs/architecture.md")
 
     def _explain_illegal(self, act: Any, actor: Any) -> IllegalAction:
         return IllegalAction(f"{act} is not legal now ({self.phase})")

@@ -149,11 +149,11 @@ class RecordBase:
         return self._redacted(player)
 
     def _redacted(self, keep: str | None) -> Self:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must supply _redacted(): see docs/architecture.md")
 
     # ---------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must supply to_dict(): see docs/architecture.md")
 
     def to_json(self, indent: int | None = None) -> str:
         """The record as JSON text (see ``docs/record-format.md``)."""
@@ -205,7 +205,7 @@ class RecordBase:
 
     @classmethod
     def from_dict(cls, d: Any, source: str = "record", check: bool = True) -> Self:
-        raise NotImplementedError
+        raise NotImplementedError(f"{cls.__name__} must supply from_dict(): see docs/architecture.md")
 
     @classmethod
     def _read_header(cls, d: Any, source: str) -> tuple[tuple[str, ...], str, int | None, str]:
@@ -333,10 +333,10 @@ class RecordBase:
         return self._entries()
 
     def _new_game(self) -> Any:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must supply _new_game(): see docs/architecture.md")
 
     def _entries(self) -> list[tuple[str, Any, str | None]]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must supply _entries(): see docs/architecture.md")
 
     def _check_before_replay(self, source: str) -> None:
         """Checks of the record's own fields before its log is replayed (none by default)."""
@@ -345,7 +345,7 @@ class RecordBase:
         """Checks of log entry ``i`` once the game has applied it (none by default)."""
 
     def _check_result(self, game: Any, source: str) -> None:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must supply _check_result(): see docs/architecture.md")
 
 
 def excerpt_of(value: Any, limit: int = 200) -> str:
