@@ -36,5 +36,7 @@ __all__ = ["Action", "AGENTS", "COLOURS", "Event", "Game", "GameRecord", "Heimli
 
 
 #: the subpackages reachable as attributes before anyone imported them: the ones `import heimlich_lab` used to
-#: import at once, the second game (``from heimlich_lab import secrets``) and the static pictures (``svg``)
-__getattr__, __dir__ = lazy_exports(globals(), _LAZY, subpackages=("rules", "inference", "secrets", "svg"))
+#: import at once, the second and third games (``from heimlich_lab import secrets``, ``topsecret1985``) and the
+#: static pictures (``svg``)
+__getattr__, __dir__ = lazy_exports(globals(), _LAZY,
+                                    subpackages=("rules", "inference", "secrets", "topsecret1985", "svg"))

@@ -34,6 +34,7 @@ MOVED: dict[str, str] = {
     "heimlich_lab.rules": f"{_H}.rules",
     "heimlich_lab.rules.words": "heimlich_lab.engine.words",
     "heimlich_lab.secrets": _S,
+    "heimlich_lab.topsecret1985": "heimlich_lab.games.topsecret1985",   # the third game's public name, as secrets'
     "heimlich_lab.adapters": f"{_H}.adapters",
     "heimlich_lab.benchmarks": f"{_H}.benchmarks",
     "heimlich_lab.benchmarks.secrets": f"{_S}.bench",

@@ -27,7 +27,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "heimlich_lab"
 _BASE = {"errors", "_lazy", "_compat"}
 _SHARED = _BASE | {"engine", "inference", "bots", "widget"}
 #: The games (``heimlich_lab.games.<name>``): each may use every shared layer, none another game.
-GAMES = ("games.heimlich", "games.secrets")
+GAMES = ("games.heimlich", "games.secrets", "games.topsecret1985")
 #: area -> the other areas it may import. An area is a subpackage or a top-level module of heimlich_lab, a
 #: game's package (``games.<name>``) or ``games`` (its __init__, which lists the games the kit ships);
 #: "package" is heimlich_lab/__init__.py (the public names, gathered from every layer).
@@ -132,7 +132,8 @@ def package_sources() -> dict[str, tuple[str, bool]]:
 
 #: How the picture in docs/architecture.md names the areas.
 LABELS = {"inference": "inference (game-agnostic core)", "cli": "cli.py", "games": "games (the list)",
-          "games.heimlich": "games/heimlich", "games.secrets": "games/secrets"}
+          "games.heimlich": "games/heimlich", "games.secrets": "games/secrets",
+          "games.topsecret1985": "games/topsecret1985"}
 ARCHITECTURE_DOC = PACKAGE.parent / "docs" / "architecture.md"
 
 

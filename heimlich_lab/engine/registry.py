@@ -7,14 +7,14 @@ A spec names the game's parts as ``"module:attribute"`` strings, imported only w
 (:meth:`GameSpec.load`), so that listing the games costs nothing.
 
 >>> [s.name for s in games()]
-['heimlich', 'secrets']
+['heimlich', 'secrets', 'topsecret1985']
 >>> spec = game_spec("secrets")
 >>> spec.title, spec.min_players, spec.max_players, spec.load("game").__name__
 ('Secrets', 4, 8, 'Game')
 >>> game_spec("chess")
 Traceback (most recent call last):
 ...
-heimlich_lab.errors.HeimlichError: unknown game 'chess'; games are heimlich, secrets
+heimlich_lab.errors.HeimlichError: unknown game 'chess'; games are heimlich, secrets, topsecret1985
 """
 from __future__ import annotations
 
