@@ -1,7 +1,7 @@
 """The games of the kit, each a peer in its own package: ``heimlich`` (Heimlich & Co.), ``secrets``
-(Secrets) and ``topsecret1985`` (Top Secret, 1985). A game's package holds its rules and engine, its player model, beliefs and bots, its table for
-JupyterLab, and its spec (``spec.py``: what the shared layers need to know about it, see
-:class:`heimlich_lab.engine.registry.GameSpec`). The shared layers (:mod:`heimlich_lab.engine`,
+(Secrets) and ``topsecret1985`` (Top Secret, 1985). A game's package holds its rules and engine, its player
+model, beliefs and bots, its table for JupyterLab, and its spec (``spec.py``: what the shared layers need to
+know about it, see :class:`heimlich_lab.engine.registry.GameSpec`). The shared layers (:mod:`heimlich_lab.engine`,
 :mod:`heimlich_lab.inference`, :mod:`heimlich_lab.bots`, :mod:`heimlich_lab.widget`,
 :mod:`heimlich_lab.analysis`, :mod:`heimlich_lab.commands`) know no game: they find the games through the
 registry.

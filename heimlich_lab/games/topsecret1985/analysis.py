@@ -26,7 +26,8 @@ def rules_label(rules: TopSecretRules) -> str:
     'bonus_may_duel=False+target=12'
     """
     base = TopSecretRules()
-    parts = [f"{f.name}={getattr(rules, f.name)}" for f in fields(rules) if getattr(rules, f.name) != getattr(base, f.name)]
+    parts = [f"{f.name}={getattr(rules, f.name)}" for f in fields(rules)
+             if getattr(rules, f.name) != getattr(base, f.name)]
     return "+".join(parts) or "basic"
 
 

@@ -30,7 +30,7 @@ from ...engine.contract import CHANCE
 from ...engine.game import GameBase
 from ...engine.views import AllEvents
 from ...errors import IllegalAction, PositionError
-from .actions import CHANCE_KINDS, Action, agent_id, agent_owner, suitcase_id, suitcase_owner
+from .actions import CHANCE_KINDS, Action, agent_id, suitcase_id, suitcase_owner
 from .map import LETTERS, OPPOSITE, Map
 from .rules import (
     AGENTS,
@@ -565,9 +565,9 @@ class Game(GameBase):
             self._event("pick", player=self.players[actor], agent=ag, suitcase=s, city=x)
         elif k == "drop":
             ag = a[0]
-            s = self._carry[ag]
-            assert s is not None
-            x = self._loc[ag]
+            held = self._carry[ag]
+            assert held is not None
+            s, x = held, self._loc[ag]
             self._suit_at[s], self._carrier[s], self._carry[ag] = x, None, None
             self._dropped_here[ag] = s
             if self.rules.pickup == "stop":
@@ -810,7 +810,7 @@ class Game(GameBase):
         i = None if player is None else self._pidx[player]
         n = len(self._events)
         if omniscient:
-            log: tuple[Any, ...] = (self._events, AllEvents(self._events), n)  # type: ignore[arg-type]
+            log: tuple[Any, ...] = (self._events, AllEvents(self._events), n)
         else:
             log = (self._public_events, NO_EVENTS if i is None else MappingProxyType(self._own_events[i]), n)
         d = self._duel

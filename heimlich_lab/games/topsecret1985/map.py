@@ -132,7 +132,8 @@ class Map:
         self = object.__new__(cls)
         self.source, self.is_default = source, False
         w, h = graph_attrs.get("width"), graph_attrs.get("height")
-        if not (_num(w) and _num(h) and w > 0 and h > 0):
+        if not (isinstance(w, (int, float)) and isinstance(h, (int, float)) and _num(w) and _num(h)
+                and w > 0 and h > 0):
             raise MapError(f"{source}: the graph's 'width' and 'height' must be positive numbers, not {w!r}, {h!r}")
         self.width, self.height = float(w), float(h)
         g = nx.Graph()

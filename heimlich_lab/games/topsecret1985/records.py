@@ -140,20 +140,21 @@ class TopSecretRecord(RecordBase):
         if result is not None:
             _check_result_types(result, players, source)
         log = []
-        for i, e in enumerate(d["log"]):
-            if not (isinstance(e, list) and len(e) == 2 and all(isinstance(x, str) for x in e)):
-                raise RecordError(f"{source}: log entry {i} must be [actor, action], not {excerpt_of(repr(e))}")
+        for i, raw in enumerate(d["log"]):
+            if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(x, str) for x in raw)):
+                raise RecordError(f"{source}: log entry {i} must be [actor, action], not {excerpt_of(repr(raw))}")
+            e_: list[str] = raw
             try:
-                act = Action.parse(e[1])
+                act = Action.parse(e_[1])
             except HeimlichError as err:
-                raise RecordError(f"{source}: log entry {i} ({excerpt_of(e[1])}): {err}") from None
-            if e[0] != CHANCE and e[0] not in players:
-                raise RecordError(f"{source}: log entry {i}: {excerpt_of(e[0])!r} is not a player")
-            if (e[0] == CHANCE) != act.is_chance:
-                raise RecordError(f"{source}: log entry {i}: {e[1]!r} is " +
+                raise RecordError(f"{source}: log entry {i} ({excerpt_of(e_[1])}): {err}") from None
+            if e_[0] != CHANCE and e_[0] not in players:
+                raise RecordError(f"{source}: log entry {i}: {excerpt_of(e_[0])!r} is not a player")
+            if (e_[0] == CHANCE) != act.is_chance:
+                raise RecordError(f"{source}: log entry {i}: {e_[1]!r} is " +
                                   ("a chance event, not a player's" if act.is_chance else "a player's decision, "
                                    "not chance's"))
-            log.append((e[0], e[1]))
+            log.append((e_[0], e_[1]))
         rec = cls(players, rules, seed, chance, log, result, view, board)
         if check and rec.is_full:
             rec.replay(source=source)

@@ -17,4 +17,5 @@ SPEC = GameSpec(
     transcript=f"{_T}.transcript:transcript",
     tournament=f"{_T}.analysis:TOURNAMENT",
     benchmarks={"topsecret1985": f"{_T}.bench:bench_topsecret"},
+    wire=f"{_T}.wire",
 )

@@ -107,6 +107,25 @@ class View(ViewBase):
         self._log = log
         return self
 
+    #: The fields a bot's worker is sent and rebuilds the view from (besides the viewer, players, rules, map and log).
+    FIELDS = ("phase", "current_player", "active_player", "turn", "is_over", "winners", "corners", "edge_player",
+              "start_player", "agents", "carrying", "suitcases", "delivered", "secrets", "hands", "played",
+              "contents", "dice", "points", "bonus", "duel", "my_card", "end_reason")
+
+    @classmethod
+    def from_fields(cls, viewer: str | None, players: tuple[str, ...], rules: Any, board: Any,
+                    fields: Mapping[str, Any], events: list[tuple[str, dict[str, Any], bool]]) -> View:
+        """A player's view rebuilt from its :attr:`FIELDS` and its events as the viewer saw them (``(kind, data,
+        hidden)``): what a bot's worker hands the bot (:mod:`heimlich_lab.games.topsecret1985.wire`)."""
+        self = object.__new__(cls)
+        self.viewer, self.kind, self.players, self.rules, self.map = viewer, "player", players, rules, board
+        for f in cls.FIELDS:
+            setattr(self, f, fields[f])
+        public: list[tuple[str, dict[str, Any], frozenset[int] | None]] = [
+            (k, d, frozenset() if hidden else None) for k, d, hidden in events]
+        self._log = (public, NO_EVENTS, len(public))
+        return self
+
     @property
     def log(self) -> list[Event]:
         """The events the viewer saw, oldest first (copies)."""
