@@ -2,21 +2,34 @@
 
 * :class:`~heimlich_lab.bots.RandomBot` (``topsecret1985.RandomBot``, ``random``): uniform among the legal
   actions, duel cards included.
+* :class:`TypeBot`: plays as one type of the belief's population (``careful``, ``careful-loose``,
+  ``careful-sharp``, ``bluffer``): it steals what is likely worth stealing, carries its own 5 home, leaves its bomb
+  where it lies (the bluffer plants it where enemies pass), and mixes its duel cards by
+  :func:`~heimlich_lab.games.topsecret1985.duel.duel_equilibrium`.
 
 >>> from heimlich_lab.games.topsecret1985 import play
 >>> play([make_bot("random", seed=1), make_bot("random", seed=2)], seed=5).replay().is_over
 True
 >>> available_bots()
-['random']
+['bluffer', 'careful', 'careful-loose', 'careful-sharp', 'random']
 """
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 from ...bots.random_bot import RandomBot
 from ...bots.registry import make_bot as _make_bot, register_bot
+from ...engine.game import check_seed, new_seed
+from ...errors import ModelError
+from .actions import Action, agent_owner
+from .duel import DuelValues, duel_equilibrium
+from .model import DEFAULT_TYPES, PlayerType, Population, decision_table, filling_index
 
-__all__ = ["GAME", "RandomBot", "available_bots", "make_bot"]
+__all__ = ["GAME", "RandomBot", "TypeBot", "available_bots", "make_bot"]
 
 GAME = "topsecret1985"
 
@@ -32,3 +45,79 @@ def available_bots() -> list[str]:
 
 
 register_bot("random", lambda seed=None: RandomBot(seed=seed), game=GAME)
+
+
+class TypeBot:
+    """A bot that plays as one player type of the belief's population (:mod:`.model`): it prices its options
+    with its own contents and picks one with probability ``exp(beta U) / sum exp(beta U)``, so the belief can
+    read it exactly. Duel cards come from :func:`~.duel.duel_equilibrium` over the public remaining cards
+    (looking two duels ahead); it hides its cards in a uniformly random filling and loses bombed agents
+    farthest from home first. Seeded.
+
+    >>> from heimlich_lab.games.topsecret1985 import Game
+    >>> g = Game(["Ann", "Bob"], seed=2)
+    >>> bot = TypeBot("careful", seed=1)
+    >>> bot.choose(g.view(g.current_player), g.legal_actions()) in g.legal_actions()
+    True
+    """
+
+    def __init__(self, player_type: str | PlayerType = "careful", seed: int | None = None,
+                 population: Population | None = None):
+        pop = Population.default() if population is None else population
+        kind = pop.types[pop.index(player_type)] if isinstance(player_type, str) else player_type
+        if not isinstance(kind, PlayerType):
+            raise ModelError(f"player_type must be a type name or a PlayerType, not {player_type!r}")
+        self.player_type = kind
+        self._alone = Population((kind,))
+        self.name = kind.name
+        self.seed = new_seed() if seed is None else check_seed(seed)
+        self._rng = random.Random(self.seed)
+
+    def choose(self, view: Any, legal_actions: Sequence[Action]) -> Action:
+        legal = list(legal_actions)
+        if len(legal) == 1:
+            return legal[0]
+        kind = legal[0].kind
+        if kind == "card":
+            return self._duel_card(view, legal)
+        table = decision_table(view, legal)
+        if table is None:
+            if kind == "eliminate":
+                return self._victim(view, legal)
+            return legal[int(self._rng.random() * len(legal))]
+        p = np.exp(self._alone.log_probabilities(table)[0, filling_index(view.contents)])
+        return legal[_draw(self._rng.random(), p)]
+
+    def _duel_card(self, view: Any, legal: list[Action]) -> Action:
+        duel = view.duel
+        me = view.viewer
+        attacker = agent_owner(duel["attacker"])
+        other = agent_owner(duel["defender"]) if attacker == me else attacker
+        solution = duel_equilibrium(view.hands[me], view.hands[other], DuelValues(aggressor=attacker == me),
+                                    duels=2)
+        cards = list(solution.mine)
+        card = cards[_draw(self._rng.random(), np.array([solution.mine[c] for c in cards]))]
+        return next(a for a in legal if a.args[0] == card)
+
+    def _victim(self, view: Any, legal: list[Action]) -> Action:
+        # keep the agents that carry something, then those nearest home
+        arrival = view.map.arrival[view.corners[view.viewer]]
+
+        def keep(a: Action) -> tuple[int, int]:
+            agent = a.args[0]
+            return (view.carrying.get(agent) is not None, -view.map.distance(view.agents[agent], arrival))
+
+        return min(legal, key=keep)
+
+    def __repr__(self) -> str:
+        return f"TypeBot({self.name!r}, seed={self.seed})"
+
+
+def _draw(u: float, p: np.ndarray) -> int:
+    """The index that ``u`` in [0, 1) picks from the weights ``p`` (seeded by the caller's ``u``)."""
+    c = np.cumsum(p / p.sum())
+    return int(min(np.searchsorted(c, u, side="right"), len(p) - 1))
+
+
+for _type in DEFAULT_TYPES[1:]:
+    register_bot(_type.name, lambda seed=None, _name=_type.name: TypeBot(_name, seed=seed), game=GAME)

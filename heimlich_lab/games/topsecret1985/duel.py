@@ -197,12 +197,16 @@ def _value(mine: Hand, theirs: Hand, values: DuelValues, duels: int) -> float:
 
 
 def _solve_zero_sum(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """Maximin for the rows and minimax for the columns, each one linear program (HiGHS)."""
+    """Maximin for the rows and minimax for the columns: a saddle point when the table has one (most duels do),
+    else one linear program per side (HiGHS)."""
     n_rows, n_cols = table.shape
+    row_floor, col_ceiling = table.min(axis=1), table.max(axis=0)
+    if row_floor.max() == col_ceiling.min():       # a pure equilibrium: no mixing needed, and exact
+        x, y = np.zeros(n_rows), np.zeros(n_cols)
+        x[int(row_floor.argmax())], y[int(col_ceiling.argmin())] = 1.0, 1.0
+        return x, y, float(row_floor.max())
     x, value = _maximin(table)
     y, _ = _maximin(-table.T)
-    if n_rows == 1 or n_cols == 1:  # a side with one card has nothing to mix; the LP agrees, this is exact
-        value = float(x @ table @ y)
     return x, y, value
 
 
