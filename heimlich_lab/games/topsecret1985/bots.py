@@ -116,7 +116,7 @@ class TypeBot:
 def _draw(u: float, p: np.ndarray) -> int:
     """The index that ``u`` in [0, 1) picks from the weights ``p`` (seeded by the caller's ``u``)."""
     c = np.cumsum(p / p.sum())
-    return int(min(np.searchsorted(c, u, side="right"), len(p) - 1))
+    return min(int(np.searchsorted(c, u, side="right")), len(p) - 1)
 
 
 for _type in DEFAULT_TYPES[1:]:
