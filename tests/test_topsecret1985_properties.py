@@ -17,8 +17,7 @@ from collections import Counter
 from itertools import permutations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from heimlich_lab.engine.play import play_game
 from heimlich_lab.errors import HeimlichError
@@ -53,7 +52,7 @@ def check_invariants(g: Game, contents: dict, last_phase: list) -> None:
         assert s is None or g.carriers[s] == a
     # contents: as hidden at set-up, and deliveries show them
     assert g.contents == {p: c for p, c in contents.items() if p in g.contents} or not contents
-    for p, ds in g.delivered.items():
+    for ds in g.delivered.values():
         for s, c in ds:
             assert g.contents[suitcase_owner(s)][s[-1]] == c
     assert sum(g.secrets_home.values()) == sum(int(c) for ds in g.delivered.values() for _, c in ds if c != "bomb")
@@ -90,11 +89,11 @@ def play_checked(n: int, seed: int, rules: TopSecretRules, runners: int) -> Game
         contents.update(g.contents)
         check_invariants(g, contents, last)
         backs = [e for e in g.events if e[0] == "cards-back"]
-        for kind, data, _ in backs[cards_back_seen:]:       # back exactly when the seventh card was played
+        for _, data, _ in backs[cards_back_seen:]:       # back exactly when the seventh card was played
             assert len(before_played[data["player"]]) == 6
         cards_back_seen = len(backs)
     assert g.is_over and g.turn <= rules.max_rounds * n
-    for p, c in g.contents.items():
+    for c in g.contents.values():
         assert sorted(c.values()) == sorted(CONTENTS)
     rec = TopSecretRecord.from_json(g.record.to_json())
     assert rec.replay().history == g.history and rec.contents == g.contents
