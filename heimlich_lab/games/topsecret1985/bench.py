@@ -53,3 +53,26 @@ def bench_topsecret(quick: bool = False) -> list[tuple[str, float, str]]:
     return [("Top Secret, 4 random bots: rounds per game (mean)", s["mean"], "rounds"),
             ("Top Secret, 4 random bots: rounds per game (sd)", s["sd"], "rounds"),
             ("Top Secret engine: actions per second", sum(lengths["actions"]) / dt, "actions/s")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m heimlich_lab.games.topsecret1985.bench --games 100 --players 4 --bots runner``: the length of
+    games on the stand-in map (or ``--map FILE``), in rounds (each seat one turn)."""
+    import argparse
+    p = argparse.ArgumentParser(prog="python -m heimlich_lab.games.topsecret1985.bench")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--bots", default="runner")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--map", default=None, help="a map file (node-link JSON); default: the stand-in map")
+    args = p.parse_args(argv)
+    board = None if args.map is None else Map.load(args.map)
+    s = summary(game_lengths(games=args.games, n_players=args.players, seed=args.seed, bots=args.bots, map=board))
+    print(f"{s['games']} games of {args.players} ({args.bots} bots), seeds {args.seed}..{args.seed + args.games - 1}: "
+          f"rounds per game mean {s['mean']:.1f} (sd {s['sd']:.1f}), min {s['min']:.1f}, quartiles {s['q1']:.1f} / "
+          f"{s['median']:.1f} / {s['q3']:.1f}, max {s['max']:.1f}; ends {s['ends']}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -376,6 +376,8 @@ class Game(GameBase):
         for a in agents:
             if a not in self._moved or (self._passing is not None and a != self._passing):
                 continue
+            if a == self._passing and self.rules.pickup == "stop":
+                continue        # it must move on: picking up or dropping would end its move in a full city
             x = self._loc[a]
             if x is None or self.map.kind[x] != "city":
                 continue

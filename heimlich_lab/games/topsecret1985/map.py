@@ -174,7 +174,7 @@ class Map:
                     raise MapError(f"{where}: the {k} base lying in corner {c} must be the base of the player of "
                                    f"corner {want}, not {pc} (the book: 'dans chaque coin ... une base de départ "
                                    "et dans le coin diagonalement opposé une base d'arrivée de la même couleur')")
-                self._check_in_corner(where, k, c, x, y)
+                self._check_in_corner(where, f"{k} base", c, x, y)
                 base_at[nid] = (k, pc)
             kind[nid], names[nid], pos[nid] = k, name, (x, y)
             g.add_node(nid)
