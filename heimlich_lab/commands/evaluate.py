@@ -27,7 +27,8 @@ def register(sub):
     p = sub.add_parser("evaluate", help="score the beliefs of self-play games against the truth (per game: "
                                         "methods, when, metrics)")
     p.add_argument("--games", type=whole_number(1), default=100, help="number of games (default 100)")
-    p.add_argument("--players", type=whole_number(2), default=5, help="number of players (default 5)")
+    p.add_argument("--players", type=whole_number(2), default=None,
+                   help="number of players (default: the game's, 5 for Heimlich & Co. and Secrets)")
     p.add_argument("--bots", default=None,
                    help="bot names, comma-separated: cycled over the seats, the first seat rotating from game to "
                         "game (default: the game's, boltzmann for Heimlich & Co., random otherwise)")
@@ -43,6 +44,8 @@ def run(args) -> int:
     hooks = game_hooks(spec)
     if args.bots is None:
         args.bots = getattr(hooks, "evaluate_bots", "random")
+    if args.players is None:
+        args.players = getattr(hooks, "evaluate_players", 5)
     run_game = getattr(hooks, "run_evaluate", None) or evaluate_with_evaluator
     return run_game(args)
 

@@ -48,7 +48,8 @@ class GameSpec:
     * ``tournament``: a :class:`TournamentSpec` (the table's columns and rows, variants, evaluators);
     * ``cli``: a module with the command line's hooks (:mod:`heimlich_lab.commands` reads
       ``add_arguments(command, parser)``, ``rules_from_args(args)``, and optionally ``seeds(seed, n)``,
-      ``run_evaluate(args)``, ``evaluate_bots``);
+      ``run_evaluate(args)``, ``evaluate_bots``, ``evaluate_players`` (the table when ``--players`` is not
+      given: 5 by default));
     * ``benchmarks``: ``{name: "module:function"}`` for ``heimlich-lab bench`` (``function(quick) -> [(label,
       value, unit)]``);
     * ``display``: ``display(obj) -> HTML`` for its games, views and records in a notebook

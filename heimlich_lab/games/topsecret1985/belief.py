@@ -24,7 +24,7 @@ True
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,8 +139,9 @@ class Belief:
 
     # ------------------------------------------------------------------ reading
     def _filling_probabilities(self, player: str) -> np.ndarray:
-        p = np.exp(self._log[player]).sum(axis=0)     # the table is kept normalised (log weights <= 0)
-        return p / p.sum()
+        p: np.ndarray = np.exp(self._log[player]).sum(axis=0)     # the table is kept normalised
+        p /= p.sum()
+        return p
 
     def _check(self, player: str) -> None:
         if player not in self._log:
@@ -189,10 +190,11 @@ class Belief:
         return "".join(parts)
 
 
-def read_game(belief: Belief, record: Any) -> Belief:
+def read_game(belief: Belief, record: Any, after_entry: Callable[[int, Any], None] | None = None) -> Belief:
     """Replay the full ``record`` and feed ``belief`` every decision and delivery, as its observer sees them:
     the observer's view at each decision, the legal actions (public: no rule depends on a hidden content) and
-    the deliveries (public). Nothing else of the replayed game reaches the belief."""
+    the deliveries (public). Nothing else of the replayed game reaches the belief. ``after_entry(k, game)`` is
+    called after the log's entry ``k`` is taken in (to read the belief as the game goes)."""
     if not getattr(record, "is_full", True):
         raise ModelError("a belief reads a full record (what it takes from it is what its observer saw); this "
                          f"one is a {record.view} record")
@@ -200,7 +202,7 @@ def read_game(belief: Belief, record: Any) -> Belief:
     game = Game(record.players, seed=record.seed, chance="manual", rules=record.rules, map=record.map)
     viewer = belief.observer
     shown = {p: 0 for p in record.players}
-    for actor, text in record.log:
+    for k, (actor, text) in enumerate(record.log):
         act = Action.parse(text)
         if actor != CHANCE and act.kind in INFORMATIVE and actor in belief._log:
             table = decision_table(game.view(viewer), game.legal_actions())
@@ -214,6 +216,8 @@ def read_game(belief: Belief, record: Any) -> Belief:
                     belief.reveal(owner, letter, content,
                                   f"{courier} brought {owner}'s suitcase {letter} home: it held {content}")
                 shown[courier] = len(done)
+        if after_entry is not None:
+            after_entry(k, game)
     return belief
 
 

@@ -67,11 +67,11 @@ class RunnerBot:
             x = view.agents[agent]
             if held is not None and self._wanted(view, held) > 0:
                 home = m.arrival[view.corners[me]]
-                return 10.0 * (m.distance(home, x) - m.distance(home, z))
+                return 10.0 * float(m.distance(home, x) - m.distance(home, z))
             targets = [c for s, c in view.suitcases.items() if c is not None and self._wanted(view, s) > 0]
             if not targets:
                 return 0.0
-            return 10.0 * (min(m.distance(c, x) for c in targets) - min(m.distance(c, z) for c in targets))
+            return 10.0 * float(min(m.distance(c, x) for c in targets) - min(m.distance(c, z) for c in targets))
         if a.kind == "pick":
             return 50.0 * self._wanted(view, a.args[1])
         if a.kind == "drop":

@@ -151,15 +151,16 @@ class Population:
 
     def log_likelihoods(self, table: DecisionTable, chosen: int) -> np.ndarray:
         """``log P(option chosen | type, filling)``, shape (types, 24)."""
-        logp = self.log_probabilities(table)
-        return logp[:, :, chosen]
+        chosen_logp: np.ndarray = self.log_probabilities(table)[:, :, chosen]
+        return chosen_logp
 
     def log_probabilities(self, table: DecisionTable) -> np.ndarray:
         """``log P(option | type, filling)`` for every option, shape (types, 24, options)."""
         u = table.utilities(self)
         z = self.beta[:, None, None] * u
         z -= z.max(axis=2, keepdims=True)
-        return z - np.log(np.exp(z).sum(axis=2, keepdims=True))
+        logp: np.ndarray = z - np.log(np.exp(z).sum(axis=2, keepdims=True))
+        return logp
 
 
 @dataclass(frozen=True)
@@ -179,8 +180,9 @@ class DecisionTable:
 
     def utilities(self, population: Population) -> np.ndarray:
         """``U[type, filling, option]``: two products over the four letters and a broadcast."""
-        return (np.einsum("kfl,ol->kfo", population.home, self.own_carry)
-                + np.einsum("kfl,ol->kfo", population.bait, self.own_bait) + self.others[None, None, :])
+        u: np.ndarray = (np.einsum("kfl,ol->kfo", population.home, self.own_carry)
+                         + np.einsum("kfl,ol->kfo", population.bait, self.own_bait) + self.others[None, None, :])
+        return u
 
     def index(self, action: Action) -> int:
         for o, a in enumerate(self.options):
