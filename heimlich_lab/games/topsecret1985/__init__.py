@@ -17,7 +17,10 @@ from .play import play, play_game  # eager: ``topsecret1985.play`` is the functi
 
 #: public name -> the module of this package that defines it (imported when first used)
 _LAZY = {
-    "RandomBot": "..bots.random_bot", "Action": "actions",
+    "RandomBot": "..bots.random_bot", "Action": "actions", "Belief": "belief",
+    **dict.fromkeys(["DuelSolution", "DuelValues", "duel_equilibrium"], "duel"),
+    **dict.fromkeys(["PlayerType", "Population"], "model"),
+    "TypeBot": "bots",
     **dict.fromkeys(["available_bots", "make_bot"], "bots"),
     **dict.fromkeys(["CHANCE", "Game", "SEATING"], "game"),
     **dict.fromkeys(["CORNERS", "LETTERS", "Map", "MapError"], "map"),
@@ -28,6 +31,7 @@ _LAZY = {
 }
 __getattr__, __dir__ = lazy_exports(globals(), _LAZY)
 
-__all__ = ["AGENTS", "Action", "CHANCE", "CONTENTS", "CORNERS", "DIE_FACES", "DUEL_CARDS", "Event", "Game", "LETTERS",
-           "Map", "MapError", "RandomBot", "SEATING", "TopSecretRecord", "TopSecretRules", "VALUES", "View",
-           "available_bots", "make_bot", "play", "play_game", "transcript"]
+__all__ = ["AGENTS", "Action", "Belief", "CHANCE", "CONTENTS", "CORNERS", "DIE_FACES", "DUEL_CARDS", "DuelSolution",
+           "DuelValues", "Event", "Game", "LETTERS", "Map", "MapError", "PlayerType", "Population", "RandomBot",
+           "SEATING", "TopSecretRecord", "TopSecretRules", "TypeBot", "VALUES", "View", "available_bots",
+           "duel_equilibrium", "make_bot", "play", "play_game", "transcript"]

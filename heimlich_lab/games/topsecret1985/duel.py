@@ -35,8 +35,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.optimize import linprog
 
-#: A player's full set of duel cards (two zeros); the hand that runs out takes all of them back.
-DUEL_CARDS: tuple[int, ...] = (0, 0, 1, 2, 3, 4, 5)
+from .rules import DUEL_CARDS  # a player's full set (two zeros); a hand that runs out takes all of them back
 
 Hand = tuple[int, ...]
 
