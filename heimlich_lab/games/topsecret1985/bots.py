@@ -22,6 +22,7 @@ from typing import Any
 from ...bots.random_bot import RandomBot
 from ...bots.registry import make_bot as _make_bot, register_bot
 from .actions import Action, suitcase_owner
+from .map import Map
 
 __all__ = ["GAME", "RandomBot", "RunnerBot", "available_bots", "make_bot"]
 
@@ -48,7 +49,8 @@ class RunnerBot:
         return 2.0
 
     def _score(self, view: Any, a: Action) -> float:
-        m, me = view.map, view.viewer
+        m: Map = view.map
+        me = view.viewer
         if a.kind == "step":
             agent, z = a.args
             held = view.carrying[agent]
