@@ -205,3 +205,36 @@ def test_the_public_api():
     assert Game(["Ann", "Bob"]).seed != Game(["Ann", "Bob"]).seed        # a fresh OS seed, recorded
     rec = topsecret1985.play([topsecret1985.RandomBot(1), topsecret1985.RandomBot(2)], seed=9)
     assert rec.seed == 9 and copy.deepcopy(rec) == rec
+
+
+def test_a_bot_out_of_process_is_handed_the_same_view(tmp_path):
+    """The wire codec: at every decision of a whole game, the view a worker rebuilds from what was sent (as JSON)
+    equals the player's view."""
+    from heimlich_lab.games.topsecret1985.wire import Follower, message
+
+    class Compare:
+        def __init__(self, seed):
+            self.bot, self.follower, self.consumed, self.checked = RunnerBot(seed), None, 0, 0
+
+        def choose(self, view, legal):
+            header, entries, fields, self.consumed = message(view, self.consumed)
+            header, entries, fields = json.loads(json.dumps([header, entries, fields]))
+            if header is not None:
+                self.follower = Follower(header)
+            self.follower.extend(entries, fields)
+            assert self.follower.view() == view
+            self.checked += 1
+            return self.bot.choose(self.follower.view(), legal)
+
+    bots = [Compare(1), Compare(2), Compare(3)]
+    topsecret1985.play(bots, seed=6)
+    assert all(b.checked > 20 for b in bots)
+
+
+def test_a_bot_cannot_change_the_board_it_is_handed():
+    g = Game(["Ann", "Bob"], seed=1)
+    board = g.view("Ann").map
+    with pytest.raises(TypeError):
+        board.neighbours["vancouver"] = ("tokyo",)
+    board.data["nodes"].clear()
+    assert len(Map.default().data["nodes"]) == 38 and board.neighbours["vancouver"][0] == "anchorage"

@@ -344,9 +344,27 @@ def test_a_bomb_costs_half_the_agents_rounded_up_the_player_choosing_which():
     assert g.phase == "bomb" and g.current_player == "Ann" and legal(g) == ["eliminate Ann#2"]
     g.apply("eliminate Ann#2")
     g.apply("eliminate Ann#3")
-    g.apply("eliminate Ann#4") if g.phase == "bomb" else None
-    assert len(g.alive("Ann")) == 3 and g.phase != "bomb"                 # 7 agents: 4 lost
+    assert g.phase == "bomb"
+    g.apply("eliminate Ann#4")
+    assert len(g.alive("Ann")) == 3 and g.phase != "bomb"                 # 7 agents: 4 lost, the courier one
     assert bomb_losses(7, "counts") == (1, 3) and bomb_losses(6, "counts") == (1, 2)
+
+
+def test_a_bomb_victim_drops_its_suitcase_in_its_city():
+    g = set_up(places={"Ann": ("vancouver", "berlin", "rio", "singapore")})
+    turn(g, (3, 0), "step Ann#1 vancouver", "step Ann#1 san-francisco", "step Ann#1 tokyo")
+    pass_turn(g)
+    turn(g, (3, 0), "step Ann#1 hong-kong", "step Ann#1 singapore", "pick Ann#1 Ann:D", "step Ann#1 sydney")
+    pass_turn(g)
+    g.apply("roll 2 0")
+    g.apply("step Ann#2 vancouver")
+    g.apply("pick Ann#2 Ann:A")
+    g.apply("step Ann#1 arrival-NW")
+    assert sorted(legal(g)) == ["eliminate Ann#2", "eliminate Ann#3"]   # agents in a base are alike: the first
+    g.apply("eliminate Ann#2")
+    assert g.suitcase_places["Ann:A"] == "vancouver" and g.carriers["Ann:A"] is None
+    drop = [e for e in g.view("Bob").log if e.kind == "drop"][-1]
+    assert (drop.agent, drop.city, drop.cause) == ("Ann#2", "vancouver", "bomb")
 
 
 @pytest.mark.parametrize("courier, alive_after", [("extra", 3), ("home", 3)])
@@ -411,7 +429,7 @@ def test_the_bounded_end_after_max_rounds_most_secrets_win():
     assert g.is_over and g.end_reason == "max-rounds" and g.winners == ()   # nobody brought a secret home
 
 
-def test_the_game_ends_when_nobody_can_reach_the_target(monkeypatch):
+def test_the_game_ends_when_nobody_can_reach_the_target():
     g = set_up(target=19)                       # 18 secrets in all with two players: out of reach from the start
     pass_turn(g)
     assert g.is_over and g.end_reason == "out-of-reach"

@@ -31,6 +31,7 @@ from ...engine.game import check_seed, new_seed
 from ...errors import ModelError
 from .actions import Action, agent_owner, suitcase_owner
 from .duel import DuelValues, duel_equilibrium
+from .map import Map
 from .model import DEFAULT_TYPES, PlayerType, Population, decision_table, filling_index
 
 __all__ = ["GAME", "RandomBot", "RunnerBot", "TypeBot", "available_bots", "make_bot"]
@@ -58,7 +59,8 @@ class RunnerBot:
         return 2.0
 
     def _score(self, view: Any, a: Action) -> float:
-        m, me = view.map, view.viewer
+        m: Map = view.map
+        me = view.viewer
         if a.kind == "step":
             agent, z = a.args
             held = view.carrying[agent]

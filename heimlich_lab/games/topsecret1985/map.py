@@ -35,6 +35,7 @@ import re
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import networkx as nx
@@ -74,20 +75,20 @@ class Map:
     """
 
     __slots__ = ("graph", "cities", "neighbours", "kind", "names", "pos", "start", "arrival", "spaces", "width",
-                 "height", "data", "is_default", "source", "_dist")
+                 "height", "_data", "is_default", "source", "_dist")
 
     graph: Any
     cities: tuple[str, ...]
-    neighbours: dict[str, tuple[str, ...]]
-    kind: dict[str, str]
-    names: dict[str, str]
-    pos: dict[str, tuple[float, float]]
-    start: dict[str, str]
-    arrival: dict[str, str]
-    spaces: dict[str, dict[str, tuple[float, float]]]
+    neighbours: Mapping[str, tuple[str, ...]]
+    kind: Mapping[str, str]
+    names: Mapping[str, str]
+    pos: Mapping[str, tuple[float, float]]
+    start: Mapping[str, str]
+    arrival: Mapping[str, str]
+    spaces: Mapping[str, Mapping[str, tuple[float, float]]]
     width: float
     height: float
-    data: dict[str, Any]
+    _data: str
     is_default: bool
     source: str
     _dist: dict[str, dict[str, int]]
@@ -241,12 +242,21 @@ class Map:
                 self._check_in_corner(f"{where}: suitcase space {L}", "suitcase space", c, float(p[0]), float(p[1]))
                 spaces[c][L] = (float(p[0]), float(p[1]))
         nx.freeze(g)
-        self.graph, self.cities, self.kind, self.names, self.pos = g, cities, kind, names, pos
-        self.neighbours = {n: tuple(m for m in kind if g.has_edge(n, m)) for n in kind}
-        self.start, self.arrival, self.spaces = starts, arrivals, spaces
-        self.data = json.loads(json.dumps(data))     # a private copy
+        # read-only: every view hands the map to the bots, and a bot must not change anyone's board
+        self.graph, self.cities = g, cities
+        self.kind, self.names, self.pos = MappingProxyType(kind), MappingProxyType(names), MappingProxyType(pos)
+        self.neighbours = MappingProxyType({n: tuple(m for m in kind if g.has_edge(n, m)) for n in kind})
+        self.start, self.arrival = MappingProxyType(starts), MappingProxyType(arrivals)
+        self.spaces = MappingProxyType({c: MappingProxyType(s) for c, s in spaces.items()})
+        self._data = json.dumps(data, ensure_ascii=False)     # a private copy
         self._dist = {}
         return self
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The node-link data the map was read from (a new copy each time)."""
+        out: dict[str, Any] = json.loads(self._data)
+        return out
 
     def _check_in_corner(self, where: str, what: str, corner: str, x: float, y: float) -> None:
         left, top = corner[1] == "W", corner[0] == "N"
@@ -286,7 +296,7 @@ class Map:
         return json.dumps(self.data, indent=1, ensure_ascii=False)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Map) and self.data == other.data
+        return isinstance(other, Map) and (self is other or self.data == other.data)
 
     def __hash__(self) -> int:
         return hash(self.cities)
