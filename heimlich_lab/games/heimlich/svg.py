@@ -26,9 +26,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
+from ...engine.svg import Svg
 from ...engine.words import for_any_name, possessive
 from ...errors import HeimlichError
 from .rules.board import AGENT_BY_COLOUR, BUILDING_VALUES, CHURCH, DOSSIER_MARK, FINISH, RUINS
@@ -62,24 +62,6 @@ _STYLE = (
     ".hs-marker text{font-size:10px;font-weight:700}.hs-caption{font-size:15px}"
     ".hs-small{font-size:12px;fill:#55555b}.hs-cell{font-size:13px}.hs-head{font-size:13px;font-weight:600}"
 )
-
-
-class Svg(str):
-    """An SVG document: a string that notebooks display as a picture and that ``save`` writes to a file.
-
-    >>> s = Svg('<svg xmlns="http://www.w3.org/2000/svg"/>')
-    >>> s._repr_svg_() == s
-    True
-    """
-
-    def _repr_svg_(self) -> str:
-        return str(self)
-
-    def save(self, path) -> Path:
-        """Write the SVG to ``path`` (UTF-8) and return the path."""
-        path = Path(path)
-        path.write_text(str(self), encoding="utf-8")
-        return path
 
 
 def probability_label(p: float) -> str:
