@@ -151,12 +151,19 @@ def observed(g: Game, viewer: str) -> tuple:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), n=st.integers(2, 4), frac=st.floats(0, 1), pick=st.integers(0, 10**6))
 def test_what_a_player_may_not_know_changes_nothing_they_are_handed(seed, n, frac, pick):
+    """Another player's undelivered contents and, when the game stops there, the aggressor's face-down card are
+    changed; the player's view, legal actions, exported record and error texts are not. (The others' unplayed duel
+    cards are not a secret: every played card is shown, so a hand is the seven less those.)"""
     rng = random.Random(pick)
     bots = {p: RunnerBot(i) if i % 2 else RandomBot(i) for i, p in enumerate(NAMES[:n])}
     g = play_game(Game, bots, seed=seed, rules=TopSecretRules(max_rounds=12))
     rec = g.record
     viewer = NAMES[rng.randrange(n)]
     k = 1 + int(frac * (len(rec.log) - 1))
+    face_down = [j for j, game in rec.games() if game.phase == "defend"]
+    if face_down and rng.random() < 0.6:      # often: stop while an aggressor's card lies face down
+        k = rng.choice(face_down)
+        viewer = rng.choice([p for p in rec.players if p != rec.log[k - 1][0]])
     # deliveries in the prefix show contents: keep those, permute the rest of the other players' contents
     prefix = replay_changed(rec, k, lambda i, a, t: t)
     shown = {s for ds in prefix.delivered.values() for s, _ in ds}
