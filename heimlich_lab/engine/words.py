@@ -60,3 +60,12 @@ def for_any_name(sentence: str) -> str:
         return sentence
     sentence = _YOUS.sub(_your, sentence)
     return _YOU_VERB.sub(lambda m: f"You{m[1]}{_plural(m[2])}", sentence)
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun``, in the plural unless ``n`` is 1: never "4 step(s)".
+
+    >>> count(1, "step"), count(4, "step"), count(0, "secret"), count(2, "city", "cities")
+    ('1 step', '4 steps', '0 secrets', '2 cities')
+    """
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"

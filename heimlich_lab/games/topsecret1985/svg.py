@@ -29,6 +29,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ...engine.svg import Svg
+from ...engine.words import count
 from ...errors import HeimlichError
 from .actions import agent_owner, suitcase_owner
 from .map import LETTERS
@@ -93,16 +94,16 @@ def board(position: Any, viewer: str | None = None) -> Svg:
     # agents: one disc per player and place, with the count
     groups = Counter((agent_owner(a), n) for a, n in view.agents.items() if n is not None)
     offsets: dict[str, int] = {}
-    for (p, node), count in sorted(groups.items()):
+    for (p, node), here in sorted(groups.items()):
         k = offsets.get(node, 0)
         offsets[node] = k + 1
         x, y = m.pos[node]
         x, y = x + 11 * (k % 2) - 5, y - 14 - 11 * (k // 2)
         fill, ink = colour[p]
-        out.append(f"<g data-agents={quoteattr(f'{p}@{node}')} data-count='{count}'><circle cx='{x:g}' "
+        out.append(f"<g data-agents={quoteattr(f'{p}@{node}')} data-count='{here}'><circle cx='{x:g}' "
                    f"cy='{y:g}' r='7' fill='{fill}' stroke='#3b372f'/><text x='{x:g}' y='{y + 4:g}' "
                    f"font-size='10' text-anchor='middle' fill='{ink}'>{escape(initial[p])}"
-                   f"{count if count > 1 else ''}</text></g>")
+                   f"{here if here > 1 else ''}</text></g>")
     # suitcases: lying in a city, or carried (drawn by the carrier's place)
     lying: Counter[str] = Counter()
     for s, node in sorted(view.suitcases.items()):
@@ -123,8 +124,7 @@ def board(position: Any, viewer: str | None = None) -> Svg:
                    f"text-anchor='middle' fill='{ink}'>{letter}</text></g>")
     # the strip below: dice, steps left, hands and secrets home
     y = height + 22
-    dice = "" if view.dice is None else f"dice {view.dice[0]} + {view.dice[1]}, {view.points} step(s) left"
-    dice = dice.replace("1 step(s)", "1 step").replace("step(s)", "steps")
+    dice = "" if view.dice is None else f"dice {view.dice[0]} + {view.dice[1]}, {count(view.points, 'step')} left"
     turn = f"{view.current_player} to play" if view.current_player else ("game over" if view.is_over else "")
     out.append(f"<text x='12' y='{y:g}' font-size='13' fill='#3b372f'>{escape(', '.join(filter(None, [turn, dice])))}"
                "</text>")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine.views import Event
+from ...engine.words import count
 
 __all__ = ["describe", "transcript"]
 
@@ -38,7 +39,7 @@ def describe(e: Event) -> str | None:
     if k == "skip":
         return f"Turn {d['turn']}: {p} has no agent left and passes."
     if k == "roll":
-        return f"{p} rolls {d['dice'][0]} and {d['dice'][1]}: {d['points']} step(s)."
+        return f"{p} rolls {d['dice'][0]} and {d['dice'][1]}: {count(d['points'], 'step')}."
     if k == "step":
         return f"{d['agent']} moves from {d['source']} to {d['city']}" + (" (bonus move)." if d["paid"] == "bonus"
                                                                          else ".")
