@@ -179,6 +179,102 @@ function glossaryMarkup(glossary, p = "tb") {
   const items = glossary.filter((g) => g && g.term).map((g) => `<dt>${esc(g.term)}</dt><dd>${esc(g.gloss || "")}</dd>`).join("");
   return items ? `<dl class="${p}-glossary tb-glossary" data-testid="glossary" aria-label="Words used here">${items}</dl>` : "";
 }
+var PROJECTOR = Object.freeze({ cls: "tb-projector", prefix: "heimlich-lab:projector:", label: "Projector" });
+function projectorKey(notebook, fallback = "") {
+  return PROJECTOR.prefix + String(notebook || fallback || "");
+}
+function storedProjector(storage, key) {
+  try {
+    const v = storage ? storage.getItem(key) : null;
+    return v === "on" ? true : v === "off" ? false : null;
+  } catch (e) {
+    return null;
+  }
+}
+function projectorButtonMarkup(on) {
+  return `<button type="button" class="tb-projector-toggle" data-control="projector" aria-pressed="${on ? "true" : "false"}" title="Projector mode: a larger board and larger text for a room (remembered for this notebook)">${PROJECTOR.label}</button>`;
+}
+function scrollParent(node) {
+  const win = node && node.ownerDocument && node.ownerDocument.defaultView;
+  let best = null;
+  for (let e = node && node.parentElement; e && win; e = e.parentElement) {
+    const o = win.getComputedStyle(e).overflowY;
+    if ((o === "auto" || o === "scroll" || o === "hidden") && e.clientHeight > 0 && (!best || e.clientHeight < best.clientHeight)) best = e;
+  }
+  return best;
+}
+function mountProjector(root, model, slot, changed = () => {
+}) {
+  const win = root.ownerDocument.defaultView;
+  let storage = null;
+  try {
+    storage = win.localStorage;
+  } catch (e) {
+  }
+  const key = projectorKey(model.get("notebook"), win.location && win.location.pathname);
+  slot.innerHTML = projectorButtonMarkup(false);
+  const button = slot.firstElementChild;
+  let on = null;
+  let observer = null;
+  function fit() {
+    const box = scrollParent(root);
+    const h = Math.min(box ? box.clientHeight : Infinity, win.innerHeight);
+    if (h > 0) root.style.setProperty("--tb-fit-height", `${Math.round(h)}px`);
+  }
+  function set(value, store) {
+    const v = !!value;
+    if (store && storage) {
+      try {
+        storage.setItem(key, v ? "on" : "off");
+      } catch (e) {
+      }
+    }
+    if (model.get("projector") !== v) {
+      model.set("projector", v);
+      model.save_changes();
+    }
+    if (v === on) return;
+    on = v;
+    root.classList.toggle(PROJECTOR.cls, on);
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    if (on) fit();
+    changed(on);
+  }
+  const onClick = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    set(!on, true);
+  };
+  const onModel = () => set(model.get("projector"), true);
+  const stored = storedProjector(storage, key);
+  set(stored === null ? model.get("projector") : stored, false);
+  button.addEventListener("click", onClick);
+  model.on("change:projector", onModel);
+  if (win.ResizeObserver) {
+    observer = new win.ResizeObserver(() => {
+      if (on) fit();
+    });
+    const box = scrollParent(root);
+    observer.observe(box || root.ownerDocument.documentElement);
+  }
+  const later = win.requestAnimationFrame ? win.requestAnimationFrame.bind(win) : (f) => setTimeout(f, 16);
+  later(() => {
+    if (!on) return;
+    fit();
+    if (observer) {
+      const box = scrollParent(root);
+      if (box) observer.observe(box);
+    }
+  });
+  return {
+    on: () => on,
+    destroy() {
+      button.removeEventListener("click", onClick);
+      model.off("change:projector", onModel);
+      if (observer) observer.disconnect();
+    }
+  };
+}
 
 // logic.js
 var FINISH = 42;
@@ -211,6 +307,7 @@ var BOARD = Object.freeze({
   trackSpaceRadius: 12,
   markerRadius: 9
 });
+var PROJECTOR_BOARD = Object.freeze({ ...BOARD, ringRadius: 224, trackInset: 30, trackSpaceRadius: 24, markerRadius: 21 });
 function mod(a, n) {
   return (a % n + n) % n;
 }
@@ -314,7 +411,8 @@ function trackSpace(score, finish = FINISH) {
   const s = Number.isFinite(score) ? Math.trunc(score) : 0;
   return Math.max(0, Math.min(finish, s));
 }
-function markerLayout(scores, order, track = trackGeometry()) {
+function markerLayout(scores, order, track = trackGeometry(), opts = {}) {
+  const { trackSpaceRadius: rt, markerRadius: rm } = { ...BOARD, ...opts };
   const finish = track.length - 1;
   const groups = /* @__PURE__ */ new Map();
   for (const c of order) {
@@ -324,16 +422,25 @@ function markerLayout(scores, order, track = trackGeometry()) {
     if (!groups.has(space)) groups.set(space, []);
     groups.get(space).push(c);
   }
+  const inward0 = rt + rm + 7;
+  const rowGap = 2 * rm + 1;
+  const colGap = 2 * rm + 2;
   const out = {};
   for (const [space, list] of groups) {
     const t = track[space];
-    const tx = -t.ny;
-    const ty = t.nx;
+    let tx = -t.ny;
+    let ty = t.nx;
+    let shift = 0;
+    if (space === 0 && finish > 1) {
+      const d = Math.hypot(track[1].x - t.x, track[1].y - t.y) || 1;
+      [tx, ty] = [(track[1].x - t.x) / d, (track[1].y - t.y) / d];
+      shift = rt + 2 + rm + 3 + (list.length === 1 ? 0 : colGap / 2);
+    }
     list.forEach((c, k) => {
       const row = Math.floor(k / 2);
       const col = list.length === 1 ? 0 : k % 2 - 0.5;
-      const inward = 28 + row * 19;
-      const along = col * 20;
+      const inward = inward0 + row * rowGap;
+      const along = shift + col * colGap;
       out[c] = {
         x: round2(t.x + t.nx * inward + tx * along),
         y: round2(t.y + t.ny * inward + ty * along),
@@ -752,10 +859,11 @@ function viewModel(rawState, ui = initialUi()) {
   const preview = ui.preview ? cardPreview(state.decisions, ui.preview) : null;
   const landings = mode === "move" ? previewLandings(state.move, alloc) : preview ? preview.landings : {};
   const scoring = mode === "move" ? scoringAgents(state.move, alloc, order) : [];
-  const geometry = ringGeometry(state.ring);
+  const board = ui.projector ? PROJECTOR_BOARD : BOARD;
+  const geometry = ringGeometry(state.ring, board);
   const layout = agentLayout(state.positions, order, landings, geometry);
-  const track = trackGeometry({ finish: state.finish, mark: state.dossier_mark });
-  const markers = markerLayout(state.scores, order, track);
+  const track = trackGeometry({ ...board, finish: state.finish, mark: state.dossier_mark });
+  const markers = markerLayout(state.scores, order, track, board);
   const buildingActs = mode === "curtain" || mode === "none" ? /* @__PURE__ */ new Map() : buildingActions(state.decisions);
   const own = curtain ? /* @__PURE__ */ new Set() : new Set(state.own_agents);
   const owners = curtain ? null : ownersByAgent(state.owners);
@@ -769,6 +877,7 @@ function viewModel(rawState, ui = initialUi()) {
     points,
     landings,
     scoring,
+    board,
     geometry,
     layout,
     track,
@@ -871,7 +980,7 @@ function renderGhosts(vm) {
   return out;
 }
 function renderTrack(vm) {
-  const r = BOARD.trackSpaceRadius;
+  const r = (vm.board || BOARD).trackSpaceRadius;
   let out = "";
   for (const t0 of vm.track) {
     const t = vm.state.dossier ? t0 : { ...t0, mark: false };
@@ -886,7 +995,7 @@ function markerNodes(vm) {
     const m = vm.markers[c];
     if (!m) continue;
     const st = vm.styles[c];
-    const inner = `<title>${esc2(`${st.name} (${c}): ${m.score} points`)}</title><circle class="hb-marker-body" r="${BOARD.markerRadius}" fill="${esc2(st.fill)}"/><text class="hb-marker-letter" text-anchor="middle" dy="0.35em" fill="${esc2(st.ink)}">${esc2(st.letter)}</text>`;
+    const inner = `<title>${esc2(`${st.name} (${c}): ${m.score} points`)}</title><circle class="hb-marker-body" r="${(vm.board || BOARD).markerRadius}" fill="${esc2(st.fill)}"/><text class="hb-marker-letter" text-anchor="middle" dy="0.35em" fill="${esc2(st.ink)}">${esc2(st.letter)}</text>`;
     out.push({ key: c, x: m.x, y: m.y, score: m.score, cls: cls("hb-marker", `hb-c-${c}`), inner });
   }
   return out;
@@ -1167,7 +1276,7 @@ function renderSkeleton() {
   const S = BOARD.size;
   const sec = (k, tag = "div") => `<${tag} class="hb-section hb-${k}-section" data-section="${k}"></${tag}>`;
   const fold = (k, title, open) => `<details class="hb-fold" data-fold="${k}"${open ? " open" : ""}><summary>${title}</summary>${sec(k)}</details>`;
-  return sec("header") + `<div class="hb-main"><div class="hb-board-col"><svg class="hb-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${S} ${S}" role="group" aria-label="Board"><defs><marker id="hb-arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs><rect class="hb-svg-bg" x="0" y="0" width="${S}" height="${S}" rx="18"/>` + SVG_LAYERS.map((k) => `<g data-layer="${k}"></g>`).join("") + `</svg>` + sec("legend") + `</div><div class="hb-side-col">` + sec("controls") + sec("playback") + sec("belief") + `<div class="hb-folds">` + sec("hand") + fold("since", "Since your last turn", true) + fold("log", "Log", false) + fold("help", "Keys", false) + `</div></div></div>`;
+  return `<div class="tb-tools" data-shell="tools"></div>` + sec("header") + `<div class="hb-main"><div class="hb-board-col"><svg class="hb-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${S} ${S}" role="group" aria-label="Board"><defs><marker id="hb-arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs><rect class="hb-svg-bg" x="0" y="0" width="${S}" height="${S}" rx="18"/>` + SVG_LAYERS.map((k) => `<g data-layer="${k}"></g>`).join("") + `</svg>` + sec("legend") + `</div><div class="hb-side-col">` + sec("controls") + sec("playback") + sec("belief") + `<div class="hb-folds">` + sec("hand") + fold("since", "Since your last turn", true) + fold("log", "Log", false) + fold("help", "Keys", false) + `</div></div></div>`;
 }
 
 // board.js
@@ -1307,7 +1416,7 @@ function render({ model, el }) {
       ui = { ...ui, alloc: {}, selected: ui.selected, preview: null };
       lastKey = key;
     }
-    vm = viewModel(state, ui);
+    vm = viewModel(state, { ...ui, projector });
     root.style.setProperty("--hb-speed", `${animationMs(state, model.get("speed_ms"))}ms`);
     root.classList.toggle("hb-curtained", !!state.curtain);
     root.classList.toggle("hb-my-turn", vm.mode !== "none" && vm.mode !== "curtain");
@@ -1438,6 +1547,11 @@ function render({ model, el }) {
     clearTimeout(pendingTimer);
     update();
   }
+  let projector = false;
+  const proj = mountProjector(root, model, root.querySelector('[data-shell="tools"]'), (on) => {
+    projector = on;
+    update();
+  });
   const unwire = wire(
     root,
     model,
@@ -1457,6 +1571,7 @@ function render({ model, el }) {
     clearTimeout(pendingTimer);
     clearTimeout(replayTimer);
     unwire();
+    proj.destroy();
     root.remove();
   };
 }

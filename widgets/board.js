@@ -163,7 +163,7 @@ function render({ model, el }) {
       ui = { ...ui, alloc: {}, selected: ui.selected, preview: null };
       lastKey = key;
     }
-    vm = R.viewModel(state, ui);
+    vm = R.viewModel(state, { ...ui, projector });
     root.style.setProperty("--hb-speed", `${L.animationMs(state, model.get("speed_ms"))}ms`);
     root.classList.toggle("hb-curtained", !!state.curtain);
     root.classList.toggle("hb-my-turn", vm.mode !== "none" && vm.mode !== "curtain");
@@ -315,6 +315,13 @@ function render({ model, el }) {
     update();
   }
 
+  // projector mode (the table shell's toggle, remembered per notebook): a larger track and markers
+  let projector = false;
+  const proj = S.mountProjector(root, model, root.querySelector('[data-shell="tools"]'), (on) => {
+    projector = on;
+    update();
+  });
+
   const unwire = S.wire(root, model,
     [["click", onClick], ["keydown", onKeyDown], ["input", onInput], ["change", onInput],
       ...["mouseover", "mouseout", "focusin", "focusout"].map((type) => [type, onPreview])],
@@ -327,6 +334,7 @@ function render({ model, el }) {
     clearTimeout(pendingTimer);
     clearTimeout(replayTimer);
     unwire();
+    proj.destroy();
     root.remove();
   };
 }

@@ -41,16 +41,17 @@ export function viewModel(rawState, ui = L.initialUi()) {
   const preview = ui.preview ? L.cardPreview(state.decisions, ui.preview) : null;  // a card option hovered
   const landings = mode === "move" ? L.previewLandings(state.move, alloc) : preview ? preview.landings : {};
   const scoring = mode === "move" ? L.scoringAgents(state.move, alloc, order) : [];
-  const geometry = L.ringGeometry(state.ring);
+  const board = ui.projector ? L.PROJECTOR_BOARD : L.BOARD;     // projector mode: larger track and markers
+  const geometry = L.ringGeometry(state.ring, board);
   const layout = L.agentLayout(state.positions, order, landings, geometry);
-  const track = L.trackGeometry({ finish: state.finish, mark: state.dossier_mark });
-  const markers = L.markerLayout(state.scores, order, track);
+  const track = L.trackGeometry({ ...board, finish: state.finish, mark: state.dossier_mark });
+  const markers = L.markerLayout(state.scores, order, track, board);
   const buildingActs = mode === "curtain" || mode === "none" ? new Map() : L.buildingActions(state.decisions);
   const own = curtain ? new Set() : new Set(state.own_agents);
   const owners = curtain ? null : L.ownersByAgent(state.owners);
   return {
     state, ui: { ...L.initialUi(), ...ui }, ctx, mode, order, alloc, points, landings, scoring,
-    geometry, layout, track, markers, buildingActs, own, owners, preview,
+    board, geometry, layout, track, markers, buildingActs, own, owners, preview,
     styles: Object.fromEntries(state.agents.map((a) => [a.colour, L.agentStyle(a)])),
     allowed: mode === "move" && L.isLegalAllocation(alloc, state.move),
   };
@@ -153,7 +154,7 @@ export function renderGhosts(vm) {
 
 /** The scoring track: spaces 0..finish, the dossier mark highlighted. */
 export function renderTrack(vm) {
-  const r = L.BOARD.trackSpaceRadius;
+  const r = (vm.board || L.BOARD).trackSpaceRadius;
   let out = "";
   for (const t0 of vm.track) {
     const t = vm.state.dossier ? t0 : { ...t0, mark: false };
@@ -173,7 +174,7 @@ export function markerNodes(vm) {
     if (!m) continue;
     const st = vm.styles[c];
     const inner = `<title>${esc(`${st.name} (${c}): ${m.score} points`)}</title>`
-      + `<circle class="hb-marker-body" r="${L.BOARD.markerRadius}" fill="${esc(st.fill)}"/>`
+      + `<circle class="hb-marker-body" r="${(vm.board || L.BOARD).markerRadius}" fill="${esc(st.fill)}"/>`
       + `<text class="hb-marker-letter" text-anchor="middle" dy="0.35em" fill="${esc(st.ink)}">${esc(st.letter)}</text>`;
     out.push({ key: c, x: m.x, y: m.y, score: m.score, cls: cls("hb-marker", `hb-c-${c}`), inner });
   }
@@ -583,7 +584,7 @@ export function renderSkeleton() {
   const S = L.BOARD.size;
   const sec = (k, tag = "div") => `<${tag} class="hb-section hb-${k}-section" data-section="${k}"></${tag}>`;
   const fold = (k, title, open) => `<details class="hb-fold" data-fold="${k}"${open ? " open" : ""}><summary>${title}</summary>${sec(k)}</details>`;
-  return sec("header")
+  return `<div class="tb-tools" data-shell="tools"></div>` + sec("header")
     + `<div class="hb-main"><div class="hb-board-col">`
     + `<svg class="hb-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${S} ${S}" role="group" aria-label="Board">`
     + `<defs><marker id="hb-arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>`

@@ -266,3 +266,121 @@ export function glossaryMarkup(glossary, p = "tb") {
     .map((g) => `<dt>${esc(g.term)}</dt><dd>${esc(g.gloss || "")}</dd>`).join("");
   return items ? `<dl class="${p}-glossary tb-glossary" data-testid="glossary" aria-label="Words used here">${items}</dl>` : "";
 }
+
+/**
+ * Projector mode (issue 24, item 3): a larger board and larger text for a room, the table's decision and the belief
+ * headline beside the board, all on one screen at 150% zoom. The choice is remembered per notebook in the browser's
+ * localStorage (key: `projectorKey`), which survives a page reload, a kernel restart and "Run All" (a new widget);
+ * it is also the widget's `projector` traitlet, so the kernel can read or set it.
+ */
+export const PROJECTOR = Object.freeze({ cls: "tb-projector", prefix: "heimlich-lab:projector:", label: "Projector" });
+
+/** The localStorage key of a notebook's projector choice (`notebook`: its path, as the kernel knows it). */
+export function projectorKey(notebook, fallback = "") {
+  return PROJECTOR.prefix + String(notebook || fallback || "");
+}
+
+/** The stored choice: true, false, or null (never chosen for this notebook, or no storage). */
+export function storedProjector(storage, key) {
+  try {
+    const v = storage ? storage.getItem(key) : null;
+    return v === "on" ? true : v === "off" ? false : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+/** The toggle's markup: a button with its state in aria-pressed. */
+export function projectorButtonMarkup(on) {
+  return `<button type="button" class="tb-projector-toggle" data-control="projector" aria-pressed="${on ? "true" : "false"}"`
+    + ` title="Projector mode: a larger board and larger text for a room (remembered for this notebook)">${PROJECTOR.label}</button>`;
+}
+
+/**
+ * DOM: the box the table is seen through: of the ancestors that clip their content vertically (JupyterLab's notebook
+ * panel, an output area that scrolls sideways), the one of the least height; null when none does (Voila: the window).
+ */
+export function scrollParent(node) {
+  const win = node && node.ownerDocument && node.ownerDocument.defaultView;
+  let best = null;
+  for (let e = node && node.parentElement; e && win; e = e.parentElement) {
+    const o = win.getComputedStyle(e).overflowY;
+    if ((o === "auto" || o === "scroll" || o === "hidden") && e.clientHeight > 0
+        && (!best || e.clientHeight < best.clientHeight)) best = e;
+  }
+  return best;
+}
+
+/**
+ * DOM: the projector toggle of a table. `slot` receives the button; `changed(on)` lets the game redraw (the board's
+ * geometry changes). While on, `--tb-fit-height` on `root` is the height the table may take (its scroll box's
+ * height): the game's CSS sizes its board with it. Returns {on(), destroy()}.
+ */
+export function mountProjector(root, model, slot, changed = () => {}) {
+  const win = root.ownerDocument.defaultView;
+  let storage = null;
+  try {
+    storage = win.localStorage;
+  } catch (e) { /* no storage: the traitlet alone */ }
+  const key = projectorKey(model.get("notebook"), win.location && win.location.pathname);
+  slot.innerHTML = projectorButtonMarkup(false);
+  const button = slot.firstElementChild;
+  let on = null;
+  let observer = null;
+  function fit() {
+    const box = scrollParent(root);
+    const h = Math.min(box ? box.clientHeight : Infinity, win.innerHeight);
+    if (h > 0) root.style.setProperty("--tb-fit-height", `${Math.round(h)}px`);
+  }
+  function set(value, store) {
+    const v = !!value;
+    if (store && storage) {
+      try {
+        storage.setItem(key, v ? "on" : "off");
+      } catch (e) { /* full or refused: the traitlet still says it */ }
+    }
+    if (model.get("projector") !== v) {
+      model.set("projector", v);
+      model.save_changes();
+    }
+    if (v === on) return;
+    on = v;
+    root.classList.toggle(PROJECTOR.cls, on);
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    if (on) fit();
+    changed(on);
+  }
+  const onClick = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    set(!on, true);
+  };
+  const onModel = () => set(model.get("projector"), true);
+  const stored = storedProjector(storage, key);
+  set(stored === null ? model.get("projector") : stored, false);
+  button.addEventListener("click", onClick);
+  model.on("change:projector", onModel);
+  if (win.ResizeObserver) {
+    observer = new win.ResizeObserver(() => { if (on) fit(); });
+    const box = scrollParent(root);
+    observer.observe(box || root.ownerDocument.documentElement);
+  }
+  // the scroll box is known only once the table is on the page
+  const later = win.requestAnimationFrame ? win.requestAnimationFrame.bind(win) : (f) => setTimeout(f, 16);
+  later(() => {
+    if (!on) return;
+    fit();
+    if (observer) {
+      const box = scrollParent(root);
+      if (box) observer.observe(box);
+    }
+  });
+  return {
+    on: () => on,
+    destroy() {
+      button.removeEventListener("click", onClick);
+      model.off("change:projector", onModel);
+      if (observer) observer.disconnect();
+    },
+  };
+}

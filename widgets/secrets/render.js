@@ -188,7 +188,7 @@ export function renderSections(setup, state) {
 /** The layout: header; the table on the left, on the right the decision, controls, belief, cards and log. */
 export function renderSkeleton() {
   const sec = (k) => `<div class="st-section st-${k}-section" data-section="${k}"></div>`;
-  return sec("header")
+  return `<div class="tb-tools" data-shell="tools"></div>` + sec("header")
     + `<div class="st-main">${sec("table")}<div class="st-side">${sec("decision")}${sec("playback")}${sec("since")}${sec("belief")}${sec("cards")}${sec("log")}</div></div>`
     + sec("curtain") + `<div class="tb-sr" data-testid="live" aria-live="polite" aria-atomic="true"></div>`;
 }

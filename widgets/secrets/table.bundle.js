@@ -182,6 +182,102 @@ function glossaryMarkup(glossary, p = "tb") {
   const items = glossary.filter((g) => g && g.term).map((g) => `<dt>${esc(g.term)}</dt><dd>${esc(g.gloss || "")}</dd>`).join("");
   return items ? `<dl class="${p}-glossary tb-glossary" data-testid="glossary" aria-label="Words used here">${items}</dl>` : "";
 }
+var PROJECTOR = Object.freeze({ cls: "tb-projector", prefix: "heimlich-lab:projector:", label: "Projector" });
+function projectorKey(notebook, fallback = "") {
+  return PROJECTOR.prefix + String(notebook || fallback || "");
+}
+function storedProjector(storage, key) {
+  try {
+    const v = storage ? storage.getItem(key) : null;
+    return v === "on" ? true : v === "off" ? false : null;
+  } catch (e) {
+    return null;
+  }
+}
+function projectorButtonMarkup(on) {
+  return `<button type="button" class="tb-projector-toggle" data-control="projector" aria-pressed="${on ? "true" : "false"}" title="Projector mode: a larger board and larger text for a room (remembered for this notebook)">${PROJECTOR.label}</button>`;
+}
+function scrollParent(node) {
+  const win = node && node.ownerDocument && node.ownerDocument.defaultView;
+  let best = null;
+  for (let e = node && node.parentElement; e && win; e = e.parentElement) {
+    const o = win.getComputedStyle(e).overflowY;
+    if ((o === "auto" || o === "scroll" || o === "hidden") && e.clientHeight > 0 && (!best || e.clientHeight < best.clientHeight)) best = e;
+  }
+  return best;
+}
+function mountProjector(root, model, slot, changed = () => {
+}) {
+  const win = root.ownerDocument.defaultView;
+  let storage = null;
+  try {
+    storage = win.localStorage;
+  } catch (e) {
+  }
+  const key = projectorKey(model.get("notebook"), win.location && win.location.pathname);
+  slot.innerHTML = projectorButtonMarkup(false);
+  const button2 = slot.firstElementChild;
+  let on = null;
+  let observer = null;
+  function fit() {
+    const box = scrollParent(root);
+    const h = Math.min(box ? box.clientHeight : Infinity, win.innerHeight);
+    if (h > 0) root.style.setProperty("--tb-fit-height", `${Math.round(h)}px`);
+  }
+  function set(value, store) {
+    const v = !!value;
+    if (store && storage) {
+      try {
+        storage.setItem(key, v ? "on" : "off");
+      } catch (e) {
+      }
+    }
+    if (model.get("projector") !== v) {
+      model.set("projector", v);
+      model.save_changes();
+    }
+    if (v === on) return;
+    on = v;
+    root.classList.toggle(PROJECTOR.cls, on);
+    button2.setAttribute("aria-pressed", on ? "true" : "false");
+    if (on) fit();
+    changed(on);
+  }
+  const onClick = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    set(!on, true);
+  };
+  const onModel = () => set(model.get("projector"), true);
+  const stored = storedProjector(storage, key);
+  set(stored === null ? model.get("projector") : stored, false);
+  button2.addEventListener("click", onClick);
+  model.on("change:projector", onModel);
+  if (win.ResizeObserver) {
+    observer = new win.ResizeObserver(() => {
+      if (on) fit();
+    });
+    const box = scrollParent(root);
+    observer.observe(box || root.ownerDocument.documentElement);
+  }
+  const later = win.requestAnimationFrame ? win.requestAnimationFrame.bind(win) : (f) => setTimeout(f, 16);
+  later(() => {
+    if (!on) return;
+    fit();
+    if (observer) {
+      const box = scrollParent(root);
+      if (box) observer.observe(box);
+    }
+  });
+  return {
+    on: () => on,
+    destroy() {
+      button2.removeEventListener("click", onClick);
+      model.off("change:projector", onModel);
+      if (observer) observer.disconnect();
+    }
+  };
+}
 
 // secrets/render.js
 var TEAM_CLASS = { CIA: "st-cia", KGB: "st-kgb", Hippie: "st-hippie" };
@@ -313,7 +409,7 @@ function renderSections(setup, state) {
 }
 function renderSkeleton() {
   const sec = (k) => `<div class="st-section st-${k}-section" data-section="${k}"></div>`;
-  return sec("header") + `<div class="st-main">${sec("table")}<div class="st-side">${sec("decision")}${sec("playback")}${sec("since")}${sec("belief")}${sec("cards")}${sec("log")}</div></div>` + sec("curtain") + `<div class="tb-sr" data-testid="live" aria-live="polite" aria-atomic="true"></div>`;
+  return `<div class="tb-tools" data-shell="tools"></div>` + sec("header") + `<div class="st-main">${sec("table")}<div class="st-side">${sec("decision")}${sec("playback")}${sec("since")}${sec("belief")}${sec("cards")}${sec("log")}</div></div>` + sec("curtain") + `<div class="tb-sr" data-testid="live" aria-live="polite" aria-atomic="true"></div>`;
 }
 
 // secrets/table.js
@@ -450,6 +546,7 @@ function render({ model, el }) {
     const info = root.querySelector('[data-testid="card-info"]');
     if (info) info.textContent = node.getAttribute("title");
   }
+  const proj = mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
   const unwire = wire(
     root,
     model,
@@ -470,6 +567,7 @@ function render({ model, el }) {
     destroyed = true;
     clearTimeout(replayTimer);
     unwire();
+    proj.destroy();
     classBox.removeEventListener("change", onInput);
   };
 }

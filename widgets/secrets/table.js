@@ -163,6 +163,9 @@ function render({ model, el }) {
     if (info) info.textContent = node.getAttribute("title");
   }
 
+  // projector mode (the table shell's toggle, remembered per notebook): the layout is the CSS's
+  const proj = S.mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
+
   const unwire = S.wire(root, model,
     [["click", onClick], ["keydown", onKeyDown], ["input", onInput], ["change", onInput], ["mouseover", onCard],
       ["focusin", onCard]],
@@ -174,6 +177,7 @@ function render({ model, el }) {
     destroyed = true;
     clearTimeout(replayTimer);
     unwire();
+    proj.destroy();
     classBox.removeEventListener("change", onInput);
   };
 }

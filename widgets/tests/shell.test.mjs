@@ -249,3 +249,69 @@ describe("Secrets' belief panel on the shell: the headline first, the model's wo
     assert.match(details, /<dl class="st-glossary tb-glossary" data-testid="glossary"[^>]*><dt>P\(Cy is Hippie\)<\/dt><dd>the probability/);
   });
 });
+
+describe("projector mode (issue 24, item 3): the shell's toggle, remembered per notebook", () => {
+  // a page just big enough for mountProjector: a root in a scroll box, a slot, a model, localStorage
+  function page({ stored = null, traitlet = false, notebook = "course/01.ipynb" } = {}) {
+    const store = new Map(stored === null ? [] : [[S.projectorKey(notebook), stored]]);
+    const listeners = new Map();
+    const button = {
+      attrs: {}, setAttribute(k, v) { this.attrs[k] = v; }, getAttribute(k) { return this.attrs[k]; },
+      addEventListener: (t, f) => listeners.set(t, f), removeEventListener: (t, f) => { if (listeners.get(t) === f) listeners.delete(t); },
+    };
+    const slot = { html: "", firstElementChild: button,
+      set innerHTML(h) { this.html = h; button.attrs["aria-pressed"] = /aria-pressed="true"/.test(h) ? "true" : "false"; } };
+    const box = { clientHeight: 390, parentElement: null };
+    const win = { innerHeight: 512, location: { pathname: "/lab/tree/x.ipynb" }, getComputedStyle: (e) => ({ overflowY: e === box ? "auto" : "visible" }),
+      localStorage: { getItem: (k) => (store.has(k) ? store.get(k) : null), setItem: (k, v) => store.set(k, v) },
+      requestAnimationFrame: (f) => f() };
+    const classes = new Set();
+    const root = { ownerDocument: { defaultView: win, documentElement: {} }, parentElement: box, props: {},
+      classList: { toggle: (c, on) => (on ? classes.add(c) : classes.delete(c)) }, style: { setProperty(k, v) { root.props[k] = v; } } };
+    const traits = { projector: traitlet, notebook }, on = new Map();
+    let saved = 0;
+    const model = { get: (k) => traits[k], set: (k, v) => { traits[k] = v; if (on.has(`change:${k}`)) on.get(`change:${k}`)(); },
+      save_changes: () => { saved += 1; }, on: (n, f) => on.set(n, f), off: (n, f) => { if (on.get(n) === f) on.delete(n); } };
+    return { store, listeners, button, slot, root, classes, traits, on, model, saved: () => saved,
+      click: () => listeners.get("click")({ preventDefault() {}, stopPropagation() {} }) };
+  }
+
+  test("the key names the notebook; a stored choice is on, off or nothing; the button says its state", () => {
+    assert.equal(S.projectorKey("a/b.ipynb", "/lab"), "heimlich-lab:projector:a/b.ipynb");
+    assert.equal(S.projectorKey("", "/voila/render/play.ipynb"), "heimlich-lab:projector:/voila/render/play.ipynb");
+    const st = (v) => ({ getItem: () => v });
+    assert.deepEqual([S.storedProjector(st("on"), "k"), S.storedProjector(st("off"), "k"), S.storedProjector(st(null), "k"),
+      S.storedProjector(null, "k"), S.storedProjector({ getItem() { throw new Error("denied"); } }, "k")], [true, false, null, null, null]);
+    assert.match(S.projectorButtonMarkup(true), /data-control="projector" aria-pressed="true"/);
+    assert.match(S.projectorButtonMarkup(false), /aria-pressed="false"/);
+  });
+
+  test("off by default; a click turns it on: the class, the button, the traitlet, the fit height and the storage", () => {
+    const p = page();
+    const changes = [];
+    const proj = S.mountProjector(p.root, p.model, p.slot, (on) => changes.push(on));
+    assert.deepEqual([proj.on(), [...p.classes], p.button.getAttribute("aria-pressed"), p.store.size], [false, [], "false", 0]);
+    p.click();
+    assert.deepEqual([proj.on(), [...p.classes], p.button.getAttribute("aria-pressed")], [true, ["tb-projector"], "true"]);
+    assert.deepEqual([p.traits.projector, p.store.get("heimlich-lab:projector:course/01.ipynb"), changes], [true, "on", [false, true]]);
+    assert.equal(p.root.props["--tb-fit-height"], "390px");          // the scroll box's height, not the window's
+    assert.ok(p.saved() >= 1);
+    p.click();
+    assert.deepEqual([proj.on(), [...p.classes], p.store.get("heimlich-lab:projector:course/01.ipynb")], [false, [], "off"]);
+    proj.destroy();
+    assert.deepEqual([p.listeners.size, p.on.size], [0, 0]);
+  });
+
+  test("a stored choice wins over the new widget's traitlet (a reload, Run All), and the kernel is told", () => {
+    const p = page({ stored: "on", traitlet: false });
+    const proj = S.mountProjector(p.root, p.model, p.slot);
+    assert.deepEqual([proj.on(), p.traits.projector, p.saved()], [true, true, 1]);
+    const q = page({ stored: "off", traitlet: true });
+    assert.equal(S.mountProjector(q.root, q.model, q.slot).on(), false);
+    // never chosen here: the traitlet says; the kernel setting it later is followed and remembered
+    const r = page({ traitlet: false });
+    const pr = S.mountProjector(r.root, r.model, r.slot);
+    r.model.set("projector", true);
+    assert.deepEqual([pr.on(), r.store.get("heimlich-lab:projector:course/01.ipynb")], [true, "on"]);
+  });
+});
