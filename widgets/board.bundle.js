@@ -275,6 +275,20 @@ function mountProjector(root, model, slot, changed = () => {
     }
   };
 }
+var BELIEF_WORDS = Object.freeze({
+  hidden: "Beliefs are hidden behind the curtain.",
+  none: "No belief is shown for this view.",
+  explanation: "Latest update, in the model's words:"
+});
+function beliefPanelMarkup(p, { curtain = false, belief = null, title = "", body = "", summary = "Details", details = "" } = {}) {
+  const open = (kind, extra = "") => `<section class="${p}-belief tb-belief" data-testid="belief" data-belief="${kind}"${extra}>`;
+  if (curtain) return `${open("hidden")}<p>${BELIEF_WORDS.hidden}</p></section>`;
+  if (!belief) return `${open("none")}<p>${BELIEF_WORDS.none}</p></section>`;
+  const v = Number(belief.version);
+  const version = belief.version !== null && belief.version !== void 0 && belief.version !== "" && Number.isFinite(v) ? ` data-belief-version="${Math.trunc(v)}"` : "";
+  const expl = belief.explanation ? `<p class="${p}-explanation tb-explanation" data-testid="belief-explanation"><strong>${BELIEF_WORDS.explanation}</strong> ${esc(belief.explanation)}</p>` : "";
+  return `${open("shown", version)}<h4 class="${p}-belief-title tb-belief-title">${esc(title || belief.title || "Belief")}</h4>${beliefHeadlineMarkup(belief.headline, p)}${body}<details class="${p}-fold" data-fold="belief-more"><summary>${esc(summary)}</summary>${expl}${details}${glossaryMarkup(belief.glossary, p)}</details></section>`;
+}
 
 // logic.js
 var FINISH = 42;
@@ -1176,9 +1190,8 @@ function playbackSignature2(vm) {
 }
 function renderBelief(vm) {
   const s = vm.state;
-  if (s.curtain) return `<section class="hb-belief" data-testid="belief" data-belief="hidden"><p>Beliefs hidden behind the curtain.</p></section>`;
   const b = s.belief;
-  if (!b) return `<section class="hb-belief" data-testid="belief" data-belief="none"><p>Beliefs: not available</p></section>`;
+  if (s.curtain || !b) return beliefPanelMarkup("hb", { curtain: !!s.curtain, belief: b });
   const rows = Array.isArray(b.rows) ? b.rows.map(String) : [];
   const cols = Array.isArray(b.cols) ? b.cols.map(String) : [];
   const p = Array.isArray(b.p) ? b.p : [];
@@ -1212,9 +1225,6 @@ function renderBelief(vm) {
   const two = sumsToTwo ? `<p class="hb-note" data-testid="sums-to-two">A row sums to 2 when that player may hold a second agent (the Top Secret card that takes a free agent).</p>` : "";
   const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
   const plot = ent.length ? renderEntropy(ent) : "";
-  const headline = beliefHeadlineMarkup(b.headline, "hb");
-  const expl = b.explanation ? `<p class="hb-explanation" data-testid="belief-explanation"><strong>Latest update, in the model's words:</strong> ${esc2(b.explanation)}</p>` : "";
-  const gloss = glossaryMarkup(b.glossary, "hb");
   const ups = Array.isArray(b.updates) && b.updates.length ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc2(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc2(u.turn)}" title="show turn ${esc2(u.turn)} in the log">turn ${esc2(u.turn)}</button>: ${esc2(u.text)} <span class="hb-muted">(probability moved ${esc2(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
   const types = b.types && typeof b.types === "object" && Object.keys(b.types).length ? `<h5>Player types</h5><ul class="hb-types" data-testid="types">${Object.entries(b.types).map(([who, t]) => `<li>${esc2(who)} plays like: ${esc2(Object.entries(t || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(", "))}</li>`).join("")}</ul>` : "";
   const notes = Array.isArray(b.notes) && b.notes.length ? `<h5>Dossier notes</h5><ul class="hb-notes" data-testid="notes">${b.notes.map((n) => `<li>${esc2(n)}</li>`).join("")}</ul>` : "";
@@ -1225,8 +1235,13 @@ function renderBelief(vm) {
       return `<span class="hb-sheet-entry" data-sheet="${esc2(c)}">${swatch(st)}→${esc2(who)}</span>`;
     }).join(" ") + `</p>`;
   }
-  const version = Number.isFinite(Number(b.version)) && b.version !== null && b.version !== "" ? ` data-belief-version="${esc2(Math.trunc(Number(b.version)))}"` : "";
-  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc2(b.title || "Who controls which agent?")}</h4>${headline}${caption}${table}${legend}${mine}${two}<details class="hb-fold" data-fold="belief-more"><summary>Details: updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}</summary>${expl}${ups}${types}${plot}${notes}${sheet}${gloss}</details></section>`;
+  return beliefPanelMarkup("hb", {
+    belief: b,
+    title: b.title || "Who controls which agent?",
+    body: `${caption}${table}${legend}${mine}${two}`,
+    summary: `Details: updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}`,
+    details: `${ups}${types}${plot}${notes}${sheet}`
+  });
 }
 function renderEntropy(values) {
   const W = 240, H = 92, left = 34, bottom = 22, top = 6, right = 8;

@@ -445,9 +445,8 @@ export function playbackSignature(vm) {
 /** Belief panel: caption, heatmap with names and legend, the viewer's own agent, largest updates, types, entropy plot. */
 export function renderBelief(vm) {
   const s = vm.state;
-  if (s.curtain) return `<section class="hb-belief" data-testid="belief" data-belief="hidden"><p>Beliefs hidden behind the curtain.</p></section>`;
   const b = s.belief;
-  if (!b) return `<section class="hb-belief" data-testid="belief" data-belief="none"><p>Beliefs: not available</p></section>`;
+  if (s.curtain || !b) return S.beliefPanelMarkup("hb", { curtain: !!s.curtain, belief: b });
   const rows = Array.isArray(b.rows) ? b.rows.map(String) : [];
   const cols = Array.isArray(b.cols) ? b.cols.map(String) : [];
   const p = Array.isArray(b.p) ? b.p : [];
@@ -482,10 +481,6 @@ export function renderBelief(vm) {
   const two = sumsToTwo ? `<p class="hb-note" data-testid="sums-to-two">A row sums to 2 when that player may hold a second agent (the Top Secret card that takes a free agent).</p>` : "";
   const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
   const plot = ent.length ? renderEntropy(ent) : "";
-  const headline = S.beliefHeadlineMarkup(b.headline, "hb");
-  // the model's own sentence of the latest update (types, \u03b2, "read through"): in the details, with the glossary
-  const expl = b.explanation ? `<p class="hb-explanation" data-testid="belief-explanation"><strong>Latest update, in the model's words:</strong> ${esc(b.explanation)}</p>` : "";
-  const gloss = S.glossaryMarkup(b.glossary, "hb");
   const ups = Array.isArray(b.updates) && b.updates.length
     ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc(u.turn)}" title="show turn ${esc(u.turn)} in the log">turn ${esc(u.turn)}</button>: ${esc(u.text)} <span class="hb-muted">(probability moved ${esc(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
   const types = b.types && typeof b.types === "object" && Object.keys(b.types).length
@@ -498,9 +493,12 @@ export function renderBelief(vm) {
       return `<span class="hb-sheet-entry" data-sheet="${esc(c)}">${swatch(st)}\u2192${esc(who)}</span>`;
     }).join(" ") + `</p>`;
   }
-  const version = Number.isFinite(Number(b.version)) && b.version !== null && b.version !== "" ? ` data-belief-version="${esc(Math.trunc(Number(b.version)))}"` : "";
-  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc(b.title || "Who controls which agent?")}</h4>${headline}${caption}${table}${legend}${mine}${two}`
-    + `<details class="hb-fold" data-fold="belief-more"><summary>Details: updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}</summary>${expl}${ups}${types}${plot}${notes}${sheet}${gloss}</details></section>`;
+  // the frame (title, headline, the details with the model's own sentence and the glossary) is the shell's
+  return S.beliefPanelMarkup("hb", {
+    belief: b, title: b.title || "Who controls which agent?", body: `${caption}${table}${legend}${mine}${two}`,
+    summary: `Details: updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}`,
+    details: `${ups}${types}${plot}${notes}${sheet}`,
+  });
 }
 
 /** The uncertainty (entropy, bits) over the decisions: a small plot with axes and their labels. */

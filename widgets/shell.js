@@ -384,3 +384,31 @@ export function mountProjector(root, model, slot, changed = () => {}) {
     },
   };
 }
+
+/** The belief panel frame's words, the same in every game (each game's table and details are its own). */
+export const BELIEF_WORDS = Object.freeze({
+  hidden: "Beliefs are hidden behind the curtain.",
+  none: "No belief is shown for this view.",
+  explanation: "Latest update, in the model's words:",
+});
+
+/**
+ * The belief panel's frame (issue 24, items 1 and 4), the same in every game: behind the curtain a line, without a
+ * belief a line; else the title, the headline (the story, `beliefHeadlineMarkup`), the game's `body` (its table), and
+ * a "details" disclosure (`summary`) with the model's latest update in its own words, the game's `details` and the
+ * glossary. `belief`: the kernel's panel ({title, headline, explanation, glossary, version}; heimlich_lab/widget/
+ * story.py `panel_frame`); `p`: the game's class prefix.
+ */
+export function beliefPanelMarkup(p, { curtain = false, belief = null, title = "", body = "", summary = "Details", details = "" } = {}) {
+  const open = (kind, extra = "") => `<section class="${p}-belief tb-belief" data-testid="belief" data-belief="${kind}"${extra}>`;
+  if (curtain) return `${open("hidden")}<p>${BELIEF_WORDS.hidden}</p></section>`;
+  if (!belief) return `${open("none")}<p>${BELIEF_WORDS.none}</p></section>`;
+  const v = Number(belief.version);
+  const version = belief.version !== null && belief.version !== undefined && belief.version !== "" && Number.isFinite(v)
+    ? ` data-belief-version="${Math.trunc(v)}"` : "";
+  const expl = belief.explanation
+    ? `<p class="${p}-explanation tb-explanation" data-testid="belief-explanation"><strong>${BELIEF_WORDS.explanation}</strong> ${esc(belief.explanation)}</p>` : "";
+  return `${open("shown", version)}<h4 class="${p}-belief-title tb-belief-title">${esc(title || belief.title || "Belief")}</h4>`
+    + `${beliefHeadlineMarkup(belief.headline, p)}${body}`
+    + `<details class="${p}-fold" data-fold="belief-more"><summary>${esc(summary)}</summary>${expl}${details}${glossaryMarkup(belief.glossary, p)}</details></section>`;
+}

@@ -278,6 +278,20 @@ function mountProjector(root, model, slot, changed = () => {
     }
   };
 }
+var BELIEF_WORDS = Object.freeze({
+  hidden: "Beliefs are hidden behind the curtain.",
+  none: "No belief is shown for this view.",
+  explanation: "Latest update, in the model's words:"
+});
+function beliefPanelMarkup(p, { curtain = false, belief = null, title = "", body = "", summary = "Details", details = "" } = {}) {
+  const open = (kind, extra = "") => `<section class="${p}-belief tb-belief" data-testid="belief" data-belief="${kind}"${extra}>`;
+  if (curtain) return `${open("hidden")}<p>${BELIEF_WORDS.hidden}</p></section>`;
+  if (!belief) return `${open("none")}<p>${BELIEF_WORDS.none}</p></section>`;
+  const v = Number(belief.version);
+  const version = belief.version !== null && belief.version !== void 0 && belief.version !== "" && Number.isFinite(v) ? ` data-belief-version="${Math.trunc(v)}"` : "";
+  const expl = belief.explanation ? `<p class="${p}-explanation tb-explanation" data-testid="belief-explanation"><strong>${BELIEF_WORDS.explanation}</strong> ${esc(belief.explanation)}</p>` : "";
+  return `${open("shown", version)}<h4 class="${p}-belief-title tb-belief-title">${esc(title || belief.title || "Belief")}</h4>${beliefHeadlineMarkup(belief.headline, p)}${body}<details class="${p}-fold" data-fold="belief-more"><summary>${esc(summary)}</summary>${expl}${details}${glossaryMarkup(belief.glossary, p)}</details></section>`;
+}
 
 // secrets/render.js
 var TEAM_CLASS = { CIA: "st-cia", KGB: "st-kgb", Hippie: "st-hippie" };
@@ -370,8 +384,7 @@ function renderPlayback(state) {
 }
 function renderBelief(setup, state) {
   const b = state.belief;
-  if (state.curtain) return `<div class="st-belief" data-testid="belief"><p>Beliefs are hidden behind the curtain.</p></div>`;
-  if (!b) return `<div class="st-belief" data-testid="belief"><p><i>No belief shown for this view.</i></p></div>`;
+  if (state.curtain || !b) return beliefPanelMarkup("st", { curtain: !!state.curtain, belief: b });
   const pct = (p) => `${Math.round(p * 100)}%`;
   const rows = setup.slots.map((slot) => {
     const d = b.identities[slot];
@@ -379,7 +392,12 @@ function renderBelief(setup, state) {
     const name = b.rows && b.rows[slot] || slot;
     return `<tr${attrs({ "data-belief-slot": slot })}><th scope="row">${esc(name)}</th>` + setup.teams.map((t) => `<td${attrs({ class: t === best ? "st-best" : null, "data-team": t, title: `P(${name} is ${t}) = ${pct(d[t])}` })}><span class="st-bar ${TEAM_CLASS[t]}" style="width:${Math.round(d[t] * 100)}%"></span><span class="st-p">${pct(d[t])}</span></td>`).join("") + `</tr>`;
   }).join("");
-  return `<div class="st-belief" data-testid="belief"${attrs({ "data-version": b.version })}><h4 class="st-belief-title">${esc(b.title || "Belief")}${state.is_over ? " (before the reveal)" : ""}</h4>` + beliefHeadlineMarkup(b.headline, "st") + `<table><thead><tr><th scope="col"><span class="tb-sr">seat</span></th>${setup.teams.map((t) => `<th scope="col">${esc(t)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table><details class="st-fold" data-fold="belief-more"><summary>Details: the latest update, words used</summary><p class="st-explain" data-testid="belief-explanation"><strong>Latest update, in the model's words:</strong> ${esc(b.explanation)}</p>${glossaryMarkup(b.glossary, "st")}</details></div>`;
+  return beliefPanelMarkup("st", {
+    belief: b,
+    title: `${b.title || "Belief"}${state.is_over ? " (before the reveal)" : ""}`,
+    body: `<table><thead><tr><th scope="col"><span class="tb-sr">seat</span></th>${setup.teams.map((t) => `<th scope="col">${esc(t)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>`,
+    summary: "Details: the latest update, words used"
+  });
 }
 function renderCards(setup) {
   const cards = setup && setup.cards || [];

@@ -174,7 +174,9 @@ describe("the Secrets table's markup (secrets/render.js)", () => {
 
 // --------------------------------------------------------------------------- Top Secret buttons (issue 24, item 5)
 import * as L from "../logic.js";
-import { cardState } from "./fixtures.mjs";
+import { cardState, moveState } from "./fixtures.mjs";
+
+const moveStateFor = (extra) => L.normaliseState(moveState(extra));
 
 describe("the board's Top Secret buttons", () => {
   test("a card's target button carries the agent's swatch and letter; Pass, Done and the draw have keys", () => {
@@ -313,5 +315,33 @@ describe("projector mode (issue 24, item 3): the shell's toggle, remembered per 
     const pr = S.mountProjector(r.root, r.model, r.slot);
     r.model.set("projector", true);
     assert.deepEqual([pr.on(), r.store.get("heimlich-lab:projector:course/01.ipynb")], [true, "on"]);
+  });
+});
+
+describe("the belief panel's frame is the shell's (issue 24, item 1): each game gives only its table and words", () => {
+  const frame = { title: "T", explanation: "P(Bob is KGB) 0.40 -> 0.57", version: 3,
+    headline: { text: "Bob passed: 2\u00d7 more likely if Bob is KGB (0.40 \u2192 0.57)" }, glossary: [{ term: "t", gloss: "g" }] };
+  const unprefix = (html) => html.replace(/\b(hb|st)-/g, "X-");
+
+  test("behind the curtain and without a belief: one wording, the same markup in both games", () => {
+    const board = (extra) => R.renderBelief(R.viewModel(moveStateFor(extra)));
+    assert.equal(unprefix(board({ curtain: "Hand the screen to Bob, then click Reveal" })),
+      unprefix(SR.renderBelief(SETUP, { curtain: "Hand the screen to Bob", belief: frame })));
+    assert.equal(unprefix(board({ belief: null })), unprefix(SR.renderBelief(SETUP, { belief: null })));
+    assert.match(SR.renderBelief(SETUP, { belief: null }), new RegExp(S.BELIEF_WORDS.none.replace(".", "\\.")));
+  });
+
+  test("shown: title, headline, the game's table, then the details (the model's words, the game's, the glossary)", () => {
+    const html = S.beliefPanelMarkup("zz", { belief: frame, title: "Who?", body: "<table>B</table>", summary: "More", details: "<p>D</p>" });
+    assert.match(html, /^<section class="zz-belief tb-belief" data-testid="belief" data-belief="shown" data-belief-version="3"><h4[^>]*>Who\?<\/h4><p class="zz-headline[^>]*>.*<\/p><table>B<\/table><details class="zz-fold" data-fold="belief-more"><summary>More<\/summary><p class="zz-explanation tb-explanation" data-testid="belief-explanation"><strong>Latest update, in the model's words:<\/strong> P\(Bob is KGB\) 0\.40 -&gt; 0\.57<\/p><p>D<\/p><dl class="zz-glossary/);
+    assert.doesNotMatch(S.beliefPanelMarkup("zz", { belief: { ...frame, version: undefined } }), /data-belief-version/);
+    assert.match(S.beliefPanelMarkup("zz", { belief: { ...frame, title: "<b>" } }), /<h4[^>]*>&lt;b&gt;<\/h4>/);
+    // both games' panels open and close with the shell's frame
+    const board = R.renderBelief(R.viewModel(moveStateFor({ belief: { ...moveStateFor({}).belief, ...frame } })));
+    const secrets = SR.renderBelief({ ...SETUP, slots: ["You"] }, { belief: { ...frame, identities: { You: { CIA: 1, KGB: 0, Hippie: 0 } } } });
+    for (const html of [board, secrets]) {
+      assert.match(html, /data-belief="shown" data-belief-version="3"><h4 class="(hb|st)-belief-title tb-belief-title">/);
+      assert.match(html, /<strong>Latest update, in the model's words:<\/strong> P\(Bob is KGB\) 0\.40 -&gt; 0\.57<\/p>.*<dl class="(hb|st)-glossary tb-glossary"[^>]*><dt>t<\/dt><dd>g<\/dd><\/dl><\/details><\/section>$/);
+    }
   });
 });
