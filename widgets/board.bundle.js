@@ -105,6 +105,15 @@ function focusKeyOf(node) {
   }
   return null;
 }
+function tableRoot(doc, cls2, label, skeleton) {
+  const root = doc.createElement("div");
+  root.className = cls2;
+  root.tabIndex = 0;
+  root.setAttribute("role", "region");
+  root.setAttribute("aria-label", label);
+  root.innerHTML = skeleton;
+  return root;
+}
 function mountSections(root, names) {
   const sections = {};
   for (const k of names) sections[k] = root.querySelector(`[data-section="${k}"]`);
@@ -127,7 +136,50 @@ function mountSections(root, names) {
     }
     return true;
   }
-  return { sections, set, cache };
+  let playbackSig = null;
+  function setPlayback(state, html, extra = "", name = "playback") {
+    const sig = playbackSignature(state) + extra;
+    if (sig === playbackSig && sections[name].firstChild) {
+      patchPlaybackValues(sections[name], state, doc.activeElement);
+      cache.set(name, html);
+      return false;
+    }
+    playbackSig = sig;
+    return set(name, html);
+  }
+  return { sections, set, setPlayback, cache };
+}
+function patchPlaybackValues(box, state, active = null) {
+  const a = state && state.autoplay;
+  const r = state && state.replay;
+  const ms = a && Number.isFinite(Number(a.speed_ms)) ? Number(a.speed_ms) : null;
+  const speed = box.querySelector('[data-control="speed"]');
+  if (speed && ms !== null && speed !== active) speed.value = String(ms);
+  const sb = box.querySelector('[data-bind="speed"]');
+  if (sb && ms !== null) sb.textContent = `${ms} ms`;
+  const idx = r ? Math.trunc(Number(r.index) || 0) : 0;
+  const sl = box.querySelector('[data-control="replay"]');
+  if (sl && r && sl !== active) sl.value = String(idx);
+  const rb = box.querySelector('[data-bind="replay"]');
+  if (rb && r) rb.textContent = `${idx} / ${replayLast(r)}`;
+}
+function classDataMarkup(cd, p = "tb") {
+  if (!cd || typeof cd !== "object" || !Array.isArray(cd.seats)) return "";
+  const boxes = cd.seats.map((s) => `<label class="${p}-consent"><input type="checkbox"${attrs({
+    "data-consent": s.player,
+    checked: s.consent === true
+  })}> ${esc(s.label)}</label>`).join("");
+  return `<div class="${p}-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs({ "data-version": cd.version })}><p class="${p}-class-text" data-testid="class-data-text">${esc(cd.text)}</p>` + (boxes ? `<div class="${p}-consents">${boxes}</div>` : "") + `<p class="${p}-class-status" data-testid="class-data-status">${esc(cd.status)}</p>` + (cd.error ? `<div class="${p}-error" data-testid="class-data-error" role="alert">${esc(cd.error)}</div>` : "") + `</div>`;
+}
+function classDataUpdater(box, model, p = "tb") {
+  let html = null;
+  return () => {
+    const next = classDataMarkup(model.get("class_data"), p);
+    if (next === html) return false;
+    html = next;
+    box.innerHTML = next;
+    return true;
+  };
 }
 function controlInput(event, playback, replay, on) {
   const t = event.target;
@@ -150,6 +202,28 @@ function controlInput(event, playback, replay, on) {
     return true;
   }
   return false;
+}
+function debouncedSeek(go, ms = 60) {
+  let timer = null;
+  let sent = null;
+  return {
+    seek(index, final) {
+      clearTimeout(timer);
+      const run = () => {
+        if (index === sent) return;
+        sent = index;
+        go(index);
+      };
+      if (final) run();
+      else timer = setTimeout(run, ms);
+    },
+    reset() {
+      sent = null;
+    },
+    cancel() {
+      clearTimeout(timer);
+    }
+  };
 }
 function wire(target, model, dom, changes) {
   for (const [type, f] of dom) target.addEventListener(type, f);
@@ -1185,9 +1259,6 @@ function renderLogItems(lines) {
 function renderPlayback(vm) {
   return playbackMarkup(vm.state, "hb");
 }
-function playbackSignature2(vm) {
-  return playbackSignature(vm.state);
-}
 function renderBelief(vm) {
   const s = vm.state;
   const b = s.belief;
@@ -1263,16 +1334,6 @@ function renderHelp(vm) {
   if (replayOnly) return `<p class="hb-help">Keys (click the board or Tab to it first): <kbd>[</kbd> one step back · <kbd>]</kbd> one step forward; the slider and the buttons do the same.</p>`;
   return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll · <kbd>0</kbd>–<kbd>3</kbd> choose points · <kbd>←</kbd>/<kbd>→</kbd> or an agent's letter select an agent · <kbd>+</kbd>/<kbd>−</kbd> add/remove a step · digits set its steps · <kbd>Enter</kbd> confirm · <kbd>Esc</kbd> reset · <kbd>Y</kbd>/<kbd>N</kbd> announce · <kbd>[</kbd>/<kbd>]</kbd> replay step · <kbd>N</kbd> next bot decision · <kbd>P</kbd> play or pause the bots (while nobody here decides) · <kbd>R</kbd> reveal at the curtain</p>`;
 }
-function renderClassData(cd) {
-  if (!cd || typeof cd !== "object" || !Array.isArray(cd.seats)) return "";
-  const boxes = cd.seats.map((s) => `<label class="hb-consent"><input type="checkbox"${attrs2({
-    "data-consent": s.player,
-    checked: s.consent === true
-  })}> ${esc2(s.label)}</label>`).join("");
-  return `<div class="hb-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs2({
-    "data-version": cd.version
-  })}><p class="hb-class-text" data-testid="class-data-text">${esc2(cd.text)}</p>` + (boxes ? `<div class="hb-consents">${boxes}</div>` : "") + `<p class="hb-class-status" data-testid="class-data-status">${esc2(cd.status)}</p>` + (cd.error ? `<div class="hb-error" data-testid="class-data-error" role="alert">${esc2(cd.error)}</div>` : "") + `</div>`;
-}
 var SECTIONS = Object.freeze(["header", "controls", "hand", "legend", "playback", "since", "log", "belief", "help"]);
 function renderSections(vm) {
   return {
@@ -1345,18 +1406,12 @@ function patchKeyed(layer, nodes, keyAttr, markup, innerCache) {
 }
 function render({ model, el }) {
   const doc = el.ownerDocument || document;
-  const root = doc.createElement("div");
-  root.className = "heimlich-board";
-  root.tabIndex = 0;
-  root.setAttribute("role", "region");
-  root.setAttribute("aria-label", "Heimlich & Co. board");
-  root.innerHTML = renderSkeleton();
+  const root = tableRoot(doc, "heimlich-board", "Heimlich & Co. board", renderSkeleton());
   el.appendChild(root);
-  const { sections, set: setSection, cache } = mountSections(root, SECTIONS);
+  const { sections, set: setSection, setPlayback, cache } = mountSections(root, SECTIONS);
   const classBox = doc.createElement("div");
   classBox.className = "hb-class-section";
   root.appendChild(classBox);
-  let classHtml = null;
   const layers = {};
   for (const k of SVG_LAYERS) layers[k] = root.querySelector(`[data-layer="${k}"]`);
   const innerCache = /* @__PURE__ */ new WeakMap();
@@ -1364,8 +1419,7 @@ function render({ model, el }) {
   let vm = null;
   let lastKey = null;
   let pendingTimer = null;
-  let replayTimer = null;
-  let replaySent = null;
+  const replay = debouncedSeek((index) => dispatch({ type: "replay", index }), REPLAY_DEBOUNCE_MS);
   let lastLog = null;
   let scrollQueued = false;
   let destroyed = false;
@@ -1374,35 +1428,9 @@ function render({ model, el }) {
     cache.set(`layer:${name}`, html);
     layers[name].innerHTML = html;
   }
+  const classData = classDataUpdater(classBox, model, "hb");
   function updateClassData() {
-    if (destroyed) return;
-    const html = renderClassData(model.get("class_data"));
-    if (html === classHtml) return;
-    classHtml = html;
-    classBox.innerHTML = html;
-  }
-  function patchPlayback() {
-    const html = renderPlayback(vm);
-    const sig = playbackSignature2(vm);
-    const el2 = sections.playback;
-    if (cache.get("playback") === html) return;
-    if (cache.get("playback:sig") === sig && el2.firstChild) {
-      const active = doc.activeElement;
-      const a = vm.state.autoplay;
-      const r = vm.state.replay;
-      const speed = el2.querySelector('[data-control="speed"]');
-      if (speed && a && Number.isFinite(a.speed_ms) && speed !== active) speed.value = String(a.speed_ms);
-      const sl = el2.querySelector('[data-control="replay"]');
-      if (sl && r && sl !== active) sl.value = String(Math.trunc(Number(r.index) || 0));
-      const sb = el2.querySelector('[data-bind="speed"]');
-      if (sb && a && Number.isFinite(a.speed_ms)) sb.textContent = `${a.speed_ms} ms`;
-      const rb = el2.querySelector('[data-bind="replay"]');
-      if (rb && r) rb.textContent = `${Math.trunc(Number(r.index) || 0)} / ${replayLast2(r)}`;
-      cache.set("playback", html);
-      return;
-    }
-    cache.set("playback:sig", sig);
-    setSection("playback", html);
+    if (!destroyed) classData();
   }
   function patchLog2(lines) {
     const ol = sections.log.querySelector('[data-testid="log"]');
@@ -1446,7 +1474,7 @@ function render({ model, el }) {
       if (k === "playback" || k === "log") continue;
       setSection(k, html[k]);
     }
-    patchPlayback();
+    setPlayback(vm.state, renderPlayback(vm));
     patchLog2(vm.state.log);
     if (focusKey && !root.contains(doc.activeElement)) restoreFocus(focusKey);
   }
@@ -1538,16 +1566,7 @@ function render({ model, el }) {
     controlInput(event, sections.playback, vm && vm.state.replay, {
       consent: (player, value) => model.send({ type: "consent", player, value }),
       speed: (value) => dispatch({ type: "speed", value }),
-      seek: (value, final) => {
-        clearTimeout(replayTimer);
-        const send = () => {
-          if (value === replaySent) return;
-          replaySent = value;
-          dispatch({ type: "replay", index: value });
-        };
-        if (final) send();
-        else replayTimer = setTimeout(send, REPLAY_DEBOUNCE_MS);
-      }
+      seek: replay.seek
     });
   }
   function onPreview(event) {
@@ -1558,7 +1577,7 @@ function render({ model, el }) {
   }
   function onState() {
     ui = { ...ui, pending: false };
-    replaySent = null;
+    replay.reset();
     clearTimeout(pendingTimer);
     update();
   }
@@ -1584,7 +1603,7 @@ function render({ model, el }) {
   return () => {
     destroyed = true;
     clearTimeout(pendingTimer);
-    clearTimeout(replayTimer);
+    replay.cancel();
     unwire();
     proj.destroy();
     root.remove();

@@ -538,22 +538,9 @@ export function renderHelp(vm) {
     + `(while nobody here decides) \u00B7 <kbd>R</kbd> reveal at the curtain</p>`;
 }
 
-/**
- * The Class data box (the `class_data` traitlet, heimlich_lab/widget/class_folder.py): the consent question as
- * the kernel words it, one checkbox per human seat (ticked only when the kernel says so), where saving stands,
- * and a folder problem. Empty markup when the table saves no class data.
- */
+/** The Class data box: the table shell's (shell.js classDataMarkup), with the board's class prefix. */
 export function renderClassData(cd) {
-  if (!cd || typeof cd !== "object" || !Array.isArray(cd.seats)) return "";
-  const boxes = cd.seats.map((s) => `<label class="hb-consent"><input type="checkbox"${attrs({
-    "data-consent": s.player, checked: s.consent === true })}> ${esc(s.label)}</label>`).join("");
-  return `<div class="hb-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs({
-    "data-version": cd.version })}>`
-    + `<p class="hb-class-text" data-testid="class-data-text">${esc(cd.text)}</p>`
-    + (boxes ? `<div class="hb-consents">${boxes}</div>` : "")
-    + `<p class="hb-class-status" data-testid="class-data-status">${esc(cd.status)}</p>`
-    + (cd.error ? `<div class="hb-error" data-testid="class-data-error" role="alert">${esc(cd.error)}</div>` : "")
-    + `</div>`;
+  return S.classDataMarkup(cd, "hb");
 }
 
 /** HTML sections (board.js updates each one only when its markup changes). */

@@ -161,6 +161,20 @@ export function focusKeyOf(node) {
 }
 
 /**
+ * DOM: a table's root: a focusable region named `label` (not role="application": the belief table and the log stay
+ * browsable for a screen reader), with the game's skeleton (its sections) inside.
+ */
+export function tableRoot(doc, cls, label, skeleton) {
+  const root = doc.createElement("div");
+  root.className = cls;
+  root.tabIndex = 0;
+  root.setAttribute("role", "region");
+  root.setAttribute("aria-label", label);
+  root.innerHTML = skeleton;
+  return root;
+}
+
+/**
  * DOM: the sections of a table. `set(name, html)` redraws a section only when its markup changed, and gives
  * the focus back to the same control (or to `root`) when the focused one was redrawn.
  */
@@ -183,7 +197,65 @@ export function mountSections(root, names) {
     }
     return true;
   }
-  return { sections, set, cache };
+  // the playback controls: the same controls (signature) -> only their values are patched, so that a slider being
+  // dragged keeps working; `extra`: more of the game's signature (an error line under the controls)
+  let playbackSig = null;
+  function setPlayback(state, html, extra = "", name = "playback") {
+    const sig = playbackSignature(state) + extra;
+    if (sig === playbackSig && sections[name].firstChild) {
+      patchPlaybackValues(sections[name], state, doc.activeElement);
+      cache.set(name, html);
+      return false;
+    }
+    playbackSig = sig;
+    return set(name, html);
+  }
+  return { sections, set, setPlayback, cache };
+}
+
+/** DOM: the playback controls' values (speed, replay position) patched in place; the control in use is left alone. */
+export function patchPlaybackValues(box, state, active = null) {
+  const a = state && state.autoplay;
+  const r = state && state.replay;
+  const ms = a && Number.isFinite(Number(a.speed_ms)) ? Number(a.speed_ms) : null;
+  const speed = box.querySelector('[data-control="speed"]');
+  if (speed && ms !== null && speed !== active) speed.value = String(ms);
+  const sb = box.querySelector('[data-bind="speed"]');
+  if (sb && ms !== null) sb.textContent = `${ms} ms`;
+  const idx = r ? Math.trunc(Number(r.index) || 0) : 0;
+  const sl = box.querySelector('[data-control="replay"]');
+  if (sl && r && sl !== active) sl.value = String(idx);
+  const rb = box.querySelector('[data-bind="replay"]');
+  if (rb && r) rb.textContent = `${idx} / ${replayLast(r)}`;
+}
+
+/**
+ * The Class data box (the `class_data` traitlet, heimlich_lab/widget/class_folder.py), the same in every game: the
+ * consent question as the kernel words it, one checkbox per human seat (ticked only when the kernel says so), where
+ * saving stands, a folder problem. Empty markup when the table saves no class data.
+ */
+export function classDataMarkup(cd, p = "tb") {
+  if (!cd || typeof cd !== "object" || !Array.isArray(cd.seats)) return "";
+  const boxes = cd.seats.map((s) => `<label class="${p}-consent"><input type="checkbox"${attrs({
+    "data-consent": s.player, checked: s.consent === true })}> ${esc(s.label)}</label>`).join("");
+  return `<div class="${p}-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs({ "data-version": cd.version })}>`
+    + `<p class="${p}-class-text" data-testid="class-data-text">${esc(cd.text)}</p>`
+    + (boxes ? `<div class="${p}-consents">${boxes}</div>` : "")
+    + `<p class="${p}-class-status" data-testid="class-data-status">${esc(cd.status)}</p>`
+    + (cd.error ? `<div class="${p}-error" data-testid="class-data-error" role="alert">${esc(cd.error)}</div>` : "")
+    + `</div>`;
+}
+
+/** DOM: the Class data box's update: redrawn from the model's `class_data` only when its markup changes. */
+export function classDataUpdater(box, model, p = "tb") {
+  let html = null;
+  return () => {
+    const next = classDataMarkup(model.get("class_data"), p);
+    if (next === html) return false;
+    html = next;
+    box.innerHTML = next;
+    return true;
+  };
 }
 
 /**
@@ -214,6 +286,29 @@ export function controlInput(event, playback, replay, on) {
     return true;
   }
   return false;
+}
+
+/**
+ * A replay slider's seeks, debounced (both tables): `go(index)` once the slider rests for `ms`, at once when it is
+ * let go (`final`), never twice for one index until `reset()` (call it when the kernel's state arrives).
+ */
+export function debouncedSeek(go, ms = 60) {
+  let timer = null;
+  let sent = null;
+  return {
+    seek(index, final) {
+      clearTimeout(timer);
+      const run = () => {
+        if (index === sent) return;
+        sent = index;
+        go(index);
+      };
+      if (final) run();
+      else timer = setTimeout(run, ms);
+    },
+    reset() { sent = null; },
+    cancel() { clearTimeout(timer); },
+  };
 }
 
 /**

@@ -108,6 +108,15 @@ function focusKeyOf(node) {
   }
   return null;
 }
+function tableRoot(doc, cls, label, skeleton) {
+  const root = doc.createElement("div");
+  root.className = cls;
+  root.tabIndex = 0;
+  root.setAttribute("role", "region");
+  root.setAttribute("aria-label", label);
+  root.innerHTML = skeleton;
+  return root;
+}
 function mountSections(root, names) {
   const sections = {};
   for (const k of names) sections[k] = root.querySelector(`[data-section="${k}"]`);
@@ -130,7 +139,50 @@ function mountSections(root, names) {
     }
     return true;
   }
-  return { sections, set, cache };
+  let playbackSig = null;
+  function setPlayback(state, html, extra = "", name = "playback") {
+    const sig = playbackSignature(state) + extra;
+    if (sig === playbackSig && sections[name].firstChild) {
+      patchPlaybackValues(sections[name], state, doc.activeElement);
+      cache.set(name, html);
+      return false;
+    }
+    playbackSig = sig;
+    return set(name, html);
+  }
+  return { sections, set, setPlayback, cache };
+}
+function patchPlaybackValues(box, state, active = null) {
+  const a = state && state.autoplay;
+  const r = state && state.replay;
+  const ms = a && Number.isFinite(Number(a.speed_ms)) ? Number(a.speed_ms) : null;
+  const speed = box.querySelector('[data-control="speed"]');
+  if (speed && ms !== null && speed !== active) speed.value = String(ms);
+  const sb = box.querySelector('[data-bind="speed"]');
+  if (sb && ms !== null) sb.textContent = `${ms} ms`;
+  const idx = r ? Math.trunc(Number(r.index) || 0) : 0;
+  const sl = box.querySelector('[data-control="replay"]');
+  if (sl && r && sl !== active) sl.value = String(idx);
+  const rb = box.querySelector('[data-bind="replay"]');
+  if (rb && r) rb.textContent = `${idx} / ${replayLast(r)}`;
+}
+function classDataMarkup(cd, p = "tb") {
+  if (!cd || typeof cd !== "object" || !Array.isArray(cd.seats)) return "";
+  const boxes = cd.seats.map((s) => `<label class="${p}-consent"><input type="checkbox"${attrs({
+    "data-consent": s.player,
+    checked: s.consent === true
+  })}> ${esc(s.label)}</label>`).join("");
+  return `<div class="${p}-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs({ "data-version": cd.version })}><p class="${p}-class-text" data-testid="class-data-text">${esc(cd.text)}</p>` + (boxes ? `<div class="${p}-consents">${boxes}</div>` : "") + `<p class="${p}-class-status" data-testid="class-data-status">${esc(cd.status)}</p>` + (cd.error ? `<div class="${p}-error" data-testid="class-data-error" role="alert">${esc(cd.error)}</div>` : "") + `</div>`;
+}
+function classDataUpdater(box, model, p = "tb") {
+  let html = null;
+  return () => {
+    const next = classDataMarkup(model.get("class_data"), p);
+    if (next === html) return false;
+    html = next;
+    box.innerHTML = next;
+    return true;
+  };
 }
 function controlInput(event, playback, replay, on) {
   const t = event.target;
@@ -153,6 +205,28 @@ function controlInput(event, playback, replay, on) {
     return true;
   }
   return false;
+}
+function debouncedSeek(go, ms = 60) {
+  let timer = null;
+  let sent = null;
+  return {
+    seek(index, final) {
+      clearTimeout(timer);
+      const run = () => {
+        if (index === sent) return;
+        sent = index;
+        go(index);
+      };
+      if (final) run();
+      else timer = setTimeout(run, ms);
+    },
+    reset() {
+      sent = null;
+    },
+    cancel() {
+      clearTimeout(timer);
+    }
+  };
 }
 function wire(target, model, dom, changes) {
   for (const [type, f] of dom) target.addEventListener(type, f);
@@ -433,32 +507,24 @@ function renderSkeleton() {
 // secrets/table.js
 var REPLAY_DEBOUNCE_MS = 60;
 function classData(cd) {
-  if (!cd || !Array.isArray(cd.seats)) return "";
-  const boxes = cd.seats.map((s) => `<label class="st-consent"><input type="checkbox"${attrs({ "data-consent": s.player, checked: s.consent === true })}> ${esc(s.label)}</label>`).join("");
-  return `<div class="st-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs({ "data-version": cd.version })}><p data-testid="class-data-text">${esc(cd.text)}</p>` + (boxes ? `<div class="st-consents">${boxes}</div>` : "") + `<p class="st-class-status" data-testid="class-data-status">${esc(cd.status)}</p>` + (cd.error ? `<div class="st-error" data-testid="class-data-error" role="alert">${esc(cd.error)}</div>` : "") + `</div>`;
+  return classDataMarkup(cd, "st");
 }
 function render({ model, el }) {
   const doc = el.ownerDocument || document;
-  const root = doc.createElement("div");
-  root.className = "secrets-table";
-  root.tabIndex = 0;
-  root.setAttribute("role", "region");
-  root.setAttribute("aria-label", "Secrets table");
-  root.innerHTML = renderSkeleton();
+  const root = tableRoot(doc, "secrets-table", "Secrets table", renderSkeleton());
   const classBox = doc.createElement("div");
   classBox.className = "st-class-section";
   el.replaceChildren(root, classBox);
-  const { sections, set } = mountSections(root, SECTIONS);
+  const { sections, set, setPlayback } = mountSections(root, SECTIONS);
   const live = root.querySelector('[data-testid="live"]');
   let state = null;
   let setup = null;
   let lastLog = null;
   let logStart = null;
-  let replayTimer = null;
-  let classHtml = null;
   let destroyed = false;
   function update() {
     if (destroyed) return;
+    replay.reset();
     setup = model.get("setup");
     state = model.get("state");
     if (!setup || !state || !state.seats) return;
@@ -466,8 +532,8 @@ function render({ model, el }) {
     const html = renderSections(setup, state);
     for (const k of SECTIONS) {
       if (k === "log") continue;
-      if (k === "playback" && patchPlayback()) continue;
-      set(k, html[k]);
+      if (k === "playback") setPlayback(state, html[k], state.error || "");
+      else set(k, html[k]);
     }
     const start = Math.max(1, state.log_length - state.log.length + 1);
     if (!sections.log.firstChild || start !== logStart) {
@@ -484,33 +550,12 @@ function render({ model, el }) {
     const said = state.curtain ? state.curtain : state.headline;
     if (live.textContent !== said) live.textContent = said || "";
   }
-  let playbackSig = null;
-  function patchPlayback() {
-    const sig = playbackSignature(state) + (state.error || "");
-    if (sig !== playbackSig || !sections.playback.firstChild) {
-      playbackSig = sig;
-      return false;
-    }
-    const active = doc.activeElement;
-    const a = state.autoplay, r = state.replay;
-    const speed = sections.playback.querySelector('[data-control="speed"]');
-    if (speed && a && speed !== active) speed.value = String(a.speed_ms);
-    const sb = sections.playback.querySelector('[data-bind="speed"]');
-    if (sb && a) sb.textContent = `${a.speed_ms} ms`;
-    const sl = sections.playback.querySelector('[data-control="replay"]');
-    if (sl && r && sl !== active) sl.value = String(r.index);
-    const rb = sections.playback.querySelector('[data-bind="replay"]');
-    if (rb && r) rb.textContent = `${r.index} / ${replayLast(r)}`;
-    return true;
-  }
+  const classUpdate = classDataUpdater(classBox, model, "st");
   function updateClassData() {
-    if (destroyed) return;
-    const html = classData(model.get("class_data"));
-    if (html === classHtml) return;
-    classHtml = html;
-    classBox.innerHTML = html;
+    if (!destroyed) classUpdate();
   }
   const send = (msg) => model.send(msg);
+  const replay = debouncedSeek((index) => send({ type: "replay", index }), REPLAY_DEBOUNCE_MS);
   function onClick(event) {
     const node = event.target && event.target.closest ? event.target.closest("button") : null;
     if (!node || !root.contains(node) || node.disabled) return;
@@ -550,12 +595,7 @@ function render({ model, el }) {
     controlInput(event, sections.playback, state && state.replay, {
       consent: (player, value) => send({ type: "consent", player, value }),
       speed: (value) => send({ type: "control", command: "speed", value }),
-      seek: (index, final) => {
-        clearTimeout(replayTimer);
-        const go = () => send({ type: "replay", index });
-        if (final) go();
-        else replayTimer = setTimeout(go, REPLAY_DEBOUNCE_MS);
-      }
+      seek: replay.seek
     });
   }
   function onCard(event) {
@@ -583,7 +623,7 @@ function render({ model, el }) {
   updateClassData();
   return () => {
     destroyed = true;
-    clearTimeout(replayTimer);
+    replay.cancel();
     unwire();
     proj.destroy();
     classBox.removeEventListener("change", onInput);

@@ -345,3 +345,55 @@ describe("the belief panel's frame is the shell's (issue 24, item 1): each game 
     }
   });
 });
+
+describe("the shell's playback values, Class data box and replay seeks (issue 24, item 1: no copy in the games)", () => {
+  function box(nodes) {
+    return { querySelector: (sel) => nodes[sel] || null };
+  }
+  test("the values are patched in place; the slider in use is left alone", () => {
+    const speed = { value: "0" }, sb = { textContent: "" }, sl = { value: "0" }, rb = { textContent: "" };
+    const b = box({ '[data-control="speed"]': speed, '[data-bind="speed"]': sb, '[data-control="replay"]': sl, '[data-bind="replay"]': rb });
+    S.patchPlaybackValues(b, { autoplay: { speed_ms: 350 }, replay: { index: 4, length: 11 } });
+    assert.deepEqual([speed.value, sb.textContent, sl.value, rb.textContent], ["350", "350 ms", "4", "4 / 10"]);
+    S.patchPlaybackValues(b, { autoplay: { speed_ms: 500 }, replay: { index: 7, length: 11 } }, sl);
+    assert.deepEqual([speed.value, sl.value, rb.textContent], ["500", "4", "7 / 10"]);
+  });
+
+  test("one Class data box in both games (their prefixes aside), escaped, empty without class data", () => {
+    const cd = { version: 2, text: "Save <this> game?", status: "not saved", error: "folder x", seats: [{ player: "Ann", label: "Ann: I agree", consent: true }] };
+    const board = R.renderClassData(cd), secrets = S.classDataMarkup(cd, "st");
+    assert.equal(board.replace(/\bhb-/g, "X-"), secrets.replace(/\bst-/g, "X-"));
+    assert.match(board, /Save &lt;this&gt; game\?/);
+    assert.match(board, /data-consent="Ann" checked/);
+    assert.equal(S.classDataMarkup(null, "hb"), "");
+    const model = { get: () => cd }, target = { innerHTML: "" };
+    const update = S.classDataUpdater(target, model, "st");
+    assert.deepEqual([update(), update(), target.innerHTML === secrets], [true, false, true]);
+  });
+
+  test("replay seeks: the last of a drag after a pause, at once when let go, never twice until reset", async () => {
+    const sent = [];
+    const r = S.debouncedSeek((i) => sent.push(i), 5);
+    r.seek(1, false); r.seek(2, false); r.seek(3, false);
+    await new Promise((ok) => setTimeout(ok, 30));
+    r.seek(3, true); r.seek(4, true);
+    assert.deepEqual(sent, [3, 4]);
+    r.reset(); r.seek(4, true);
+    assert.deepEqual(sent, [3, 4, 4]);
+    r.seek(6, false); r.cancel();
+    await new Promise((ok) => setTimeout(ok, 30));
+    assert.deepEqual(sent, [3, 4, 4]);
+  });
+});
+
+describe("the table's root (both games)", () => {
+  test("a focusable, named region (never role=application) holding the game's skeleton", () => {
+    const doc = { createElement: () => ({ attrs: {}, setAttribute(k, v) { this.attrs[k] = v; } }) };
+    const root = S.tableRoot(doc, "secrets-table", "Secrets table", "<div data-section=\"table\"></div>");
+    assert.deepEqual([root.className, root.tabIndex, root.attrs, root.innerHTML],
+      ["secrets-table", 0, { role: "region", "aria-label": "Secrets table" }, "<div data-section=\"table\"></div>"]);
+    for (const file of ["board.js", "secrets/table.js"]) {
+      assert.match(readFileSync(join(HERE, file), "utf8"), /S\.tableRoot\(doc, /, `${file} makes its root with the shell`);
+    }
+  });
+});
