@@ -48,11 +48,13 @@ def notebook_path() -> str:
     """The notebook's path that the Jupyter server gave this kernel (``JPY_SESSION_NAME``), or "" (plain Python,
     a kernel started without a notebook): the key of what a table remembers per notebook (projector mode).
 
-    >>> import os; os.environ["JPY_SESSION_NAME"] = "course/01-start-here.ipynb"
+    >>> import os; saved = os.environ.pop("JPY_SESSION_NAME", None)
+    >>> os.environ["JPY_SESSION_NAME"] = "course/01-start-here.ipynb"
     >>> notebook_path()
     'course/01-start-here.ipynb'
     >>> del os.environ["JPY_SESSION_NAME"]; notebook_path()
     ''
+    >>> if saved is not None: os.environ["JPY_SESSION_NAME"] = saved
     """
     return os.environ.get("JPY_SESSION_NAME", "")
 
