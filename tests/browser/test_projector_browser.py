@@ -174,6 +174,16 @@ def test_projector_mode_at_150_percent_zoom_fits_one_screen_and_is_remembered(
         assert len(track) == 43 and min(track) >= 14, f"track numbers under 14 px: {min(track):.1f}"
         assert len(letters) == 7 and min(letters) >= 14, f"marker letters under 14 px: {min(letters):.1f}"
         assert page.evaluate(COVERING_FINISH, svg) == [], "a score marker covers the finish 42"
+        # the tallest decision, the allocation of the die's steps among the seven agents, also fits beside the board
+        root.locator("[data-action='roll']").click()
+        root.locator("[data-testid='allocation'], [data-action='points 1']").first.wait_for(timeout=30_000)
+        if root.locator("[data-action='points 1']").count():
+            root.locator("[data-action='points 1']").click()
+        root.locator("[data-testid='allocation']").wait_for(timeout=30_000)
+        moving = boxes_at_top(page, root, game)
+        page.screenshot(path=str(artifacts / f"projector-{game}-04-911x512-allocation.png"))
+        print(f"allocation at 911x512: {moving}")
+        assert_seen(page, game, moving, PROJECTOR, "projector mode at 911x512, the allocation")
     else:
         sizes = root.evaluate("""(r) => [...r.querySelectorAll('.st-seat b, [data-action], .tb-headline-text')]
             .map((e) => parseFloat(getComputedStyle(e).fontSize))""")
