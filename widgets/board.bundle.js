@@ -105,6 +105,15 @@ function focusKeyOf(node) {
   }
   return null;
 }
+function tableRoot(doc, cls2, label, skeleton) {
+  const root = doc.createElement("div");
+  root.className = cls2;
+  root.tabIndex = 0;
+  root.setAttribute("role", "region");
+  root.setAttribute("aria-label", label);
+  root.innerHTML = skeleton;
+  return root;
+}
 function mountSections(root, names) {
   const sections = {};
   for (const k of names) sections[k] = root.querySelector(`[data-section="${k}"]`);
@@ -127,7 +136,50 @@ function mountSections(root, names) {
     }
     return true;
   }
-  return { sections, set, cache };
+  let playbackSig = null;
+  function setPlayback(state, html, extra = "", name = "playback") {
+    const sig = playbackSignature(state) + extra;
+    if (sig === playbackSig && sections[name].firstChild) {
+      patchPlaybackValues(sections[name], state, doc.activeElement);
+      cache.set(name, html);
+      return false;
+    }
+    playbackSig = sig;
+    return set(name, html);
+  }
+  return { sections, set, setPlayback, cache };
+}
+function patchPlaybackValues(box, state, active = null) {
+  const a = state && state.autoplay;
+  const r = state && state.replay;
+  const ms = a && Number.isFinite(Number(a.speed_ms)) ? Number(a.speed_ms) : null;
+  const speed = box.querySelector('[data-control="speed"]');
+  if (speed && ms !== null && speed !== active) speed.value = String(ms);
+  const sb = box.querySelector('[data-bind="speed"]');
+  if (sb && ms !== null) sb.textContent = `${ms} ms`;
+  const idx = r ? Math.trunc(Number(r.index) || 0) : 0;
+  const sl = box.querySelector('[data-control="replay"]');
+  if (sl && r && sl !== active) sl.value = String(idx);
+  const rb = box.querySelector('[data-bind="replay"]');
+  if (rb && r) rb.textContent = `${idx} / ${replayLast(r)}`;
+}
+function classDataMarkup(cd, p = "tb") {
+  if (!cd || typeof cd !== "object" || !Array.isArray(cd.seats)) return "";
+  const boxes = cd.seats.map((s) => `<label class="${p}-consent"><input type="checkbox"${attrs({
+    "data-consent": s.player,
+    checked: s.consent === true
+  })}> ${esc(s.label)}</label>`).join("");
+  return `<div class="${p}-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs({ "data-version": cd.version })}><p class="${p}-class-text" data-testid="class-data-text">${esc(cd.text)}</p>` + (boxes ? `<div class="${p}-consents">${boxes}</div>` : "") + `<p class="${p}-class-status" data-testid="class-data-status">${esc(cd.status)}</p>` + (cd.error ? `<div class="${p}-error" data-testid="class-data-error" role="alert">${esc(cd.error)}</div>` : "") + `</div>`;
+}
+function classDataUpdater(box, model, p = "tb") {
+  let html = null;
+  return () => {
+    const next = classDataMarkup(model.get("class_data"), p);
+    if (next === html) return false;
+    html = next;
+    box.innerHTML = next;
+    return true;
+  };
 }
 function controlInput(event, playback, replay, on) {
   const t = event.target;
@@ -150,6 +202,28 @@ function controlInput(event, playback, replay, on) {
     return true;
   }
   return false;
+}
+function debouncedSeek(go, ms = 60) {
+  let timer = null;
+  let sent = null;
+  return {
+    seek(index, final) {
+      clearTimeout(timer);
+      const run = () => {
+        if (index === sent) return;
+        sent = index;
+        go(index);
+      };
+      if (final) run();
+      else timer = setTimeout(run, ms);
+    },
+    reset() {
+      sent = null;
+    },
+    cancel() {
+      clearTimeout(timer);
+    }
+  };
 }
 function wire(target, model, dom, changes) {
   for (const [type, f] of dom) target.addEventListener(type, f);
@@ -178,6 +252,116 @@ function glossaryMarkup(glossary, p = "tb") {
   if (!Array.isArray(glossary) || !glossary.length) return "";
   const items = glossary.filter((g) => g && g.term).map((g) => `<dt>${esc(g.term)}</dt><dd>${esc(g.gloss || "")}</dd>`).join("");
   return items ? `<dl class="${p}-glossary tb-glossary" data-testid="glossary" aria-label="Words used here">${items}</dl>` : "";
+}
+var PROJECTOR = Object.freeze({ cls: "tb-projector", prefix: "heimlich-lab:projector:", label: "Projector" });
+function projectorKey(notebook, fallback = "") {
+  return PROJECTOR.prefix + String(notebook || fallback || "");
+}
+function storedProjector(storage, key) {
+  try {
+    const v = storage ? storage.getItem(key) : null;
+    return v === "on" ? true : v === "off" ? false : null;
+  } catch (e) {
+    return null;
+  }
+}
+function projectorButtonMarkup(on) {
+  return `<button type="button" class="tb-projector-toggle" data-control="projector" aria-pressed="${on ? "true" : "false"}" title="Projector mode: a larger board and larger text for a room (remembered for this notebook)">${PROJECTOR.label}</button>`;
+}
+function scrollParent(node) {
+  const win = node && node.ownerDocument && node.ownerDocument.defaultView;
+  let best = null;
+  for (let e = node && node.parentElement; e && win; e = e.parentElement) {
+    const o = win.getComputedStyle(e).overflowY;
+    if ((o === "auto" || o === "scroll" || o === "hidden") && e.clientHeight > 0 && (!best || e.clientHeight < best.clientHeight)) best = e;
+  }
+  return best;
+}
+function mountProjector(root, model, slot, changed = () => {
+}) {
+  const win = root.ownerDocument.defaultView;
+  let storage = null;
+  try {
+    storage = win.localStorage;
+  } catch (e) {
+  }
+  const key = projectorKey(model.get("notebook"), win.location && win.location.pathname);
+  slot.innerHTML = projectorButtonMarkup(false);
+  const button = slot.firstElementChild;
+  let on = null;
+  let observer = null;
+  function fit() {
+    const box = scrollParent(root);
+    const h = Math.min(box ? box.clientHeight : Infinity, win.innerHeight);
+    if (h > 0) root.style.setProperty("--tb-fit-height", `${Math.round(h)}px`);
+  }
+  function set(value, store) {
+    const v = !!value;
+    if (store && storage) {
+      try {
+        storage.setItem(key, v ? "on" : "off");
+      } catch (e) {
+      }
+    }
+    if (model.get("projector") !== v) {
+      model.set("projector", v);
+      model.save_changes();
+    }
+    if (v === on) return;
+    on = v;
+    root.classList.toggle(PROJECTOR.cls, on);
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    if (on) fit();
+    changed(on);
+  }
+  const onClick = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    set(!on, true);
+  };
+  const onModel = () => set(model.get("projector"), true);
+  const stored = storedProjector(storage, key);
+  set(stored === null ? model.get("projector") : stored, false);
+  button.addEventListener("click", onClick);
+  model.on("change:projector", onModel);
+  if (win.ResizeObserver) {
+    observer = new win.ResizeObserver(() => {
+      if (on) fit();
+    });
+    const box = scrollParent(root);
+    observer.observe(box || root.ownerDocument.documentElement);
+  }
+  const later = win.requestAnimationFrame ? win.requestAnimationFrame.bind(win) : (f) => setTimeout(f, 16);
+  later(() => {
+    if (!on) return;
+    fit();
+    if (observer) {
+      const box = scrollParent(root);
+      if (box) observer.observe(box);
+    }
+  });
+  return {
+    on: () => on,
+    destroy() {
+      button.removeEventListener("click", onClick);
+      model.off("change:projector", onModel);
+      if (observer) observer.disconnect();
+    }
+  };
+}
+var BELIEF_WORDS = Object.freeze({
+  hidden: "Beliefs are hidden behind the curtain.",
+  none: "No belief is shown for this view.",
+  explanation: "Latest update, in the model's words:"
+});
+function beliefPanelMarkup(p, { curtain = false, belief = null, title = "", body = "", summary = "Details", details = "" } = {}) {
+  const open = (kind, extra = "") => `<section class="${p}-belief tb-belief" data-testid="belief" data-belief="${kind}"${extra}>`;
+  if (curtain) return `${open("hidden")}<p>${BELIEF_WORDS.hidden}</p></section>`;
+  if (!belief) return `${open("none")}<p>${BELIEF_WORDS.none}</p></section>`;
+  const v = Number(belief.version);
+  const version = belief.version !== null && belief.version !== void 0 && belief.version !== "" && Number.isFinite(v) ? ` data-belief-version="${Math.trunc(v)}"` : "";
+  const expl = belief.explanation ? `<p class="${p}-explanation tb-explanation" data-testid="belief-explanation"><strong>${BELIEF_WORDS.explanation}</strong> ${esc(belief.explanation)}</p>` : "";
+  return `${open("shown", version)}<h4 class="${p}-belief-title tb-belief-title">${esc(title || belief.title || "Belief")}</h4>${beliefHeadlineMarkup(belief.headline, p)}${body}<details class="${p}-fold" data-fold="belief-more"><summary>${esc(summary)}</summary>${expl}${details}${glossaryMarkup(belief.glossary, p)}</details></section>`;
 }
 
 // logic.js
@@ -211,6 +395,7 @@ var BOARD = Object.freeze({
   trackSpaceRadius: 12,
   markerRadius: 9
 });
+var PROJECTOR_BOARD = Object.freeze({ ...BOARD, ringRadius: 224, trackInset: 30, trackSpaceRadius: 24, markerRadius: 21 });
 function mod(a, n) {
   return (a % n + n) % n;
 }
@@ -314,7 +499,8 @@ function trackSpace(score, finish = FINISH) {
   const s = Number.isFinite(score) ? Math.trunc(score) : 0;
   return Math.max(0, Math.min(finish, s));
 }
-function markerLayout(scores, order, track = trackGeometry()) {
+function markerLayout(scores, order, track = trackGeometry(), opts = {}) {
+  const { trackSpaceRadius: rt, markerRadius: rm } = { ...BOARD, ...opts };
   const finish = track.length - 1;
   const groups = /* @__PURE__ */ new Map();
   for (const c of order) {
@@ -324,16 +510,25 @@ function markerLayout(scores, order, track = trackGeometry()) {
     if (!groups.has(space)) groups.set(space, []);
     groups.get(space).push(c);
   }
+  const inward0 = rt + rm + 7;
+  const rowGap = 2 * rm + 1;
+  const colGap = 2 * rm + 2;
   const out = {};
   for (const [space, list] of groups) {
     const t = track[space];
-    const tx = -t.ny;
-    const ty = t.nx;
+    let tx = -t.ny;
+    let ty = t.nx;
+    let shift = 0;
+    if (space === 0 && finish > 1) {
+      const d = Math.hypot(track[1].x - t.x, track[1].y - t.y) || 1;
+      [tx, ty] = [(track[1].x - t.x) / d, (track[1].y - t.y) / d];
+      shift = rt + 2 + rm + 3 + (list.length === 1 ? 0 : colGap / 2);
+    }
     list.forEach((c, k) => {
       const row = Math.floor(k / 2);
       const col = list.length === 1 ? 0 : k % 2 - 0.5;
-      const inward = 28 + row * 19;
-      const along = col * 20;
+      const inward = inward0 + row * rowGap;
+      const along = shift + col * colGap;
       out[c] = {
         x: round2(t.x + t.nx * inward + tx * along),
         y: round2(t.y + t.ny * inward + ty * along),
@@ -752,10 +947,11 @@ function viewModel(rawState, ui = initialUi()) {
   const preview = ui.preview ? cardPreview(state.decisions, ui.preview) : null;
   const landings = mode === "move" ? previewLandings(state.move, alloc) : preview ? preview.landings : {};
   const scoring = mode === "move" ? scoringAgents(state.move, alloc, order) : [];
-  const geometry = ringGeometry(state.ring);
+  const board = ui.projector ? PROJECTOR_BOARD : BOARD;
+  const geometry = ringGeometry(state.ring, board);
   const layout = agentLayout(state.positions, order, landings, geometry);
-  const track = trackGeometry({ finish: state.finish, mark: state.dossier_mark });
-  const markers = markerLayout(state.scores, order, track);
+  const track = trackGeometry({ ...board, finish: state.finish, mark: state.dossier_mark });
+  const markers = markerLayout(state.scores, order, track, board);
   const buildingActs = mode === "curtain" || mode === "none" ? /* @__PURE__ */ new Map() : buildingActions(state.decisions);
   const own = curtain ? /* @__PURE__ */ new Set() : new Set(state.own_agents);
   const owners = curtain ? null : ownersByAgent(state.owners);
@@ -769,6 +965,7 @@ function viewModel(rawState, ui = initialUi()) {
     points,
     landings,
     scoring,
+    board,
     geometry,
     layout,
     track,
@@ -871,7 +1068,7 @@ function renderGhosts(vm) {
   return out;
 }
 function renderTrack(vm) {
-  const r = BOARD.trackSpaceRadius;
+  const r = (vm.board || BOARD).trackSpaceRadius;
   let out = "";
   for (const t0 of vm.track) {
     const t = vm.state.dossier ? t0 : { ...t0, mark: false };
@@ -886,7 +1083,7 @@ function markerNodes(vm) {
     const m = vm.markers[c];
     if (!m) continue;
     const st = vm.styles[c];
-    const inner = `<title>${esc2(`${st.name} (${c}): ${m.score} points`)}</title><circle class="hb-marker-body" r="${BOARD.markerRadius}" fill="${esc2(st.fill)}"/><text class="hb-marker-letter" text-anchor="middle" dy="0.35em" fill="${esc2(st.ink)}">${esc2(st.letter)}</text>`;
+    const inner = `<title>${esc2(`${st.name} (${c}): ${m.score} points`)}</title><circle class="hb-marker-body" r="${(vm.board || BOARD).markerRadius}" fill="${esc2(st.fill)}"/><text class="hb-marker-letter" text-anchor="middle" dy="0.35em" fill="${esc2(st.ink)}">${esc2(st.letter)}</text>`;
     out.push({ key: c, x: m.x, y: m.y, score: m.score, cls: cls("hb-marker", `hb-c-${c}`), inner });
   }
   return out;
@@ -1062,14 +1259,10 @@ function renderLogItems(lines) {
 function renderPlayback(vm) {
   return playbackMarkup(vm.state, "hb");
 }
-function playbackSignature2(vm) {
-  return playbackSignature(vm.state);
-}
 function renderBelief(vm) {
   const s = vm.state;
-  if (s.curtain) return `<section class="hb-belief" data-testid="belief" data-belief="hidden"><p>Beliefs hidden behind the curtain.</p></section>`;
   const b = s.belief;
-  if (!b) return `<section class="hb-belief" data-testid="belief" data-belief="none"><p>Beliefs: not available</p></section>`;
+  if (s.curtain || !b) return beliefPanelMarkup("hb", { curtain: !!s.curtain, belief: b });
   const rows = Array.isArray(b.rows) ? b.rows.map(String) : [];
   const cols = Array.isArray(b.cols) ? b.cols.map(String) : [];
   const p = Array.isArray(b.p) ? b.p : [];
@@ -1103,9 +1296,6 @@ function renderBelief(vm) {
   const two = sumsToTwo ? `<p class="hb-note" data-testid="sums-to-two">A row sums to 2 when that player may hold a second agent (the Top Secret card that takes a free agent).</p>` : "";
   const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
   const plot = ent.length ? renderEntropy(ent) : "";
-  const headline = beliefHeadlineMarkup(b.headline, "hb");
-  const expl = b.explanation ? `<p class="hb-explanation" data-testid="belief-explanation"><strong>Latest update, in the model's words:</strong> ${esc2(b.explanation)}</p>` : "";
-  const gloss = glossaryMarkup(b.glossary, "hb");
   const ups = Array.isArray(b.updates) && b.updates.length ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc2(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc2(u.turn)}" title="show turn ${esc2(u.turn)} in the log">turn ${esc2(u.turn)}</button>: ${esc2(u.text)} <span class="hb-muted">(probability moved ${esc2(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
   const types = b.types && typeof b.types === "object" && Object.keys(b.types).length ? `<h5>Player types</h5><ul class="hb-types" data-testid="types">${Object.entries(b.types).map(([who, t]) => `<li>${esc2(who)} plays like: ${esc2(Object.entries(t || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(", "))}</li>`).join("")}</ul>` : "";
   const notes = Array.isArray(b.notes) && b.notes.length ? `<h5>Dossier notes</h5><ul class="hb-notes" data-testid="notes">${b.notes.map((n) => `<li>${esc2(n)}</li>`).join("")}</ul>` : "";
@@ -1116,8 +1306,13 @@ function renderBelief(vm) {
       return `<span class="hb-sheet-entry" data-sheet="${esc2(c)}">${swatch(st)}→${esc2(who)}</span>`;
     }).join(" ") + `</p>`;
   }
-  const version = Number.isFinite(Number(b.version)) && b.version !== null && b.version !== "" ? ` data-belief-version="${esc2(Math.trunc(Number(b.version)))}"` : "";
-  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc2(b.title || "Who controls which agent?")}</h4>${headline}${caption}${table}${legend}${mine}${two}<details class="hb-fold" data-fold="belief-more"><summary>Details: updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}</summary>${expl}${ups}${types}${plot}${notes}${sheet}${gloss}</details></section>`;
+  return beliefPanelMarkup("hb", {
+    belief: b,
+    title: b.title || "Who controls which agent?",
+    body: `${caption}${table}${legend}${mine}${two}`,
+    summary: `Details: updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}`,
+    details: `${ups}${types}${plot}${notes}${sheet}`
+  });
 }
 function renderEntropy(values) {
   const W = 240, H = 92, left = 34, bottom = 22, top = 6, right = 8;
@@ -1139,16 +1334,6 @@ function renderHelp(vm) {
   if (replayOnly) return `<p class="hb-help">Keys (click the board or Tab to it first): <kbd>[</kbd> one step back · <kbd>]</kbd> one step forward; the slider and the buttons do the same.</p>`;
   return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll · <kbd>0</kbd>–<kbd>3</kbd> choose points · <kbd>←</kbd>/<kbd>→</kbd> or an agent's letter select an agent · <kbd>+</kbd>/<kbd>−</kbd> add/remove a step · digits set its steps · <kbd>Enter</kbd> confirm · <kbd>Esc</kbd> reset · <kbd>Y</kbd>/<kbd>N</kbd> announce · <kbd>[</kbd>/<kbd>]</kbd> replay step · <kbd>N</kbd> next bot decision · <kbd>P</kbd> play or pause the bots (while nobody here decides) · <kbd>R</kbd> reveal at the curtain</p>`;
 }
-function renderClassData(cd) {
-  if (!cd || typeof cd !== "object" || !Array.isArray(cd.seats)) return "";
-  const boxes = cd.seats.map((s) => `<label class="hb-consent"><input type="checkbox"${attrs2({
-    "data-consent": s.player,
-    checked: s.consent === true
-  })}> ${esc2(s.label)}</label>`).join("");
-  return `<div class="hb-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs2({
-    "data-version": cd.version
-  })}><p class="hb-class-text" data-testid="class-data-text">${esc2(cd.text)}</p>` + (boxes ? `<div class="hb-consents">${boxes}</div>` : "") + `<p class="hb-class-status" data-testid="class-data-status">${esc2(cd.status)}</p>` + (cd.error ? `<div class="hb-error" data-testid="class-data-error" role="alert">${esc2(cd.error)}</div>` : "") + `</div>`;
-}
 var SECTIONS = Object.freeze(["header", "controls", "hand", "legend", "playback", "since", "log", "belief", "help"]);
 function renderSections(vm) {
   return {
@@ -1167,7 +1352,7 @@ function renderSkeleton() {
   const S = BOARD.size;
   const sec = (k, tag = "div") => `<${tag} class="hb-section hb-${k}-section" data-section="${k}"></${tag}>`;
   const fold = (k, title, open) => `<details class="hb-fold" data-fold="${k}"${open ? " open" : ""}><summary>${title}</summary>${sec(k)}</details>`;
-  return sec("header") + `<div class="hb-main"><div class="hb-board-col"><svg class="hb-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${S} ${S}" role="group" aria-label="Board"><defs><marker id="hb-arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs><rect class="hb-svg-bg" x="0" y="0" width="${S}" height="${S}" rx="18"/>` + SVG_LAYERS.map((k) => `<g data-layer="${k}"></g>`).join("") + `</svg>` + sec("legend") + `</div><div class="hb-side-col">` + sec("controls") + sec("playback") + sec("belief") + `<div class="hb-folds">` + sec("hand") + fold("since", "Since your last turn", true) + fold("log", "Log", false) + fold("help", "Keys", false) + `</div></div></div>`;
+  return `<div class="tb-tools" data-shell="tools"></div>` + sec("header") + `<div class="hb-main"><div class="hb-board-col"><svg class="hb-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${S} ${S}" role="group" aria-label="Board"><defs><marker id="hb-arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs><rect class="hb-svg-bg" x="0" y="0" width="${S}" height="${S}" rx="18"/>` + SVG_LAYERS.map((k) => `<g data-layer="${k}"></g>`).join("") + `</svg>` + sec("legend") + `</div><div class="hb-side-col">` + sec("controls") + sec("playback") + sec("belief") + `<div class="hb-folds">` + sec("hand") + fold("since", "Since your last turn", true) + fold("log", "Log", false) + fold("help", "Keys", false) + `</div></div></div>`;
 }
 
 // board.js
@@ -1221,18 +1406,12 @@ function patchKeyed(layer, nodes, keyAttr, markup, innerCache) {
 }
 function render({ model, el }) {
   const doc = el.ownerDocument || document;
-  const root = doc.createElement("div");
-  root.className = "heimlich-board";
-  root.tabIndex = 0;
-  root.setAttribute("role", "region");
-  root.setAttribute("aria-label", "Heimlich & Co. board");
-  root.innerHTML = renderSkeleton();
+  const root = tableRoot(doc, "heimlich-board", "Heimlich & Co. board", renderSkeleton());
   el.appendChild(root);
-  const { sections, set: setSection, cache } = mountSections(root, SECTIONS);
+  const { sections, set: setSection, setPlayback, cache } = mountSections(root, SECTIONS);
   const classBox = doc.createElement("div");
   classBox.className = "hb-class-section";
   root.appendChild(classBox);
-  let classHtml = null;
   const layers = {};
   for (const k of SVG_LAYERS) layers[k] = root.querySelector(`[data-layer="${k}"]`);
   const innerCache = /* @__PURE__ */ new WeakMap();
@@ -1240,8 +1419,7 @@ function render({ model, el }) {
   let vm = null;
   let lastKey = null;
   let pendingTimer = null;
-  let replayTimer = null;
-  let replaySent = null;
+  const replay = debouncedSeek((index) => dispatch({ type: "replay", index }), REPLAY_DEBOUNCE_MS);
   let lastLog = null;
   let scrollQueued = false;
   let destroyed = false;
@@ -1250,35 +1428,9 @@ function render({ model, el }) {
     cache.set(`layer:${name}`, html);
     layers[name].innerHTML = html;
   }
+  const classData = classDataUpdater(classBox, model, "hb");
   function updateClassData() {
-    if (destroyed) return;
-    const html = renderClassData(model.get("class_data"));
-    if (html === classHtml) return;
-    classHtml = html;
-    classBox.innerHTML = html;
-  }
-  function patchPlayback() {
-    const html = renderPlayback(vm);
-    const sig = playbackSignature2(vm);
-    const el2 = sections.playback;
-    if (cache.get("playback") === html) return;
-    if (cache.get("playback:sig") === sig && el2.firstChild) {
-      const active = doc.activeElement;
-      const a = vm.state.autoplay;
-      const r = vm.state.replay;
-      const speed = el2.querySelector('[data-control="speed"]');
-      if (speed && a && Number.isFinite(a.speed_ms) && speed !== active) speed.value = String(a.speed_ms);
-      const sl = el2.querySelector('[data-control="replay"]');
-      if (sl && r && sl !== active) sl.value = String(Math.trunc(Number(r.index) || 0));
-      const sb = el2.querySelector('[data-bind="speed"]');
-      if (sb && a && Number.isFinite(a.speed_ms)) sb.textContent = `${a.speed_ms} ms`;
-      const rb = el2.querySelector('[data-bind="replay"]');
-      if (rb && r) rb.textContent = `${Math.trunc(Number(r.index) || 0)} / ${replayLast2(r)}`;
-      cache.set("playback", html);
-      return;
-    }
-    cache.set("playback:sig", sig);
-    setSection("playback", html);
+    if (!destroyed) classData();
   }
   function patchLog2(lines) {
     const ol = sections.log.querySelector('[data-testid="log"]');
@@ -1307,7 +1459,7 @@ function render({ model, el }) {
       ui = { ...ui, alloc: {}, selected: ui.selected, preview: null };
       lastKey = key;
     }
-    vm = viewModel(state, ui);
+    vm = viewModel(state, { ...ui, projector });
     root.style.setProperty("--hb-speed", `${animationMs(state, model.get("speed_ms"))}ms`);
     root.classList.toggle("hb-curtained", !!state.curtain);
     root.classList.toggle("hb-my-turn", vm.mode !== "none" && vm.mode !== "curtain");
@@ -1322,7 +1474,7 @@ function render({ model, el }) {
       if (k === "playback" || k === "log") continue;
       setSection(k, html[k]);
     }
-    patchPlayback();
+    setPlayback(vm.state, renderPlayback(vm));
     patchLog2(vm.state.log);
     if (focusKey && !root.contains(doc.activeElement)) restoreFocus(focusKey);
   }
@@ -1414,16 +1566,7 @@ function render({ model, el }) {
     controlInput(event, sections.playback, vm && vm.state.replay, {
       consent: (player, value) => model.send({ type: "consent", player, value }),
       speed: (value) => dispatch({ type: "speed", value }),
-      seek: (value, final) => {
-        clearTimeout(replayTimer);
-        const send = () => {
-          if (value === replaySent) return;
-          replaySent = value;
-          dispatch({ type: "replay", index: value });
-        };
-        if (final) send();
-        else replayTimer = setTimeout(send, REPLAY_DEBOUNCE_MS);
-      }
+      seek: replay.seek
     });
   }
   function onPreview(event) {
@@ -1434,10 +1577,15 @@ function render({ model, el }) {
   }
   function onState() {
     ui = { ...ui, pending: false };
-    replaySent = null;
+    replay.reset();
     clearTimeout(pendingTimer);
     update();
   }
+  let projector = false;
+  const proj = mountProjector(root, model, root.querySelector('[data-shell="tools"]'), (on) => {
+    projector = on;
+    update();
+  });
   const unwire = wire(
     root,
     model,
@@ -1455,8 +1603,9 @@ function render({ model, el }) {
   return () => {
     destroyed = true;
     clearTimeout(pendingTimer);
-    clearTimeout(replayTimer);
+    replay.cancel();
     unwire();
+    proj.destroy();
     root.remove();
   };
 }

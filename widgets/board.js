@@ -66,20 +66,14 @@ function patchKeyed(layer, nodes, keyAttr, markup, innerCache) {
 
 function render({ model, el }) {
   const doc = el.ownerDocument || document;
-  const root = doc.createElement("div");
-  root.className = "heimlich-board";
-  root.tabIndex = 0;
-  root.setAttribute("role", "region");       // not "application": the heatmap and the log stay browsable
-  root.setAttribute("aria-label", "Heimlich & Co. board");
-  root.innerHTML = R.renderSkeleton();
+  const root = S.tableRoot(doc, "heimlich-board", "Heimlich & Co. board", R.renderSkeleton());
   el.appendChild(root);
 
-  const { sections, set: setSection, cache } = S.mountSections(root, R.SECTIONS);
+  const { sections, set: setSection, setPlayback, cache } = S.mountSections(root, R.SECTIONS);
   // the Class data box (consent to save the game for the class), below the board; empty unless asked for
   const classBox = doc.createElement("div");
   classBox.className = "hb-class-section";
   root.appendChild(classBox);
-  let classHtml = null;
   const layers = {};
   for (const k of R.SVG_LAYERS) layers[k] = root.querySelector(`[data-layer="${k}"]`);
   const innerCache = new WeakMap();
@@ -88,8 +82,7 @@ function render({ model, el }) {
   let vm = null;
   let lastKey = null;
   let pendingTimer = null;
-  let replayTimer = null;
-  let replaySent = null;
+  const replay = S.debouncedSeek((index) => dispatch({ type: "replay", index }), REPLAY_DEBOUNCE_MS);
   let lastLog = null;
   let scrollQueued = false;
   let destroyed = false;
@@ -100,38 +93,11 @@ function render({ model, el }) {
     layers[name].innerHTML = html;
   }
 
+  const classData = S.classDataUpdater(classBox, model, "hb");
   function updateClassData() {
-    if (destroyed) return;
-    const html = R.renderClassData(model.get("class_data"));
-    if (html === classHtml) return;
-    classHtml = html;
-    classBox.innerHTML = html;
+    if (!destroyed) classData();
   }
 
-  function patchPlayback() {
-    const html = R.renderPlayback(vm);
-    const sig = R.playbackSignature(vm);
-    const el2 = sections.playback;
-    if (cache.get("playback") === html) return;
-    if (cache.get("playback:sig") === sig && el2.firstChild) {
-      // same controls: update values in place (keeps a slider being dragged working)
-      const active = doc.activeElement;
-      const a = vm.state.autoplay;
-      const r = vm.state.replay;
-      const speed = el2.querySelector('[data-control="speed"]');
-      if (speed && a && Number.isFinite(a.speed_ms) && speed !== active) speed.value = String(a.speed_ms);
-      const sl = el2.querySelector('[data-control="replay"]');
-      if (sl && r && sl !== active) sl.value = String(Math.trunc(Number(r.index) || 0));
-      const sb = el2.querySelector('[data-bind="speed"]');
-      if (sb && a && Number.isFinite(a.speed_ms)) sb.textContent = `${a.speed_ms} ms`;
-      const rb = el2.querySelector('[data-bind="replay"]');
-      if (rb && r) rb.textContent = `${Math.trunc(Number(r.index) || 0)} / ${L.replayLast(r)}`;
-      cache.set("playback", html);
-      return;
-    }
-    cache.set("playback:sig", sig);
-    setSection("playback", html);
-  }
 
   // the log only grows during a game: append the new lines instead of redrawing it
   function patchLog(lines) {
@@ -163,7 +129,7 @@ function render({ model, el }) {
       ui = { ...ui, alloc: {}, selected: ui.selected, preview: null };
       lastKey = key;
     }
-    vm = R.viewModel(state, ui);
+    vm = R.viewModel(state, { ...ui, projector });
     root.style.setProperty("--hb-speed", `${L.animationMs(state, model.get("speed_ms"))}ms`);
     root.classList.toggle("hb-curtained", !!state.curtain);
     root.classList.toggle("hb-my-turn", vm.mode !== "none" && vm.mode !== "curtain");
@@ -181,7 +147,7 @@ function render({ model, el }) {
       if (k === "playback" || k === "log") continue;
       setSection(k, html[k]);
     }
-    patchPlayback();
+    setPlayback(vm.state, R.renderPlayback(vm));
     patchLog(vm.state.log);
     if (focusKey && !root.contains(doc.activeElement)) restoreFocus(focusKey);
   }
@@ -286,16 +252,7 @@ function render({ model, el }) {
     S.controlInput(event, sections.playback, vm && vm.state.replay, {
       consent: (player, value) => model.send({ type: "consent", player, value }),
       speed: (value) => dispatch({ type: "speed", value }),
-      seek: (value, final) => {
-        clearTimeout(replayTimer);
-        const send = () => {
-          if (value === replaySent) return;
-          replaySent = value;
-          dispatch({ type: "replay", index: value });
-        };
-        if (final) send();
-        else replayTimer = setTimeout(send, REPLAY_DEBOUNCE_MS);
-      },
+      seek: replay.seek,
     });
   }
 
@@ -310,10 +267,17 @@ function render({ model, el }) {
 
   function onState() {
     ui = { ...ui, pending: false };
-    replaySent = null;
+    replay.reset();
     clearTimeout(pendingTimer);
     update();
   }
+
+  // projector mode (the table shell's toggle, remembered per notebook): a larger track and markers
+  let projector = false;
+  const proj = S.mountProjector(root, model, root.querySelector('[data-shell="tools"]'), (on) => {
+    projector = on;
+    update();
+  });
 
   const unwire = S.wire(root, model,
     [["click", onClick], ["keydown", onKeyDown], ["input", onInput], ["change", onInput],
@@ -325,8 +289,9 @@ function render({ model, el }) {
   return () => {
     destroyed = true;
     clearTimeout(pendingTimer);
-    clearTimeout(replayTimer);
+    replay.cancel();
     unwire();
+    proj.destroy();
     root.remove();
   };
 }

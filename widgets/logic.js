@@ -49,6 +49,13 @@ export const BOARD = Object.freeze({
   markerRadius: 9,
 });
 
+/**
+ * The board in projector mode (issue 24, item 3): the ring a little smaller, larger track spaces and score markers, so that at
+ * a 150% zoom (the board about 350 CSS px wide, 0.44 of its 800 units) their numbers and letters are at least
+ * 14 px (widgets/board.css sets the projector's font sizes: 32 units).
+ */
+export const PROJECTOR_BOARD = Object.freeze({ ...BOARD, ringRadius: 224, trackInset: 30, trackSpaceRadius: 24, markerRadius: 21 });
+
 function mod(a, n) {
   return ((a % n) + n) % n;
 }
@@ -194,9 +201,12 @@ export function trackSpace(score, finish = FINISH) {
 
 /**
  * Scoring markers: colour -> {x, y, score, space}. Markers sit just inside the track,
- * several on one space in rows of two going inwards.
+ * several on one space in rows of two going inwards. The markers on 0 stand beside the
+ * finish's space (its neighbour on the track), towards space 1, so that they never cover it.
+ * `opts`: the board's sizes (BOARD, or PROJECTOR_BOARD in projector mode).
  */
-export function markerLayout(scores, order, track = trackGeometry()) {
+export function markerLayout(scores, order, track = trackGeometry(), opts = {}) {
+  const { trackSpaceRadius: rt, markerRadius: rm } = { ...BOARD, ...opts };
   const finish = track.length - 1;
   const groups = new Map();
   for (const c of order) {
@@ -206,16 +216,26 @@ export function markerLayout(scores, order, track = trackGeometry()) {
     if (!groups.has(space)) groups.set(space, []);
     groups.get(space).push(c);
   }
+  const inward0 = rt + rm + 7;      // the first row, just inside the track
+  const rowGap = 2 * rm + 1;
+  const colGap = 2 * rm + 2;
   const out = {};
   for (const [space, list] of groups) {
     const t = track[space];
-    const tx = -t.ny;
-    const ty = t.nx; // tangent
+    let tx = -t.ny;
+    let ty = t.nx; // tangent
+    let shift = 0;
+    if (space === 0 && finish > 1) {
+      // beside the finish circle (radius rt + 2), not below it: the stack starts towards space 1
+      const d = Math.hypot(track[1].x - t.x, track[1].y - t.y) || 1;
+      [tx, ty] = [(track[1].x - t.x) / d, (track[1].y - t.y) / d];
+      shift = rt + 2 + rm + 3 + (list.length === 1 ? 0 : colGap / 2);
+    }
     list.forEach((c, k) => {
       const row = Math.floor(k / 2);
       const col = list.length === 1 ? 0 : (k % 2) - 0.5;
-      const inward = 28 + row * 19;
-      const along = col * 20;
+      const inward = inward0 + row * rowGap;
+      const along = shift + col * colGap;
       out[c] = {
         x: round2(t.x + t.nx * inward + tx * along),
         y: round2(t.y + t.ny * inward + ty * along),

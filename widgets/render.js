@@ -41,16 +41,17 @@ export function viewModel(rawState, ui = L.initialUi()) {
   const preview = ui.preview ? L.cardPreview(state.decisions, ui.preview) : null;  // a card option hovered
   const landings = mode === "move" ? L.previewLandings(state.move, alloc) : preview ? preview.landings : {};
   const scoring = mode === "move" ? L.scoringAgents(state.move, alloc, order) : [];
-  const geometry = L.ringGeometry(state.ring);
+  const board = ui.projector ? L.PROJECTOR_BOARD : L.BOARD;     // projector mode: larger track and markers
+  const geometry = L.ringGeometry(state.ring, board);
   const layout = L.agentLayout(state.positions, order, landings, geometry);
-  const track = L.trackGeometry({ finish: state.finish, mark: state.dossier_mark });
-  const markers = L.markerLayout(state.scores, order, track);
+  const track = L.trackGeometry({ ...board, finish: state.finish, mark: state.dossier_mark });
+  const markers = L.markerLayout(state.scores, order, track, board);
   const buildingActs = mode === "curtain" || mode === "none" ? new Map() : L.buildingActions(state.decisions);
   const own = curtain ? new Set() : new Set(state.own_agents);
   const owners = curtain ? null : L.ownersByAgent(state.owners);
   return {
     state, ui: { ...L.initialUi(), ...ui }, ctx, mode, order, alloc, points, landings, scoring,
-    geometry, layout, track, markers, buildingActs, own, owners, preview,
+    board, geometry, layout, track, markers, buildingActs, own, owners, preview,
     styles: Object.fromEntries(state.agents.map((a) => [a.colour, L.agentStyle(a)])),
     allowed: mode === "move" && L.isLegalAllocation(alloc, state.move),
   };
@@ -153,7 +154,7 @@ export function renderGhosts(vm) {
 
 /** The scoring track: spaces 0..finish, the dossier mark highlighted. */
 export function renderTrack(vm) {
-  const r = L.BOARD.trackSpaceRadius;
+  const r = (vm.board || L.BOARD).trackSpaceRadius;
   let out = "";
   for (const t0 of vm.track) {
     const t = vm.state.dossier ? t0 : { ...t0, mark: false };
@@ -173,7 +174,7 @@ export function markerNodes(vm) {
     if (!m) continue;
     const st = vm.styles[c];
     const inner = `<title>${esc(`${st.name} (${c}): ${m.score} points`)}</title>`
-      + `<circle class="hb-marker-body" r="${L.BOARD.markerRadius}" fill="${esc(st.fill)}"/>`
+      + `<circle class="hb-marker-body" r="${(vm.board || L.BOARD).markerRadius}" fill="${esc(st.fill)}"/>`
       + `<text class="hb-marker-letter" text-anchor="middle" dy="0.35em" fill="${esc(st.ink)}">${esc(st.letter)}</text>`;
     out.push({ key: c, x: m.x, y: m.y, score: m.score, cls: cls("hb-marker", `hb-c-${c}`), inner });
   }
@@ -444,9 +445,8 @@ export function playbackSignature(vm) {
 /** Belief panel: caption, heatmap with names and legend, the viewer's own agent, largest updates, types, entropy plot. */
 export function renderBelief(vm) {
   const s = vm.state;
-  if (s.curtain) return `<section class="hb-belief" data-testid="belief" data-belief="hidden"><p>Beliefs hidden behind the curtain.</p></section>`;
   const b = s.belief;
-  if (!b) return `<section class="hb-belief" data-testid="belief" data-belief="none"><p>Beliefs: not available</p></section>`;
+  if (s.curtain || !b) return S.beliefPanelMarkup("hb", { curtain: !!s.curtain, belief: b });
   const rows = Array.isArray(b.rows) ? b.rows.map(String) : [];
   const cols = Array.isArray(b.cols) ? b.cols.map(String) : [];
   const p = Array.isArray(b.p) ? b.p : [];
@@ -481,10 +481,6 @@ export function renderBelief(vm) {
   const two = sumsToTwo ? `<p class="hb-note" data-testid="sums-to-two">A row sums to 2 when that player may hold a second agent (the Top Secret card that takes a free agent).</p>` : "";
   const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
   const plot = ent.length ? renderEntropy(ent) : "";
-  const headline = S.beliefHeadlineMarkup(b.headline, "hb");
-  // the model's own sentence of the latest update (types, \u03b2, "read through"): in the details, with the glossary
-  const expl = b.explanation ? `<p class="hb-explanation" data-testid="belief-explanation"><strong>Latest update, in the model's words:</strong> ${esc(b.explanation)}</p>` : "";
-  const gloss = S.glossaryMarkup(b.glossary, "hb");
   const ups = Array.isArray(b.updates) && b.updates.length
     ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc(u.turn)}" title="show turn ${esc(u.turn)} in the log">turn ${esc(u.turn)}</button>: ${esc(u.text)} <span class="hb-muted">(probability moved ${esc(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
   const types = b.types && typeof b.types === "object" && Object.keys(b.types).length
@@ -497,9 +493,12 @@ export function renderBelief(vm) {
       return `<span class="hb-sheet-entry" data-sheet="${esc(c)}">${swatch(st)}\u2192${esc(who)}</span>`;
     }).join(" ") + `</p>`;
   }
-  const version = Number.isFinite(Number(b.version)) && b.version !== null && b.version !== "" ? ` data-belief-version="${esc(Math.trunc(Number(b.version)))}"` : "";
-  return `<section class="hb-belief" data-testid="belief" data-belief="shown"${version}><h4>${esc(b.title || "Who controls which agent?")}</h4>${headline}${caption}${table}${legend}${mine}${two}`
-    + `<details class="hb-fold" data-fold="belief-more"><summary>Details: updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}</summary>${expl}${ups}${types}${plot}${notes}${sheet}${gloss}</details></section>`;
+  // the frame (title, headline, the details with the model's own sentence and the glossary) is the shell's
+  return S.beliefPanelMarkup("hb", {
+    belief: b, title: b.title || "Who controls which agent?", body: `${caption}${table}${legend}${mine}${two}`,
+    summary: `Details: updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}`,
+    details: `${ups}${types}${plot}${notes}${sheet}`,
+  });
 }
 
 /** The uncertainty (entropy, bits) over the decisions: a small plot with axes and their labels. */
@@ -539,22 +538,9 @@ export function renderHelp(vm) {
     + `(while nobody here decides) \u00B7 <kbd>R</kbd> reveal at the curtain</p>`;
 }
 
-/**
- * The Class data box (the `class_data` traitlet, heimlich_lab/widget/class_folder.py): the consent question as
- * the kernel words it, one checkbox per human seat (ticked only when the kernel says so), where saving stands,
- * and a folder problem. Empty markup when the table saves no class data.
- */
+/** The Class data box: the table shell's (shell.js classDataMarkup), with the board's class prefix. */
 export function renderClassData(cd) {
-  if (!cd || typeof cd !== "object" || !Array.isArray(cd.seats)) return "";
-  const boxes = cd.seats.map((s) => `<label class="hb-consent"><input type="checkbox"${attrs({
-    "data-consent": s.player, checked: s.consent === true })}> ${esc(s.label)}</label>`).join("");
-  return `<div class="hb-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs({
-    "data-version": cd.version })}>`
-    + `<p class="hb-class-text" data-testid="class-data-text">${esc(cd.text)}</p>`
-    + (boxes ? `<div class="hb-consents">${boxes}</div>` : "")
-    + `<p class="hb-class-status" data-testid="class-data-status">${esc(cd.status)}</p>`
-    + (cd.error ? `<div class="hb-error" data-testid="class-data-error" role="alert">${esc(cd.error)}</div>` : "")
-    + `</div>`;
+  return S.classDataMarkup(cd, "hb");
 }
 
 /** HTML sections (board.js updates each one only when its markup changes). */
@@ -583,7 +569,7 @@ export function renderSkeleton() {
   const S = L.BOARD.size;
   const sec = (k, tag = "div") => `<${tag} class="hb-section hb-${k}-section" data-section="${k}"></${tag}>`;
   const fold = (k, title, open) => `<details class="hb-fold" data-fold="${k}"${open ? " open" : ""}><summary>${title}</summary>${sec(k)}</details>`;
-  return sec("header")
+  return `<div class="tb-tools" data-shell="tools"></div>` + sec("header")
     + `<div class="hb-main"><div class="hb-board-col">`
     + `<svg class="hb-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${S} ${S}" role="group" aria-label="Board">`
     + `<defs><marker id="hb-arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>`

@@ -161,6 +161,20 @@ export function focusKeyOf(node) {
 }
 
 /**
+ * DOM: a table's root: a focusable region named `label` (not role="application": the belief table and the log stay
+ * browsable for a screen reader), with the game's skeleton (its sections) inside.
+ */
+export function tableRoot(doc, cls, label, skeleton) {
+  const root = doc.createElement("div");
+  root.className = cls;
+  root.tabIndex = 0;
+  root.setAttribute("role", "region");
+  root.setAttribute("aria-label", label);
+  root.innerHTML = skeleton;
+  return root;
+}
+
+/**
  * DOM: the sections of a table. `set(name, html)` redraws a section only when its markup changed, and gives
  * the focus back to the same control (or to `root`) when the focused one was redrawn.
  */
@@ -183,7 +197,65 @@ export function mountSections(root, names) {
     }
     return true;
   }
-  return { sections, set, cache };
+  // the playback controls: the same controls (signature) -> only their values are patched, so that a slider being
+  // dragged keeps working; `extra`: more of the game's signature (an error line under the controls)
+  let playbackSig = null;
+  function setPlayback(state, html, extra = "", name = "playback") {
+    const sig = playbackSignature(state) + extra;
+    if (sig === playbackSig && sections[name].firstChild) {
+      patchPlaybackValues(sections[name], state, doc.activeElement);
+      cache.set(name, html);
+      return false;
+    }
+    playbackSig = sig;
+    return set(name, html);
+  }
+  return { sections, set, setPlayback, cache };
+}
+
+/** DOM: the playback controls' values (speed, replay position) patched in place; the control in use is left alone. */
+export function patchPlaybackValues(box, state, active = null) {
+  const a = state && state.autoplay;
+  const r = state && state.replay;
+  const ms = a && Number.isFinite(Number(a.speed_ms)) ? Number(a.speed_ms) : null;
+  const speed = box.querySelector('[data-control="speed"]');
+  if (speed && ms !== null && speed !== active) speed.value = String(ms);
+  const sb = box.querySelector('[data-bind="speed"]');
+  if (sb && ms !== null) sb.textContent = `${ms} ms`;
+  const idx = r ? Math.trunc(Number(r.index) || 0) : 0;
+  const sl = box.querySelector('[data-control="replay"]');
+  if (sl && r && sl !== active) sl.value = String(idx);
+  const rb = box.querySelector('[data-bind="replay"]');
+  if (rb && r) rb.textContent = `${idx} / ${replayLast(r)}`;
+}
+
+/**
+ * The Class data box (the `class_data` traitlet, heimlich_lab/widget/class_folder.py), the same in every game: the
+ * consent question as the kernel words it, one checkbox per human seat (ticked only when the kernel says so), where
+ * saving stands, a folder problem. Empty markup when the table saves no class data.
+ */
+export function classDataMarkup(cd, p = "tb") {
+  if (!cd || typeof cd !== "object" || !Array.isArray(cd.seats)) return "";
+  const boxes = cd.seats.map((s) => `<label class="${p}-consent"><input type="checkbox"${attrs({
+    "data-consent": s.player, checked: s.consent === true })}> ${esc(s.label)}</label>`).join("");
+  return `<div class="${p}-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs({ "data-version": cd.version })}>`
+    + `<p class="${p}-class-text" data-testid="class-data-text">${esc(cd.text)}</p>`
+    + (boxes ? `<div class="${p}-consents">${boxes}</div>` : "")
+    + `<p class="${p}-class-status" data-testid="class-data-status">${esc(cd.status)}</p>`
+    + (cd.error ? `<div class="${p}-error" data-testid="class-data-error" role="alert">${esc(cd.error)}</div>` : "")
+    + `</div>`;
+}
+
+/** DOM: the Class data box's update: redrawn from the model's `class_data` only when its markup changes. */
+export function classDataUpdater(box, model, p = "tb") {
+  let html = null;
+  return () => {
+    const next = classDataMarkup(model.get("class_data"), p);
+    if (next === html) return false;
+    html = next;
+    box.innerHTML = next;
+    return true;
+  };
 }
 
 /**
@@ -214,6 +286,29 @@ export function controlInput(event, playback, replay, on) {
     return true;
   }
   return false;
+}
+
+/**
+ * A replay slider's seeks, debounced (both tables): `go(index)` once the slider rests for `ms`, at once when it is
+ * let go (`final`), never twice for one index until `reset()` (call it when the kernel's state arrives).
+ */
+export function debouncedSeek(go, ms = 60) {
+  let timer = null;
+  let sent = null;
+  return {
+    seek(index, final) {
+      clearTimeout(timer);
+      const run = () => {
+        if (index === sent) return;
+        sent = index;
+        go(index);
+      };
+      if (final) run();
+      else timer = setTimeout(run, ms);
+    },
+    reset() { sent = null; },
+    cancel() { clearTimeout(timer); },
+  };
 }
 
 /**
@@ -265,4 +360,150 @@ export function glossaryMarkup(glossary, p = "tb") {
   const items = glossary.filter((g) => g && g.term)
     .map((g) => `<dt>${esc(g.term)}</dt><dd>${esc(g.gloss || "")}</dd>`).join("");
   return items ? `<dl class="${p}-glossary tb-glossary" data-testid="glossary" aria-label="Words used here">${items}</dl>` : "";
+}
+
+/**
+ * Projector mode (issue 24, item 3): a larger board and larger text for a room, the table's decision and the belief
+ * headline beside the board, all on one screen at 150% zoom. The choice is remembered per notebook in the browser's
+ * localStorage (key: `projectorKey`), which survives a page reload, a kernel restart and "Run All" (a new widget);
+ * it is also the widget's `projector` traitlet, so the kernel can read or set it.
+ */
+export const PROJECTOR = Object.freeze({ cls: "tb-projector", prefix: "heimlich-lab:projector:", label: "Projector" });
+
+/** The localStorage key of a notebook's projector choice (`notebook`: its path, as the kernel knows it). */
+export function projectorKey(notebook, fallback = "") {
+  return PROJECTOR.prefix + String(notebook || fallback || "");
+}
+
+/** The stored choice: true, false, or null (never chosen for this notebook, or no storage). */
+export function storedProjector(storage, key) {
+  try {
+    const v = storage ? storage.getItem(key) : null;
+    return v === "on" ? true : v === "off" ? false : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+/** The toggle's markup: a button with its state in aria-pressed. */
+export function projectorButtonMarkup(on) {
+  return `<button type="button" class="tb-projector-toggle" data-control="projector" aria-pressed="${on ? "true" : "false"}"`
+    + ` title="Projector mode: a larger board and larger text for a room (remembered for this notebook)">${PROJECTOR.label}</button>`;
+}
+
+/**
+ * DOM: the box the table is seen through: of the ancestors that clip their content vertically (JupyterLab's notebook
+ * panel, an output area that scrolls sideways), the one of the least height; null when none does (Voila: the window).
+ */
+export function scrollParent(node) {
+  const win = node && node.ownerDocument && node.ownerDocument.defaultView;
+  let best = null;
+  for (let e = node && node.parentElement; e && win; e = e.parentElement) {
+    const o = win.getComputedStyle(e).overflowY;
+    if ((o === "auto" || o === "scroll" || o === "hidden") && e.clientHeight > 0
+        && (!best || e.clientHeight < best.clientHeight)) best = e;
+  }
+  return best;
+}
+
+/**
+ * DOM: the projector toggle of a table. `slot` receives the button; `changed(on)` lets the game redraw (the board's
+ * geometry changes). While on, `--tb-fit-height` on `root` is the height the table may take (its scroll box's
+ * height): the game's CSS sizes its board with it. Returns {on(), destroy()}.
+ */
+export function mountProjector(root, model, slot, changed = () => {}) {
+  const win = root.ownerDocument.defaultView;
+  let storage = null;
+  try {
+    storage = win.localStorage;
+  } catch (e) { /* no storage: the traitlet alone */ }
+  const key = projectorKey(model.get("notebook"), win.location && win.location.pathname);
+  slot.innerHTML = projectorButtonMarkup(false);
+  const button = slot.firstElementChild;
+  let on = null;
+  let observer = null;
+  function fit() {
+    const box = scrollParent(root);
+    const h = Math.min(box ? box.clientHeight : Infinity, win.innerHeight);
+    if (h > 0) root.style.setProperty("--tb-fit-height", `${Math.round(h)}px`);
+  }
+  function set(value, store) {
+    const v = !!value;
+    if (store && storage) {
+      try {
+        storage.setItem(key, v ? "on" : "off");
+      } catch (e) { /* full or refused: the traitlet still says it */ }
+    }
+    if (model.get("projector") !== v) {
+      model.set("projector", v);
+      model.save_changes();
+    }
+    if (v === on) return;
+    on = v;
+    root.classList.toggle(PROJECTOR.cls, on);
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    if (on) fit();
+    changed(on);
+  }
+  const onClick = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    set(!on, true);
+  };
+  const onModel = () => set(model.get("projector"), true);
+  const stored = storedProjector(storage, key);
+  set(stored === null ? model.get("projector") : stored, false);
+  button.addEventListener("click", onClick);
+  model.on("change:projector", onModel);
+  if (win.ResizeObserver) {
+    observer = new win.ResizeObserver(() => { if (on) fit(); });
+    const box = scrollParent(root);
+    observer.observe(box || root.ownerDocument.documentElement);
+  }
+  // the scroll box is known only once the table is on the page
+  const later = win.requestAnimationFrame ? win.requestAnimationFrame.bind(win) : (f) => setTimeout(f, 16);
+  later(() => {
+    if (!on) return;
+    fit();
+    if (observer) {
+      const box = scrollParent(root);
+      if (box) observer.observe(box);
+    }
+  });
+  return {
+    on: () => on,
+    destroy() {
+      button.removeEventListener("click", onClick);
+      model.off("change:projector", onModel);
+      if (observer) observer.disconnect();
+    },
+  };
+}
+
+/** The belief panel frame's words, the same in every game (each game's table and details are its own). */
+export const BELIEF_WORDS = Object.freeze({
+  hidden: "Beliefs are hidden behind the curtain.",
+  none: "No belief is shown for this view.",
+  explanation: "Latest update, in the model's words:",
+});
+
+/**
+ * The belief panel's frame (issue 24, items 1 and 4), the same in every game: behind the curtain a line, without a
+ * belief a line; else the title, the headline (the story, `beliefHeadlineMarkup`), the game's `body` (its table), and
+ * a "details" disclosure (`summary`) with the model's latest update in its own words, the game's `details` and the
+ * glossary. `belief`: the kernel's panel ({title, headline, explanation, glossary, version}; heimlich_lab/widget/
+ * story.py `panel_frame`); `p`: the game's class prefix.
+ */
+export function beliefPanelMarkup(p, { curtain = false, belief = null, title = "", body = "", summary = "Details", details = "" } = {}) {
+  const open = (kind, extra = "") => `<section class="${p}-belief tb-belief" data-testid="belief" data-belief="${kind}"${extra}>`;
+  if (curtain) return `${open("hidden")}<p>${BELIEF_WORDS.hidden}</p></section>`;
+  if (!belief) return `${open("none")}<p>${BELIEF_WORDS.none}</p></section>`;
+  const v = Number(belief.version);
+  const version = belief.version !== null && belief.version !== undefined && belief.version !== "" && Number.isFinite(v)
+    ? ` data-belief-version="${Math.trunc(v)}"` : "";
+  const expl = belief.explanation
+    ? `<p class="${p}-explanation tb-explanation" data-testid="belief-explanation"><strong>${BELIEF_WORDS.explanation}</strong> ${esc(belief.explanation)}</p>` : "";
+  return `${open("shown", version)}<h4 class="${p}-belief-title tb-belief-title">${esc(title || belief.title || "Belief")}</h4>`
+    + `${beliefHeadlineMarkup(belief.headline, p)}${body}`
+    + `<details class="${p}-fold" data-fold="belief-more"><summary>${esc(summary)}</summary>${expl}${details}${glossaryMarkup(belief.glossary, p)}</details></section>`;
 }

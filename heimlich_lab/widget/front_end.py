@@ -11,6 +11,7 @@ wheel ships them inside the game's package). It knows no rules: it draws two syn
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import anywidget
@@ -43,6 +44,21 @@ def find_static(package_dir: Path, checkout_dir: Path, file: str) -> Path:
     raise FileNotFoundError(f"the front end ({file}) is missing from the package and the checkout; run: make bundle")
 
 
+def notebook_path() -> str:
+    """The notebook's path that the Jupyter server gave this kernel (``JPY_SESSION_NAME``), or "" (plain Python,
+    a kernel started without a notebook): the key of what a table remembers per notebook (projector mode).
+
+    >>> import os; saved = os.environ.pop("JPY_SESSION_NAME", None)
+    >>> os.environ["JPY_SESSION_NAME"] = "course/01-start-here.ipynb"
+    >>> notebook_path()
+    'course/01-start-here.ipynb'
+    >>> del os.environ["JPY_SESSION_NAME"]; notebook_path()
+    ''
+    >>> if saved is not None: os.environ["JPY_SESSION_NAME"] = saved
+    """
+    return os.environ.get("JPY_SESSION_NAME", "")
+
+
 class TableWidget(anywidget.AnyWidget):
     """A game's table as an anywidget: ``setup`` (fixed for the game, sent once), ``state`` (what the viewer may
     see now), ``speed_ms`` (animation and autoplay pace) and ``class_data`` (the *Class data* box, empty unless
@@ -53,8 +69,14 @@ class TableWidget(anywidget.AnyWidget):
     state = traitlets.Dict().tag(sync=True)
     speed_ms = traitlets.Int(400).tag(sync=True)
     class_data = traitlets.Dict().tag(sync=True)
+    #: Projector mode (the table shell's toggle): a larger board and text for a room. The front end remembers the
+    #: choice per notebook in the browser (localStorage, keyed by ``notebook``) and sets this traitlet to it.
+    projector = traitlets.Bool(False).tag(sync=True)
+    #: The notebook's path as the server names it (``JPY_SESSION_NAME``; "" elsewhere): the projector choice's key.
+    notebook = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, controller=None, **kwargs):
+        kwargs.setdefault("notebook", notebook_path())
         super().__init__(**kwargs)
         self.controller = controller
         self.on_msg(self._on_front_end_message)

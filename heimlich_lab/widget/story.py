@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.words import for_any_name
+from ..engine.words import for_any_name, possessive
 
 #: Below this information (bits) an update is not news.
 MIN_BITS = 0.01
@@ -81,3 +81,50 @@ def most_informative(updates, rows_of=None):
             if bits[j] > best_bits:
                 best, best_bits = (u, int(r), j, float(bits[j])), float(bits[j])
     return best
+
+
+#: The headline's lead-in for a spectator, who has no turn of their own (a player's is the shell's,
+#: "Since your last turn:").
+SPECTATOR_LEAD_IN = "Lately:"
+
+
+def lead_in(observer) -> dict:
+    """The headline's lead-in: the shell's for a player (nothing to add), :data:`SPECTATOR_LEAD_IN` for a spectator.
+
+    >>> lead_in("Ann"), lead_in(None)
+    ({}, {'label': 'Lately:'})
+    """
+    return {} if observer is not None else {"label": SPECTATOR_LEAD_IN}
+
+
+def quiet_headline(observer, yet: bool, spectator: str = " yet") -> dict:
+    """The headline when no update changed the belief much: ``yet`` (nothing so far), else since the observer's last
+    turn (``spectator``: a spectator's words for "since when"), with the lead-in.
+
+    >>> quiet_headline("Ann", False)["text"]
+    "Nothing has changed the belief much since Ann's last turn."
+    >>> quiet_headline("You", False)["text"]
+    'Nothing has changed the belief much since your last turn.'
+    >>> quiet_headline(None, False, " since the last round")
+    {'text': 'Nothing has changed the belief much since the last round.', 'label': 'Lately:'}
+    >>> quiet_headline("Ann", True)["text"]
+    'Nothing has changed the belief much yet.'
+    """
+    whose = "your" if observer == "You" else possessive(observer) if observer is not None else ""  # mid-sentence
+    who = " yet" if yet else f" since {whose} last turn" if observer is not None else spectator
+    return {"text": for_any_name(f"Nothing has changed the belief much{who}.")} | lead_in(observer)
+
+
+def panel_frame(observer, title: str, headline: dict | None, explanation: str, glossary, version: int) -> dict:
+    """The belief panel's frame, the same in every game (the table shell draws it: ``beliefPanelMarkup`` in
+    ``widgets/shell.js``): whose belief, its title, the headline (the story), the model's own sentence of the latest
+    update (said right for any name), the glossary of the words the details use, and the panel's version (a page
+    waits for it to change). Each game's panel adds its table to it.
+
+    >>> f = panel_frame("You", "Your belief", None, "You passes: P(Bob is KGB) 0.40 -> 0.57",
+    ...                 [{"term": "t", "gloss": "g"}], 3)
+    >>> f["explanation"], f["glossary"], f["version"]
+    ('You pass: P(Bob is KGB) 0.40 -> 0.57', [{'term': 't', 'gloss': 'g'}], 3)
+    """
+    return {"observer": observer, "title": title, "headline": headline, "glossary": [dict(g) for g in glossary],
+            "explanation": for_any_name(explanation or ""), "version": int(version)}

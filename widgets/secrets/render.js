@@ -1,7 +1,7 @@
 // The Secrets table's markup (pure: strings from the synced `setup` and `state`; no DOM). table.js puts it on the
 // page through the table shell (../shell.js). The words come from the kernel (heimlich_lab/games/secrets/
 // widget_state.py): the card reference, the headline, the labels; this module only lays them out.
-import { attrs, beliefHeadlineMarkup, curtainMarkup, esc, glossaryMarkup, logItems, playbackMarkup, plural, sinceMarkup } from "../shell.js";
+import { attrs, beliefPanelMarkup, curtainMarkup, esc, logItems, playbackMarkup, plural, sinceMarkup } from "../shell.js";
 
 const TEAM_CLASS = { CIA: "st-cia", KGB: "st-kgb", Hippie: "st-hippie" };
 
@@ -126,8 +126,7 @@ export function renderPlayback(state) {
 
 export function renderBelief(setup, state) {
   const b = state.belief;
-  if (state.curtain) return `<div class="st-belief" data-testid="belief"><p>Beliefs are hidden behind the curtain.</p></div>`;
-  if (!b) return `<div class="st-belief" data-testid="belief"><p><i>No belief shown for this view.</i></p></div>`;
+  if (state.curtain || !b) return beliefPanelMarkup("st", { curtain: !!state.curtain, belief: b });
   const pct = (p) => `${Math.round(p * 100)}%`;
   const rows = setup.slots.map((slot) => {
     const d = b.identities[slot];
@@ -138,13 +137,12 @@ export function renderBelief(setup, state) {
         + `<span class="st-bar ${TEAM_CLASS[t]}" style="width:${Math.round(d[t] * 100)}%"></span><span class="st-p">${pct(d[t])}</span></td>`).join("")
       + `</tr>`;
   }).join("");
-  return `<div class="st-belief" data-testid="belief"${attrs({ "data-version": b.version })}>`
-    + `<h4 class="st-belief-title">${esc(b.title || "Belief")}${state.is_over ? " (before the reveal)" : ""}</h4>`
-    + beliefHeadlineMarkup(b.headline, "st")
-    + `<table><thead><tr><th scope="col"><span class="tb-sr">seat</span></th>${setup.teams.map((t) => `<th scope="col">${esc(t)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>`
-    + `<details class="st-fold" data-fold="belief-more"><summary>Details: the latest update, words used</summary>`
-    + `<p class="st-explain" data-testid="belief-explanation"><strong>Latest update, in the model's words:</strong> ${esc(b.explanation)}</p>`
-    + `${glossaryMarkup(b.glossary, "st")}</details></div>`;
+  // the frame (title, headline, the details with the model's own sentence and the glossary) is the shell's
+  return beliefPanelMarkup("st", {
+    belief: b, title: `${b.title || "Belief"}${state.is_over ? " (before the reveal)" : ""}`,
+    body: `<table><thead><tr><th scope="col"><span class="tb-sr">seat</span></th>${setup.teams.map((t) => `<th scope="col">${esc(t)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>`,
+    summary: "Details: the latest update, words used",
+  });
 }
 
 /** The card legend: every card's value and effect in words (the reference a new player needs). */
@@ -188,7 +186,7 @@ export function renderSections(setup, state) {
 /** The layout: header; the table on the left, on the right the decision, controls, belief, cards and log. */
 export function renderSkeleton() {
   const sec = (k) => `<div class="st-section st-${k}-section" data-section="${k}"></div>`;
-  return sec("header")
+  return `<div class="tb-tools" data-shell="tools"></div>` + sec("header")
     + `<div class="st-main">${sec("table")}<div class="st-side">${sec("decision")}${sec("playback")}${sec("since")}${sec("belief")}${sec("cards")}${sec("log")}</div></div>`
     + sec("curtain") + `<div class="tb-sr" data-testid="live" aria-live="polite" aria-atomic="true"></div>`;
 }

@@ -108,6 +108,15 @@ function focusKeyOf(node) {
   }
   return null;
 }
+function tableRoot(doc, cls, label, skeleton) {
+  const root = doc.createElement("div");
+  root.className = cls;
+  root.tabIndex = 0;
+  root.setAttribute("role", "region");
+  root.setAttribute("aria-label", label);
+  root.innerHTML = skeleton;
+  return root;
+}
 function mountSections(root, names) {
   const sections = {};
   for (const k of names) sections[k] = root.querySelector(`[data-section="${k}"]`);
@@ -130,7 +139,50 @@ function mountSections(root, names) {
     }
     return true;
   }
-  return { sections, set, cache };
+  let playbackSig = null;
+  function setPlayback(state, html, extra = "", name = "playback") {
+    const sig = playbackSignature(state) + extra;
+    if (sig === playbackSig && sections[name].firstChild) {
+      patchPlaybackValues(sections[name], state, doc.activeElement);
+      cache.set(name, html);
+      return false;
+    }
+    playbackSig = sig;
+    return set(name, html);
+  }
+  return { sections, set, setPlayback, cache };
+}
+function patchPlaybackValues(box, state, active = null) {
+  const a = state && state.autoplay;
+  const r = state && state.replay;
+  const ms = a && Number.isFinite(Number(a.speed_ms)) ? Number(a.speed_ms) : null;
+  const speed = box.querySelector('[data-control="speed"]');
+  if (speed && ms !== null && speed !== active) speed.value = String(ms);
+  const sb = box.querySelector('[data-bind="speed"]');
+  if (sb && ms !== null) sb.textContent = `${ms} ms`;
+  const idx = r ? Math.trunc(Number(r.index) || 0) : 0;
+  const sl = box.querySelector('[data-control="replay"]');
+  if (sl && r && sl !== active) sl.value = String(idx);
+  const rb = box.querySelector('[data-bind="replay"]');
+  if (rb && r) rb.textContent = `${idx} / ${replayLast(r)}`;
+}
+function classDataMarkup(cd, p = "tb") {
+  if (!cd || typeof cd !== "object" || !Array.isArray(cd.seats)) return "";
+  const boxes = cd.seats.map((s) => `<label class="${p}-consent"><input type="checkbox"${attrs({
+    "data-consent": s.player,
+    checked: s.consent === true
+  })}> ${esc(s.label)}</label>`).join("");
+  return `<div class="${p}-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs({ "data-version": cd.version })}><p class="${p}-class-text" data-testid="class-data-text">${esc(cd.text)}</p>` + (boxes ? `<div class="${p}-consents">${boxes}</div>` : "") + `<p class="${p}-class-status" data-testid="class-data-status">${esc(cd.status)}</p>` + (cd.error ? `<div class="${p}-error" data-testid="class-data-error" role="alert">${esc(cd.error)}</div>` : "") + `</div>`;
+}
+function classDataUpdater(box, model, p = "tb") {
+  let html = null;
+  return () => {
+    const next = classDataMarkup(model.get("class_data"), p);
+    if (next === html) return false;
+    html = next;
+    box.innerHTML = next;
+    return true;
+  };
 }
 function controlInput(event, playback, replay, on) {
   const t = event.target;
@@ -153,6 +205,28 @@ function controlInput(event, playback, replay, on) {
     return true;
   }
   return false;
+}
+function debouncedSeek(go, ms = 60) {
+  let timer = null;
+  let sent = null;
+  return {
+    seek(index, final) {
+      clearTimeout(timer);
+      const run = () => {
+        if (index === sent) return;
+        sent = index;
+        go(index);
+      };
+      if (final) run();
+      else timer = setTimeout(run, ms);
+    },
+    reset() {
+      sent = null;
+    },
+    cancel() {
+      clearTimeout(timer);
+    }
+  };
 }
 function wire(target, model, dom, changes) {
   for (const [type, f] of dom) target.addEventListener(type, f);
@@ -181,6 +255,116 @@ function glossaryMarkup(glossary, p = "tb") {
   if (!Array.isArray(glossary) || !glossary.length) return "";
   const items = glossary.filter((g) => g && g.term).map((g) => `<dt>${esc(g.term)}</dt><dd>${esc(g.gloss || "")}</dd>`).join("");
   return items ? `<dl class="${p}-glossary tb-glossary" data-testid="glossary" aria-label="Words used here">${items}</dl>` : "";
+}
+var PROJECTOR = Object.freeze({ cls: "tb-projector", prefix: "heimlich-lab:projector:", label: "Projector" });
+function projectorKey(notebook, fallback = "") {
+  return PROJECTOR.prefix + String(notebook || fallback || "");
+}
+function storedProjector(storage, key) {
+  try {
+    const v = storage ? storage.getItem(key) : null;
+    return v === "on" ? true : v === "off" ? false : null;
+  } catch (e) {
+    return null;
+  }
+}
+function projectorButtonMarkup(on) {
+  return `<button type="button" class="tb-projector-toggle" data-control="projector" aria-pressed="${on ? "true" : "false"}" title="Projector mode: a larger board and larger text for a room (remembered for this notebook)">${PROJECTOR.label}</button>`;
+}
+function scrollParent(node) {
+  const win = node && node.ownerDocument && node.ownerDocument.defaultView;
+  let best = null;
+  for (let e = node && node.parentElement; e && win; e = e.parentElement) {
+    const o = win.getComputedStyle(e).overflowY;
+    if ((o === "auto" || o === "scroll" || o === "hidden") && e.clientHeight > 0 && (!best || e.clientHeight < best.clientHeight)) best = e;
+  }
+  return best;
+}
+function mountProjector(root, model, slot, changed = () => {
+}) {
+  const win = root.ownerDocument.defaultView;
+  let storage = null;
+  try {
+    storage = win.localStorage;
+  } catch (e) {
+  }
+  const key = projectorKey(model.get("notebook"), win.location && win.location.pathname);
+  slot.innerHTML = projectorButtonMarkup(false);
+  const button2 = slot.firstElementChild;
+  let on = null;
+  let observer = null;
+  function fit() {
+    const box = scrollParent(root);
+    const h = Math.min(box ? box.clientHeight : Infinity, win.innerHeight);
+    if (h > 0) root.style.setProperty("--tb-fit-height", `${Math.round(h)}px`);
+  }
+  function set(value, store) {
+    const v = !!value;
+    if (store && storage) {
+      try {
+        storage.setItem(key, v ? "on" : "off");
+      } catch (e) {
+      }
+    }
+    if (model.get("projector") !== v) {
+      model.set("projector", v);
+      model.save_changes();
+    }
+    if (v === on) return;
+    on = v;
+    root.classList.toggle(PROJECTOR.cls, on);
+    button2.setAttribute("aria-pressed", on ? "true" : "false");
+    if (on) fit();
+    changed(on);
+  }
+  const onClick = (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    set(!on, true);
+  };
+  const onModel = () => set(model.get("projector"), true);
+  const stored = storedProjector(storage, key);
+  set(stored === null ? model.get("projector") : stored, false);
+  button2.addEventListener("click", onClick);
+  model.on("change:projector", onModel);
+  if (win.ResizeObserver) {
+    observer = new win.ResizeObserver(() => {
+      if (on) fit();
+    });
+    const box = scrollParent(root);
+    observer.observe(box || root.ownerDocument.documentElement);
+  }
+  const later = win.requestAnimationFrame ? win.requestAnimationFrame.bind(win) : (f) => setTimeout(f, 16);
+  later(() => {
+    if (!on) return;
+    fit();
+    if (observer) {
+      const box = scrollParent(root);
+      if (box) observer.observe(box);
+    }
+  });
+  return {
+    on: () => on,
+    destroy() {
+      button2.removeEventListener("click", onClick);
+      model.off("change:projector", onModel);
+      if (observer) observer.disconnect();
+    }
+  };
+}
+var BELIEF_WORDS = Object.freeze({
+  hidden: "Beliefs are hidden behind the curtain.",
+  none: "No belief is shown for this view.",
+  explanation: "Latest update, in the model's words:"
+});
+function beliefPanelMarkup(p, { curtain = false, belief = null, title = "", body = "", summary = "Details", details = "" } = {}) {
+  const open = (kind, extra = "") => `<section class="${p}-belief tb-belief" data-testid="belief" data-belief="${kind}"${extra}>`;
+  if (curtain) return `${open("hidden")}<p>${BELIEF_WORDS.hidden}</p></section>`;
+  if (!belief) return `${open("none")}<p>${BELIEF_WORDS.none}</p></section>`;
+  const v = Number(belief.version);
+  const version = belief.version !== null && belief.version !== void 0 && belief.version !== "" && Number.isFinite(v) ? ` data-belief-version="${Math.trunc(v)}"` : "";
+  const expl = belief.explanation ? `<p class="${p}-explanation tb-explanation" data-testid="belief-explanation"><strong>${BELIEF_WORDS.explanation}</strong> ${esc(belief.explanation)}</p>` : "";
+  return `${open("shown", version)}<h4 class="${p}-belief-title tb-belief-title">${esc(title || belief.title || "Belief")}</h4>${beliefHeadlineMarkup(belief.headline, p)}${body}<details class="${p}-fold" data-fold="belief-more"><summary>${esc(summary)}</summary>${expl}${details}${glossaryMarkup(belief.glossary, p)}</details></section>`;
 }
 
 // secrets/render.js
@@ -274,8 +458,7 @@ function renderPlayback(state) {
 }
 function renderBelief(setup, state) {
   const b = state.belief;
-  if (state.curtain) return `<div class="st-belief" data-testid="belief"><p>Beliefs are hidden behind the curtain.</p></div>`;
-  if (!b) return `<div class="st-belief" data-testid="belief"><p><i>No belief shown for this view.</i></p></div>`;
+  if (state.curtain || !b) return beliefPanelMarkup("st", { curtain: !!state.curtain, belief: b });
   const pct = (p) => `${Math.round(p * 100)}%`;
   const rows = setup.slots.map((slot) => {
     const d = b.identities[slot];
@@ -283,7 +466,12 @@ function renderBelief(setup, state) {
     const name = b.rows && b.rows[slot] || slot;
     return `<tr${attrs({ "data-belief-slot": slot })}><th scope="row">${esc(name)}</th>` + setup.teams.map((t) => `<td${attrs({ class: t === best ? "st-best" : null, "data-team": t, title: `P(${name} is ${t}) = ${pct(d[t])}` })}><span class="st-bar ${TEAM_CLASS[t]}" style="width:${Math.round(d[t] * 100)}%"></span><span class="st-p">${pct(d[t])}</span></td>`).join("") + `</tr>`;
   }).join("");
-  return `<div class="st-belief" data-testid="belief"${attrs({ "data-version": b.version })}><h4 class="st-belief-title">${esc(b.title || "Belief")}${state.is_over ? " (before the reveal)" : ""}</h4>` + beliefHeadlineMarkup(b.headline, "st") + `<table><thead><tr><th scope="col"><span class="tb-sr">seat</span></th>${setup.teams.map((t) => `<th scope="col">${esc(t)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table><details class="st-fold" data-fold="belief-more"><summary>Details: the latest update, words used</summary><p class="st-explain" data-testid="belief-explanation"><strong>Latest update, in the model's words:</strong> ${esc(b.explanation)}</p>${glossaryMarkup(b.glossary, "st")}</details></div>`;
+  return beliefPanelMarkup("st", {
+    belief: b,
+    title: `${b.title || "Belief"}${state.is_over ? " (before the reveal)" : ""}`,
+    body: `<table><thead><tr><th scope="col"><span class="tb-sr">seat</span></th>${setup.teams.map((t) => `<th scope="col">${esc(t)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>`,
+    summary: "Details: the latest update, words used"
+  });
 }
 function renderCards(setup) {
   const cards = setup && setup.cards || [];
@@ -313,38 +501,30 @@ function renderSections(setup, state) {
 }
 function renderSkeleton() {
   const sec = (k) => `<div class="st-section st-${k}-section" data-section="${k}"></div>`;
-  return sec("header") + `<div class="st-main">${sec("table")}<div class="st-side">${sec("decision")}${sec("playback")}${sec("since")}${sec("belief")}${sec("cards")}${sec("log")}</div></div>` + sec("curtain") + `<div class="tb-sr" data-testid="live" aria-live="polite" aria-atomic="true"></div>`;
+  return `<div class="tb-tools" data-shell="tools"></div>` + sec("header") + `<div class="st-main">${sec("table")}<div class="st-side">${sec("decision")}${sec("playback")}${sec("since")}${sec("belief")}${sec("cards")}${sec("log")}</div></div>` + sec("curtain") + `<div class="tb-sr" data-testid="live" aria-live="polite" aria-atomic="true"></div>`;
 }
 
 // secrets/table.js
 var REPLAY_DEBOUNCE_MS = 60;
 function classData(cd) {
-  if (!cd || !Array.isArray(cd.seats)) return "";
-  const boxes = cd.seats.map((s) => `<label class="st-consent"><input type="checkbox"${attrs({ "data-consent": s.player, checked: s.consent === true })}> ${esc(s.label)}</label>`).join("");
-  return `<div class="st-class-data" data-testid="class-data" role="group" aria-label="Class data"${attrs({ "data-version": cd.version })}><p data-testid="class-data-text">${esc(cd.text)}</p>` + (boxes ? `<div class="st-consents">${boxes}</div>` : "") + `<p class="st-class-status" data-testid="class-data-status">${esc(cd.status)}</p>` + (cd.error ? `<div class="st-error" data-testid="class-data-error" role="alert">${esc(cd.error)}</div>` : "") + `</div>`;
+  return classDataMarkup(cd, "st");
 }
 function render({ model, el }) {
   const doc = el.ownerDocument || document;
-  const root = doc.createElement("div");
-  root.className = "secrets-table";
-  root.tabIndex = 0;
-  root.setAttribute("role", "region");
-  root.setAttribute("aria-label", "Secrets table");
-  root.innerHTML = renderSkeleton();
+  const root = tableRoot(doc, "secrets-table", "Secrets table", renderSkeleton());
   const classBox = doc.createElement("div");
   classBox.className = "st-class-section";
   el.replaceChildren(root, classBox);
-  const { sections, set } = mountSections(root, SECTIONS);
+  const { sections, set, setPlayback } = mountSections(root, SECTIONS);
   const live = root.querySelector('[data-testid="live"]');
   let state = null;
   let setup = null;
   let lastLog = null;
   let logStart = null;
-  let replayTimer = null;
-  let classHtml = null;
   let destroyed = false;
   function update() {
     if (destroyed) return;
+    replay.reset();
     setup = model.get("setup");
     state = model.get("state");
     if (!setup || !state || !state.seats) return;
@@ -352,8 +532,8 @@ function render({ model, el }) {
     const html = renderSections(setup, state);
     for (const k of SECTIONS) {
       if (k === "log") continue;
-      if (k === "playback" && patchPlayback()) continue;
-      set(k, html[k]);
+      if (k === "playback") setPlayback(state, html[k], state.error || "");
+      else set(k, html[k]);
     }
     const start = Math.max(1, state.log_length - state.log.length + 1);
     if (!sections.log.firstChild || start !== logStart) {
@@ -370,33 +550,12 @@ function render({ model, el }) {
     const said = state.curtain ? state.curtain : state.headline;
     if (live.textContent !== said) live.textContent = said || "";
   }
-  let playbackSig = null;
-  function patchPlayback() {
-    const sig = playbackSignature(state) + (state.error || "");
-    if (sig !== playbackSig || !sections.playback.firstChild) {
-      playbackSig = sig;
-      return false;
-    }
-    const active = doc.activeElement;
-    const a = state.autoplay, r = state.replay;
-    const speed = sections.playback.querySelector('[data-control="speed"]');
-    if (speed && a && speed !== active) speed.value = String(a.speed_ms);
-    const sb = sections.playback.querySelector('[data-bind="speed"]');
-    if (sb && a) sb.textContent = `${a.speed_ms} ms`;
-    const sl = sections.playback.querySelector('[data-control="replay"]');
-    if (sl && r && sl !== active) sl.value = String(r.index);
-    const rb = sections.playback.querySelector('[data-bind="replay"]');
-    if (rb && r) rb.textContent = `${r.index} / ${replayLast(r)}`;
-    return true;
-  }
+  const classUpdate = classDataUpdater(classBox, model, "st");
   function updateClassData() {
-    if (destroyed) return;
-    const html = classData(model.get("class_data"));
-    if (html === classHtml) return;
-    classHtml = html;
-    classBox.innerHTML = html;
+    if (!destroyed) classUpdate();
   }
   const send = (msg) => model.send(msg);
+  const replay = debouncedSeek((index) => send({ type: "replay", index }), REPLAY_DEBOUNCE_MS);
   function onClick(event) {
     const node = event.target && event.target.closest ? event.target.closest("button") : null;
     if (!node || !root.contains(node) || node.disabled) return;
@@ -436,12 +595,7 @@ function render({ model, el }) {
     controlInput(event, sections.playback, state && state.replay, {
       consent: (player, value) => send({ type: "consent", player, value }),
       speed: (value) => send({ type: "control", command: "speed", value }),
-      seek: (index, final) => {
-        clearTimeout(replayTimer);
-        const go = () => send({ type: "replay", index });
-        if (final) go();
-        else replayTimer = setTimeout(go, REPLAY_DEBOUNCE_MS);
-      }
+      seek: replay.seek
     });
   }
   function onCard(event) {
@@ -450,6 +604,7 @@ function render({ model, el }) {
     const info = root.querySelector('[data-testid="card-info"]');
     if (info) info.textContent = node.getAttribute("title");
   }
+  const proj = mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
   const unwire = wire(
     root,
     model,
@@ -468,8 +623,9 @@ function render({ model, el }) {
   updateClassData();
   return () => {
     destroyed = true;
-    clearTimeout(replayTimer);
+    replay.cancel();
     unwire();
+    proj.destroy();
     classBox.removeEventListener("change", onInput);
   };
 }

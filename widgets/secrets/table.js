@@ -10,43 +10,28 @@ import * as R from "./render.js";
 
 const REPLAY_DEBOUNCE_MS = 60;
 
-// The Class data box (the `class_data` traitlet, heimlich_lab/widget/class_folder.py): the consent question as the
-// kernel words it, one checkbox per human (ticked only when the kernel says so), where saving stands, a folder
-// problem. Empty markup when the table saves no class data.
+// The Class data box: the table shell's (../shell.js classDataMarkup), with the table's class prefix.
 export function classData(cd) {
-  if (!cd || !Array.isArray(cd.seats)) return "";
-  const boxes = cd.seats.map((s) => `<label class="st-consent"><input type="checkbox"${S.attrs({ "data-consent": s.player, checked: s.consent === true })}> ${S.esc(s.label)}</label>`).join("");
-  return `<div class="st-class-data" data-testid="class-data" role="group" aria-label="Class data"${S.attrs({ "data-version": cd.version })}>`
-    + `<p data-testid="class-data-text">${S.esc(cd.text)}</p>`
-    + (boxes ? `<div class="st-consents">${boxes}</div>` : "")
-    + `<p class="st-class-status" data-testid="class-data-status">${S.esc(cd.status)}</p>`
-    + (cd.error ? `<div class="st-error" data-testid="class-data-error" role="alert">${S.esc(cd.error)}</div>` : "")
-    + `</div>`;
+  return S.classDataMarkup(cd, "st");
 }
 
 function render({ model, el }) {
   const doc = el.ownerDocument || document;
-  const root = doc.createElement("div");
-  root.className = "secrets-table";
-  root.tabIndex = 0;
-  root.setAttribute("role", "region");
-  root.setAttribute("aria-label", "Secrets table");
-  root.innerHTML = R.renderSkeleton();
+  const root = S.tableRoot(doc, "secrets-table", "Secrets table", R.renderSkeleton());
   const classBox = doc.createElement("div");       // the Class data box, right after the table
   classBox.className = "st-class-section";
   el.replaceChildren(root, classBox);
-  const { sections, set } = S.mountSections(root, R.SECTIONS);
+  const { sections, set, setPlayback } = S.mountSections(root, R.SECTIONS);
   const live = root.querySelector('[data-testid="live"]');
   let state = null;
   let setup = null;
   let lastLog = null;
   let logStart = null;
-  let replayTimer = null;
-  let classHtml = null;
   let destroyed = false;
 
   function update() {
     if (destroyed) return;
+    replay.reset();
     setup = model.get("setup");
     state = model.get("state");
     if (!setup || !state || !state.seats) return;
@@ -54,8 +39,8 @@ function render({ model, el }) {
     const html = R.renderSections(setup, state);
     for (const k of R.SECTIONS) {
       if (k === "log") continue;
-      if (k === "playback" && patchPlayback()) continue;
-      set(k, html[k]);
+      if (k === "playback") setPlayback(state, html[k], state.error || "");
+      else set(k, html[k]);
     }
     const start = Math.max(1, state.log_length - state.log.length + 1);
     if (!sections.log.firstChild || start !== logStart) {
@@ -73,36 +58,14 @@ function render({ model, el }) {
     if (live.textContent !== said) live.textContent = said || "";
   }
 
-  // same controls: update the values in place (keeps a slider being dragged working)
-  let playbackSig = null;
-  function patchPlayback() {
-    const sig = S.playbackSignature(state) + (state.error || "");
-    if (sig !== playbackSig || !sections.playback.firstChild) {
-      playbackSig = sig;
-      return false;
-    }
-    const active = doc.activeElement;
-    const a = state.autoplay, r = state.replay;
-    const speed = sections.playback.querySelector('[data-control="speed"]');
-    if (speed && a && speed !== active) speed.value = String(a.speed_ms);
-    const sb = sections.playback.querySelector('[data-bind="speed"]');
-    if (sb && a) sb.textContent = `${a.speed_ms} ms`;
-    const sl = sections.playback.querySelector('[data-control="replay"]');
-    if (sl && r && sl !== active) sl.value = String(r.index);
-    const rb = sections.playback.querySelector('[data-bind="replay"]');
-    if (rb && r) rb.textContent = `${r.index} / ${S.replayLast(r)}`;
-    return true;
-  }
 
+  const classUpdate = S.classDataUpdater(classBox, model, "st");
   function updateClassData() {
-    if (destroyed) return;
-    const html = classData(model.get("class_data"));
-    if (html === classHtml) return;
-    classHtml = html;
-    classBox.innerHTML = html;
+    if (!destroyed) classUpdate();
   }
 
   const send = (msg) => model.send(msg);
+  const replay = S.debouncedSeek((index) => send({ type: "replay", index }), REPLAY_DEBOUNCE_MS);
 
   function onClick(event) {
     const node = event.target && event.target.closest ? event.target.closest("button") : null;
@@ -146,12 +109,7 @@ function render({ model, el }) {
     S.controlInput(event, sections.playback, state && state.replay, {
       consent: (player, value) => send({ type: "consent", player, value }),
       speed: (value) => send({ type: "control", command: "speed", value }),
-      seek: (index, final) => {
-        clearTimeout(replayTimer);
-        const go = () => send({ type: "replay", index });
-        if (final) go();
-        else replayTimer = setTimeout(go, REPLAY_DEBOUNCE_MS);
-      },
+      seek: replay.seek,
     });
   }
 
@@ -163,6 +121,9 @@ function render({ model, el }) {
     if (info) info.textContent = node.getAttribute("title");
   }
 
+  // projector mode (the table shell's toggle, remembered per notebook): the layout is the CSS's
+  const proj = S.mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
+
   const unwire = S.wire(root, model,
     [["click", onClick], ["keydown", onKeyDown], ["input", onInput], ["change", onInput], ["mouseover", onCard],
       ["focusin", onCard]],
@@ -172,8 +133,9 @@ function render({ model, el }) {
   updateClassData();
   return () => {
     destroyed = true;
-    clearTimeout(replayTimer);
+    replay.cancel();
     unwire();
+    proj.destroy();
     classBox.removeEventListener("change", onInput);
   };
 }

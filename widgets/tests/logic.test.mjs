@@ -1,6 +1,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import * as L from "../logic.js";
+import * as R from "../render.js";
 import { moveState, pointsState, safeState, cardState, spectatorState, AGENTS6, AGENTS7, RING, moveTable } from "./fixtures.mjs";
 
 const ORDER6 = AGENTS6.map((a) => a.colour);
@@ -402,5 +403,57 @@ describe("keyboard and clicks", () => {
     const dossier = (name) => ({ notation: `dossier red=${name}`, kind: "dossier", group: "dossier:red", title: "Dossier: Jaques (red)", label: name });
     const d = ctxOf(moveState({ move: null, decisions: [dossier("Bob"), dossier("free")] }));
     assert.deepEqual(L.applyCommand(L.initialUi(), { type: "send", action: "dossier red=free" }, d).message, { type: "action", action: "dossier red=free" });
+  });
+});
+
+describe("the score track in projector mode and the finish (issue 24, item 3)", () => {
+  const order = AGENTS7.map((a) => a.colour);
+  const atZero = Object.fromEntries(order.map((c) => [c, 0]));
+  for (const [name, board] of [["the board", L.BOARD], ["projector mode", L.PROJECTOR_BOARD]]) {
+    test(`${name}: seven markers on 0 cover neither the finish nor each other, and stay on the board`, () => {
+      const track = L.trackGeometry(board);
+      const finish = track[track.length - 1];
+      const m = L.markerLayout(atZero, order, track, board);
+      const rf = board.trackSpaceRadius + 2;
+      for (const c of order) {
+        assert.ok(Math.hypot(m[c].x - finish.x, m[c].y - finish.y) >= rf + board.markerRadius, `${c} covers 42`);
+        assert.ok(m[c].x - board.markerRadius >= 0 && m[c].y - board.markerRadius >= 0, `${c} off the board`);
+      }
+      for (let i = 0; i < order.length; i++) {
+        for (let j = i + 1; j < order.length; j++) {
+          const [a, b] = [m[order[i]], m[order[j]]];
+          assert.ok(Math.hypot(a.x - b.x, a.y - b.y) >= 2 * board.markerRadius, "markers apart");
+        }
+      }
+    });
+  }
+
+  test("projector mode: larger spaces and markers, the spaces apart and inside the board, clear of the buildings", () => {
+    const P = L.PROJECTOR_BOARD;
+    assert.ok(P.trackSpaceRadius >= 2 * L.BOARD.trackSpaceRadius && P.markerRadius >= 2 * L.BOARD.markerRadius);
+    const track = L.trackGeometry(P);
+    for (const t of track) {
+      assert.ok(t.x - P.trackSpaceRadius - 2 >= 0 && t.x + P.trackSpaceRadius + 2 <= P.size, `space ${t.score} x`);
+      assert.ok(t.y - P.trackSpaceRadius - 2 >= 0 && t.y + P.trackSpaceRadius + 2 <= P.size, `space ${t.score} y`);
+    }
+    for (let i = 1; i < track.length; i++) {     // neighbours apart, also across a corner
+      const grow = (t) => (t.mark || t.finish ? 2 : 0);
+      const d = Math.hypot(track[i].x - track[i - 1].x, track[i].y - track[i - 1].y);
+      assert.ok(d >= 2 * P.trackSpaceRadius + grow(track[i]) + grow(track[i - 1]), `spaces ${i - 1} and ${i}`);
+    }
+    // a lone marker on any space (the first row) stays clear of every building of a 12-building ring
+    const ring = L.ringGeometry(RING, P);
+    for (const t of track) {
+      const m = L.markerLayout({ red: t.score }, ["red"], track, P).red;
+      for (const b of ring) assert.ok(Math.hypot(m.x - b.x, m.y - b.y) >= P.buildingRadius + P.markerRadius, `${t.score}`);
+    }
+  });
+
+  test("the view model draws the projector's geometry only when asked", () => {
+    const vm = R.viewModel(moveState(), { ...L.initialUi(), projector: true });
+    assert.equal(vm.board, L.PROJECTOR_BOARD);
+    assert.equal(R.viewModel(moveState()).board, L.BOARD);
+    assert.match(R.renderTrack(vm), new RegExp(`<circle r="${L.PROJECTOR_BOARD.trackSpaceRadius}"/>`));
+    assert.match(R.markerNodes(vm)[0].inner, new RegExp(`r="${L.PROJECTOR_BOARD.markerRadius}"`));
   });
 });

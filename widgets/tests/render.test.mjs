@@ -240,9 +240,9 @@ describe("side panels", () => {
     assert.doesNotMatch(tagWith(without, "data-testid", "belief"), /data-belief-version/);
   });
 
-  test("no belief: 'Beliefs: not available', the log still shown", () => {
+  test("no belief: the shell's line for it, the log still shown", () => {
     const html = R.renderWidget(moveState({ belief: null }));
-    assert.match(html, /data-testid="belief" data-belief="none"><p>Beliefs: not available<\/p>/);
+    assert.match(html, /data-testid="belief" data-belief="none"><p>No belief is shown for this view\.<\/p>/);
     assert.equal(count(html, "data-cell="), 0);
     assert.match(html, /<ol class="hb-log" data-testid="log"><li>Ann rolled 4<\/li><\/ol>/);
   });

@@ -174,7 +174,9 @@ describe("the Secrets table's markup (secrets/render.js)", () => {
 
 // --------------------------------------------------------------------------- Top Secret buttons (issue 24, item 5)
 import * as L from "../logic.js";
-import { cardState } from "./fixtures.mjs";
+import { cardState, moveState } from "./fixtures.mjs";
+
+const moveStateFor = (extra) => L.normaliseState(moveState(extra));
 
 describe("the board's Top Secret buttons", () => {
   test("a card's target button carries the agent's swatch and letter; Pass, Done and the draw have keys", () => {
@@ -247,5 +249,151 @@ describe("Secrets' belief panel on the shell: the headline first, the model's wo
     assert.doesNotMatch(before, /belief-explanation|glossary/);
     assert.match(details, /data-testid="belief-explanation"><strong>Latest update, in the model's words:<\/strong> Bob chose to refuse: P\(Bob is KGB\)/);
     assert.match(details, /<dl class="st-glossary tb-glossary" data-testid="glossary"[^>]*><dt>P\(Cy is Hippie\)<\/dt><dd>the probability/);
+  });
+});
+
+describe("projector mode (issue 24, item 3): the shell's toggle, remembered per notebook", () => {
+  // a page just big enough for mountProjector: a root in a scroll box, a slot, a model, localStorage
+  function page({ stored = null, traitlet = false, notebook = "course/01.ipynb" } = {}) {
+    const store = new Map(stored === null ? [] : [[S.projectorKey(notebook), stored]]);
+    const listeners = new Map();
+    const button = {
+      attrs: {}, setAttribute(k, v) { this.attrs[k] = v; }, getAttribute(k) { return this.attrs[k]; },
+      addEventListener: (t, f) => listeners.set(t, f), removeEventListener: (t, f) => { if (listeners.get(t) === f) listeners.delete(t); },
+    };
+    const slot = { html: "", firstElementChild: button,
+      set innerHTML(h) { this.html = h; button.attrs["aria-pressed"] = /aria-pressed="true"/.test(h) ? "true" : "false"; } };
+    const box = { clientHeight: 390, parentElement: null };
+    const win = { innerHeight: 512, location: { pathname: "/lab/tree/x.ipynb" }, getComputedStyle: (e) => ({ overflowY: e === box ? "auto" : "visible" }),
+      localStorage: { getItem: (k) => (store.has(k) ? store.get(k) : null), setItem: (k, v) => store.set(k, v) },
+      requestAnimationFrame: (f) => f() };
+    const classes = new Set();
+    const root = { ownerDocument: { defaultView: win, documentElement: {} }, parentElement: box, props: {},
+      classList: { toggle: (c, on) => (on ? classes.add(c) : classes.delete(c)) }, style: { setProperty(k, v) { root.props[k] = v; } } };
+    const traits = { projector: traitlet, notebook }, on = new Map();
+    let saved = 0;
+    const model = { get: (k) => traits[k], set: (k, v) => { traits[k] = v; if (on.has(`change:${k}`)) on.get(`change:${k}`)(); },
+      save_changes: () => { saved += 1; }, on: (n, f) => on.set(n, f), off: (n, f) => { if (on.get(n) === f) on.delete(n); } };
+    return { store, listeners, button, slot, root, classes, traits, on, model, saved: () => saved,
+      click: () => listeners.get("click")({ preventDefault() {}, stopPropagation() {} }) };
+  }
+
+  test("the key names the notebook; a stored choice is on, off or nothing; the button says its state", () => {
+    assert.equal(S.projectorKey("a/b.ipynb", "/lab"), "heimlich-lab:projector:a/b.ipynb");
+    assert.equal(S.projectorKey("", "/voila/render/play.ipynb"), "heimlich-lab:projector:/voila/render/play.ipynb");
+    const st = (v) => ({ getItem: () => v });
+    assert.deepEqual([S.storedProjector(st("on"), "k"), S.storedProjector(st("off"), "k"), S.storedProjector(st(null), "k"),
+      S.storedProjector(null, "k"), S.storedProjector({ getItem() { throw new Error("denied"); } }, "k")], [true, false, null, null, null]);
+    assert.match(S.projectorButtonMarkup(true), /data-control="projector" aria-pressed="true"/);
+    assert.match(S.projectorButtonMarkup(false), /aria-pressed="false"/);
+  });
+
+  test("off by default; a click turns it on: the class, the button, the traitlet, the fit height and the storage", () => {
+    const p = page();
+    const changes = [];
+    const proj = S.mountProjector(p.root, p.model, p.slot, (on) => changes.push(on));
+    assert.deepEqual([proj.on(), [...p.classes], p.button.getAttribute("aria-pressed"), p.store.size], [false, [], "false", 0]);
+    p.click();
+    assert.deepEqual([proj.on(), [...p.classes], p.button.getAttribute("aria-pressed")], [true, ["tb-projector"], "true"]);
+    assert.deepEqual([p.traits.projector, p.store.get("heimlich-lab:projector:course/01.ipynb"), changes], [true, "on", [false, true]]);
+    assert.equal(p.root.props["--tb-fit-height"], "390px");          // the scroll box's height, not the window's
+    assert.ok(p.saved() >= 1);
+    p.click();
+    assert.deepEqual([proj.on(), [...p.classes], p.store.get("heimlich-lab:projector:course/01.ipynb")], [false, [], "off"]);
+    proj.destroy();
+    assert.deepEqual([p.listeners.size, p.on.size], [0, 0]);
+  });
+
+  test("a stored choice wins over the new widget's traitlet (a reload, Run All), and the kernel is told", () => {
+    const p = page({ stored: "on", traitlet: false });
+    const proj = S.mountProjector(p.root, p.model, p.slot);
+    assert.deepEqual([proj.on(), p.traits.projector, p.saved()], [true, true, 1]);
+    const q = page({ stored: "off", traitlet: true });
+    assert.equal(S.mountProjector(q.root, q.model, q.slot).on(), false);
+    // never chosen here: the traitlet says; the kernel setting it later is followed and remembered
+    const r = page({ traitlet: false });
+    const pr = S.mountProjector(r.root, r.model, r.slot);
+    r.model.set("projector", true);
+    assert.deepEqual([pr.on(), r.store.get("heimlich-lab:projector:course/01.ipynb")], [true, "on"]);
+  });
+});
+
+describe("the belief panel's frame is the shell's (issue 24, item 1): each game gives only its table and words", () => {
+  const frame = { title: "T", explanation: "P(Bob is KGB) 0.40 -> 0.57", version: 3,
+    headline: { text: "Bob passed: 2\u00d7 more likely if Bob is KGB (0.40 \u2192 0.57)" }, glossary: [{ term: "t", gloss: "g" }] };
+  const unprefix = (html) => html.replace(/\b(hb|st)-/g, "X-");
+
+  test("behind the curtain and without a belief: one wording, the same markup in both games", () => {
+    const board = (extra) => R.renderBelief(R.viewModel(moveStateFor(extra)));
+    assert.equal(unprefix(board({ curtain: "Hand the screen to Bob, then click Reveal" })),
+      unprefix(SR.renderBelief(SETUP, { curtain: "Hand the screen to Bob", belief: frame })));
+    assert.equal(unprefix(board({ belief: null })), unprefix(SR.renderBelief(SETUP, { belief: null })));
+    assert.match(SR.renderBelief(SETUP, { belief: null }), new RegExp(S.BELIEF_WORDS.none.replace(".", "\\.")));
+  });
+
+  test("shown: title, headline, the game's table, then the details (the model's words, the game's, the glossary)", () => {
+    const html = S.beliefPanelMarkup("zz", { belief: frame, title: "Who?", body: "<table>B</table>", summary: "More", details: "<p>D</p>" });
+    assert.match(html, /^<section class="zz-belief tb-belief" data-testid="belief" data-belief="shown" data-belief-version="3"><h4[^>]*>Who\?<\/h4><p class="zz-headline[^>]*>.*<\/p><table>B<\/table><details class="zz-fold" data-fold="belief-more"><summary>More<\/summary><p class="zz-explanation tb-explanation" data-testid="belief-explanation"><strong>Latest update, in the model's words:<\/strong> P\(Bob is KGB\) 0\.40 -&gt; 0\.57<\/p><p>D<\/p><dl class="zz-glossary/);
+    assert.doesNotMatch(S.beliefPanelMarkup("zz", { belief: { ...frame, version: undefined } }), /data-belief-version/);
+    assert.match(S.beliefPanelMarkup("zz", { belief: { ...frame, title: "<b>" } }), /<h4[^>]*>&lt;b&gt;<\/h4>/);
+    // both games' panels open and close with the shell's frame
+    const board = R.renderBelief(R.viewModel(moveStateFor({ belief: { ...moveStateFor({}).belief, ...frame } })));
+    const secrets = SR.renderBelief({ ...SETUP, slots: ["You"] }, { belief: { ...frame, identities: { You: { CIA: 1, KGB: 0, Hippie: 0 } } } });
+    for (const html of [board, secrets]) {
+      assert.match(html, /data-belief="shown" data-belief-version="3"><h4 class="(hb|st)-belief-title tb-belief-title">/);
+      assert.match(html, /<strong>Latest update, in the model's words:<\/strong> P\(Bob is KGB\) 0\.40 -&gt; 0\.57<\/p>.*<dl class="(hb|st)-glossary tb-glossary"[^>]*><dt>t<\/dt><dd>g<\/dd><\/dl><\/details><\/section>$/);
+    }
+  });
+});
+
+describe("the shell's playback values, Class data box and replay seeks (issue 24, item 1: no copy in the games)", () => {
+  function box(nodes) {
+    return { querySelector: (sel) => nodes[sel] || null };
+  }
+  test("the values are patched in place; the slider in use is left alone", () => {
+    const speed = { value: "0" }, sb = { textContent: "" }, sl = { value: "0" }, rb = { textContent: "" };
+    const b = box({ '[data-control="speed"]': speed, '[data-bind="speed"]': sb, '[data-control="replay"]': sl, '[data-bind="replay"]': rb });
+    S.patchPlaybackValues(b, { autoplay: { speed_ms: 350 }, replay: { index: 4, length: 11 } });
+    assert.deepEqual([speed.value, sb.textContent, sl.value, rb.textContent], ["350", "350 ms", "4", "4 / 10"]);
+    S.patchPlaybackValues(b, { autoplay: { speed_ms: 500 }, replay: { index: 7, length: 11 } }, sl);
+    assert.deepEqual([speed.value, sl.value, rb.textContent], ["500", "4", "7 / 10"]);
+  });
+
+  test("one Class data box in both games (their prefixes aside), escaped, empty without class data", () => {
+    const cd = { version: 2, text: "Save <this> game?", status: "not saved", error: "folder x", seats: [{ player: "Ann", label: "Ann: I agree", consent: true }] };
+    const board = R.renderClassData(cd), secrets = S.classDataMarkup(cd, "st");
+    assert.equal(board.replace(/\bhb-/g, "X-"), secrets.replace(/\bst-/g, "X-"));
+    assert.match(board, /Save &lt;this&gt; game\?/);
+    assert.match(board, /data-consent="Ann" checked/);
+    assert.equal(S.classDataMarkup(null, "hb"), "");
+    const model = { get: () => cd }, target = { innerHTML: "" };
+    const update = S.classDataUpdater(target, model, "st");
+    assert.deepEqual([update(), update(), target.innerHTML === secrets], [true, false, true]);
+  });
+
+  test("replay seeks: the last of a drag after a pause, at once when let go, never twice until reset", async () => {
+    const sent = [];
+    const r = S.debouncedSeek((i) => sent.push(i), 5);
+    r.seek(1, false); r.seek(2, false); r.seek(3, false);
+    await new Promise((ok) => setTimeout(ok, 30));
+    r.seek(3, true); r.seek(4, true);
+    assert.deepEqual(sent, [3, 4]);
+    r.reset(); r.seek(4, true);
+    assert.deepEqual(sent, [3, 4, 4]);
+    r.seek(6, false); r.cancel();
+    await new Promise((ok) => setTimeout(ok, 30));
+    assert.deepEqual(sent, [3, 4, 4]);
+  });
+});
+
+describe("the table's root (both games)", () => {
+  test("a focusable, named region (never role=application) holding the game's skeleton", () => {
+    const doc = { createElement: () => ({ attrs: {}, setAttribute(k, v) { this.attrs[k] = v; } }) };
+    const root = S.tableRoot(doc, "secrets-table", "Secrets table", "<div data-section=\"table\"></div>");
+    assert.deepEqual([root.className, root.tabIndex, root.attrs, root.innerHTML],
+      ["secrets-table", 0, { role: "region", "aria-label": "Secrets table" }, "<div data-section=\"table\"></div>"]);
+    for (const file of ["board.js", "secrets/table.js"]) {
+      assert.match(readFileSync(join(HERE, file), "utf8"), /S\.tableRoot\(doc, /, `${file} makes its root with the shell`);
+    }
   });
 });

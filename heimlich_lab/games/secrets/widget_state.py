@@ -28,7 +28,7 @@ Every sentence about a player reads right for a player called "You" (:func:`~hei
 from __future__ import annotations
 
 from ...engine.words import for_any_name, possessive
-from ...widget.story import evidence_text, most_informative
+from ...widget.story import evidence_text, lead_in, most_informative, panel_frame, quiet_headline
 from .rules import CARDS, MIDDLE, TEAMS
 from .transcript import card_name, describe
 
@@ -157,11 +157,11 @@ def belief_panel(belief, since: int | None = None) -> dict:
     ids = belief.identities()
     o = belief.observer
     title = f"{possessive(o)} belief" if o is not None else "A spectator's belief"
-    return {"observer": o, "title": f"{title}: who is on which team?",
-            "rows": {s: seat_title(s, o) for s in ids},
-            "identities": {s: {t: round(p, 4) for t, p in d.items()} for s, d in ids.items()},
-            "headline": story_headline(belief, since), "glossary": [dict(g) for g in GLOSSARY],
-            "explanation": for_any_name(belief.explain_last()), "version": len(belief.posterior.history)}
+    # the frame (title, headline, the model's sentence, glossary, version) is the shared one; the table is Secrets'
+    return panel_frame(o, f"{title}: who is on which team?", story_headline(belief, since), belief.explain_last(),
+                       GLOSSARY, len(belief.posterior.history)) | {
+        "rows": {s: seat_title(s, o) for s in ids},
+        "identities": {s: {t: round(p, 4) for t, p in d.items()} for s, d in ids.items()}}
 
 
 #: The words of the panel's details, each with a one-line gloss (the headline uses none of them).
@@ -171,11 +171,6 @@ GLOSSARY = (
      "gloss": "how much more probable what happened is if the claim is true than if it is false"},
     {"term": "arrangement", "gloss": "one way the markers could lie on the seats and in the middle"},
 )
-
-
-def _lead_in(observer) -> dict:
-    """The headline's lead-in for a spectator, who has no turn of their own (a player's is the shell's)."""
-    return {} if observer is not None else {"label": "Lately:"}
 
 
 def _own(label: str, observer) -> bool:
@@ -208,8 +203,7 @@ def story_headline(belief, since: int | None = None) -> dict | None:
                      and not str(u.label).startswith("you ")), default=0)
     best = most_informative(u for u in history[since:] if not _own(str(u.label or ""), o))
     if best is None:
-        who = f" since {possessive(o)} last turn" if o is not None and since > 0 else " yet"
-        return {"text": for_any_name(f"Nothing has changed the belief much{who}.")} | _lead_in(o)
+        return quiet_headline(o, yet=o is None or since <= 0)
     u, r, j, bits = best
     team, slot = [*u.owners, "free"][r], u.slots[j]
     before, after = float(u.marginals_before[r, j]), float(u.marginals_after[r, j])
@@ -217,7 +211,7 @@ def story_headline(belief, since: int | None = None) -> dict | None:
     text = evidence_text(str(u.label), f"{marker} is {team}", f"{marker} is not {team}", before, after,
                          float(u.log_likelihood_ratios()[r, j]))
     return {"text": text, "slot": slot, "team": team, "before": round(before, 4), "after": round(after, 4),
-            "bits": round(bits, 4)} | _lead_in(o)
+            "bits": round(bits, 4)} | lead_in(o)
 
 
 def since_last_turn(view) -> list[str]:

@@ -15,7 +15,7 @@ import numpy as np
 from ....engine.words import for_any_name, possessive
 from ....errors import HeimlichError, ModelError
 from ....inference.core import FREE_LABEL
-from ....widget.story import evidence_text, most_informative
+from ....widget.story import evidence_text, lead_in, most_informative, panel_frame, quiet_headline
 from ..inference.belief import Belief
 from ..inference.dossier import DossierNoteWriter, expected_correct, secret_dossier
 from ..inference.likelihoods import ask_model, default_model
@@ -56,24 +56,20 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
     observer = getattr(belief, "observer", None)
     own = [c for c in cols if observer in m and m[observer][c] >= 0.999]
     seen = f"given what {observer} has seen" if observer is not None else "given the public information"
-    return {
-        "observer": observer,
-        "title": "Who controls which agent?",
+    # the frame (title, headline, the model's sentence, glossary, version) is the shared one; the rest is Heimlich's
+    return panel_frame(observer, "Who controls which agent?", story_headline(belief, steps, since), explanation or "",
+                       GLOSSARY, int(version) if version is not None else len(ent)) | {
         "caption": for_any_name(f"cell = probability that this player controls this agent, {seen}"),
         "own": own,
         "own_text": (f"{possessive(observer)} own agent{'s' if len(own) > 1 else ''}: "
                      + " and ".join(f"{AGENT_BY_COLOUR[c].name} ({c})" for c in own) + " (no row: known for sure)"
                      if own else ""),
         "updates": largest_updates(belief, steps),
-        "headline": story_headline(belief, steps, since),
-        "glossary": [dict(g) for g in GLOSSARY],
         "rows": rows, "cols": cols,
         "p": [[round(float(m[r][c]), 4) for c in cols] for r in rows],
         "entropy": ent[-200:],
-        "explanation": for_any_name(explanation or ""),
         "notes": list(notes or []),
         "sheet": dict(sheet) if sheet else None,
-        "version": int(version) if version is not None else len(ent),
         "types": {p: {k: round(v, 4) for k, v in t.items()} for p, t in types.items()},
     }
 
@@ -193,16 +189,13 @@ def story_headline(belief, steps: int | None = None, since: int | None = None) -
             since = min((st.index - 1 for st in shown if st.turn is not None
                          and st.turn > last - len(getattr(belief, "players", ()))), default=-1)
     best = _most_informative(shown, since, observer)
-    label = {} if observer is not None else {"label": "Lately:"}    # a spectator has no turn of their own
     if best is None:
-        who = (" yet" if since < 0 else f" since {possessive(observer)} last turn" if observer is not None
-               else " since the last round")
-        out = {"text": for_any_name(f"Nothing has changed the belief much{who}."), **label}
+        out = quiet_headline(observer, yet=since < 0, spectator=" since the last round")
         earlier = _most_informative(shown, -1, observer) if since >= 0 else None
         if earlier is not None:     # the story so far stays on the screen
             out["earlier"] = _headline(*earlier)["text"]
         return out
-    return _headline(*best) | label
+    return _headline(*best) | lead_in(observer)      # a spectator has no turn of their own: "Lately:"
 
 
 def _most_informative(steps, since: int, observer):
