@@ -111,7 +111,8 @@ def calibration_bins(frame: pd.DataFrame, column: str, bins: int = 10) -> pd.Dat
         se = float(np.sqrt((per_game ** 2).sum())) / n
         mean_gap = float(gap.mean())
         rows.append({"bin": f"{b / bins:.1f}-{(b + 1) / bins:.1f}", "n": n, "predicted": float(p[inside].mean()),
-                     "observed": float(y[inside].mean()), "z": mean_gap / se if se > 0 else 0.0})
+                     # a gap that cancels within every game (the prior's, by symmetry) has no error to speak of
+                     "observed": float(y[inside].mean()), "z": mean_gap / se if se > 1e-9 else 0.0})
     return pd.DataFrame(rows).set_index("bin")
 
 
