@@ -215,7 +215,8 @@ def test_the_schedule_page_follows_the_schedule_data():
         assert listed == {e["number"] for e in WEEKS[week]["notebooks"]}, f"week {week}: {line!r}"
         for part in ["**Learning objectives.**", "**In class (3 h).**", "**Homework (about"]:
             assert part in body, f"week {week}: no {part}"
-    assert "third game" in sections[5] and "coming: true" in sections[5]
+    assert "third game" in sections[5] and "notebook 13" in sections[5]
+    assert 13 in {e["number"] for e in WEEKS[5]["notebooks"] if not e.get("coming")}, "notebook 13 is in week 5"
 
 
 COURSE = COURSE_DOC.read_text(encoding="utf-8")

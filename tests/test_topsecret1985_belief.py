@@ -277,3 +277,18 @@ def test_the_kit_bots_are_registered_and_seeded():
     b = play([make_bot("careful", seed=1), make_bot("bluffer", seed=2)], seed=4)
     assert a.to_json() == b.to_json()
     assert isinstance(TypeBot("careful").seed, int)        # a fresh seed from the OS, recorded
+
+
+def test_a_decision_is_named_by_its_action_or_its_notation():
+    g = Game(["Ann", "Bob"], chance="manual")
+    for action, player in [("first Bob", None), ("contents A=bomb B=1 C=5 D=3", "Bob"),
+                           ("contents A=5 B=1 C=bomb D=3", "Ann")]:
+        g.apply(action, player=player)
+    table = decision_table(g.view("Ann"), g.legal_actions())
+    assert table.index("place A london") == table.index(Action.parse("place A london"))
+    by_text, by_action = Belief(["Ann", "Bob"], "Ann"), Belief(["Ann", "Bob"], "Ann")
+    by_text.observe(table, "place A london")
+    by_action.observe(table, Action.parse("place A london"))
+    assert np.array_equal(by_text.fillings("Bob").to_numpy(), by_action.fillings("Bob").to_numpy())
+    with pytest.raises(ModelError, match="not one of Bob's options"):
+        table.index("place A nowhere-city")

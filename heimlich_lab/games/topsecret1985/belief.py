@@ -102,8 +102,8 @@ class Belief:
         return out
 
     # ------------------------------------------------------------------ updating
-    def observe(self, table: DecisionTable, chosen: Action, words: str | None = None) -> Evidence | None:
-        """Take in ``table.player``'s choice of ``chosen`` among the table's options."""
+    def observe(self, table: DecisionTable, chosen: Action | str, words: str | None = None) -> Evidence | None:
+        """Take in ``table.player``'s choice of ``chosen`` (an Action or its notation) among the table's options."""
         p = table.player
         if p not in self._log:
             return None                # the observer's own decision: they know their own contents

@@ -184,7 +184,10 @@ class DecisionTable:
                          + np.einsum("kfl,ol->kfo", population.bait, self.own_bait) + self.others[None, None, :])
         return u
 
-    def index(self, action: Action) -> int:
+    def index(self, action: Action | str) -> int:
+        """The position of ``action`` (an Action, or its notation such as ``"place A london"``) in the options."""
+        if isinstance(action, str):
+            action = Action.parse(action)
         for o, a in enumerate(self.options):
             if a == action:
                 return o
