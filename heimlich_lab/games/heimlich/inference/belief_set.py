@@ -14,7 +14,7 @@ from ..rules.records import GameRecord
 from ..rules.replay import Decision, public_decisions
 from .baselines import IndependentBelief, PointsShareBelief
 from .belief import Belief, BeliefStep
-from .likelihoods import ask_model, default_model
+from .likelihoods import ask_model, checked_type_rows, default_model
 from .model import HAND_DECISIONS
 from .wording import describe_action
 
@@ -119,7 +119,18 @@ class BeliefSet:
         twin = Game(record.players, record.rules, chance="manual", start=record.start) \
             if record.rules.top_secret and any(o is not None for o in obs) else None
         self._shared = _SharedTypeTables.for_beliefs(self)
-        for item in public_decisions(record, None, until):
+        batch = None
+        if self._shared is not None and twin is None and callable(getattr(self.model, "batch_type_log_likelihoods",
+                                                                          None)) \
+                and not any(e.action.kind == "take" for e in record.log):
+            # the evaluator's path: every decision's likelihoods computed at once over the game's tables, then
+            # the beliefs read them in order as below
+            items = list(public_decisions(record, None, until))
+            batch = _batch_answers(self.model, items, len(self.agents))
+            decisions = iter(items)
+        else:
+            decisions = public_decisions(record, None, until)
+        for item in decisions:
             views = None
             if twin is not None:
                 if item.action.kind in HAND_DECISIONS:
@@ -127,7 +138,7 @@ class BeliefSet:
                              if o is not None and b.reads_decisions_of(item.actor)}
                 entry = record.log[item.index]
                 twin.apply(entry.action, player=entry.actor)
-            self._consume(item, record, views)
+            self._consume(item, record, views, batch)
             self.index = item.index + 1
             if item.at_mark:
                 self.at_mark = True
@@ -147,7 +158,8 @@ class BeliefSet:
                 self.truth = {p: list(c) for p, c in self.truth_at_stop.items()}
         return self
 
-    def _consume(self, item: Decision, record: GameRecord, views: dict | None = None) -> None:
+    def _consume(self, item: Decision, record: GameRecord, views: dict | None = None,
+                 batch: dict | None = None) -> None:
         """One log entry for every observer, all or nothing: the model's answer is validated before any
         belief changes, and if one observer's update fails (an impossible observation, a second take)
         every belief and baseline is restored to its state before the entry. ``views``: observer -> their
@@ -162,7 +174,10 @@ class BeliefSet:
             return
         if k not in DECISION_KINDS:
             return
-        values = ask_model(self.model, item.view, item.actor, item.action, len(self.agents))  # spectator view
+        if batch is not None:       # answered already, for the whole game at once
+            values = batch.get(item.index)
+        else:
+            values = ask_model(self.model, item.view, item.actor, item.action, len(self.agents))  # spectator view
         own = {}   # observer -> values from the observer's own pool (hand decisions), one answer per hand
         by_hand: dict = {}
         for o, v in (views or {}).items():
@@ -261,3 +276,14 @@ class _SharedTypeTables:
             for b in self.readers[actor]:
                 b.receive_type_table(actor, table)
         self.tables = {}
+
+
+def _batch_answers(model, items: list, n_agents: int) -> dict | None:
+    """The model's checked answers to every decision of ``items`` (log index -> (types, agents) or ``None``),
+    computed for the whole game at once (``model.batch_type_log_likelihoods``), or ``None`` where the game's
+    decisions cannot be read that way (then each is asked in turn)."""
+    asked = [it for it in items if it.action.kind in DECISION_KINDS]
+    raw = model.batch_type_log_likelihoods([(it.view, it.actor, it.action) for it in asked])
+    if raw is None:
+        return None
+    return {it.index: checked_type_rows(model, r, it.actor, it.action, n_agents) for it, r in zip(asked, raw)}

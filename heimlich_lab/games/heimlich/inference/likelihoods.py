@@ -125,7 +125,13 @@ def ask_model(model, view, actor: str, action: Action, n_agents: int) -> np.ndar
     if not is_typed(model):
         raw = model.agent_log_likelihoods(view, actor, action)
         return None if raw is None else checked_likelihoods(raw, n_agents, model, actor, action)
-    raw = model.type_log_likelihoods(view, actor, action)
+    return checked_type_rows(model, model.type_log_likelihoods(view, actor, action), actor, action, n_agents)
+
+
+def checked_type_rows(model, raw, actor: str, action: Action, n_agents: int) -> np.ndarray | None:
+    """A typed model's answer ``raw`` (types, agents) for one decision, checked as :func:`ask_model` checks it
+    (for answers computed for many decisions at once, as
+    :meth:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation.batch_type_log_likelihoods`)."""
     if raw is None:
         return None
     rows = np.asarray(raw, dtype=float)
