@@ -78,7 +78,8 @@ class BeliefSet:
 
     @classmethod
     def from_record(cls, record: GameRecord, observers="all", model=None, until=None, *, spectator: bool = False,
-                    baselines: bool = False, keep_updates: bool = True, alpha: float = 1.0) -> BeliefSet:
+                    baselines: bool = False, keep_updates: bool = True, alpha: float = 1.0,
+                    decisions: list[Decision] | None = None) -> BeliefSet:
         """Replay a FULL record once and update every observer's belief.
 
         ``observers``: ``"all"`` (every player) or a list of player names
@@ -92,6 +93,11 @@ class BeliefSet:
         as free; :attr:`final_owners` is the record's agent -> player or
         ``None``); for an unfinished game, who controlled which agent when
         the replay stopped. :attr:`truth_at_stop` is always the latter.
+
+        ``decisions``: the record's public decisions up to ``until`` as the spectator saw them while the game was
+        played (:class:`~heimlich_lab.games.heimlich.rules.replay.Decision` items with the spectator's views, the
+        last one's ``at_mark`` set), read instead of replaying the record (the tournament's evaluator keeps them
+        as the game is played); for games without Top Secret cards and without a take.
         """
         if not isinstance(record, GameRecord):
             raise ModelError(f"from_record() takes a GameRecord, not {type(record).__name__}")
@@ -114,6 +120,9 @@ class BeliefSet:
         self = cls(record.players, agents, {o: (own_of[o] if o is not None else ()) for o in obs}, model,
                  baselines=baselines, keep_updates=keep_updates, alpha=alpha)
         stop = None
+        if decisions is not None and (record.rules.top_secret or any(e.action.kind == "take" for e in record.log)):
+            raise ModelError("decisions as played can be read only for games without Top Secret cards or a take: "
+                             "leave decisions out (the record is replayed)")
         # a decision that depends on a hidden hand reads each player's pool without that player's own hand:
         # their views come from a twin of the game (the full record holds every secret)
         twin = Game(record.players, record.rules, chance="manual", start=record.start) \
@@ -125,12 +134,12 @@ class BeliefSet:
                 and not any(e.action.kind == "take" for e in record.log):
             # the evaluator's path: every decision's likelihoods computed at once over the game's tables, then
             # the beliefs read them in order as below
-            items = list(public_decisions(record, None, until))
+            items = list(public_decisions(record, None, until)) if decisions is None else list(decisions)
             batch = _batch_answers(self.model, items, len(self.agents))
-            decisions = iter(items)
+            stream: Iterable[Decision] = items
         else:
-            decisions = public_decisions(record, None, until)
-        for item in decisions:
+            stream = public_decisions(record, None, until) if decisions is None else decisions
+        for item in stream:
             views = None
             if twin is not None:
                 if item.action.kind in HAND_DECISIONS:
