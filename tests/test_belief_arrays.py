@@ -173,3 +173,50 @@ def test_the_evaluator_reads_played_games_as_their_replay(until):
     cols = [c for c in a.columns if c.startswith("belief_")]
     assert cols and a[cols].equals(b[cols])
     assert any(live) and not all(live)          # played games read live; Top Secret ones replayed
+
+
+class _OneByOne(PlayerPopulation):
+    """The default population asked decision by decision (no reading of a whole game at once)."""
+    batch_type_log_likelihoods = None
+
+
+def _one_by_one():
+    pop = default_population()
+    pop.__class__ = _OneByOne
+    return pop
+
+
+def test_a_record_read_at_once_gives_every_observer_the_beliefs_read_one_by_one():
+    from heimlich_lab import Belief
+    from heimlich_lab.games.heimlich.inference import likelihoods
+    rec = _mixed_game(Rules(dossier=True), 12, 5)
+    likelihoods.clear_game_answers()
+    calls = []
+    real = PlayerPopulation.batch_type_log_likelihoods
+
+    def counted(self, decisions):
+        calls.append(1)
+        return real(self, decisions)
+
+    PlayerPopulation.batch_type_log_likelihoods = counted
+    try:
+        fast = {p: Belief.from_record(rec, p) for p in rec.players}
+    finally:
+        PlayerPopulation.batch_type_log_likelihoods = real
+    assert len(calls) == 1          # the game's decisions read once, for all five observers
+    for p in rec.players:
+        likelihoods.clear_game_answers()
+        slow = Belief.from_record(rec, p, model=_one_by_one())
+        assert not likelihoods._GAME_ANSWERS            # read one by one indeed
+        a, b = fast[p], slow
+        assert np.allclose(a.marginals_array(), b.marginals_array(), rtol=0, atol=TOL)
+        assert np.allclose(a.marginals_history(), b.marginals_history(), rtol=0, atol=TOL)
+        ta, tb = a.player_types(), b.player_types()
+        assert sorted(ta) == sorted(tb)
+        for who in ta:
+            assert all(abs(ta[who][k] - tb[who][k]) <= TOL for k in ta[who])
+        assert [s.description for s in a.history] == [s.description for s in b.history]
+    # another record is not answered from the first one's
+    other = _mixed_game(Rules(dossier=True), 13, 5)
+    assert np.allclose(Belief.from_record(other, "Ann").marginals_array(),
+                       Belief.from_record(other, "Ann", model=_one_by_one()).marginals_array(), rtol=0, atol=TOL)

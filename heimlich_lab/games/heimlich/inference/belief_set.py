@@ -14,7 +14,7 @@ from ..rules.records import GameRecord
 from ..rules.replay import Decision, public_decisions
 from .baselines import IndependentBelief, PointsShareBelief
 from .belief import Belief, BeliefStep
-from .likelihoods import ask_model, checked_type_rows, default_model
+from .likelihoods import ask_model, batch_answers, default_model
 from .model import HAND_DECISIONS
 from .wording import describe_action
 
@@ -135,7 +135,7 @@ class BeliefSet:
             # the evaluator's path: every decision's likelihoods computed at once over the game's tables, then
             # the beliefs read them in order as below
             items = list(public_decisions(record, None, until)) if decisions is None else list(decisions)
-            batch = _batch_answers(self.model, items, len(self.agents))
+            batch = batch_answers(self.model, items, len(self.agents))
             stream: Iterable[Decision] = items
         else:
             stream = public_decisions(record, None, until) if decisions is None else decisions
@@ -286,13 +286,3 @@ class _SharedTypeTables:
                 b.receive_type_table(actor, table)
         self.tables = {}
 
-
-def _batch_answers(model, items: list, n_agents: int) -> dict | None:
-    """The model's checked answers to every decision of ``items`` (log index -> (types, agents) or ``None``),
-    computed for the whole game at once (``model.batch_type_log_likelihoods``), or ``None`` where the game's
-    decisions cannot be read that way (then each is asked in turn)."""
-    asked = [it for it in items if it.action.kind in DECISION_KINDS]
-    raw = model.batch_type_log_likelihoods([(it.view, it.actor, it.action) for it in asked])
-    if raw is None:
-        return None
-    return {it.index: checked_type_rows(model, r, it.actor, it.action, n_agents) for it, r in zip(asked, raw)}
