@@ -6,7 +6,7 @@ columns and rows, the named variants, and the per-game belief evaluator.
 
 The built-in per-game evaluator: how well every player's exact belief guessed.
 
-``tournament(..., evaluate="beliefs")`` (or ``evaluate=BeliefEvaluator(...)``) replays each
+``tournament(..., evaluate="beliefs")`` (or ``evaluate=BeliefEvaluator(...)``) reads each
 finished game once with a :class:`~heimlich_lab.games.heimlich.inference.belief.BeliefSet` (every player as an
 observer, the model's likelihood computed once per decision) and adds, per game and player, the
 scores of :func:`~heimlich_lab.inference.metrics.score_belief` for that player's exact posterior
@@ -22,7 +22,10 @@ The truth is who controlled which agent when the replay stopped. The model defau
 default model (:func:`~heimlich_lab.games.heimlich.inference.likelihoods.default_model`, types learned per player);
 ``BoltzmannModel()`` has the parameters of the default ``boltzmann`` bot.
 
-Speed: bots whose model has the same utility weights as the evaluator's model are given the
+Speed: the tournament lets the evaluator watch each game as it is played (:meth:`BeliefEvaluator.watch_game`,
+the spectator's view before each decision), so its record is not replayed (Top Secret games, whose hand
+decisions each player reads with their own pool, and games with a take are replayed; the scores are the same
+either way, tested). Bots whose model has the same utility weights as the evaluator's model are given the
 evaluator's :class:`~heimlich_lab.games.heimlich.inference.utility.Utility` (its cache) before the game, so the
 utilities the bots computed while playing are looked up again, not recomputed, during the replay (the kit's
 models of the same weights share one already, :meth:`~heimlich_lab.games.heimlich.inference.utility.Utility.shared`;
