@@ -663,10 +663,12 @@ class Belief:
         started from :meth:`type_table_prior` and added each decision's log-likelihoods, all finite, in order
         (:meth:`TypedPosterior.receive_table <heimlich_lab.inference.mixture.TypedPosterior.receive_table>`).
         The belief brings its weights up to date when next read."""
-        if self.type_table_prior() is None:
+        post = self._posterior
+        # (the posterior checks that each holding is one agent: the rest of type_table_prior's checks, cheaply)
+        if not isinstance(post, TypedPosterior) or post.keep_updates or post.slot_columns(player) is None:
             raise ModelError("this belief cannot take type tables kept elsewhere (it has no player types, keeps "
                              "update records, or a player may hold two agents)")
-        self._posterior.receive_table(player, table)
+        post.receive_table(player, table)
 
     def posterior(self) -> Posterior:
         """A copy of the :class:`~heimlich_lab.inference.core.Posterior` this belief holds (for core queries)."""

@@ -210,6 +210,15 @@ def batch_answers(model, items, n_agents: int) -> dict | None:
     raw = batch([(it.view, it.actor, it.action) for it in asked])
     if raw is None:
         return None
+    rows = [r for r in raw if r is not None]
+    k = len(model.type_names)
+    if rows and all(isinstance(r, np.ndarray) and r.shape == (k, n_agents) and r.dtype == float for r in rows):
+        # every answer checked at once (as checked_type_rows checks each); one that fails is checked by itself below
+        table = np.stack(rows)
+        if (table <= _LOGLIK_TOL).all() and not np.isneginf(table).all(axis=(1, 2)).any():
+            for r in rows:
+                r.setflags(write=False)
+            return {it.index: r for it, r in zip(asked, raw)}
     return {it.index: checked_type_rows(model, r, it.actor, it.action, n_agents) for it, r in zip(asked, raw)}
 
 
