@@ -4,7 +4,8 @@
 
 Each round runs this tree's ``heimlich_lab/games/heimlich/benchmarks/limits.py`` (public entry points only, so
 it times an older tree too) in a fresh process per tree, with ``PYTHONPATH`` set to that tree, the order of the
-trees alternating from round to round. Printed per figure: each tree's median over the rounds and after/before.
+trees alternating from round to round. Printed per figure: each tree's median over the rounds, after/before, and
+each tree's range over the rounds.
 """
 from __future__ import annotations
 
@@ -43,11 +44,16 @@ def main(argv=None) -> None:
         for name, tree in (order if r % 2 == 0 else order[::-1]):
             got[name].append(run(tree, a.quick))
     labels = list(got["after"][0])
-    print(f"{'figure':<80} {'before':>10} {'after':>10} {'after/before':>12}")
+    print(f"{'figure':<80} {'before':>10} {'after':>10} {'after/before':>12}   unit   (range over the rounds: "
+          "before; after)")
     for label in labels:
-        b = statistics.median(f[label][0] for f in got["before"])
-        x = statistics.median(f[label][0] for f in got["after"])
-        print(f"{label:<80} {b:10.3f} {x:10.3f} {x / b:12.2f}   {got['after'][0][label][1]}")
+        bs = [f[label][0] for f in got["before"] if label in f]
+        xs = [f[label][0] for f in got["after"]]
+        if not bs:      # a figure the older tree's run does not print
+            continue
+        b, x = statistics.median(bs), statistics.median(xs)
+        print(f"{label:<80} {b:10.3f} {x:10.3f} {x / b:12.2f}   {got['after'][0][label][1]}   "
+              f"({min(bs):.3f}-{max(bs):.3f}; {min(xs):.3f}-{max(xs):.3f})")
 
 
 if __name__ == "__main__":

@@ -156,6 +156,8 @@ def test_a_belief_set_sharing_type_tables_equals_each_belief_updating_its_own(mo
                     out[:, [a for a, c in enumerate(view.agents) if c != rec.deal[actor]][0]] = -np.inf
             return out
         monkeypatch.setattr(pop, "type_log_likelihoods", with_a_hole)
+        # the hole is made decision by decision: no reading of the whole game at once (tests/test_belief_arrays.py)
+        monkeypatch.setattr(pop, "batch_type_log_likelihoods", None)
     shared_decisions = []
     add = bsm._SharedTypeTables.add
 

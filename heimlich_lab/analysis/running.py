@@ -38,8 +38,11 @@ def play_task(task: GameTask, evaluate: Callable | None) -> list[dict]:
         before(lineup)
     common = {"game_id": task.game_id, "root_seed": task.root_seed, "game_index": task.game_index,
               "seed": game_seed, "n_players": n, "variant": task.variant, "lineup": task.lineup}
+    # an evaluator that reads the game as it is played (instead of replaying its record) watches it
+    watch_game = getattr(evaluate, "watch_game", None)
+    watch = watch_game() if callable(watch_game) else None
     try:
-        g = play_game(spec.load("game"), lineup, seed=game_seed, rules=task.rules)
+        g = play_game(spec.load("game"), lineup, seed=game_seed, rules=task.rules, watch=watch)
         rows = spec.load("tournament").rows(g, task.rules, common)
     finally:
         for bot in lineup.values():     # a bot in its own process hands its worker back for the next game

@@ -48,12 +48,23 @@ def seat_bots(bots: Mapping[str, Any] | Sequence[Any], title: str = "a game") ->
 
 
 def play_game(game_class: Callable[..., Any], bots: Mapping[str, Any] | Sequence[Any],
-              max_actions: int = MAX_ACTIONS, **options: Any) -> Any:
+              max_actions: int = MAX_ACTIONS, *, watch: Callable[[Any, str, Any], None] | None = None,
+              **options: Any) -> Any:
     """Play a bots-only game of ``game_class`` to the end and return the finished game.
 
     ``bots``: player -> bot, or a list of bots (seated as Ann, Bob, Cy, ...); ``options`` go to the game
     (``seed``, ``rules``, ``start``, ...). Each bot sees only ``game.view(player)`` and the legal actions; a
     bot's illegal choice raises :class:`~heimlich_lab.errors.IllegalAction` (rule ``bot``) naming the bot.
+    ``watch(game, player, action)``, if given, is called with every action a bot chose, just before it is
+    applied (an evaluator reads the game as it is played instead of replaying its record; it must not change
+    the game).
+
+    >>> from heimlich_lab.bots import RandomBot
+    >>> from heimlich_lab.games.secrets.game import Game
+    >>> seen = []
+    >>> g = play_game(Game, [RandomBot(i) for i in range(4)], seed=7, watch=lambda g, p, a: seen.append(p))
+    >>> len(seen) > 0 and set(seen) <= set(g.players)
+    True
     """
     bots = seat_bots(bots, getattr(game_class, "TITLE", "a game"))
     g = game_class(list(bots), **options)
@@ -62,6 +73,8 @@ def play_game(game_class: Callable[..., Any], bots: Mapping[str, Any] | Sequence
     while not g.is_over:
         p = g.current_player
         a = bots[p].choose(view(p), legal_actions())
+        if watch is not None:
+            watch(g, p, a)
         try:
             apply(a)
         except HeimlichError as e:

@@ -75,11 +75,20 @@ def most_informative(updates, rows_of=None):
         rows = rows_of(u) if rows_of is not None else range(len(u.marginals_before))
         if rows is None:
             continue
+        # every cell's information, once per update (a panel asks again at every step): kept in the update's cache
+        # (each row's most informative cell, its bits) kept in the update's cache: cheap on the panel's next steps
+        cache = getattr(u, "_cache", None)
+        top = cache.get("information_top") if isinstance(cache, dict) else None
+        if top is None:
+            table = information_bits(u.marginals_before, u.marginals_after)
+            cells = table.argmax(axis=1)
+            top = np.vstack([cells, table[np.arange(len(table)), cells]])
+            if isinstance(cache, dict):
+                cache["information_top"] = top
         for r in rows:
-            bits = information_bits(u.marginals_before[r], u.marginals_after[r])
-            j = int(np.argmax(bits))
-            if bits[j] > best_bits:
-                best, best_bits = (u, int(r), j, float(bits[j])), float(bits[j])
+            j, bits = int(top[0, r]), float(top[1, r])
+            if bits > best_bits:
+                best, best_bits = (u, int(r), j, bits), bits
     return best
 
 

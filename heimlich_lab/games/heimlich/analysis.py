@@ -6,7 +6,7 @@ columns and rows, the named variants, and the per-game belief evaluator.
 
 The built-in per-game evaluator: how well every player's exact belief guessed.
 
-``tournament(..., evaluate="beliefs")`` (or ``evaluate=BeliefEvaluator(...)``) replays each
+``tournament(..., evaluate="beliefs")`` (or ``evaluate=BeliefEvaluator(...)``) reads each
 finished game once with a :class:`~heimlich_lab.games.heimlich.inference.belief.BeliefSet` (every player as an
 observer, the model's likelihood computed once per decision) and adds, per game and player, the
 scores of :func:`~heimlich_lab.inference.metrics.score_belief` for that player's exact posterior
@@ -22,7 +22,10 @@ The truth is who controlled which agent when the replay stopped. The model defau
 default model (:func:`~heimlich_lab.games.heimlich.inference.likelihoods.default_model`, types learned per player);
 ``BoltzmannModel()`` has the parameters of the default ``boltzmann`` bot.
 
-Speed: bots whose model has the same utility weights as the evaluator's model are given the
+Speed: the tournament lets the evaluator watch each game as it is played (:meth:`BeliefEvaluator.watch_game`,
+the spectator's view before each decision), so its record is not replayed (Top Secret games, whose hand
+decisions each player reads with their own pool, and games with a take are replayed; the scores are the same
+either way, tested). Bots whose model has the same utility weights as the evaluator's model are given the
 evaluator's :class:`~heimlich_lab.games.heimlich.inference.utility.Utility` (its cache) before the game, so the
 utilities the bots computed while playing are looked up again, not recomputed, during the replay (the kit's
 models of the same weights share one already, :meth:`~heimlich_lab.games.heimlich.inference.utility.Utility.shared`;
@@ -76,10 +79,20 @@ class BeliefEvaluator:
             if u is not None and u is not mine and type(u) is type(mine) and u.weights == mine.weights:
                 m.utility = mine
 
+    def watch_game(self) -> _GameWatch:
+        """A watch for the next game (the tournament passes it to the play loop): it keeps the spectator's view
+        before each decision as the game is played, so that :meth:`__call__` reads that game's beliefs without
+        replaying its record (the same views, so the same scores; a game it cannot follow is replayed)."""
+        self._watch = _GameWatch(self.until)
+        return self._watch
+
     def __call__(self, record) -> dict:
         from ...inference.metrics import truth_table
         from .inference.belief_set import BeliefSet
-        bs = BeliefSet.from_record(record, model=self.model, until=self.until, keep_updates=False)
+        watch, self._watch = getattr(self, "_watch", None), None
+        decisions = watch.decisions_of(record) if watch is not None else None
+        bs = BeliefSet.from_record(record, model=self.model, until=self.until, keep_updates=False,
+                                   decisions=decisions)
         owners = bs.truth
         agents = list(bs.agents)
         players = list(bs.players)
@@ -93,6 +106,48 @@ class BeliefEvaluator:
                 out[f"{self.prefix}{k}"][p] = v
         out[f"{self.prefix}at_mark"] = bool(bs.at_mark)
         return out
+
+
+class _GameWatch:
+    """What :meth:`BeliefEvaluator.watch_game` keeps of a game while it is played: each decision's index in the log,
+    actor, action, the spectator's view before it and the turn, up to the evaluator's stop (the dossier mark, or
+    the end). Follows the games whose decisions the spectator's view says all about (no Top Secret hands)."""
+
+    def __init__(self, until):
+        self.until = until
+        self.game = None
+        self.items: list = []
+        self.stopped = False
+        self.ok = until in (None, "dossier")
+
+    def __call__(self, game, player: str, action) -> None:
+        from .rules.actions import DECISION_KINDS
+        from .rules.replay import _reached_mark
+        if self.game is None:
+            self.game = game
+            self.ok = self.ok and not game.rules.top_secret and game.start is None
+        if not self.ok or self.stopped or game is not self.game:
+            self.ok = self.ok and game is self.game
+            return
+        if self.until == "dossier" and _reached_mark(game):
+            self.stopped = True
+            return
+        if action.kind in DECISION_KINDS:
+            self.items.append((len(game.history), player, action, game.view(None), game.turn))
+
+    def decisions_of(self, record) -> list | None:
+        """The watched game's decisions as :class:`~heimlich_lab.games.heimlich.rules.replay.Decision` items, if
+        ``record`` is that game's (its log as the game's history), else ``None``."""
+        from .rules.replay import Decision, _reached_mark
+        g = self.game
+        if not self.ok or g is None or len(record.log) != len(g.history) \
+                or any(e.action != a or e.actor != p for e, (p, a) in zip(record.log, g.history)) \
+                or any(a.kind == "take" for _, a in g.history):     # a take changes who holds what: replayed
+            return None
+        items = [Decision(k, p, a, None, v, turn, 0) for k, p, a, v, turn in self.items]
+        if items:   # a marker at the dossier mark once the last entry read was played (markers only go up)
+            items[-1].at_mark = _reached_mark(g)
+        return items
 
 
 def _score(marginals, t, players, agents, observer, own) -> dict[str, float]:

@@ -52,15 +52,30 @@ _H = "heimlich_lab.games.heimlich"
 
 def _cpu(work) -> float:
     """CPU seconds of ``work()``, started with cold utility caches (a tree with utilities shared by every model
-    of the same weights would otherwise find the previous round's)."""
+    of the same weights would otherwise find the previous round's) and no game's answers remembered."""
+    _cold()
+    t0 = time.process_time()
+    work()
+    return time.process_time() - t0
+
+
+def _cold() -> None:
+    """Forget the shared utilities and the remembered answers of games (where this tree has them)."""
     try:
         from heimlich_lab.games.heimlich.inference.utility import Utility
         Utility.clear_shared()
     except (ImportError, AttributeError):    # an older tree: every model has its own cache
         pass
-    t0 = time.process_time()
-    work()
-    return time.process_time() - t0
+    _forget_answers()
+
+
+def _forget_answers() -> None:
+    """Forget the answers of a game's decisions remembered for its next observer (a tree from before: none)."""
+    try:
+        from heimlich_lab.games.heimlich.inference.likelihoods import clear_game_answers
+        clear_game_answers()
+    except (ImportError, AttributeError):
+        pass
 
 
 def beliefs_vs_bots(games: int, rounds: int) -> tuple[float, float]:
@@ -90,21 +105,29 @@ def from_record_default_vs_boltzmann(n_records: int, rounds: int) -> tuple[float
             for k in range(n_records)]
     reads = [0]
 
-    def run(model_of):
+    def run(model_of, alone=False):
         n = 0
         for rec in recs:
             for p in rec.players:
+                if alone:   # each observer by itself: nothing remembered from the record's previous observer
+                    _forget_answers()
                 b = Belief.from_record(rec, observer=p, model=model_of())
                 b.marginals_array()
                 n += sum(1 for s in b.history if s.kind == "observation")
         reads[0] = n
 
     run(lambda: None)       # warm (not timed)
-    default, boltz = [], []
+    default, boltz, alone = [], [], []
     for _ in range(rounds):
         default.append(_cpu(lambda: run(lambda: None)))
         boltz.append(_cpu(lambda: run(BoltzmannModel)))
+        alone.append(_cpu(lambda: run(lambda: None, alone=True)))
+    ALONE[0] = min(alone)
     return min(default), min(boltz), reads[0]
+
+
+#: the last :func:`from_record_default_vs_boltzmann`'s default-model time with every observer read by itself
+ALONE = [float("nan")]
 
 
 def board_step(seeds: int) -> tuple[float, int]:
@@ -140,6 +163,9 @@ def bench_limits(quick: bool = False) -> list[tuple[str, float, str]]:
         ("Belief.from_record, 5 players basic, default model", d / n * 1e6, "CPU-us/decision"),
         ("  the same with BoltzmannModel()", b / n * 1e6, "CPU-us/decision"),
         ("  default vs BoltzmannModel (target <= 2)", d / b, "x"),
+        ("  default model, each observer by itself (no answers from the record's previous observer)",
+         ALONE[0] / n * 1e6, "CPU-us/decision"),
+        ("  that vs BoltzmannModel", ALONE[0] / b, "x"),
         (f"board bot-step, 7 players TS + dossier, spectator panel ({steps} steps)", step * 1e3, "CPU-ms median"),
     ]
 

@@ -80,6 +80,7 @@ from .likelihoods import (
     PushModel,
     ask_model,
     default_model,
+    game_answers,
     is_typed,
     model_cache_key,
     model_name,
@@ -346,18 +347,28 @@ class Belief:
             raise InformationRuleError(f"this record does not show {observer}'s agent card")
         agents = record.rules.agents_for(len(record.players))
         self = cls(record.players, agents, observer, model, own, **kw)
-        for d in public_decisions(record, observer, until):
-            self._consume(d)
+        items: Iterable[Decision] = public_decisions(record, observer, until)
+        answers = None
+        if is_typed(self.model) and not record.rules.top_secret \
+                and not any(e.action.kind == "take" for e in record.log):
+            # a population of types reads the whole game's decisions at once (array code over their tables), and
+            # the next observer of the same record finds the answers
+            items = list(items)
+            answers = game_answers(self.model, record, items, len(agents), until)
+        for d in items:
+            self._consume(d, answers=answers)
         return self
 
-    def _consume(self, decision: Decision, cache: LikelihoodCache | None = None) -> None:
-        """One decision of the stream: a take refines, a player decision updates (not the observer's own)."""
+    def _consume(self, decision: Decision, cache: LikelihoodCache | None = None, answers: dict | None = None) -> None:
+        """One decision of the stream: a take refines, a player decision updates (not the observer's own).
+        ``answers``: the model's answers to the game's decisions by log index, computed already."""
         d = decision
         if d.action.kind == "take":
             agent = d.action.args[0]
             self.take(d.to, None if agent == HIDDEN else agent, index=d.index, turn=d.turn)
         elif d.action.kind in DECISION_KINDS and self.reads_decisions_of(d.actor):
-            values = self._likelihoods(d.view, d.actor, d.action, cache, d.history_key)
+            values = answers[d.index] if answers is not None \
+                else self._likelihoods(d.view, d.actor, d.action, cache, d.history_key)
             if values is not None:
                 self.update_with(d.actor, d.action, values, describe_action(d.view, d.actor, d.action), d.index,
                                   d.turn)
@@ -652,10 +663,12 @@ class Belief:
         started from :meth:`type_table_prior` and added each decision's log-likelihoods, all finite, in order
         (:meth:`TypedPosterior.receive_table <heimlich_lab.inference.mixture.TypedPosterior.receive_table>`).
         The belief brings its weights up to date when next read."""
-        if self.type_table_prior() is None:
+        post = self._posterior
+        # (the posterior checks that each holding is one agent: the rest of type_table_prior's checks, cheaply)
+        if not isinstance(post, TypedPosterior) or post.keep_updates or post.slot_columns(player) is None:
             raise ModelError("this belief cannot take type tables kept elsewhere (it has no player types, keeps "
                              "update records, or a player may hold two agents)")
-        self._posterior.receive_table(player, table)
+        post.receive_table(player, table)
 
     def posterior(self) -> Posterior:
         """A copy of the :class:`~heimlich_lab.inference.core.Posterior` this belief holds (for core queries)."""

@@ -14,7 +14,7 @@ from ..rules.records import GameRecord
 from ..rules.replay import Decision, public_decisions
 from .baselines import IndependentBelief, PointsShareBelief
 from .belief import Belief, BeliefStep
-from .likelihoods import ask_model, default_model
+from .likelihoods import ask_model, batch_answers, default_model
 from .model import HAND_DECISIONS
 from .wording import describe_action
 
@@ -78,7 +78,8 @@ class BeliefSet:
 
     @classmethod
     def from_record(cls, record: GameRecord, observers="all", model=None, until=None, *, spectator: bool = False,
-                    baselines: bool = False, keep_updates: bool = True, alpha: float = 1.0) -> BeliefSet:
+                    baselines: bool = False, keep_updates: bool = True, alpha: float = 1.0,
+                    decisions: list[Decision] | None = None) -> BeliefSet:
         """Replay a FULL record once and update every observer's belief.
 
         ``observers``: ``"all"`` (every player) or a list of player names
@@ -92,6 +93,11 @@ class BeliefSet:
         as free; :attr:`final_owners` is the record's agent -> player or
         ``None``); for an unfinished game, who controlled which agent when
         the replay stopped. :attr:`truth_at_stop` is always the latter.
+
+        ``decisions``: the record's public decisions up to ``until`` as the spectator saw them while the game was
+        played (:class:`~heimlich_lab.games.heimlich.rules.replay.Decision` items with the spectator's views, the
+        last one's ``at_mark`` set), read instead of replaying the record (the tournament's evaluator keeps them
+        as the game is played); for games without Top Secret cards and without a take.
         """
         if not isinstance(record, GameRecord):
             raise ModelError(f"from_record() takes a GameRecord, not {type(record).__name__}")
@@ -114,12 +120,26 @@ class BeliefSet:
         self = cls(record.players, agents, {o: (own_of[o] if o is not None else ()) for o in obs}, model,
                  baselines=baselines, keep_updates=keep_updates, alpha=alpha)
         stop = None
+        if decisions is not None and (record.rules.top_secret or any(e.action.kind == "take" for e in record.log)):
+            raise ModelError("decisions as played can be read only for games without Top Secret cards or a take: "
+                             "leave decisions out (the record is replayed)")
         # a decision that depends on a hidden hand reads each player's pool without that player's own hand:
         # their views come from a twin of the game (the full record holds every secret)
         twin = Game(record.players, record.rules, chance="manual", start=record.start) \
             if record.rules.top_secret and any(o is not None for o in obs) else None
         self._shared = _SharedTypeTables.for_beliefs(self)
-        for item in public_decisions(record, None, until):
+        batch = None
+        if self._shared is not None and twin is None and callable(getattr(self.model, "batch_type_log_likelihoods",
+                                                                          None)) \
+                and not any(e.action.kind == "take" for e in record.log):
+            # the evaluator's path: every decision's likelihoods computed at once over the game's tables, then
+            # the beliefs read them in order as below
+            items = list(public_decisions(record, None, until)) if decisions is None else list(decisions)
+            batch = batch_answers(self.model, items, len(self.agents))
+            stream: Iterable[Decision] = items
+        else:
+            stream = public_decisions(record, None, until) if decisions is None else decisions
+        for item in stream:
             views = None
             if twin is not None:
                 if item.action.kind in HAND_DECISIONS:
@@ -127,7 +147,7 @@ class BeliefSet:
                              if o is not None and b.reads_decisions_of(item.actor)}
                 entry = record.log[item.index]
                 twin.apply(entry.action, player=entry.actor)
-            self._consume(item, record, views)
+            self._consume(item, record, views, batch)
             self.index = item.index + 1
             if item.at_mark:
                 self.at_mark = True
@@ -147,7 +167,8 @@ class BeliefSet:
                 self.truth = {p: list(c) for p, c in self.truth_at_stop.items()}
         return self
 
-    def _consume(self, item: Decision, record: GameRecord, views: dict | None = None) -> None:
+    def _consume(self, item: Decision, record: GameRecord, views: dict | None = None,
+                 batch: dict | None = None) -> None:
         """One log entry for every observer, all or nothing: the model's answer is validated before any
         belief changes, and if one observer's update fails (an impossible observation, a second take)
         every belief and baseline is restored to its state before the entry. ``views``: observer -> their
@@ -162,7 +183,10 @@ class BeliefSet:
             return
         if k not in DECISION_KINDS:
             return
-        values = ask_model(self.model, item.view, item.actor, item.action, len(self.agents))  # spectator view
+        if batch is not None:       # answered already, for the whole game at once
+            values = batch.get(item.index)
+        else:
+            values = ask_model(self.model, item.view, item.actor, item.action, len(self.agents))  # spectator view
         own = {}   # observer -> values from the observer's own pool (hand decisions), one answer per hand
         by_hand: dict = {}
         for o, v in (views or {}).items():
@@ -261,3 +285,4 @@ class _SharedTypeTables:
             for b in self.readers[actor]:
                 b.receive_type_table(actor, table)
         self.tables = {}
+

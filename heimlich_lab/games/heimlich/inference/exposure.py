@@ -97,6 +97,32 @@ class PublicWatch:
         _check_player(view, player)
         return fed.row(player)
 
+    def rows_along(self, view, steps) -> list | None:
+        """The rows :meth:`fed_row` would give along a run of decisions, without their views: ``view`` is the
+        view before the first of them, ``steps`` ``(actor, values)`` per decision in order, ``values`` the
+        watch's model's log-likelihoods of the option taken (one per agent). Returns the actor's row before
+        each step (all ``None`` for a game that started from a position), or ``None`` if a step is impossible
+        for the spectator (then ask :meth:`fed_row` view by view). The watch forgets the run afterwards.
+
+        >>> from heimlich_lab import Game
+        >>> from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+        >>> watch = PublicWatch(BoltzmannModel())
+        >>> g = Game(["Ann", "Bob", "Cy"], seed=2)
+        >>> rows = watch.rows_along(g.view(None), [("Ann", np.log([0.5, 0.1, 0.1, 0.1, 0.1, 0.1])), ("Ann", None)])
+        >>> rows[0].round(3).tolist(), rows[1].round(3).tolist()
+        ([0.167, 0.167, 0.167, 0.167, 0.167, 0.167], [0.5, 0.1, 0.1, 0.1, 0.1, 0.1])
+        """
+        fed = self._at(view)
+        self._fed = None
+        if fed is None:
+            return [None] * len(steps)
+        rows = []
+        for actor, values in steps:
+            rows.append(fed.row(actor))
+            if values is not None and not fed.update(actor, np.asarray(values, dtype=float)):
+                return None
+        return rows
+
     def _at(self, view) -> _FedSpectator | None:
         """The fed spectator brought to ``view`` (``None`` for a game that started from a position)."""
         n = len(view.log)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ....errors import ModelError
-from ..rules.actions import Action
+from ..rules.actions import DECISION_KINDS, Action
 
 __all__ = ["LIKELIHOOD_CACHE", "LikelihoodCache", "PushModel", "ask_model", "checked_likelihoods", "default_model",
            "is_typed", "model_cache_key", "model_name"]
@@ -125,7 +125,13 @@ def ask_model(model, view, actor: str, action: Action, n_agents: int) -> np.ndar
     if not is_typed(model):
         raw = model.agent_log_likelihoods(view, actor, action)
         return None if raw is None else checked_likelihoods(raw, n_agents, model, actor, action)
-    raw = model.type_log_likelihoods(view, actor, action)
+    return checked_type_rows(model, model.type_log_likelihoods(view, actor, action), actor, action, n_agents)
+
+
+def checked_type_rows(model, raw, actor: str, action: Action, n_agents: int) -> np.ndarray | None:
+    """A typed model's answer ``raw`` (types, agents) for one decision, checked as :func:`ask_model` checks it
+    (for answers computed for many decisions at once, as
+    :meth:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation.batch_type_log_likelihoods`)."""
     if raw is None:
         return None
     rows = np.asarray(raw, dtype=float)
@@ -189,3 +195,61 @@ class LikelihoodCache:
 #: :meth:`~heimlich_lab.games.heimlich.inference.belief.Belief.add`): several bots in one game compute each public
 #: decision's likelihood once.
 LIKELIHOOD_CACHE = LikelihoodCache()
+
+
+def batch_answers(model, items, n_agents: int) -> dict | None:
+    """The model's checked answers to every decision of ``items`` (one game's
+    :class:`~heimlich_lab.games.heimlich.rules.replay.Decision` s from its start, in order): log index -> (types,
+    agents) or ``None``, computed for the whole game at once (``model.batch_type_log_likelihoods``, a
+    :class:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation`'s); ``None`` where the model or
+    the game's decisions cannot be read that way (then each decision is asked in turn)."""
+    batch = getattr(model, "batch_type_log_likelihoods", None)
+    if not callable(batch) or not is_typed(model):
+        return None
+    asked = [it for it in items if it.action.kind in DECISION_KINDS and it.view is not None]
+    raw = batch([(it.view, it.actor, it.action) for it in asked])
+    if raw is None:
+        return None
+    rows = [r for r in raw if r is not None]
+    k = len(model.type_names)
+    if rows and all(isinstance(r, np.ndarray) and r.shape == (k, n_agents) and r.dtype == float for r in rows):
+        # every answer checked at once (as checked_type_rows checks each); one that fails is checked by itself below
+        table = np.stack(rows)
+        if (table <= _LOGLIK_TOL).all() and not np.isneginf(table).all(axis=(1, 2)).any():
+            for r in rows:
+                r.setflags(write=False)
+            return {it.index: r for it, r in zip(asked, raw)}
+    return {it.index: checked_type_rows(model, r, it.actor, it.action, n_agents) for it, r in zip(asked, raw)}
+
+
+#: The answers of the last few games read at once (:func:`game_answers`): every observer of a record reads the
+#: same public decisions, so the second observer's belief looks them up.
+_GAME_ANSWERS: OrderedDict = OrderedDict()
+
+
+def clear_game_answers() -> None:
+    """Forget the remembered answers of :func:`game_answers` (for benchmarks that time them being computed)."""
+    _GAME_ANSWERS.clear()
+
+
+def game_answers(model, record, items, n_agents: int, until) -> dict | None:
+    """:func:`batch_answers` of a record's public decisions ``items``, remembered for the next observer of the same
+    record (the model's :func:`model_cache_key`, the record's setup and log as key; a model without a key is not
+    remembered)."""
+    if not callable(getattr(model, "batch_type_log_likelihoods", None)):
+        return None
+    mkey = model_cache_key(model)
+    key = None
+    if mkey is not None:
+        key = (mkey, until, record.view, record.players, record.rules, record.start,
+               tuple((e.actor, e.action) for e in record.log))
+        hit = _GAME_ANSWERS.get(key)
+        if hit is not None:
+            _GAME_ANSWERS.move_to_end(key)
+            return hit
+    out = batch_answers(model, items, n_agents)
+    if key is not None and out is not None:
+        _GAME_ANSWERS[key] = out
+        if len(_GAME_ANSWERS) > 8:
+            _GAME_ANSWERS.popitem(last=False)
+    return out
