@@ -453,7 +453,7 @@ def test_a_hider_type_sits_beside_the_bluffer_each_at_its_own_beta_and_secrecy()
     from heimlich_lab.games.heimlich.bots import HiderBot
     hider, bluffer = PlayerType("bluff", 3.0, 0.05, 2.0), PlayerType("bluff", 1.0, 0.05, 8.0)
     both = PlayerPopulation([PlayerType("random", 0, 0), bluffer, PlayerType("boltzmann", 1.0, 0.05), hider])
-    assert both.type_names == ("random", "bluffer", "steady (β≈1)", "hider (β≈3)")
+    assert both.type_names == ("random", "bluffer", "steady (β≈1)", "hider (β≈3, secrecy 2)")
     alone = [PlayerPopulation([t]) for t in both.types]
     players = ["Ann", "Bob", "Cy", "Dee"]
     g = Game(players, seed=5)

@@ -75,7 +75,7 @@ class PlayerType:
     >>> PlayerType("boltzmann", beta=2.0).name
     'careful (β≈2)'
     >>> PlayerType("bluff").name, PlayerType("bluff", beta=3.0, secrecy=2.0).name    # a hider gives up less
-    ('bluffer', 'hider (β≈3)')
+    ('bluffer', 'hider (β≈3, secrecy 2)')
     >>> PlayerType("bluff", beta=-1)
     Traceback (most recent call last):
     ...
@@ -99,12 +99,13 @@ class PlayerType:
 
     @property
     def label(self) -> str:
-        """The name without the tremble: ``random``, ``careful (β≈2)``, ``bluffer``, or ``hider (β≈3)`` for a
-    bluff type of secrecy under :data:`HIDER_SECRECY`."""
+        """The name without the tremble: ``random``, ``careful (β≈2)``, ``bluffer``, or for a bluff type of
+        secrecy under :data:`HIDER_SECRECY` ``hider (β≈3, secrecy 2)``."""
         if self.kind == "random":
             return "random"
         if self.kind == "bluff":
-            return "bluffer" if self.secrecy >= HIDER_SECRECY else f"hider (β≈{self.beta:g})"
+            return "bluffer" if self.secrecy >= HIDER_SECRECY \
+                else f"hider (β≈{self.beta:g}, secrecy {self.secrecy:g})"
         word = "careless" if self.beta < 0.5 else "steady" if self.beta < 1.5 else "careful" if self.beta < 5 \
             else "greedy"
         return f"{word} (β≈{self.beta:g})"
