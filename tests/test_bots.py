@@ -7,6 +7,7 @@ import pytest
 from heimlich_lab import Action, Game, ModelError, Position, Rules, play
 from heimlich_lab.bots import BOTS, BluffBot, BoltzmannBot, GreedyBot, make_bot
 from heimlich_lab.bots.model_bots import kept_agent
+from heimlich_lab.games.heimlich.bots import HiderBot
 from heimlich_lab.inference.model import BoltzmannModel
 from heimlich_lab.inference.utility import PublicState, Utility, card_plays
 
@@ -170,6 +171,38 @@ def test_hidden_information_of_others_does_not_change_the_bluff_bots_choice():
         np.testing.assert_array_equal(b1.last["probability"], b2.last["probability"])
     # the secrecy term is really at work: the exposures differ between actions
     assert np.ptp(b1.last["exposure"]) > 0.05
+
+
+def test_the_hider_covers_with_the_least_exposing_of_the_nearly_best_actions():
+    """A HiderBot that always covers plays, of the actions within ``slack`` points of the best for its agent,
+    the one the spectator's belief points at it least; one that never covers samples as a BluffBot would."""
+    g = _bluff_game("deal Ann=grey Bob=red Cy=yellow", ["swap", "tosafe", "church", "ruins", "fwd123", "bonus"])
+    legal = g.legal_actions()
+    for s in range(6):
+        bot = HiderBot(beta=3.0, secrecy=2.0, cover=1.0, slack=1.5, seed=s)
+        a = bot.choose(g.view("Ann"), legal)
+        u, exp = bot.last["utility"], bot.last["exposure"]
+        near = np.flatnonzero(u >= u.max() - 1.5)
+        assert legal.index(a) in near and exp[legal.index(a)] == exp[near].min()
+        never = HiderBot(beta=3.0, secrecy=2.0, cover=0.0, seed=s)
+        bluff = BluffBot(beta=3.0, epsilon=0.02, secrecy=2.0, seed=s)
+        bluff._rng.random()   # the hider draws "cover or not" first
+        assert never.choose(g.view("Ann"), legal) == bluff.choose(g.view("Ann"), legal)
+        np.testing.assert_array_equal(never.last["probability"], bluff.last["probability"])
+    assert np.ptp(exp[near]) > 0      # covering was a real choice here
+
+
+def test_hiders_are_registered_seeded_and_drawn_from_their_seed():
+    assert "hider" in BOTS
+    a, b = make_bot("hider", seed=4), make_bot("hider", seed=4)
+    assert isinstance(a, HiderBot) and repr(a) == repr(b) and repr(a) != repr(make_bot("hider", seed=5))
+    bots = {p: make_bot("hider", seed=i) for i, p in enumerate(["A", "B", "C", "D"])}
+    r1 = play(Rules(), bots, seed=3)
+    r2 = play(Rules(), {p: make_bot("hider", seed=i) for i, p in enumerate(["A", "B", "C", "D"])}, seed=3)
+    assert r1.to_json() == r2.to_json() and r1.result is not None
+    for bad in ({"cover": -0.1}, {"cover": float("nan")}, {"slack": -1}, {"slack": True}):
+        with pytest.raises(ModelError):
+            HiderBot(**bad)
 
 
 def test_a_bot_needs_its_players_view():

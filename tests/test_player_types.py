@@ -447,6 +447,34 @@ def test_the_bluffer_type_is_what_a_bluffbot_plays():
     assert checked == 25
 
 
+def test_a_hider_type_sits_beside_the_bluffer_each_at_its_own_beta_and_secrecy():
+    """Several bluff types in one population (a bluffer and a hider, who gives up less for secrecy) are each read
+    at their own beta and secrecy: every row is what a population of that type alone gives, in a game of
+    HiderBots (the careful players who hide of ``evaluate --populations hider``)."""
+    from heimlich_lab import Game
+    from heimlich_lab.games.heimlich.bots import HiderBot
+    hider, bluffer = PlayerType("bluff", 3.0, 0.05, 2.0), PlayerType("bluff", 1.0, 0.05, 8.0)
+    both = PlayerPopulation([PlayerType("random", 0, 0), bluffer, PlayerType("boltzmann", 1.0, 0.05), hider])
+    assert both.type_names == ("random", "bluffer", "steady (β≈1)", "hider (β≈3, secrecy 2)")
+    alone = [PlayerPopulation([t]) for t in both.types]
+    players = ["Ann", "Bob", "Cy", "Dee"]
+    g = Game(players, seed=5)
+    bots = {p: HiderBot(seed=i) for i, p in enumerate(players)}
+    differ = 0
+    for _ in range(30):
+        if g.is_over:
+            break
+        p = g.current_player
+        act = bots[p].choose(g.view(p), g.legal_actions())
+        ll = both.type_log_likelihoods(g.view(None), p, act)
+        if ll is not None:
+            for k, pop in enumerate(alone):
+                np.testing.assert_allclose(ll[k], pop.type_log_likelihoods(g.view(None), p, act)[0], atol=1e-12)
+            differ += not np.allclose(ll[1], ll[3])
+        g.apply(act)
+    assert differ >= 5
+
+
 def test_a_belief_without_update_records_keeps_its_tables_consistent():
     """Without update records observations carry no table: marginals_history, entropy_history and history_frame
     agree on the steps they show (the prior and any take), and the current belief is the full one's."""
@@ -557,6 +585,11 @@ def test_check_targets_reads_each_target_with_an_interval_over_games():
     useful = got.loc[("mixed", "correct / points-share >= 1.1")]
     assert useful.estimate == pytest.approx(1.0) and useful.verdict == "no"
     assert ("mixed", "log loss / compare <= 1.05") not in got.index
+    assert ("mixed", "correct / points-share >= 1.15") not in got.index       # careful hiders' tables only
+    hiders = check_targets({"hider": _fake_results(far)}, resamples=500).set_index("target")
+    sharp = hiders.loc["correct / points-share >= 1.15"]
+    assert sharp.estimate == pytest.approx(1.3) and sharp.verdict == "yes"
+    assert "correct / points-share >= 1.1" not in hiders.index
     assert got.loc[("mixed", "ECE <= 0.03")].verdict == "no" and got.loc[("mixed", "max |z| <= 3.29")].verdict == "no"
     # an interval that straddles the bound cannot decide
     undecided = check_targets({"boltzmann": _fake_results(near)}, resamples=500).set_index("target")

@@ -7,7 +7,7 @@ Each game's spec (:mod:`heimlich_lab.engine.registry`) names the module that reg
 >>> make_bot("random", seed=1)
 RandomBot(seed=1)
 >>> sorted(available_bots())
-['bluff', 'boltzmann', 'greedy', 'random']
+['bluff', 'boltzmann', 'greedy', 'hider', 'random']
 >>> available_bots(game="secrets")
 ['bluff', 'random', 'team']
 """

@@ -203,6 +203,7 @@ HONEST_LOG_LOSS = 0.02      # log loss at most the uniform prior's + this, on ev
 HONEST_CORRECT = 0.1        # correct entries at least points-share's - this, on every population
 CHEAP_RATIO = 1.05          # log loss at most this x the compared model's, where that model is right
 USEFUL_RATIO = 1.1          # correct entries at least this x points-share's, on mixed tables
+SHARP_RATIO = 1.15          # correct entries at least this x points-share's, on tables of careful hiders
 MAX_ECE = 0.03
 MAX_Z = 3.29                # two-sided 0.001 for one bin's z-score
 
@@ -226,7 +227,7 @@ def _interval(stat, samples, confidence: float, resamples: int, seed: int) -> tu
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
-def check_targets(results: dict, *, cheap_on=("greedy", "boltzmann"), useful_on=("mixed",),
+def check_targets(results: dict, *, cheap_on=("greedy", "boltzmann"), useful_on=("mixed",), sharp_on=("hider",),
                   confidence: float = 0.95, resamples: int = 2000, seed: int = 0) -> pd.DataFrame:
     """The quality targets of a population grid's evaluation, each with a bootstrap interval over games.
 
@@ -238,6 +239,7 @@ def check_targets(results: dict, *, cheap_on=("greedy", "boltzmann"), useful_on=
     * ``log loss / compare <= 1.05`` on ``cheap_on`` (robustness is cheap where the compared model is right;
       needs ``compare``);
     * ``correct / points-share >= 1.1`` on ``useful_on``;
+    * ``correct / points-share >= 1.15`` on ``sharp_on`` (tables of careful players who hide: the ``hider`` bot);
     * ``ECE <= 0.03`` and ``max |z| <= 3.29``: points, no interval.
 
     ``estimate`` is the target's left-hand side over all the games. ``verdict`` is ``yes`` when the whole
@@ -267,6 +269,9 @@ def check_targets(results: dict, *, cheap_on=("greedy", "boltzmann"), useful_on=
         if name in useful_on:
             checks.append((f"correct / points-share >= {USEFUL_RATIO:g}", (correct["exact"], correct["points-share"]),
                            _ratio, USEFUL_RATIO, ">="))
+        if name in sharp_on:
+            checks.append((f"correct / points-share >= {SHARP_RATIO:g}", (correct["exact"], correct["points-share"]),
+                           _ratio, SHARP_RATIO, ">="))
         for target, samples, stat, bound, sense in checks:
             samples = tuple(s.to_numpy() for s in samples)
             with np.errstate(divide="ignore", invalid="ignore"):

@@ -51,7 +51,7 @@ from ..inference.model import BoltzmannModel, log_mixture
 from ..inference.utility import PublicState, UtilityWeights
 from .model_bots import TemperedBot, kept_agent, own_agents, sample_index
 
-__all__ = ["BluffBot", "DEFAULT_SECRECY", "bluff_cost"]
+__all__ = ["BluffBot", "DEFAULT_SECRECY", "HiderBot", "bluff_cost"]
 
 #: Marker points a bluffing bot gives up per unit of probability the spectator puts on its agent.
 DEFAULT_SECRECY = 8.0
@@ -128,6 +128,68 @@ class BluffBot(TemperedBot):
         p = (1 - self.model.epsilon) * p / p.sum() + self.model.epsilon / len(p)
         i = sample_index(p, self._rng)
         self.last = {"utility": u, "exposure": exp, "probability": p, "chosen": i}
+        return legal[i]
+
+
+class HiderBot(BluffBot):
+    """A careful player who hides: plays for its agent, but prefers a slightly worse move that does not give
+    it away, and often covers. Seeded.
+
+    At each decision, with probability ``cover`` it *covers*: of the legal actions worth at most ``slack``
+    marker points less to its agent than the best one, it plays the one that leaves the spectator's belief
+    in its agent lowest (the exposure of :class:`BluffBot`). Otherwise it samples like a BluffBot with a
+    small ``secrecy`` and a high ``beta`` (careful). Parameters left out are drawn from the seed, one
+    player to the next differing: ``beta`` in [2, 4], ``secrecy`` in [1, 3], ``cover`` in [0.2, 0.5];
+    ``slack`` is 1.5 points and ``epsilon`` 0.02. The spectator it hides from reads with the bot's own
+    ``beta`` (as a BluffBot's does).
+
+    This is the evaluation's table of careful hiders (``evaluate --populations hider``); none of its
+    parameters is a type of the default population, and the cover step is no type's rule.
+
+    >>> bot = HiderBot(seed=3)
+    >>> 2 <= bot.beta <= 4 and 1 <= bot.secrecy <= 3 and 0.2 <= bot.cover <= 0.5
+    True
+    >>> HiderBot(beta=3.0, secrecy=2.0, cover=0.3, seed=1)
+    HiderBot(beta=3, epsilon=0.02, secrecy=2, cover=0.3, slack=1.5, seed=1)
+    >>> HiderBot(cover=2.0)
+    Traceback (most recent call last):
+    ...
+    heimlich_lab.errors.ModelError: cover must be a probability (a number from 0 to 1), not 2.0
+    """
+
+    name = "hider"
+
+    def __init__(self, beta: float | None = None, epsilon: float = 0.02, secrecy: float | None = None,
+                 cover: float | None = None, slack: float = 1.5, seed: int | None = None,
+                 weights: UtilityWeights | None = None):
+        for what, v, hi in (("cover", cover, 1.0), ("slack", slack, math.inf)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v)
+                                  or not 0 <= v <= hi or math.isinf(v)):
+                need = "a probability (a number from 0 to 1)" if hi == 1.0 else "a number >= 0 (marker points)"
+                raise ModelError(f"{what} must be {need}, not {v!r}")
+        draw = np.random.default_rng(None if seed is None else [int(seed), 26])
+        b, s, c = draw.uniform(2.0, 4.0), draw.uniform(1.0, 3.0), draw.uniform(0.2, 0.5)
+        super().__init__(beta=float(b) if beta is None else beta, epsilon=epsilon,
+                         secrecy=float(s) if secrecy is None else secrecy, seed=seed, weights=weights)
+        self.cover = float(c) if cover is None else float(cover)
+        self.slack = float(slack)
+
+    def __repr__(self):
+        return (f"HiderBot(beta={self.beta:g}, epsilon={self.epsilon:g}, secrecy={self.secrecy:g}, "
+                f"cover={self.cover:g}, slack={self.slack:g}, seed={self.seed})")
+
+    def _decide(self, view, legal):
+        legal = tuple(legal)
+        if self._rng.random() >= self.cover:
+            return super()._decide(view, legal)
+        own = own_agents(view)
+        st = PublicState.from_view(view)
+        U = self.model.utility.matrix(view, legal, st)
+        u = U[:, st.agents.index(kept_agent(view))]
+        exp = self.exposures(view, legal, U, [st.agents.index(c) for c in own])
+        near = np.flatnonzero(u >= u.max() - self.slack)
+        i = int(near[np.argmin(exp[near])])
+        self.last = {"utility": u, "exposure": exp, "probability": None, "chosen": i}
         return legal[i]
 
 

@@ -11,7 +11,8 @@ The types, from least to most deliberate:
 * ``boltzmann``: the :class:`~heimlich_lab.games.heimlich.inference.model.BoltzmannModel` at
   rationality ``beta`` with tremble ``epsilon`` (a grid from nearly random to
   nearly greedy);
-* ``bluff``: plays for its agent while keeping its exposure low, what
+* ``bluff``: plays for its agent while keeping its exposure low (a *bluffer*; with a secrecy under
+  :data:`HIDER_SECRECY` a *hider*, who gives up only a little), what
   :class:`~heimlich_lab.bots.BluffBot` optimises: an option's score is its
   utility minus ``secrecy`` times the spectator's belief that the actor plays
   for the agent right after the option, ``m_a L_a(x) / sum_b m_b L_b(x)``
@@ -55,10 +56,14 @@ from .exposure import PublicWatch, exposure as public_exposure
 from .model import HAND_DECISIONS, UNDERFLOW, UNINFORMATIVE, BoltzmannModel, card_choice_probs_in_logs, hands_of
 from .utility import Utility, UtilityWeights, card_plays
 
-__all__ = ["KINDS", "PlayerPopulation", "PlayerType", "default_population", "group_types", "single_type"]
+__all__ = ["HIDER_SECRECY", "KINDS", "PlayerPopulation", "PlayerType", "default_population", "group_types",
+           "single_type"]
 
 #: The kinds of player a type can be.
 KINDS = ("random", "boltzmann", "bluff")
+#: A bluff type whose secrecy is under this (marker points per unit of exposure) is named a hider: it gives up
+#: a little for secrecy where a bluffer gives up a lot.
+HIDER_SECRECY = 6.0
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,8 @@ class PlayerType:
 
     >>> PlayerType("boltzmann", beta=2.0).name
     'careful (β≈2)'
+    >>> PlayerType("bluff").name, PlayerType("bluff", beta=3.0, secrecy=2.0).name    # a hider gives up less
+    ('bluffer', 'hider (β≈3, secrecy 2)')
     >>> PlayerType("bluff", beta=-1)
     Traceback (most recent call last):
     ...
@@ -92,11 +99,13 @@ class PlayerType:
 
     @property
     def label(self) -> str:
-        """The name without the tremble: ``random``, ``careful (β≈2)``, ``bluffer``."""
+        """The name without the tremble: ``random``, ``careful (β≈2)``, ``bluffer``, or for a bluff type of
+        secrecy under :data:`HIDER_SECRECY` ``hider (β≈3, secrecy 2)``."""
         if self.kind == "random":
             return "random"
         if self.kind == "bluff":
-            return "bluffer"
+            return "bluffer" if self.secrecy >= HIDER_SECRECY \
+                else f"hider (β≈{self.beta:g}, secrecy {self.secrecy:g})"
         word = "careless" if self.beta < 0.5 else "steady" if self.beta < 1.5 else "careful" if self.beta < 5 \
             else "greedy"
         return f"{word} (β≈{self.beta:g})"
