@@ -68,10 +68,18 @@ class Belief:
         counts = tuple(rules.markers_for(len(players)).values())
         space = arrangement_space(self.slots, counts)
         p_team = getattr(model, "p_team", None)
-        # with a rationality mixture, each player is a team player or a random one for the whole game: the
-        # players are the typed actors of the core's mixture, their type learned from all their choices together
-        self.posterior = Posterior(space) if p_team is None else \
-            TypedPosterior(space, [np.log(p_team), np.log1p(-p_team)], ("team", "random"), actors=players)
+        # with a population of types (or a rationality mixture: team or random), each player has a type for the
+        # whole game: the players are the typed actors of the core's mixture, their type learned from all their
+        # choices together
+        if hasattr(model, "type_readings"):
+            self.posterior = TypedPosterior(space, model.log_tables, model.type_names, actors=players,
+                                            population_log_prior=model.log_table_prior,
+                                            population_names=model.table_names)
+        elif p_team is not None:
+            self.posterior = TypedPosterior(space, [np.log(p_team), np.log1p(-p_team)], ("team", "random"),
+                                            actors=players)
+        else:
+            self.posterior = Posterior(space)
         self.diplomat_left = diplomat_left
         self.seen = 0          # events of the view consumed so far
         self._context: dict = {}
@@ -170,6 +178,12 @@ class Belief:
         per arrangement) or a random one (one over the number of options), through the core's
         :class:`~heimlich_lab.inference.mixture.TypedPosterior`: the posterior is the prior times, per player,
         p·P(choices | team) + (1-p)·P(choices | random)."""
+        if hasattr(self.model, "type_readings"):        # a population: log-likelihoods per type already
+            typed = self.model.type_readings(self, e, ctx)
+            if not typed:
+                return None
+            return self.posterior.update_types([(d, ll) for d, ll, _ in typed],
+                                               label="; ".join(r[2] for r in typed), actor=e.player)
         reads = self.model.readings(self, e, ctx)
         if not reads:
             return None
@@ -179,6 +193,12 @@ class Belief:
             ll[0], ll[1] = team_ll, -np.log(n_options)      # as a team player, as a random one
             readings.append((decider, ll))
         return self.posterior.update_types(readings, label="; ".join(r[3] for r in reads), actor=e.player)
+
+    def type_probabilities(self, player: str) -> dict[str, float]:
+        """With player types (a population, or ``SecretsModel(p_team=...)``): P(``player``'s type) by name."""
+        if not isinstance(self.posterior, TypedPosterior):
+            raise ModelError("this belief has no player types: use a population or model=SecretsModel(p_team=...)")
+        return self.posterior.type_probabilities(player)
 
     def team_player_probability(self, player: str) -> float:
         """With a rationality mixture (``SecretsModel(p_team=...)``): P(``player`` chooses as a team player)."""
