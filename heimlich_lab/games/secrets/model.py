@@ -173,12 +173,18 @@ class SecretsModel:
                 for c in choices(belief, e, ctx)]
 
 
+#: The kinds of decision :func:`choices` reads: an offer (its card and receiver), an answer (accept or refuse),
+#: the UN's (interrupt or allow), the Politician's receiver, the Assassin's target.
+DECISIONS = ("offer", "answer", "un", "give", "shoot")
+
+
 @dataclass(frozen=True)
 class Choice:
-    """One decision of another player that an event shows: who chose, among which options, which one (its
-    index), in words, and what :func:`decision_utilities` needs (:meth:`utilities` computes them)."""
+    """One decision of another player that an event shows: who chose, what kind of decision (one of
+    :data:`DECISIONS`), among which options, which one (its index), in words, and what :func:`decision_utilities` needs (:meth:`utilities` computes them)."""
 
     decider: str
+    kind: str
     options: tuple
     chosen: int
     label: str
@@ -187,11 +193,12 @@ class Choice:
     rules: object
     context: dict
 
-    def utilities(self, pretend: bool = False) -> np.ndarray:
+    def utilities(self, pretend: bool = False, table: np.ndarray | None = None) -> np.ndarray:
         """(hypotheses x options) utilities of the decision (``pretend``: a bluff's, see
-        :func:`decision_utilities`)."""
-        return decision_utilities(self.table, self.players, self.players.index(self.decider), self.options,
-                                  rules=self.rules, pretend=pretend, **self.context)
+        :func:`decision_utilities`), in the belief's arrangements or those of ``table``."""
+        return decision_utilities(self.table if table is None else table, self.players,
+                                  self.players.index(self.decider), self.options, rules=self.rules, pretend=pretend,
+                                  **self.context)
 
 
 def choices(belief, e, ctx) -> list[Choice]:
@@ -203,24 +210,25 @@ def choices(belief, e, ctx) -> list[Choice]:
     players = belief.players
     cands = ctx.get("candidates", ())
     offer = ctx.get("offer")
-    read = []                                  # (decider, options, chosen, label)
+    read = []                                  # (decider, kind, options, chosen, label)
     if k == "add" and offer is not None and not ctx.get("offer_read"):
         ctx["offer_read"] = True
         offerer, target = offer
         options = [Action("offer", (c, x)) for c in cands for x in players if x != offerer]
-        read.append((offerer, options, Action("offer", (e.card, target)),
+        read.append((offerer, "offer", options, Action("offer", (e.card, target)),
                      f"{offerer} offered the {e.card} to {target}"))
     if k == "add" and e.by != e.player:
         options = [Action("give", (x,)) for x in players if x != e.by]
-        read.append((e.by, options, Action("give", (e.player,)), f"{e.by} gave the Politician to {e.player}"))
+        read.append((e.by, "give", options, Action("give", (e.player,)), f"{e.by} gave the Politician to {e.player}"))
     if k == "shot":
         options = [Action("shoot", (x,)) for x in players if x != e.player]
-        read.append((e.player, options, Action("shoot", (e.target,)), f"{e.player} shot {e.target}"))
+        read.append((e.player, "shoot", options, Action("shoot", (e.target,)), f"{e.player} shot {e.target}"))
     if k in ("accept", "refuse", "interrupt", "allow") and offer is not None:
         pair = ("accept", "refuse") if k in ("accept", "refuse") else ("interrupt", "allow")
-        read.append((e.player, [Action(x) for x in pair], Action(k), f"{e.player} chose to {k}"))
+        read.append((e.player, "answer" if k in ("accept", "refuse") else "un", [Action(x) for x in pair], Action(k), f"{e.player} chose to {k}"))
     table = belief.posterior.space.table
     context = {"tableaux": ctx.get("tableaux", {}), "candidates": cands,
                "offerer": None if offer is None else offer[0], "target": None if offer is None else offer[1]}
-    return [Choice(decider, tuple(options), options.index(chosen), label, table, players, belief.rules, context)
-            for decider, options, chosen, label in read if decider != me]   # one's own choices tell nothing
+    return [Choice(decider, kind, tuple(options), options.index(chosen), label, table, players, belief.rules,
+                   context)
+            for decider, kind, options, chosen, label in read if decider != me]   # one's own choices tell nothing

@@ -40,7 +40,9 @@ import numpy as np
 
 from ...errors import ModelError
 from ...inference.mixture import log_sum_exp
-from .model import _real, choices
+from .belief import arrangement_space
+from .model import DECISIONS, _real, choices
+from .rules import MIDDLE
 
 __all__ = ["KINDS", "SecretsPopulation", "SecretsType", "default_population"]
 
@@ -51,7 +53,9 @@ KINDS = ("random", "team", "bluff")
 @dataclass(frozen=True)
 class SecretsType:
     """One kind of Secrets player: ``kind`` in :data:`KINDS`, its rationality ``beta``, its share of uniformly
-    random choices ``epsilon`` and, for a bluffer, its share of bluffs ``bluff``.
+    random choices ``epsilon`` and, for a bluffer, its share of bluffs ``bluff``. ``knows``: ``"all"``, the
+    decider is read as if it knew the teams of the arrangement; ``"own"``, as if it knew only its own marker
+    (its utilities averaged over the arrangements that agree on it: it cannot aim at a teammate it does not know).
 
     >>> SecretsType("team", beta=0.5).name
     'team (β=0.5)'
@@ -65,6 +69,7 @@ class SecretsType:
     beta: float = 1.0
     epsilon: float = 0.1
     bluff: float = 0.3
+    knows: str = "all"
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -75,12 +80,15 @@ class SecretsType:
             x = getattr(self, what)
             if not _real(x) or not 0 <= x <= 1:
                 raise ModelError(f"SecretsType {what} must be a probability in [0, 1], not {x!r}")
+        if self.knows not in ("all", "own"):
+            raise ModelError(f"SecretsType knows must be 'all' or 'own', not {self.knows!r}")
 
     @property
     def name(self) -> str:
         if self.kind == "random":
             return "random"
-        return f"{self.kind} (β={self.beta:g})" if self.kind == "team" else f"bluff (β={self.beta:g}, {self.bluff:g})"
+        name = f"{self.kind} (β={self.beta:g}" + (")" if self.kind == "team" else f", {self.bluff:g})")
+        return name if self.knows == "all" else name[:-1] + ", knows own)"
 
     def log_likelihood(self, choice, team_u: np.ndarray, pretend_u: np.ndarray | None) -> np.ndarray:
         """log P(the choice | arrangement) (H,) for this type, from the decision's utilities (hypotheses x
@@ -88,6 +96,9 @@ class SecretsType:
         n = team_u.shape[1]
         if self.kind == "random":
             return np.full(team_u.shape[0], -math.log(n))
+        if self.knows == "own":
+            team_u = _own_only(choice, False)
+            pretend_u = None if pretend_u is None else _own_only(choice, True)
         ll = _softmax_choice(team_u, choice.chosen, self.beta, self.epsilon)
         if self.kind == "bluff" and self.bluff > 0:
             assert pretend_u is not None
@@ -95,6 +106,19 @@ class SecretsType:
             ll = np.logaddexp(np.log1p(-self.bluff) + ll if self.bluff < 1 else -np.inf,
                               math.log(self.bluff) + bluffed)
         return ll
+
+
+def _own_only(choice, pretend: bool) -> np.ndarray:
+    """The decision's utilities (hypotheses x options) averaged over every arrangement of the markers with the same
+    team on the decider's seat (all alike): what a decider who knows only its own marker expects."""
+    counts = tuple(int((choice.table[0] == t).sum()) for t in range(3))
+    full = arrangement_space(choice.players + (MIDDLE,), counts).table
+    u = choice.utilities(pretend, table=full)
+    me = choice.players.index(choice.decider)
+    sums = np.zeros((3, u.shape[1]))
+    np.add.at(sums, full[:, me], u)
+    n = np.bincount(full[:, me], minlength=3)[:, None]
+    return (sums / np.maximum(n, 1))[choice.table[:, me]]
 
 
 def _softmax_choice(u: np.ndarray, chosen: int, beta: float, epsilon: float) -> np.ndarray:
@@ -115,7 +139,8 @@ class SecretsPopulation:
 
     ``prior``: one weight per type (default uniform), or a table (kinds of table x types) with ``table_names``
     and ``table_prior`` (default uniform): the players' types are then independent given the kind of table,
-    which the belief learns too.
+    which the belief learns too. ``reads``: the kinds of decision read (default all of
+    :data:`~heimlich_lab.games.secrets.model.DECISIONS`).
 
     >>> pop = SecretsPopulation([SecretsType("random"), SecretsType("team")], [0.3, 0.7])
     >>> pop.type_names, pop.table_names
@@ -126,8 +151,13 @@ class SecretsPopulation:
     heimlich_lab.errors.ModelError: prior must be 1 non-negative weights, one per type (or one such row per kind of table), not [-1]
     """
 
-    def __init__(self, types, prior=None, *, table_names=None, table_prior=None):
+    def __init__(self, types, prior=None, *, table_names=None, table_prior=None, reads=DECISIONS):
         types = tuple(types)
+        reads = tuple(reads)
+        if not reads or not set(reads) <= set(DECISIONS):
+            raise ModelError(f"reads must be kinds of decision among {', '.join(DECISIONS)}, not {reads!r}")
+        #: the kinds of decision read (:data:`~heimlich_lab.games.secrets.model.DECISIONS`); the others tell nothing
+        self.reads = reads
         if not types or not all(isinstance(t, SecretsType) for t in types):
             raise ModelError("a population needs at least one SecretsType")
         names = tuple(t.name for t in types)
@@ -176,6 +206,8 @@ class SecretsPopulation:
         ``(decider, log P(choice | type, arrangement) (types x arrangements), label)``."""
         out = []
         for c in choices(belief, e, ctx):
+            if c.kind not in self.reads:
+                continue
             team_u = c.utilities()
             pretend_u = c.utilities(pretend=True) if self._bluffs else None
             ll = np.stack([t.log_likelihood(c, team_u, pretend_u) for t in self.types])
