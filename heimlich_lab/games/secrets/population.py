@@ -215,13 +215,16 @@ class SecretsPopulation:
         return out
 
 
-#: The default population's types: random, team players from careless to careful, a bluffer.
-DEFAULT_TYPES = (SecretsType("random"), SecretsType("team", 0.3, 0.1), SecretsType("team", 1.0, 0.1),
-                 SecretsType("team", 3.0, 0.1), SecretsType("bluff", 1.0, 0.1, 0.3))
-#: The default kinds of table: (name, prior weight, weights of the types above).
-DEFAULT_TABLES = (("a mixed table", 0.4, (0.4, 0.15, 0.15, 0.15, 0.15)),
-                  ("random players", 0.3, (0.9, 0.05, 0.03, 0.01, 0.01)),
-                  ("team players", 0.3, (0.05, 0.3, 0.3, 0.2, 0.15)))
+#: The default population's types: random, team players from careless to steady (read as if they knew the teams,
+#: so a low rationality: a team bot only believes them), a bluffer.
+DEFAULT_TYPES = (SecretsType("random"), SecretsType("team", 0.2, 0.1), SecretsType("team", 0.5, 0.1),
+                 SecretsType("team", 1.0, 0.1), SecretsType("bluff", 0.5, 0.1, 0.3))
+#: The default kinds of table: (name, prior weight, weights of the types above). Most weight on a table of random
+#: players: reading a random player's choices as a team player's misleads, while team players' choices are read
+#: well even from a small prior (the kind of table is learnt from every player's choices at once).
+DEFAULT_TABLES = (("a mixed table", 0.25, (0.6, 0.1, 0.1, 0.1, 0.1)),
+                  ("random players", 0.7, (0.98, 0.005, 0.005, 0.005, 0.005)),
+                  ("team players", 0.05, (0.05, 0.3, 0.3, 0.2, 0.15)))
 
 
 def default_population() -> SecretsPopulation:
