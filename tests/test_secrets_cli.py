@@ -6,11 +6,11 @@ import re
 import pytest
 
 from heimlich_lab.cli import main
-from heimlich_lab.secrets import SecretsRecord
 from heimlich_lab.commands.play import record_game
 from heimlich_lab.commands.secrets import evaluate
 from heimlich_lab.errors import HeimlichError
 from heimlich_lab.games.secrets.cli import TABLES, evaluate_tables
+from heimlich_lab.secrets import SecretsRecord
 
 
 def test_play_replay_and_the_same_seed(tmp_path, capsys):

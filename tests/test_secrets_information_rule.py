@@ -10,14 +10,14 @@ import json
 import types
 
 import pytest
+from test_secrets_views import altered_history
 
 from heimlich_lab.games.secrets import Belief, Game
 from heimlich_lab.games.secrets.bots import RandomBot
 from heimlich_lab.games.secrets.model import SecretsModel
-from heimlich_lab.games.secrets.population import default_population
 from heimlich_lab.games.secrets.play import play_game
+from heimlich_lab.games.secrets.population import default_population
 from heimlich_lab.games.secrets.widget_state import table_state
-from test_secrets_views import altered_history
 
 _SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
 

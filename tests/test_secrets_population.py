@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_secrets_belief import DEAL, PLAYERS, SCRIPT, consistent_worlds, run
 
 from heimlich_lab.errors import ModelError
-from heimlich_lab.secrets import MIDDLE, TEAMS, Belief
 from heimlich_lab.games.secrets.model import decision_utilities
 from heimlich_lab.games.secrets.population import SecretsPopulation, SecretsType, default_population
-from test_secrets_belief import DEAL, PLAYERS, SCRIPT, consistent_worlds, run
+from heimlich_lab.secrets import MIDDLE, TEAMS, Belief
 
 READ = ("offer", "accept", "refuse", "interrupt", "allow", "give", "shoot")
 SMALL = SecretsPopulation([SecretsType("random"), SecretsType("team", 0.7, 0.2), SecretsType("bluff", 1.3, 0.1, 0.4)],
@@ -123,3 +123,19 @@ def test_the_default_population_is_a_population():
     assert pop.tables.shape == (len(pop.table_names), len(pop.types))
     assert np.allclose(pop.tables.sum(axis=1), 1) and pop.prior.sum() == pytest.approx(1)
     assert {t.kind for t in pop.types} == {"random", "team", "bluff"}
+
+
+def test_the_default_belief_reads_choices_through_the_default_population():
+    from heimlich_lab.secrets import TeamBot, play_game
+    g = play_game([TeamBot(i) for i in range(5)], seed=4)
+    default = Belief.for_game(g, "Cy")
+    assert isinstance(default.model, SecretsPopulation) and default.model is default_population()
+    typed = Belief.for_game(g, "Cy", model=default_population())
+    seen_only = Belief.for_game(g, "Cy", model=None)
+    assert np.array_equal(np.asarray(default.marginals()), np.asarray(typed.marginals()))
+    assert not np.allclose(np.asarray(default.marginals()), np.asarray(seen_only.marginals()), atol=1e-3)
+    assert Belief.from_record(g.record, "Cy").identities() == default.identities()
+    with pytest.raises(ModelError, match="'types'"):
+        Belief(PLAYERS, "Ann", model="typed")
+    assert 0 <= default.team_player_probability("Ann") <= 1
+    assert default.team_player_probability("Ann") == pytest.approx(1 - default.type_probabilities("Ann")["random"])

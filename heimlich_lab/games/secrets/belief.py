@@ -10,13 +10,17 @@ multiset (at most 630 for 8 players). The belief follows the observer's view eve
 * another player's Diplomat swap is a mixture of two permutations (left or right neighbour) with a prior over the
   side; others' looks tell nothing about the markers unless a player model reads them.
 
-With ``model=None`` only what was seen counts; a :class:`~heimlich_lab.games.secrets.model.SecretsModel` also reads
-offers, answers, the UN player's choice and the targets of Politician and Assassin as evidence.
+By default (``model="types"``) the others' choices (offers, answers, the UN player's choice, the Politician's
+receiver and the Assassin's target) are read too, through a population of player types learnt per player
+(:func:`~heimlich_lab.games.secrets.population.default_population`: random, team players, a bluffer, on kinds of
+table), so that random players are soon read as random and the belief stays honest; ``model=None`` counts only
+what was seen (the hard-information filter); a :class:`~heimlich_lab.games.secrets.model.SecretsModel` reads every
+choice as a team player's.
 
 >>> from heimlich_lab.games.secrets import Game
 >>> g = Game(["Ann", "Bob", "Cy", "Dee"], chance="manual")
 >>> g.apply("deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB")
->>> b = Belief.for_game(g, "Ann")
+>>> b = Belief.for_game(g, "Ann", model=None)           # only what Ann sees
 >>> b.identities()["Ann"]
 {'CIA': 1.0, 'KGB': 0.0, 'Hippie': 0.0}
 >>> round(b.identities()["Bob"]["KGB"], 3)     # 2 KGB among the 4 markers Ann has not seen
@@ -49,15 +53,29 @@ def arrangement_space(slots: tuple[str, ...], counts: tuple[int, int, int]) -> H
     return HypothesisSpace.assignments(TEAMS, slots, dict(zip(TEAMS, counts)))
 
 
+#: ``Belief(model=TYPES)``, the default: the others' choices read through the default population of player types.
+TYPES = "types"
+
+
 class Belief:
     """One observer's exact belief about the markers (``observer=None``: a spectator's).
+
+    ``model``: ``"types"`` (the default: the others' choices read through the default population of player
+    types), ``None`` (only what was seen), a :class:`~heimlich_lab.games.secrets.population.SecretsPopulation` or
+    a :class:`~heimlich_lab.games.secrets.model.SecretsModel`.
 
     ``diplomat_left`` is the prior probability that another player's Diplomat swaps with the left neighbour.
     """
 
-    def __init__(self, players, observer: str | None = None, rules: SecretsRules | None = None, model=None,
+    def __init__(self, players, observer: str | None = None, rules: SecretsRules | None = None, model=TYPES,
                  diplomat_left: float = 0.5):
         players = tuple(players)
+        if isinstance(model, str):
+            if model != TYPES:
+                raise ModelError(f"model is {TYPES!r} (the default population), None (only what was seen) or a "
+                                 f"player model, not {model!r}")
+            from .population import default_population
+            model = default_population()
         rules = SecretsRules() if rules is None else rules
         if observer is not None and observer not in players:
             raise ModelError(f"observer {observer!r} is not a player ({', '.join(players)})")
@@ -87,21 +105,21 @@ class Belief:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def for_game(cls, game, observer: str | None, model=None, **options) -> "Belief":
+    def for_game(cls, game, observer: str | None, model=TYPES, **options) -> "Belief":
         """A live belief for ``observer`` in ``game``, synced with their view (call :meth:`sync` as it goes)."""
         b = cls(game.players, observer, game.rules, model, **options)
         b.sync(game.view(observer))
         return b
 
     @classmethod
-    def from_view(cls, view, model=None, **options) -> "Belief":
+    def from_view(cls, view, model=TYPES, **options) -> "Belief":
         """A belief built from a view alone (what a bot holds)."""
         b = cls(view.players, view.viewer, view.rules, model, **options)
         b.sync(view)
         return b
 
     @classmethod
-    def from_record(cls, record, observer: str | None = None, model=None, **options) -> "Belief":
+    def from_record(cls, record, observer: str | None = None, model=TYPES, **options) -> "Belief":
         """The observer's belief at the end of a (full) record, before the final reveal."""
         game = record.replay()
         return cls.for_game(game, observer, model, **options)
@@ -201,10 +219,13 @@ class Belief:
         return self.posterior.type_probabilities(player)
 
     def team_player_probability(self, player: str) -> float:
-        """With a rationality mixture (``SecretsModel(p_team=...)``): P(``player`` chooses as a team player)."""
+        """With player types: P(``player`` is not a random player) (a team player or, in a population, a
+        bluffer too)."""
         if not isinstance(self.posterior, TypedPosterior):
-            raise ModelError("this belief has no player types: use model=SecretsModel(p_team=...)")
-        return float(self.posterior.type_posterior(player)[0])
+            raise ModelError("this belief has no player types: use the default population or "
+                             "model=SecretsModel(p_team=...)")
+        p = self.type_probabilities(player)
+        return 1.0 - p.get("random", 0.0)
 
     # ------------------------------------------------------------------ answers
     def identities(self) -> dict[str, dict[str, float]]:

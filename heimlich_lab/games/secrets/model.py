@@ -181,7 +181,8 @@ DECISIONS = ("offer", "answer", "un", "give", "shoot")
 @dataclass(frozen=True)
 class Choice:
     """One decision of another player that an event shows: who chose, what kind of decision (one of
-    :data:`DECISIONS`), among which options, which one (its index), in words, and what :func:`decision_utilities` needs (:meth:`utilities` computes them)."""
+    :data:`DECISIONS`), among which options, which one (its index), in words, and what
+    :func:`decision_utilities` needs (:meth:`utilities` computes them)."""
 
     decider: str
     kind: str
@@ -225,7 +226,8 @@ def choices(belief, e, ctx) -> list[Choice]:
         read.append((e.player, "shoot", options, Action("shoot", (e.target,)), f"{e.player} shot {e.target}"))
     if k in ("accept", "refuse", "interrupt", "allow") and offer is not None:
         pair = ("accept", "refuse") if k in ("accept", "refuse") else ("interrupt", "allow")
-        read.append((e.player, "answer" if k in ("accept", "refuse") else "un", [Action(x) for x in pair], Action(k), f"{e.player} chose to {k}"))
+        kind = "answer" if k in ("accept", "refuse") else "un"
+        read.append((e.player, kind, [Action(x) for x in pair], Action(k), f"{e.player} chose to {k}"))
     table = belief.posterior.space.table
     context = {"tableaux": ctx.get("tableaux", {}), "candidates": cands,
                "offerer": None if offer is None else offer[0], "target": None if offer is None else offer[1]}

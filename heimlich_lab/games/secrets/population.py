@@ -35,11 +35,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from ...errors import ModelError
-from ...inference.mixture import log_sum_exp
+from ...inference.core import log_sum_exp
 from .belief import arrangement_space
 from .model import DECISIONS, _real, choices
 from .rules import MIDDLE
@@ -145,10 +146,10 @@ class SecretsPopulation:
     >>> pop = SecretsPopulation([SecretsType("random"), SecretsType("team")], [0.3, 0.7])
     >>> pop.type_names, pop.table_names
     (('random', 'team (β=1)'), ('any table',))
-    >>> SecretsPopulation([SecretsType("random")], [-1])
+    >>> SecretsPopulation([SecretsType("random")], [-1])        # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    heimlich_lab.errors.ModelError: prior must be 1 non-negative weights, one per type (or one such row per kind of table), not [-1]
+    heimlich_lab.errors.ModelError: prior must be 1 non-negative weights, one per type (or one such row ...
     """
 
     def __init__(self, types, prior=None, *, table_names=None, table_prior=None, reads=DECISIONS):
@@ -227,8 +228,10 @@ DEFAULT_TABLES = (("a mixed table", 0.25, (0.6, 0.1, 0.1, 0.1, 0.1)),
                   ("team players", 0.05, (0.05, 0.3, 0.3, 0.2, 0.15)))
 
 
+@lru_cache(maxsize=1)
 def default_population() -> SecretsPopulation:
-    """The kit's Secrets population (:data:`DEFAULT_TYPES` on the kinds of table :data:`DEFAULT_TABLES`).
+    """The kit's Secrets population (:data:`DEFAULT_TYPES` on the kinds of table :data:`DEFAULT_TABLES`), the
+    default :class:`~heimlich_lab.games.secrets.Belief`'s (one shared, read-only object).
 
     >>> pop = default_population()
     >>> pop.table_names
