@@ -115,7 +115,7 @@ def test_types_and_populations_refuse_bad_input():
     with pytest.raises(ModelError, match="table_prior"):
         SecretsPopulation([SecretsType("random")], [[1.0], [1.0]], table_prior=[1.0])
     with pytest.raises(ModelError, match="no player types"):
-        Belief(PLAYERS, "Ann").type_probabilities("Bob")
+        Belief(PLAYERS, "Ann", model=None).type_probabilities("Bob")
 
 
 def test_the_default_population_is_a_population():

@@ -24,7 +24,7 @@ histories apart through hidden swaps), so that random players soon stop misleadi
 >>> for a in ["deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB", "reveal scientist", "reveal detective",
 ...           "offer scientist Dee", "accept"]:
 ...     g.apply(a)
->>> hard, soft = Belief.for_game(g, "Bob"), Belief.for_game(g, "Bob", model=SecretsModel())
+>>> hard, soft = Belief.for_game(g, "Bob", model=None), Belief.for_game(g, "Bob", model=SecretsModel())
 >>> round(hard.probability("Ann", "CIA") - hard.probability("Dee", "CIA"), 6)   # symmetric without a model
 0.0
 >>> soft.probability("Dee", "CIA") > hard.probability("Dee", "CIA")   # Ann gave Dee +5: likely teammates
