@@ -41,6 +41,7 @@ import numpy as np
 
 from ...errors import ModelError
 from ...inference.core import log_sum_exp
+from ...inference.mixture import population_tables
 from .belief import arrangement_space
 from .model import DECISIONS, _real, choices
 from .rules import MIDDLE
@@ -162,26 +163,8 @@ class SecretsPopulation:
         if not types or not all(isinstance(t, SecretsType) for t in types):
             raise ModelError("a population needs at least one SecretsType")
         names = tuple(t.name for t in types)
-        if len(set(names)) != len(names):
-            raise ModelError(f"two types of the population have the same name: {names}")
-        p = np.full(len(types), 1.0 / len(types)) if prior is None else np.asarray(prior, dtype=float)
-        rows = np.atleast_2d(p)
-        if rows.ndim != 2 or rows.shape[1] != len(types) or not np.isfinite(rows).all() or (rows < 0).any() \
-                or (rows.sum(axis=1) <= 0).any():
-            raise ModelError(f"prior must be {len(types)} non-negative weights, one per type (or one such row per "
-                             f"kind of table), not {prior!r}")
-        M = len(rows)
-        t = np.full(M, 1.0 / M) if table_prior is None else np.asarray(table_prior, dtype=float)
-        if t.shape != (M,) or not np.isfinite(t).all() or (t < 0).any() or t.sum() <= 0:
-            raise ModelError(f"table_prior must be {M} non-negative weights, one per kind of table, "
-                             f"not {table_prior!r}")
-        tnames = (("any table",) if M == 1 else tuple(f"table {m}" for m in range(M))) if table_names is None \
-            else tuple(table_names)
-        if len(tnames) != M or len(set(tnames)) != M:
-            raise ModelError(f"table_names must be {M} different names, not {table_names!r}")
+        self.tables, self.table_prior, tnames = population_tables(names, prior, table_prior, table_names)
         self.types, self.type_names, self.table_names = types, names, tnames
-        self.tables = rows / rows.sum(axis=1, keepdims=True)
-        self.table_prior = t / t.sum()
         #: the marginal prior weight of each type
         self.prior = self.table_prior @ self.tables
         for a in (self.tables, self.table_prior, self.prior):
