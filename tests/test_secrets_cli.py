@@ -3,10 +3,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from heimlich_lab.cli import main
-from heimlich_lab.secrets import SecretsRecord
 from heimlich_lab.commands.play import record_game
 from heimlich_lab.commands.secrets import evaluate
+from heimlich_lab.errors import HeimlichError
+from heimlich_lab.games.secrets.cli import TABLES, evaluate_tables
+from heimlich_lab.secrets import SecretsRecord
 
 
 def test_play_replay_and_the_same_seed(tmp_path, capsys):
@@ -53,3 +57,29 @@ def test_evaluate_scores_the_beliefs(capsys):
     table = evaluate(games=4, n_players=6, bots=["team"], seed=2)
     assert table.loc["exact", "log_loss"] < table.loc["prior", "log_loss"]
     assert table.loc["model", "log_loss"] < table.loc["exact", "log_loss"]      # team players' choices tell
+    assert table.loc["types", "log_loss"] < table.loc["exact", "log_loss"]
+    assert table.loc["exact", "vs_exact"] == 0 and table.loc["types", "vs_exact"] == pytest.approx(
+        table.loc["types", "log_loss"] - table.loc["exact", "log_loss"], abs=0.05)
+
+
+def test_evaluate_reports_every_kind_of_table_with_the_seen_only_belief_beside(capsys):
+    assert main(["evaluate", "--game", "secrets", "--games", "2", "--players", "4", "--seed", "3"]) == 0
+    text = capsys.readouterr().out
+    lines = text.splitlines()
+    assert "per kind of table" in lines[0] and "seed 3" in lines[0]
+    header = lines[1].split()
+    assert header == ["log_loss", "brier", "ece", "vs_exact", "ci95", "events"]
+    rows = [line.split() for line in lines[3:]]
+    kinds = [r[0] for r in rows if r[0] in TABLES]
+    assert kinds == list(TABLES)                      # every kind of table, in order, each with its methods
+    methods = [r[1] if r[0] in TABLES else r[0] for r in rows]
+    assert methods == ["exact", "types", "prior"] * len(TABLES)
+    assert all(len(r) == 7 + (r[0] in TABLES) for r in rows)
+    t = evaluate_tables(games=2, n_players=[4, 5], seed=3)
+    assert list(t.index.names) == ["table", "method"] and len(t) == 3 * len(TABLES)
+    assert (t.xs("exact", level="method")["vs_exact"] == 0).all()
+    assert (t["events"] == 5 * 4 + 6 * 5).all()         # 4 players x 5 slots, then 5 x 6: counts cycled
+    # the same seed gives the same games and figures
+    assert evaluate_tables(games=2, n_players=[4, 5], seed=3).equals(t)
+    with pytest.raises(HeimlichError, match="4 to 8 players"):
+        evaluate_tables(games=1, n_players=[4, 9])

@@ -10,13 +10,14 @@ import json
 import types
 
 import pytest
+from test_secrets_views import altered_history
 
 from heimlich_lab.games.secrets import Belief, Game
 from heimlich_lab.games.secrets.bots import RandomBot
 from heimlich_lab.games.secrets.model import SecretsModel
 from heimlich_lab.games.secrets.play import play_game
+from heimlich_lab.games.secrets.population import default_population
 from heimlich_lab.games.secrets.widget_state import table_state
-from test_secrets_views import altered_history
 
 _SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
 
@@ -52,6 +53,9 @@ def given_to(game: Game, observer: str, deep: bool) -> dict:
            "graph": graph(view)}
     if deep:
         out["belief_model"] = Belief.from_view(view, model=SecretsModel()).identities()
+        typed = Belief.from_view(view, model=default_population())     # players read through a population of types
+        out["belief_types"] = typed.identities()
+        out["types"] = {p: typed.type_probabilities(p) for p in view.players}
     return out
 
 
@@ -115,4 +119,5 @@ def test_the_differential_check_sees_a_real_difference():
     a.apply("deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB")
     b.apply("deal Ann=KGB Bob=CIA Cy=Hippie Dee=CIA middle=KGB")
     x, y = given_to(a, "Ann", True), given_to(b, "Ann", True)
-    assert [k for k in x if x[k] == y[k]] == ["record"]
+    # the types are the prior's in both (nobody has chosen anything yet)
+    assert [k for k in x if x[k] == y[k]] == ["record", "types"]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_secrets_belief import DEAL, PLAYERS, SCRIPT, consistent_worlds, run
 
 from heimlich_lab.errors import ModelError
 from heimlich_lab.secrets import MIDDLE, TEAMS, Belief, RandomBot, SecretsModel, TeamBot, play_game
 from heimlich_lab.secrets.model import decision_utilities
-from test_secrets_belief import DEAL, PLAYERS, SCRIPT, consistent_worlds, run
 
 READ = ("offer", "accept", "refuse", "interrupt", "allow", "give", "shoot")
 
@@ -90,7 +90,7 @@ def test_the_rationality_mixture_learns_who_plays_at_random_and_stops_reading_th
     rand = [b.team_player_probability(p) for p in ("Bob", "Dee", "Fay")]
     assert min(team) > max(rand), (team, rand)
     with pytest.raises(ModelError, match="no player types"):
-        Belief.for_game(g, "Ann").team_player_probability("Bob")
+        Belief.for_game(g, "Ann", model=None).team_player_probability("Bob")
 
 
 def test_the_mixture_keeps_random_players_from_misleading_the_belief():

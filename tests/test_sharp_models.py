@@ -85,7 +85,7 @@ def test_a_secrets_model_with_epsilon_1_reads_nothing_from_choices():
     from heimlich_lab.secrets.play import play_game
     g = play_game({p: SecretsRandom(i) for i, p in enumerate(["Ann", "Bob", "Cy", "Dee", "Eve"])}, seed=3)
     for obs in ("Ann", "Cy"):
-        hard = SecretsBelief.for_game(g, obs)
+        hard = SecretsBelief.for_game(g, obs, model=None)
         random_players = SecretsBelief.for_game(g, obs, model=SecretsModel(epsilon=1.0))
         assert np.allclose(random_players.marginals(), hard.marginals(), atol=1e-12)
 

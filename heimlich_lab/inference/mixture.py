@@ -66,7 +66,7 @@ from .core import (
     logsumexp,
 )
 
-__all__ = ["TypedPosterior", "type_predictive"]
+__all__ = ["TypedPosterior", "population_tables", "type_predictive"]
 
 #: Holdings are bit masks of slots; more slots than this would make the holding index too large.
 _MAX_SLOTS = 16
@@ -685,6 +685,40 @@ class _TypeReader:
             self._value = frozen(out / out.sum())
             self.table = self.mass = None       # nothing more to keep
         return self._value.copy()
+
+
+def population_tables(type_names: tuple[str, ...], prior: Any = None, table_prior: Any = None,
+                      table_names: Iterable[str] | None = None
+                      ) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    """A population's prior, checked: the types' names (different), their weights (one per type, default
+    uniform, or a table: kinds of table x types), the kinds of table's weights (default uniform) and names.
+    Returns the table normalized per row (M, K), the kinds' prior normalized (M,) and their names (the games'
+    populations share it).
+
+    >>> rows, kinds, names = population_tables(("random", "team"), [[1, 3], [3, 1]], table_prior=[1, 1])
+    >>> rows.tolist(), kinds.tolist(), names
+    ([[0.25, 0.75], [0.75, 0.25]], [0.5, 0.5], ('table 0', 'table 1'))
+    """
+    if len(set(type_names)) != len(type_names):
+        raise ModelError(f"two types of the population have the same name: {list(type_names)}")
+    K = len(type_names)
+    p = np.full(K, 1.0 / K) if prior is None else np.asarray(prior, dtype=float)
+    rows = np.atleast_2d(p)
+    if rows.ndim != 2 or rows.shape[1] != K or not np.isfinite(rows).all() or (rows < 0).any() \
+            or (rows.sum(axis=1) <= 0).any():
+        raise ModelError(f"prior must be {K} non-negative weights, one per type (or one such row per "
+                         f"kind of table), not {prior!r}")
+    M = len(rows)
+    t = np.full(M, 1.0 / M) if table_prior is None else np.asarray(table_prior, dtype=float)
+    if t.shape != (M,) or not np.isfinite(t).all() or (t < 0).any() or t.sum() <= 0:
+        raise ModelError(f"table_prior must be {M} non-negative weights, one per kind of table, not {table_prior!r}")
+    names = (("any table",) if M == 1 else tuple(f"table {m}" for m in range(M))) if table_names is None \
+        else tuple(table_names)
+    if len(names) != M or len(set(names)) != M:
+        raise ModelError(f"table_names must be {M} different names, not {table_names!r}")
+    tables: np.ndarray = rows / rows.sum(axis=1, keepdims=True)
+    kinds: np.ndarray = t / t.sum()
+    return tables, kinds, names
 
 
 def _log_table(values: Any, what: str) -> np.ndarray:

@@ -10,13 +10,17 @@ multiset (at most 630 for 8 players). The belief follows the observer's view eve
 * another player's Diplomat swap is a mixture of two permutations (left or right neighbour) with a prior over the
   side; others' looks tell nothing about the markers unless a player model reads them.
 
-With ``model=None`` only what was seen counts; a :class:`~heimlich_lab.games.secrets.model.SecretsModel` also reads
-offers, answers, the UN player's choice and the targets of Politician and Assassin as evidence.
+By default (``model="types"``) the others' choices (offers, answers, the UN player's choice, the Politician's
+receiver and the Assassin's target) are read too, through a population of player types learnt per player
+(:func:`~heimlich_lab.games.secrets.population.default_population`: random, team players, a bluffer, on kinds of
+table), so that random players are soon read as random and the belief stays honest; ``model=None`` counts only
+what was seen (the hard-information filter); a :class:`~heimlich_lab.games.secrets.model.SecretsModel` reads every
+choice as a team player's.
 
 >>> from heimlich_lab.games.secrets import Game
 >>> g = Game(["Ann", "Bob", "Cy", "Dee"], chance="manual")
 >>> g.apply("deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB")
->>> b = Belief.for_game(g, "Ann")
+>>> b = Belief.for_game(g, "Ann", model=None)           # only what Ann sees
 >>> b.identities()["Ann"]
 {'CIA': 1.0, 'KGB': 0.0, 'Hippie': 0.0}
 >>> round(b.identities()["Bob"]["KGB"], 3)     # 2 KGB among the 4 markers Ann has not seen
@@ -49,15 +53,29 @@ def arrangement_space(slots: tuple[str, ...], counts: tuple[int, int, int]) -> H
     return HypothesisSpace.assignments(TEAMS, slots, dict(zip(TEAMS, counts)))
 
 
+#: ``Belief(model=TYPES)``, the default: the others' choices read through the default population of player types.
+TYPES = "types"
+
+
 class Belief:
     """One observer's exact belief about the markers (``observer=None``: a spectator's).
+
+    ``model``: ``"types"`` (the default: the others' choices read through the default population of player
+    types), ``None`` (only what was seen), a :class:`~heimlich_lab.games.secrets.population.SecretsPopulation` or
+    a :class:`~heimlich_lab.games.secrets.model.SecretsModel`.
 
     ``diplomat_left`` is the prior probability that another player's Diplomat swaps with the left neighbour.
     """
 
-    def __init__(self, players, observer: str | None = None, rules: SecretsRules | None = None, model=None,
+    def __init__(self, players, observer: str | None = None, rules: SecretsRules | None = None, model=TYPES,
                  diplomat_left: float = 0.5):
         players = tuple(players)
+        if isinstance(model, str):
+            if model != TYPES:
+                raise ModelError(f"model is {TYPES!r} (the default population), None (only what was seen) or a "
+                                 f"player model, not {model!r}")
+            from .population import default_population
+            model = default_population()
         rules = SecretsRules() if rules is None else rules
         if observer is not None and observer not in players:
             raise ModelError(f"observer {observer!r} is not a player ({', '.join(players)})")
@@ -68,10 +86,18 @@ class Belief:
         counts = tuple(rules.markers_for(len(players)).values())
         space = arrangement_space(self.slots, counts)
         p_team = getattr(model, "p_team", None)
-        # with a rationality mixture, each player is a team player or a random one for the whole game: the
-        # players are the typed actors of the core's mixture, their type learned from all their choices together
-        self.posterior = Posterior(space) if p_team is None else \
-            TypedPosterior(space, [np.log(p_team), np.log1p(-p_team)], ("team", "random"), actors=players)
+        # with a population of types (or a rationality mixture: team or random), each player has a type for the
+        # whole game: the players are the typed actors of the core's mixture, their type learned from all their
+        # choices together
+        if hasattr(model, "type_readings"):
+            self.posterior = TypedPosterior(space, model.log_tables, model.type_names, actors=players,
+                                            population_log_prior=model.log_table_prior,
+                                            population_names=model.table_names)
+        elif p_team is not None:
+            self.posterior = TypedPosterior(space, [np.log(p_team), np.log1p(-p_team)], ("team", "random"),
+                                            actors=players)
+        else:
+            self.posterior = Posterior(space)
         self.diplomat_left = diplomat_left
         self.seen = 0          # events of the view consumed so far
         self._context: dict = {}
@@ -79,21 +105,21 @@ class Belief:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def for_game(cls, game, observer: str | None, model=None, **options) -> "Belief":
+    def for_game(cls, game, observer: str | None, model=TYPES, **options) -> "Belief":
         """A live belief for ``observer`` in ``game``, synced with their view (call :meth:`sync` as it goes)."""
         b = cls(game.players, observer, game.rules, model, **options)
         b.sync(game.view(observer))
         return b
 
     @classmethod
-    def from_view(cls, view, model=None, **options) -> "Belief":
+    def from_view(cls, view, model=TYPES, **options) -> "Belief":
         """A belief built from a view alone (what a bot holds)."""
         b = cls(view.players, view.viewer, view.rules, model, **options)
         b.sync(view)
         return b
 
     @classmethod
-    def from_record(cls, record, observer: str | None = None, model=None, **options) -> "Belief":
+    def from_record(cls, record, observer: str | None = None, model=TYPES, **options) -> "Belief":
         """The observer's belief at the end of a (full) record, before the final reveal."""
         game = record.replay()
         return cls.for_game(game, observer, model, **options)
@@ -170,6 +196,12 @@ class Belief:
         per arrangement) or a random one (one over the number of options), through the core's
         :class:`~heimlich_lab.inference.mixture.TypedPosterior`: the posterior is the prior times, per player,
         p·P(choices | team) + (1-p)·P(choices | random)."""
+        if hasattr(self.model, "type_readings"):        # a population: log-likelihoods per type already
+            typed = self.model.type_readings(self, e, ctx)
+            if not typed:
+                return None
+            return self.posterior.update_types([(d, ll) for d, ll, _ in typed],
+                                               label="; ".join(r[2] for r in typed), actor=e.player)
         reads = self.model.readings(self, e, ctx)
         if not reads:
             return None
@@ -180,11 +212,20 @@ class Belief:
             readings.append((decider, ll))
         return self.posterior.update_types(readings, label="; ".join(r[3] for r in reads), actor=e.player)
 
-    def team_player_probability(self, player: str) -> float:
-        """With a rationality mixture (``SecretsModel(p_team=...)``): P(``player`` chooses as a team player)."""
+    def type_probabilities(self, player: str) -> dict[str, float]:
+        """With player types (a population, or ``SecretsModel(p_team=...)``): P(``player``'s type) by name."""
         if not isinstance(self.posterior, TypedPosterior):
-            raise ModelError("this belief has no player types: use model=SecretsModel(p_team=...)")
-        return float(self.posterior.type_posterior(player)[0])
+            raise ModelError("this belief has no player types: use a population or model=SecretsModel(p_team=...)")
+        return self.posterior.type_probabilities(player)
+
+    def team_player_probability(self, player: str) -> float:
+        """With player types: P(``player`` is not a random player) (a team player or, in a population, a
+        bluffer too)."""
+        if not isinstance(self.posterior, TypedPosterior):
+            raise ModelError("this belief has no player types: use the default population or "
+                             "model=SecretsModel(p_team=...)")
+        p = self.type_probabilities(player)
+        return 1.0 - p.get("random", 0.0)
 
     # ------------------------------------------------------------------ answers
     def identities(self) -> dict[str, dict[str, float]]:

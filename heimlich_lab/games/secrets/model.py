@@ -24,7 +24,7 @@ histories apart through hidden swaps), so that random players soon stop misleadi
 >>> for a in ["deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB", "reveal scientist", "reveal detective",
 ...           "offer scientist Dee", "accept"]:
 ...     g.apply(a)
->>> hard, soft = Belief.for_game(g, "Bob"), Belief.for_game(g, "Bob", model=SecretsModel())
+>>> hard, soft = Belief.for_game(g, "Bob", model=None), Belief.for_game(g, "Bob", model=SecretsModel())
 >>> round(hard.probability("Ann", "CIA") - hard.probability("Dee", "CIA"), 6)   # symmetric without a model
 0.0
 >>> soft.probability("Dee", "CIA") > hard.probability("Dee", "CIA")   # Ann gave Dee +5: likely teammates
@@ -169,34 +169,68 @@ class SecretsModel:
         """The choices event ``e`` shows, other than the observer's: ``(decider, log P(choice | arrangement) as
         a team player, number of options, label)``. ``ctx`` is the turn so far as the belief saw it (the two
         cards, the offer, the tableaux)."""
-        k, me = e.kind, belief.observer
-        players = belief.players
-        cands = ctx.get("candidates", ())
-        offer = ctx.get("offer")
-        read = []                                  # (decider, options, chosen, label)
-        if k == "add" and offer is not None and not ctx.get("offer_read"):
-            ctx["offer_read"] = True
-            offerer, target = offer
-            options = [Action("offer", (c, x)) for c in cands for x in players if x != offerer]
-            read.append((offerer, options, Action("offer", (e.card, target)),
-                         f"{offerer} offered the {e.card} to {target}"))
-        if k == "add" and e.by != e.player:
-            options = [Action("give", (x,)) for x in players if x != e.by]
-            read.append((e.by, options, Action("give", (e.player,)), f"{e.by} gave the Politician to {e.player}"))
-        if k == "shot":
-            options = [Action("shoot", (x,)) for x in players if x != e.player]
-            read.append((e.player, options, Action("shoot", (e.target,)), f"{e.player} shot {e.target}"))
-        if k in ("accept", "refuse", "interrupt", "allow") and offer is not None:
-            pair = ("accept", "refuse") if k in ("accept", "refuse") else ("interrupt", "allow")
-            read.append((e.player, [Action(x) for x in pair], Action(k), f"{e.player} chose to {k}"))
-        out = []
-        table = belief.posterior.space.table
-        for decider, options, chosen, label in read:
-            if decider == me:
-                continue                           # one's own choices tell oneself nothing about the markers
-            u = decision_utilities(table, players, players.index(decider), options, rules=belief.rules,
-                                   tableaux=ctx["tableaux"], candidates=cands,
-                                   offerer=None if offer is None else offer[0],
-                                   target=None if offer is None else offer[1])
-            out.append((decider, self.choice_loglik(u, options.index(chosen)), len(options), label))
-        return out
+        return [(c.decider, self.choice_loglik(c.utilities(), c.chosen), len(c.options), c.label)
+                for c in choices(belief, e, ctx)]
+
+
+#: The kinds of decision :func:`choices` reads: an offer (its card and receiver), an answer (accept or refuse),
+#: the UN's (interrupt or allow), the Politician's receiver, the Assassin's target.
+DECISIONS = ("offer", "answer", "un", "give", "shoot")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One decision of another player that an event shows: who chose, what kind of decision (one of
+    :data:`DECISIONS`), among which options, which one (its index), in words, and what
+    :func:`decision_utilities` needs (:meth:`utilities` computes them)."""
+
+    decider: str
+    kind: str
+    options: tuple
+    chosen: int
+    label: str
+    table: np.ndarray
+    players: tuple
+    rules: object
+    context: dict
+
+    def utilities(self, pretend: bool = False, table: np.ndarray | None = None) -> np.ndarray:
+        """(hypotheses x options) utilities of the decision (``pretend``: a bluff's, see
+        :func:`decision_utilities`), in the belief's arrangements or those of ``table``."""
+        return decision_utilities(self.table if table is None else table, self.players,
+                                  self.players.index(self.decider), self.options, rules=self.rules, pretend=pretend,
+                                  **self.context)
+
+
+def choices(belief, e, ctx) -> list[Choice]:
+    """The decisions of players other than the observer that event ``e`` shows (an offer, when its card is
+    added; an answer; the UN's choice; the Politician's receiver; the Assassin's target), read from what the
+    observer saw: ``ctx`` is the turn so far as the belief saw it (the two cards, the offer, the tableaux
+    before each choice)."""
+    k, me = e.kind, belief.observer
+    players = belief.players
+    cands = ctx.get("candidates", ())
+    offer = ctx.get("offer")
+    read = []                                  # (decider, kind, options, chosen, label)
+    if k == "add" and offer is not None and not ctx.get("offer_read"):
+        ctx["offer_read"] = True
+        offerer, target = offer
+        options = [Action("offer", (c, x)) for c in cands for x in players if x != offerer]
+        read.append((offerer, "offer", options, Action("offer", (e.card, target)),
+                     f"{offerer} offered the {e.card} to {target}"))
+    if k == "add" and e.by != e.player:
+        options = [Action("give", (x,)) for x in players if x != e.by]
+        read.append((e.by, "give", options, Action("give", (e.player,)), f"{e.by} gave the Politician to {e.player}"))
+    if k == "shot":
+        options = [Action("shoot", (x,)) for x in players if x != e.player]
+        read.append((e.player, "shoot", options, Action("shoot", (e.target,)), f"{e.player} shot {e.target}"))
+    if k in ("accept", "refuse", "interrupt", "allow") and offer is not None:
+        pair = ("accept", "refuse") if k in ("accept", "refuse") else ("interrupt", "allow")
+        kind = "answer" if k in ("accept", "refuse") else "un"
+        read.append((e.player, kind, [Action(x) for x in pair], Action(k), f"{e.player} chose to {k}"))
+    table = belief.posterior.space.table
+    context = {"tableaux": ctx.get("tableaux", {}), "candidates": cands,
+               "offerer": None if offer is None else offer[0], "target": None if offer is None else offer[1]}
+    return [Choice(decider, kind, tuple(options), options.index(chosen), label, table, players, belief.rules,
+                   context)
+            for decider, kind, options, chosen, label in read if decider != me]   # one's own choices tell nothing

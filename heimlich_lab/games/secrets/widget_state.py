@@ -186,7 +186,7 @@ def story_headline(belief, since: int | None = None) -> dict | None:
     >>> from heimlich_lab.games.secrets import Game
     >>> from heimlich_lab.games.secrets.belief import Belief
     >>> g = Game(["Ann", "Bob", "Cy", "Dee"], chance="manual")
-    >>> b = Belief.for_game(g, "Ann")
+    >>> b = Belief.for_game(g, "Ann", model=None)
     >>> for a in ["deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB", "reveal detective", "reveal journalist",
     ...           "offer journalist Cy", "accept"]:
     ...     g.apply(a)

@@ -49,7 +49,7 @@ import numpy as np
 
 from ....errors import ModelError
 from ....inference.core import logsumexp
-from ....inference.mixture import log_sum_exp
+from ....inference.mixture import log_sum_exp, population_tables
 from ..rules.actions import Action
 from ..rules.cards import CARD_CODES
 from .exposure import PublicWatch, exposure as public_exposure
@@ -177,24 +177,8 @@ class PlayerPopulation:
         types = tuple(types)
         if not types or not all(isinstance(t, PlayerType) for t in types):
             raise ModelError("a population needs at least one PlayerType")
-        names = [t.name for t in types]
-        if len(set(names)) != len(names):
-            raise ModelError(f"two types of the population have the same name: {names}")
-        p = np.full(len(types), 1.0 / len(types)) if prior is None else np.asarray(prior, dtype=float)
-        rows = np.atleast_2d(p)
-        if rows.ndim != 2 or rows.shape[1] != len(types) or not np.isfinite(rows).all() or (rows < 0).any() \
-                or (rows.sum(axis=1) <= 0).any():
-            raise ModelError(f"prior must be {len(types)} non-negative weights, one per type (or one such row per "
-                             f"kind of table), not {prior!r}")
-        M = len(rows)
-        t = np.full(M, 1.0 / M) if table_prior is None else np.asarray(table_prior, dtype=float)
-        if t.shape != (M,) or not np.isfinite(t).all() or (t < 0).any() or t.sum() <= 0:
-            raise ModelError(
-                f"table_prior must be {M} non-negative weights, one per kind of table, not {table_prior!r}")
-        names = (("any table",) if M == 1 else tuple(f"table {m}" for m in range(M))) if table_names is None \
-            else tuple(table_names)
-        if len(names) != M or len(set(names)) != M:
-            raise ModelError(f"table_names must be {M} different names, not {table_names!r}")
+        self.tables, self.table_prior, names = population_tables(tuple(t.name for t in types), prior, table_prior,
+                                                                 table_names)
         self.types = types
         self.type_names = tuple(t.name for t in types)
         #: each type's :attr:`PlayerType.label` (types that differ only by tremble share one)
@@ -202,8 +186,6 @@ class PlayerPopulation:
         #: how the prior was fitted (:func:`~heimlich_lab.games.heimlich.inference.population.fit_population`), else
         #: None
         self.fit: dict | None = None
-        self.tables = rows / rows.sum(axis=1, keepdims=True)
-        self.table_prior = t / t.sum()
         self.table_names = names
         self.prior = self.table_prior @ self.tables
         for a in (self.tables, self.table_prior, self.prior):

@@ -1,0 +1,141 @@
+"""The Secrets population of player types: the belief that reads choices through it is exact (brute force over
+deals and hidden Diplomat sides, each world weighted by the population's probability of every choice read, per
+kind of table and per player's type), learns types, and refuses bad input."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_secrets_belief import DEAL, PLAYERS, SCRIPT, consistent_worlds, run
+
+from heimlich_lab.errors import ModelError
+from heimlich_lab.games.secrets.model import decision_utilities
+from heimlich_lab.games.secrets.population import SecretsPopulation, SecretsType, default_population
+from heimlich_lab.secrets import MIDDLE, TEAMS, Belief
+
+READ = ("offer", "accept", "refuse", "interrupt", "allow", "give", "shoot")
+SMALL = SecretsPopulation([SecretsType("random"), SecretsType("team", 0.7, 0.2), SecretsType("bluff", 1.3, 0.1, 0.4)],
+                          [[0.6, 0.3, 0.1], [0.1, 0.5, 0.4]], table_names=["casual", "serious"],
+                          table_prior=[0.3, 0.7])
+
+
+def by_hand(u_team: np.ndarray, u_bluff: np.ndarray, chosen: int) -> np.ndarray:
+    """P(the choice) per type of SMALL, written out from the module doc (softmax, tremble, bluff share)."""
+    n = u_team.size
+
+    def soft(u, beta, eps):
+        p = np.exp(beta * u - np.max(beta * u))
+        return (1 - eps) * p[chosen] / p.sum() + eps / n
+    return np.array([1 / n, soft(u_team, 0.7, 0.2), 0.6 * soft(u_team, 1.3, 0.1) + 0.4 * soft(u_bluff, 1.3, 0.1)])
+
+
+def world_weight(deal: str, script: list[str], observer: str | None) -> float:
+    """P(every choice of the others read | this deal and these sides) under SMALL: per kind of table, per
+    player, the sum over types of the product of their choices' probabilities."""
+    g = run(deal, [])
+    per_player: dict[str, np.ndarray] = {}
+    for text in script:
+        decider = g.current_player
+        if decider is not None and decider != observer and text.split()[0] in READ:
+            legal = list(g.legal_actions())
+            row = np.array([[TEAMS.index(g.identities[s]) for s in g.slots]])
+            kw = dict(rules=g.rules, tableaux=g.tableaux, candidates=g.candidates, offerer=g.active_player,
+                      target=None if g.offer is None else g.offer[1])
+            me = g.players.index(decider)
+            u = decision_utilities(row, g.players, me, legal, **kw)[0]
+            ub = decision_utilities(row, g.players, me, legal, pretend=True, **kw)[0]
+            p = by_hand(u, ub, [str(a) for a in legal].index(text))
+            per_player[decider] = per_player.get(decider, np.ones(3)) * p
+        g.apply(text)
+    total = 0.0
+    for table_p, row in zip(SMALL.table_prior, SMALL.tables):
+        total += table_p * np.prod([row @ lik for lik in per_player.values()])
+    return total
+
+
+@pytest.mark.parametrize("observer", ["Ann", "Bob", "Dee", None])
+def test_the_typed_belief_equals_brute_force_over_worlds_tables_and_types(observer):
+    weights: dict[tuple, float] = {}
+    for deal, script, g, prior in consistent_worlds(observer):
+        key = tuple(g.identities.items())
+        weights[key] = weights.get(key, 0.0) + world_weight(deal, script, observer) * float(prior)
+    z = sum(weights.values())
+    got = Belief.for_game(run(DEAL, SCRIPT), observer, model=SMALL).identities()
+    moved = False
+    for s in PLAYERS + [MIDDLE]:
+        for t in TEAMS:
+            want = sum(w for key, w in weights.items() if dict(key)[s] == t) / z
+            assert got[s][t] == pytest.approx(want, abs=1e-10), (observer, s, t)
+    seen_only = Belief.for_game(run(DEAL, SCRIPT), observer).identities()
+    moved = any(abs(got[s][t] - seen_only[s][t]) > 1e-3 for s in PLAYERS for t in TEAMS)
+    assert moved            # the choices were read: the check compares something
+
+
+def test_the_type_posterior_is_exact_too():
+    # P(Cy's type) by brute force over worlds: per world, per table, Cy's types weighted by their likelihood
+    observer = "Ann"
+    num, z = np.zeros(3), 0.0
+    for deal, script, _, prior in consistent_worlds(observer):
+        g = run(deal, [])
+        per: dict[str, np.ndarray] = {}
+        for text in script:
+            d = g.current_player
+            if d is not None and d != observer and text.split()[0] in READ:
+                legal = list(g.legal_actions())
+                row = np.array([[TEAMS.index(g.identities[s]) for s in g.slots]])
+                kw = dict(rules=g.rules, tableaux=g.tableaux, candidates=g.candidates, offerer=g.active_player,
+                          target=None if g.offer is None else g.offer[1])
+                me = g.players.index(d)
+                p = by_hand(decision_utilities(row, g.players, me, legal, **kw)[0],
+                            decision_utilities(row, g.players, me, legal, pretend=True, **kw)[0],
+                            [str(a) for a in legal].index(text))
+                per[d] = per.get(d, np.ones(3)) * p
+            g.apply(text)
+        for table_p, trow in zip(SMALL.table_prior, SMALL.tables):
+            others = np.prod([trow @ lik for who, lik in per.items() if who != "Cy"])
+            joint = float(prior) * table_p * others * trow * per["Cy"]
+            num += joint
+            z += joint.sum()
+    b = Belief.for_game(run(DEAL, SCRIPT), observer, model=SMALL)
+    got = b.type_probabilities("Cy")
+    assert list(got) == list(SMALL.type_names)
+    assert np.allclose(list(got.values()), num / z, atol=1e-10)
+
+
+def test_types_and_populations_refuse_bad_input():
+    with pytest.raises(ModelError, match="kind"):
+        SecretsType("greedy")
+    with pytest.raises(ModelError, match="epsilon"):
+        SecretsType("team", 1.0, 1.5)
+    with pytest.raises(ModelError, match="bluff"):
+        SecretsType("bluff", 1.0, 0.1, float("nan"))
+    with pytest.raises(ModelError, match="prior"):
+        SecretsPopulation([SecretsType("random")], [[0.5, 0.5]])
+    with pytest.raises(ModelError, match="same name"):
+        SecretsPopulation([SecretsType("random"), SecretsType("random")])
+    with pytest.raises(ModelError, match="table_prior"):
+        SecretsPopulation([SecretsType("random")], [[1.0], [1.0]], table_prior=[1.0])
+    with pytest.raises(ModelError, match="no player types"):
+        Belief(PLAYERS, "Ann", model=None).type_probabilities("Bob")
+
+
+def test_the_default_population_is_a_population():
+    pop = default_population()
+    assert pop.tables.shape == (len(pop.table_names), len(pop.types))
+    assert np.allclose(pop.tables.sum(axis=1), 1) and pop.prior.sum() == pytest.approx(1)
+    assert {t.kind for t in pop.types} == {"random", "team", "bluff"}
+
+
+def test_the_default_belief_reads_choices_through_the_default_population():
+    from heimlich_lab.secrets import TeamBot, play_game
+    g = play_game([TeamBot(i) for i in range(5)], seed=4)
+    default = Belief.for_game(g, "Cy")
+    assert isinstance(default.model, SecretsPopulation) and default.model is default_population()
+    typed = Belief.for_game(g, "Cy", model=default_population())
+    seen_only = Belief.for_game(g, "Cy", model=None)
+    assert np.array_equal(np.asarray(default.marginals()), np.asarray(typed.marginals()))
+    assert not np.allclose(np.asarray(default.marginals()), np.asarray(seen_only.marginals()), atol=1e-3)
+    assert Belief.from_record(g.record, "Cy").identities() == default.identities()
+    with pytest.raises(ModelError, match="'types'"):
+        Belief(PLAYERS, "Ann", model="typed")
+    assert 0 <= default.team_player_probability("Ann") <= 1
+    assert default.team_player_probability("Ann") == pytest.approx(1 - default.type_probabilities("Ann")["random"])
