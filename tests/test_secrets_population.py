@@ -28,9 +28,9 @@ def by_hand(u_team: np.ndarray, u_bluff: np.ndarray, chosen: int) -> np.ndarray:
     return np.array([1 / n, soft(u_team, 0.7, 0.2), 0.6 * soft(u_team, 1.3, 0.1) + 0.4 * soft(u_bluff, 1.3, 0.1)])
 
 
-def world_weight(deal: str, script: list[str], observer: str | None) -> float:
-    """P(every choice of the others read | this deal and these sides) under SMALL: per kind of table, per
-    player, the sum over types of the product of their choices' probabilities."""
+def per_player_types(deal: str, script: list[str], observer: str | None) -> dict[str, np.ndarray]:
+    """Per decider other than the observer: P(their choices read | this deal and these sides) per type of
+    SMALL, step by step on the real game."""
     g = run(deal, [])
     per_player: dict[str, np.ndarray] = {}
     for text in script:
@@ -46,6 +46,13 @@ def world_weight(deal: str, script: list[str], observer: str | None) -> float:
             p = by_hand(u, ub, [str(a) for a in legal].index(text))
             per_player[decider] = per_player.get(decider, np.ones(3)) * p
         g.apply(text)
+    return per_player
+
+
+def world_weight(deal: str, script: list[str], observer: str | None) -> float:
+    """P(every choice of the others read | this deal and these sides) under SMALL: per kind of table, per
+    player, the sum over types of the product of their choices' probabilities."""
+    per_player = per_player_types(deal, script, observer)
     total = 0.0
     for table_p, row in zip(SMALL.table_prior, SMALL.tables):
         total += table_p * np.prod([row @ lik for lik in per_player.values()])
@@ -75,21 +82,7 @@ def test_the_type_posterior_is_exact_too():
     observer = "Ann"
     num, z = np.zeros(3), 0.0
     for deal, script, _, prior in consistent_worlds(observer):
-        g = run(deal, [])
-        per: dict[str, np.ndarray] = {}
-        for text in script:
-            d = g.current_player
-            if d is not None and d != observer and text.split()[0] in READ:
-                legal = list(g.legal_actions())
-                row = np.array([[TEAMS.index(g.identities[s]) for s in g.slots]])
-                kw = dict(rules=g.rules, tableaux=g.tableaux, candidates=g.candidates, offerer=g.active_player,
-                          target=None if g.offer is None else g.offer[1])
-                me = g.players.index(d)
-                p = by_hand(decision_utilities(row, g.players, me, legal, **kw)[0],
-                            decision_utilities(row, g.players, me, legal, pretend=True, **kw)[0],
-                            [str(a) for a in legal].index(text))
-                per[d] = per.get(d, np.ones(3)) * p
-            g.apply(text)
+        per = per_player_types(deal, script, observer)
         for table_p, trow in zip(SMALL.table_prior, SMALL.tables):
             others = np.prod([trow @ lik for who, lik in per.items() if who != "Cy"])
             joint = float(prior) * table_p * others * trow * per["Cy"]
