@@ -85,7 +85,8 @@ def secrets_games() -> dict:
         rec = secrets.play(bots, seed=seed, rules=rules)
         facts = _record_facts(rec)
         facts["final_identities"] = rec.final_identities
-        facts["belief_exact"] = {p: _secrets_table(secrets.Belief.from_record(rec, observer=p)) for p in rec.players}
+        facts["belief_exact"] = {p: _secrets_table(secrets.Belief.from_record(rec, observer=p, model=None))
+                                 for p in rec.players}        # only what was seen (model=None)
         facts["belief_model"] = {p: _secrets_table(secrets.Belief.from_record(rec, observer=p,
                                                                                 model=secrets.SecretsModel()))
                                  for p in rec.players}

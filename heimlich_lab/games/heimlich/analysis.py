@@ -122,14 +122,14 @@ class _GameWatch:
 
     def __call__(self, game, player: str, action) -> None:
         from .rules.actions import DECISION_KINDS
-        from .rules.replay import _reached_mark
+        from .rules.replay import reached_mark
         if self.game is None:
             self.game = game
             self.ok = self.ok and not game.rules.top_secret and game.start is None
         if not self.ok or self.stopped or game is not self.game:
             self.ok = self.ok and game is self.game
             return
-        if self.until == "dossier" and _reached_mark(game):
+        if self.until == "dossier" and reached_mark(game):
             self.stopped = True
             return
         if action.kind in DECISION_KINDS:
@@ -138,7 +138,7 @@ class _GameWatch:
     def decisions_of(self, record) -> list | None:
         """The watched game's decisions as :class:`~heimlich_lab.games.heimlich.rules.replay.Decision` items, if
         ``record`` is that game's (its log as the game's history), else ``None``."""
-        from .rules.replay import Decision, _reached_mark
+        from .rules.replay import Decision, reached_mark
         g = self.game
         if not self.ok or g is None or len(record.log) != len(g.history) \
                 or any(e.action != a or e.actor != p for e, (p, a) in zip(record.log, g.history)) \
@@ -146,7 +146,7 @@ class _GameWatch:
             return None
         items = [Decision(k, p, a, None, v, turn, 0) for k, p, a, v, turn in self.items]
         if items:   # a marker at the dossier mark once the last entry read was played (markers only go up)
-            items[-1].at_mark = _reached_mark(g)
+            items[-1].at_mark = reached_mark(g)
         return items
 
 

@@ -118,7 +118,7 @@ def decision_utilities(table: np.ndarray, players, me: int, options, *, rules, t
     return np.stack(cols, axis=1)
 
 
-def _real(x) -> bool:
+def is_real_number(x) -> bool:
     """A real number (an int or a float, numpy's too), not a bool or text."""
     return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
 
@@ -140,11 +140,11 @@ class SecretsModel:
     def __post_init__(self):
         """Checked when the model is made (not at the first choice it reads): ``beta`` a finite number >= 0,
         ``epsilon`` in [0, 1], ``p_team`` in (0, 1) or ``None``; no text, no ``True``, no NaN, no infinity."""
-        if not _real(self.beta) or not (math.isfinite(self.beta) and self.beta >= 0):
+        if not is_real_number(self.beta) or not (math.isfinite(self.beta) and self.beta >= 0):
             raise ModelError(f"beta must be a finite number >= 0 (0 = every option alike), not {self.beta!r}")
-        if not _real(self.epsilon) or not 0 <= self.epsilon <= 1:
+        if not is_real_number(self.epsilon) or not 0 <= self.epsilon <= 1:
             raise ModelError(f"epsilon must be a probability in [0, 1], not {self.epsilon!r}")
-        if self.p_team is not None and (not _real(self.p_team) or not 0 < self.p_team < 1):
+        if self.p_team is not None and (not is_real_number(self.p_team) or not 0 < self.p_team < 1):
             raise ModelError(f"p_team is a probability strictly between 0 and 1 (or None), not {self.p_team!r}")
 
     def choice_loglik(self, utilities: np.ndarray, chosen: int) -> np.ndarray:

@@ -43,7 +43,7 @@ from ...errors import ModelError
 from ...inference.core import log_sum_exp
 from ...inference.mixture import population_tables
 from .belief import arrangement_space
-from .model import DECISIONS, _real, choices
+from .model import DECISIONS, choices, is_real_number
 from .rules import MIDDLE
 
 __all__ = ["KINDS", "SecretsPopulation", "SecretsType", "default_population"]
@@ -76,11 +76,11 @@ class SecretsType:
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ModelError(f"SecretsType kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
-        if not _real(self.beta) or not (math.isfinite(self.beta) and self.beta >= 0):
+        if not is_real_number(self.beta) or not (math.isfinite(self.beta) and self.beta >= 0):
             raise ModelError(f"SecretsType beta must be a finite number >= 0, not {self.beta!r}")
         for what in ("epsilon", "bluff"):
             x = getattr(self, what)
-            if not _real(x) or not 0 <= x <= 1:
+            if not is_real_number(x) or not 0 <= x <= 1:
                 raise ModelError(f"SecretsType {what} must be a probability in [0, 1], not {x!r}")
         if self.knows not in ("all", "own"):
             raise ModelError(f"SecretsType knows must be 'all' or 'own', not {self.knows!r}")

@@ -72,7 +72,8 @@ class Belief:
         self.observer = observer
         self.model = Population.default() if model is None else model
         start = np.log(self.model.prior)[:, None] - _LOG_24 + np.zeros((1, len(FILLINGS)))
-        self._log = {p: start.copy() for p in self.players if p != observer}
+        #: Per opponent, the normalised log weights of the (player type, filling) table, shape (types, 24).
+        self.tables = {p: start.copy() for p in self.players if p != observer}
         #: The updates so far, oldest first.
         self.evidence: list[Evidence] = []
 
@@ -95,8 +96,8 @@ class Belief:
         out = {}
         for o in wanted:
             b = cls(record.players, o, public.model)
-            for p in b._log:
-                b._log[p] = public._log[p].copy()
+            for p in b.tables:
+                b.tables[p] = public.tables[p].copy()
             b.evidence = [e for e in public.evidence if e.player != o]
             out[o] = b
         return out
@@ -105,7 +106,7 @@ class Belief:
     def observe(self, table: DecisionTable, chosen: Action | str, words: str | None = None) -> Evidence | None:
         """Take in ``table.player``'s choice of ``chosen`` (an Action or its notation) among the table's options."""
         p = table.player
-        if p not in self._log:
+        if p not in self.tables:
             return None                # the observer's own decision: they know their own contents
         loglik = self.model.log_likelihoods(table, table.index(chosen))
         return self._update(p, loglik, words or f"{p}: {chosen}")
@@ -114,7 +115,7 @@ class Belief:
         """A delivery showed that ``player``'s suitcase ``letter`` holds ``content``."""
         if player not in self.players or letter not in LETTERS or content not in CONTENTS:
             raise ModelError(f"cannot reveal {player}:{letter} = {content}")
-        if player not in self._log:
+        if player not in self.tables:
             return None
         agree = FILLING_CONTENT[:, LETTERS.index(letter)] == CONTENT_INDEX[content]
         loglik = np.where(agree, 0.0, -np.inf)[None, :] + np.zeros((len(self.model.types), 1))
@@ -122,13 +123,13 @@ class Belief:
 
     def _update(self, player: str, loglik: np.ndarray, words: str) -> Evidence:
         before = self._filling_probabilities(player)
-        new = self._log[player] + loglik
+        new = self.tables[player] + loglik
         top = new.max()
         total = top + np.log(np.exp(new - top).sum()) if np.isfinite(top) else -np.inf
         if not np.isfinite(total):
             raise ModelError(f"{words}: this rules out every filling of {player}'s suitcases (a record that "
                              "contradicts itself?)")
-        self._log[player] = new - total
+        self.tables[player] = new - total
         after = self._filling_probabilities(player)
         with np.errstate(divide="ignore", invalid="ignore"):
             kl = float(np.sum(np.where(after > 0, after * np.log2(after / before), 0.0)))
@@ -139,14 +140,14 @@ class Belief:
 
     # ------------------------------------------------------------------ reading
     def _filling_probabilities(self, player: str) -> np.ndarray:
-        p: np.ndarray = np.exp(self._log[player]).sum(axis=0)     # the table is kept normalised
+        p: np.ndarray = np.exp(self.tables[player]).sum(axis=0)     # the table is kept normalised
         p /= p.sum()
         return p
 
     def _check(self, player: str) -> None:
-        if player not in self._log:
+        if player not in self.tables:
             raise ModelError(f"{player!r} is not an opponent of this belief's observer ({self.observer}); the "
-                             f"opponents are {', '.join(self._log)}")
+                             f"opponents are {', '.join(self.tables)}")
 
     def fillings(self, player: str) -> pd.Series:
         """P(filling) of ``player``'s suitcases, indexed by fillings like ``"A=5 B=3 C=1 D=bomb"``."""
@@ -165,12 +166,12 @@ class Belief:
 
     def contents(self) -> dict[str, dict[str, dict[str, float]]]:
         """``{opponent: {"A": {"5": p, "3": p, "1": p, "bomb": p}, ...}}``."""
-        return {p: self.marginals(p).to_dict() for p in self._log}
+        return {p: self.marginals(p).to_dict() for p in self.tables}
 
     def types(self, player: str) -> dict[str, float]:
         """P(player type) of ``player``."""
         self._check(player)
-        w = self._log[player]
+        w = self.tables[player]
         pk = np.exp(logsumexp(w, axis=1) - logsumexp(w))
         return dict(zip(self.model.names(), pk.tolist()))
 
@@ -183,10 +184,10 @@ class Belief:
 
     def __repr__(self) -> str:
         who = "a spectator" if self.observer is None else self.observer
-        return f"<Top Secret belief of {who} about {', '.join(self._log)}>"
+        return f"<Top Secret belief of {who} about {', '.join(self.tables)}>"
 
     def _repr_html_(self) -> str:
-        parts = [f"<h4>{p}</h4>" + self.marginals(p)._repr_html_() for p in self._log]
+        parts = [f"<h4>{p}</h4>" + self.marginals(p).table.to_html(float_format="{:.3f}".format) for p in self.tables]
         return "".join(parts)
 
 
@@ -204,7 +205,7 @@ def read_game(belief: Belief, record: Any, after_entry: Callable[[int, Any], Non
     shown = {p: 0 for p in record.players}
     for k, (actor, text) in enumerate(record.log):
         act = Action.parse(text)
-        if actor != CHANCE and act.kind in INFORMATIVE and actor in belief._log:
+        if actor != CHANCE and act.kind in INFORMATIVE and actor in belief.tables:
             table = decision_table(game.view(viewer), game.legal_actions())
             if table is not None:
                 belief.observe(table, act, _words(actor, act))

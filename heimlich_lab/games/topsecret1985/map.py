@@ -305,7 +305,7 @@ class Map:
         return self      # read-only: a game's copy shares its map
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Map._rebuild, (self.data, self.source, self.is_default))
+        return (self._rebuild, (self.data, self.source, self.is_default))
 
     @staticmethod
     def _rebuild(data: dict[str, Any], source: str, is_default: bool) -> Map:

@@ -91,13 +91,13 @@ class TopSecretRecord(RecordBase):
             raise RecordError(f"a {self.view} record cannot be redacted again; use the full record")
         log = []
         for i, (actor, text) in enumerate(self.log):
-            if self._is_secret(i, keep):
+            if self.is_secret(i, keep):
                 text = "contents ?" if text.startswith("contents") else "card ?"
             log.append((actor, text))
         return TopSecretRecord(self.players, self.rules, None, self.chance, log, self.result,
                                view=f"player:{keep}" if keep else "public", map=self.map)
 
-    def _is_secret(self, i: int, keep: str | None) -> bool:
+    def is_secret(self, i: int, keep: str | None) -> bool:
         """Whether log entry ``i`` is a secret to ``keep``: another player's contents, or the aggressor's duel card
         while it lies face down (the last entry, its answer not yet logged)."""
         actor, text = self.log[i]
@@ -162,7 +162,7 @@ class TopSecretRecord(RecordBase):
             keep = view[len("player:"):] if view.startswith("player:") else None
             full = cls(players, rules, None, chance, log, result, "full", board)
             for i in range(len(log)):
-                if full._is_secret(i, keep):
+                if full.is_secret(i, keep):
                     raise RecordError(f"{source}: log entry {i} ({log[i][1]}) is a secret a {view} record "
                                       "does not hold")
                 if log[i][1] in ("contents ?", "card ?") and log[i][0] == keep:

@@ -139,7 +139,7 @@ class View(ViewBase):
     def __len__(self) -> int:
         return int(self._log[2])
 
-    def _key(self) -> tuple[Any, ...]:
+    def comparison_key(self) -> tuple[Any, ...]:
         return (self.viewer, self.kind, self.players, self.rules, self.phase, self.current_player,
                 self.active_player, self.turn, self.is_over, self.winners, self.corners, self.edge_player,
                 self.start_player, self.agents, self.carrying, self.suitcases, self.delivered, self.secrets,
@@ -147,6 +147,6 @@ class View(ViewBase):
                 self.end_reason, [(e.kind, e.data, e.hidden) for e in self.log])
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, View) and self._key() == other._key()
+        return isinstance(other, View) and self.comparison_key() == other.comparison_key()
 
     __hash__ = None  # type: ignore[assignment]

@@ -90,7 +90,7 @@ def _next_key(key: int, actor: str, action: Action, to) -> int:
     return hash((key, actor, str(visible_action(action, actor, to, None)), to))
 
 
-def _reached_mark(game: Game) -> bool:
+def reached_mark(game: Game) -> bool:
     return game.top_score >= DOSSIER_MARK
 
 
@@ -119,7 +119,7 @@ def _real_decisions(record: GameRecord, viewer: str | None, until) -> Iterator[D
         next(checked)
     game = Game(record.players, record.rules, chance="manual", start=record.start)
     for k, e in enumerate(log):
-        if k >= n_stop or (until == "dossier" and _reached_mark(game)):
+        if k >= n_stop or (until == "dossier" and reached_mark(game)):
             return
         if checked is not None:
             next(checked)  # a RecordError if entry k does not fit the game
@@ -128,7 +128,7 @@ def _real_decisions(record: GameRecord, viewer: str | None, until) -> Iterator[D
         turn, n0 = game.turn, len(game.events)
         game.apply(e.action, player=e.actor)
         yield Decision(k, e.actor, visible_action(e.action, e.actor, e.to, viewer), e.to, view, turn, key,
-                       raw=tuple(game.events[n0:]), viewer_index=vi, at_mark=_reached_mark(game))
+                       raw=tuple(game.events[n0:]), viewer_index=vi, at_mark=reached_mark(game))
 
 
 # =========================================================================== the shadow game
@@ -173,7 +173,7 @@ class ShadowGame:
         if raw and raw[-1][0] == "over" and self.real_over is not None:
             raw = raw[:-1] + (self.real_over,)
         return Decision(index, actor, action, to, view, turn, key, raw=raw, viewer_index=self.viewer_index,
-                        at_mark=_reached_mark(g))
+                        at_mark=reached_mark(g))
 
 
 def entries_from_log(events, start: int = 0):
@@ -264,7 +264,7 @@ def _shadow_decisions(players, rules, viewer, entries, own=(), start=None, until
         if shadow is None:
             shadow = ShadowGame(players, rules, viewer, own, start)
             shadow.real_over = real_over
-            if until == "dossier" and _reached_mark(shadow.game):
+            if until == "dossier" and reached_mark(shadow.game):
                 return
         d = shadow.apply(index, actor, action, to)
         yield d
