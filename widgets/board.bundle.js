@@ -59,12 +59,12 @@ function curtainMarkup(text, p = "tb") {
   const handOver = /^Hand the screen to /.test(String(text));
   return `<div class="${p}-curtain tb-curtain" data-testid="curtain" role="dialog" aria-label="${esc(WORDS.curtainHead)}"><p class="tb-curtain-head">${esc(WORDS.curtainHead)}</p><p class="tb-curtain-text">${esc(text)}</p>` + (handOver ? `<button type="button" class="${p}-reveal tb-reveal" data-curtain="reveal" data-control="reveal" aria-keyshortcuts="R">${WORDS.reveal}</button>` : "") + `</div>`;
 }
-function sinceMarkup(lines, p = "tb") {
+function sinceMarkup(lines, p = "tb", words = esc) {
   if (!Array.isArray(lines) || !lines.length) return "";
-  return `<ol class="${p}-since" data-testid="since" tabindex="0" aria-label="Since your last turn">${logItems(lines)}</ol>`;
+  return `<ol class="${p}-since" data-testid="since" tabindex="0" aria-label="Since your last turn">${logItems(lines, words)}</ol>`;
 }
-function logItems(lines) {
-  return (lines || []).map((l) => `<li>${esc(l)}</li>`).join("");
+function logItems(lines, words = esc) {
+  return (lines || []).map((l) => `<li>${words(l)}</li>`).join("");
 }
 function liveMode(state) {
   const a = state && state.autoplay;
@@ -159,20 +159,20 @@ function wire(target, model, dom, changes) {
     for (const [name, f] of changes) model.off(name, f);
   };
 }
-function patchLog(ol, lines, prev) {
+function patchLog(ol, lines, prev, words = esc) {
   if (prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {
-    if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length)));
+    if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length), words));
   } else {
-    ol.innerHTML = logItems(lines);
+    ol.innerHTML = logItems(lines, words);
   }
   ol.scrollTop = ol.scrollHeight;
   return lines;
 }
-function beliefHeadlineMarkup(headline, p = "tb") {
+function beliefHeadlineMarkup(headline, p = "tb", words = esc) {
   if (!headline || !headline.text) return "";
   const where = Number.isFinite(Number(headline.log)) && headline.log !== null && headline.log !== void 0 ? ` data-log-entry="${esc(Math.trunc(Number(headline.log)))}"` : "";
-  const earlier = headline.earlier ? `<span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: ${esc(headline.earlier)}</span>` : "";
-  return `<p class="${p}-headline tb-headline" data-testid="belief-headline"${where}><span class="tb-headline-label">${esc(headline.label || "Since your last turn:")}</span> <span class="tb-headline-text">${esc(headline.text)}</span>${earlier}</p>`;
+  const earlier = headline.earlier ? `<span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: ${words(headline.earlier)}</span>` : "";
+  return `<p class="${p}-headline tb-headline" data-testid="belief-headline"${where}><span class="tb-headline-label">${esc(headline.label || "Since your last turn:")}</span> <span class="tb-headline-text">${words(headline.text)}</span>${earlier}</p>`;
 }
 function glossaryMarkup(glossary, p = "tb") {
   if (!Array.isArray(glossary) || !glossary.length) return "";
@@ -1054,10 +1054,20 @@ function renderLegend(vm) {
   }).join("") + `</ul>`;
 }
 function renderLog(vm) {
-  return `<h4>Log</h4><ol class="hb-log" data-testid="log">${renderLogItems(vm.state.log)}</ol>`;
+  return `<h4>Log</h4><ol class="hb-log" data-testid="log">${renderLogItems(vm.state.log, vm)}</ol>`;
 }
-function renderLogItems(lines) {
-  return logItems(lines);
+function renderLogItems(lines, vm) {
+  return logItems(lines, lineWords(vm));
+}
+function agentWords(text, vm) {
+  const colours = vm && Array.isArray(vm.order) ? vm.order.filter((c) => /^[a-z]+$/.test(c)) : [];
+  const s = String(text ?? "");
+  if (!colours.length) return esc2(s);
+  const parts = s.split(new RegExp(`(?<![A-Za-z])(${colours.join("|")})(?![A-Za-z])`));
+  return parts.map((part, i) => i % 2 ? `${esc2(part)} ${swatch(vm.styles[part] || agentStyle(part), ' aria-hidden="true" data-agent-letter="' + esc2(part) + '"')}` : esc2(part)).join("");
+}
+function lineWords(vm) {
+  return (line) => agentWords(line, vm);
 }
 function renderPlayback(vm) {
   return playbackMarkup(vm.state, "hb");
@@ -1103,10 +1113,10 @@ function renderBelief(vm) {
   const two = sumsToTwo ? `<p class="hb-note" data-testid="sums-to-two">A row sums to 2 when that player may hold a second agent (the Top Secret card that takes a free agent).</p>` : "";
   const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
   const plot = ent.length ? renderEntropy(ent) : "";
-  const headline = beliefHeadlineMarkup(b.headline, "hb");
+  const headline = beliefHeadlineMarkup(b.headline, "hb", lineWords(vm));
   const expl = b.explanation ? `<p class="hb-explanation" data-testid="belief-explanation"><strong>Latest update, in the model's words:</strong> ${esc2(b.explanation)}</p>` : "";
   const gloss = glossaryMarkup(b.glossary, "hb");
-  const ups = Array.isArray(b.updates) && b.updates.length ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc2(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc2(u.turn)}" title="show turn ${esc2(u.turn)} in the log">turn ${esc2(u.turn)}</button>: ${esc2(u.text)} <span class="hb-muted">(probability moved ${esc2(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
+  const ups = Array.isArray(b.updates) && b.updates.length ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc2(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc2(u.turn)}" title="show turn ${esc2(u.turn)} in the log">turn ${esc2(u.turn)}</button>: ${agentWords(u.text, vm)} <span class="hb-muted">(probability moved ${esc2(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
   const types = b.types && typeof b.types === "object" && Object.keys(b.types).length ? `<h5>Player types</h5><ul class="hb-types" data-testid="types">${Object.entries(b.types).map(([who, t]) => `<li>${esc2(who)} plays like: ${esc2(Object.entries(t || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(", "))}</li>`).join("")}</ul>` : "";
   const notes = Array.isArray(b.notes) && b.notes.length ? `<h5>Dossier notes</h5><ul class="hb-notes" data-testid="notes">${b.notes.map((n) => `<li>${esc2(n)}</li>`).join("")}</ul>` : "";
   let sheet = "";
@@ -1132,7 +1142,7 @@ function renderEntropy(values) {
 function renderSince(vm) {
   const lines = Array.isArray(vm.state.since_last_turn) ? vm.state.since_last_turn : [];
   if (!lines.length || vm.state.curtain) return "";
-  return sinceMarkup(lines, "hb");
+  return sinceMarkup(lines, "hb", lineWords(vm));
 }
 function renderHelp(vm) {
   const replayOnly = vm && vm.state.replay && !vm.state.autoplay;
@@ -1284,7 +1294,7 @@ function render({ model, el }) {
     const ol = sections.log.querySelector('[data-testid="log"]');
     const same = lastLog && lines.length === lastLog.length && lastLog.every((line, i) => lines[i] === line);
     if (ol && same) return;
-    if (ol && lastLog) patchLog(ol, lines, lastLog);
+    if (ol && lastLog) patchLog(ol, lines, lastLog, lineWords(vm));
     else sections.log.innerHTML = renderLog(vm);
     lastLog = lines;
     scheduleLogScroll();

@@ -138,7 +138,7 @@ function render({ model, el }) {
     const ol = sections.log.querySelector('[data-testid="log"]');
     const same = lastLog && lines.length === lastLog.length && lastLog.every((line, i) => lines[i] === line);
     if (ol && same) return;
-    if (ol && lastLog) S.patchLog(ol, lines, lastLog);
+    if (ol && lastLog) S.patchLog(ol, lines, lastLog, R.lineWords(vm));
     else sections.log.innerHTML = R.renderLog(vm);
     lastLog = lines;
     scheduleLogScroll();

@@ -423,12 +423,33 @@ export function renderLegend(vm) {
 
 /** The public log, newest last. */
 export function renderLog(vm) {
-  return `<h4>Log</h4><ol class="hb-log" data-testid="log">${renderLogItems(vm.state.log)}</ol>`;
+  return `<h4>Log</h4><ol class="hb-log" data-testid="log">${renderLogItems(vm.state.log, vm)}</ol>`;
 }
 
-/** Log lines as <li> items (board.js appends new lines without redrawing old ones). */
-export function renderLogItems(lines) {
-  return S.logItems(lines);
+/** Log lines as <li> items (board.js appends new lines without redrawing old ones); agents carry their letters. */
+export function renderLogItems(lines, vm) {
+  return S.logItems(lines, lineWords(vm));
+}
+
+/**
+ * A sentence of the kernel's (a log line, "since your last turn", the belief headline) as markup in which every
+ * agent named by its colour carries its lettered swatch after the colour word ("red" -> "red [J]"): colour is never
+ * the only sign of an agent (issue 24, item 6). The kernel's words stay as they are (the transcript's, which the
+ * notebooks print); only the board adds the letters. Whole lower-case words only ("Fred" and "Red" are not agents).
+ */
+export function agentWords(text, vm) {
+  const colours = vm && Array.isArray(vm.order) ? vm.order.filter((c) => /^[a-z]+$/.test(c)) : [];
+  const s = String(text ?? "");
+  if (!colours.length) return esc(s);
+  const parts = s.split(new RegExp(`(?<![A-Za-z])(${colours.join("|")})(?![A-Za-z])`));
+  return parts.map((part, i) => (i % 2
+    ? `${esc(part)} ${swatch(vm.styles[part] || L.agentStyle(part), ' aria-hidden="true" data-agent-letter="' + esc(part) + '"')}`
+    : esc(part))).join("");
+}
+
+/** `agentWords` for one board (what the shell's log, since and headline markup take as `words`). */
+export function lineWords(vm) {
+  return (line) => agentWords(line, vm);
 }
 
 /** Autoplay (bots) and replay controls: the table shell's (shell.js), with the board's class prefix. */
@@ -481,12 +502,12 @@ export function renderBelief(vm) {
   const two = sumsToTwo ? `<p class="hb-note" data-testid="sums-to-two">A row sums to 2 when that player may hold a second agent (the Top Secret card that takes a free agent).</p>` : "";
   const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
   const plot = ent.length ? renderEntropy(ent) : "";
-  const headline = S.beliefHeadlineMarkup(b.headline, "hb");
+  const headline = S.beliefHeadlineMarkup(b.headline, "hb", lineWords(vm));
   // the model's own sentence of the latest update (types, \u03b2, "read through"): in the details, with the glossary
   const expl = b.explanation ? `<p class="hb-explanation" data-testid="belief-explanation"><strong>Latest update, in the model's words:</strong> ${esc(b.explanation)}</p>` : "";
   const gloss = S.glossaryMarkup(b.glossary, "hb");
   const ups = Array.isArray(b.updates) && b.updates.length
-    ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc(u.turn)}" title="show turn ${esc(u.turn)} in the log">turn ${esc(u.turn)}</button>: ${esc(u.text)} <span class="hb-muted">(probability moved ${esc(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
+    ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc(u.turn)}" title="show turn ${esc(u.turn)} in the log">turn ${esc(u.turn)}</button>: ${agentWords(u.text, vm)} <span class="hb-muted">(probability moved ${esc(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
   const types = b.types && typeof b.types === "object" && Object.keys(b.types).length
     ? `<h5>Player types</h5><ul class="hb-types" data-testid="types">${Object.entries(b.types).map(([who, t]) => `<li>${esc(who)} plays like: ${esc(Object.entries(t || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(", "))}</li>`).join("")}</ul>` : "";
   const notes = Array.isArray(b.notes) && b.notes.length ? `<h5>Dossier notes</h5><ul class="hb-notes" data-testid="notes">${b.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "";
@@ -525,7 +546,7 @@ export function renderEntropy(values) {
 export function renderSince(vm) {
   const lines = Array.isArray(vm.state.since_last_turn) ? vm.state.since_last_turn : [];
   if (!lines.length || vm.state.curtain) return "";
-  return S.sinceMarkup(lines, "hb");
+  return S.sinceMarkup(lines, "hb", lineWords(vm));
 }
 
 /** Key help: the play keys only on a board where one plays; a replay-only board lists its own. */

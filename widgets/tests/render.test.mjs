@@ -368,7 +368,10 @@ describe("the classroom board (issue 13)", () => {
     const html = R.renderBelief(R.viewModel(moveState({ belief })));
     const head = html.match(/<p class="hb-headline[^"]*" data-testid="belief-headline" data-log-entry="7">(.*?)<\/p>/);
     assert.ok(head, "one headline, placed at its log entry");
-    assert.match(head[1], /Since your last turn:<\/span> <span class="tb-headline-text">Bob moved red from the Church to 3: 9\u00d7 more likely if Bob controls red \(0\.20 \u2192 0\.69\)/);
+    // the words as the kernel wrote them, each agent's colour with its lettered swatch after it (issue 24, item 6)
+    const words = head[1].replace(/\u00A0<span class="hb-swatch hb-c-red"[^>]*>J<\/span>/g, "");
+    assert.equal(head[1].split('data-agent-letter="red">J</span>').length - 1, 2);
+    assert.match(words, /Since your last turn:<\/span> <span class="tb-headline-text">Bob moved red from the Church to 3: 9\u00d7 more likely if Bob controls red \(0\.20 \u2192 0\.69\)/);
     assert.ok(html.indexOf("belief-headline") < html.indexOf('class="hb-heat"'), "the headline comes before the heatmap");
     const [before, details] = html.split('<details class="hb-fold" data-fold="belief-more">');
     assert.ok(details, "a details disclosure");
@@ -406,5 +409,35 @@ describe("the classroom board (issue 13)", () => {
     assert.doesNotMatch(replayOnly, /roll \u00B7/);
     assert.match(replayOnly, /one step back/);
     assert.match(R.renderWidget(moveState()), /<kbd>R<\/kbd> roll/);
+  });
+});
+
+describe("agents named by colour carry their letters (issue 24, item 6)", () => {
+  const lines = ["Turn 3: Bob moves red 5\u21927, green church\u21921.", "Scoring (orange at the safe): grey +0, yellow +2, blue +5.",
+    "Fred and Red are players, not agents."];
+  test("in the log, each colour word is followed by its lettered swatch, and only colour words", () => {
+    const html = R.renderWidget(moveState({ log: lines }));
+    const log = html.slice(html.indexOf('data-testid="log"'), html.indexOf("</ol>", html.indexOf('data-testid="log"')));
+    for (const [c, letter] of [["red", "J"], ["green", "M"], ["orange", "B"], ["grey", "S"], ["yellow", "P"], ["blue", "D"]]) {
+      assert.match(log, new RegExp(`${c}\u00A0<span class="hb-swatch hb-c-${c}"[^>]*aria-hidden="true" data-agent-letter="${c}">${letter}</span>`), c);
+    }
+    assert.equal(count(log, "data-agent-letter="), 6);
+    assert.match(log, /Fred and Red are players/);
+  });
+
+  test("in 'since your last turn', the belief headline and the largest updates too; text is still escaped", () => {
+    const belief = { rows: ["Bob"], cols: ["red"], p: [[0.5]], observer: "Ann", headline: { text: "Bob moved red <b>", earlier: "green" },
+      updates: [{ turn: 2, log: 3, text: "Cy moved blue", change: 0.4 }] };
+    const html = R.renderWidget(moveState({ since_last_turn: ["Bob plays fwd123: violet 2\u21925."], belief, agents: AGENTS7 }));
+    const since = html.slice(html.indexOf('data-testid="since"'), html.indexOf("</ol>", html.indexOf('data-testid="since"')));
+    assert.match(since, /violet\u00A0<span[^>]*data-agent-letter="violet">L<\/span>/);
+    assert.match(html, /Bob moved red\u00A0<span[^>]*data-agent-letter="red">J<\/span> &lt;b&gt;/);
+    assert.match(html, /Most telling so far: green\u00A0<span[^>]*>M<\/span>/);
+    assert.match(html, /Cy moved blue\u00A0<span[^>]*>D<\/span>/);
+  });
+
+  test("a line without an agent is escaped text, as before", () => {
+    assert.equal(R.agentWords("a <b> & c", R.viewModel(moveState())), "a &lt;b&gt; &amp; c");
+    assert.equal(R.agentWords("red", null), "red");
   });
 });
