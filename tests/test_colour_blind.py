@@ -56,7 +56,8 @@ import * as R from "./widgets/render.js";
 import { moveState } from "./widgets/tests/fixtures.mjs";
 const LOG = JSON.parse(process.argv[1]);
 const html = R.renderWidget(moveState({
-  last_moves: { Bob: { red: [5, 7], green: [5, 6], grey: [0, 2] }, Cy: { yellow: [0, 1], orange: [3, 4], blue: [-3, 0] } },
+  last_moves: { Bob: { red: [5, 7], green: [5, 6], grey: [0, 2] },
+    Cy: { yellow: [0, 1], orange: [3, 4], blue: [-3, 0] } },
   log: LOG, since_last_turn: LOG,
 }));
 const grab = (re) => [...html.matchAll(re)].map((m) => [m[1], m[2]]);
