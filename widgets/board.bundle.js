@@ -515,6 +515,9 @@ function groupDecisions(decisions) {
   }
   return [...groups.values()];
 }
+function cardGroups(decisions) {
+  return groupDecisions(decisions).filter((g) => g.kind === "play");
+}
 function buildingActions(decisions) {
   const named = (decisions || []).filter((d) => d.building !== void 0 && d.building !== null);
   const safe = named.filter((d) => d.kind === "safe");
@@ -624,6 +627,8 @@ function keyCommand(key, ctx) {
   if (ctx.mode === "actions" && key.length === 1) {
     const d = (ctx.decisions || []).find((x) => x.key && x.key === key.toLowerCase());
     if (d) return { type: "send", action: d.notation };
+    const card = /^[1-9]$/.test(key) ? cardGroups(ctx.decisions)[Number(key) - 1] : null;
+    if (card) return card.actions.length === 1 ? { type: "send", action: card.actions[0].notation } : { type: "focus", action: card.actions[0].notation };
   }
   if (ctx.mode !== "move") return null;
   if (key === "ArrowRight" || key === "ArrowDown") return { type: "select", delta: 1 };
@@ -978,12 +983,15 @@ function renderActionGroups(vm) {
   if (!groups.length) return "";
   const names = Object.fromEntries(vm.order.map((c) => [c, vm.styles[c].name]));
   const pending = vm.ui.pending;
+  const cards = cardGroups(vm.state.decisions).map((g) => g.key);
   return `<div class="hb-actions">` + groups.map((g) => {
     let legend = esc2(g.title);
     if (g.kind === "dossier") {
       const colour = g.key.slice(8);
       if (vm.styles[colour]) legend = `${swatch(vm.styles[colour])} ${legend}`;
     }
+    const cardKey = cards.indexOf(g.key) + 1;
+    if (cardKey > 0 && cardKey <= 9) legend += ` <kbd data-card-key="${cardKey}" title="key ${cardKey}">${cardKey}</kbd>`;
     return `<fieldset class="hb-group hb-group-${esc2(g.kind)}" data-group="${esc2(g.key)}"><legend>${legend}</legend>` + g.actions.map((a) => {
       const effect = effectText(a.effect, names, vm.state.ring);
       const moved = a.effect && a.effect.moves ? Object.keys(a.effect.moves).filter((c) => vm.styles[c]) : [];
@@ -1009,6 +1017,12 @@ function renderResult(vm) {
   if (r.note) out += `<p class="hb-note">${esc2(r.note)}</p>`;
   return out + `<p class="hb-caption">★ farthest marker</p></div>`;
 }
+function renderCardPlay(vm) {
+  const c = vm.state.card_play;
+  if (!c || typeof c !== "object" || !c.card) return "";
+  const who = c.player === vm.state.viewer && vm.state.viewer ? "You play" : `${c.player} plays`;
+  return `<div class="hb-card-play" data-testid="card-play" data-card-play="${esc2(c.log)}"><span class="hb-card-play-head">${esc2(who)} a Top Secret card: <strong>${esc2(c.title)}</strong></span><span class="hb-card-play-text">${agentWords(c.text, vm)}</span></div>`;
+}
 function renderCurtain(vm) {
   return curtainMarkup(vm.state.curtain, "hb");
 }
@@ -1019,6 +1033,7 @@ function renderControls(vm) {
   else if (s.winners || s.result_text) {
     out += `<div class="hb-result" data-testid="result">` + (s.winners ? `<strong>${esc2(s.winners.length ? `Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.join(", ")}` : "No player wins")}</strong> ` : "") + `${esc2(s.result_text)}</div>`;
   }
+  out += renderCardPlay(vm);
   if (s.error && vm.mode !== "curtain") out += `<div class="hb-error" data-testid="error" role="alert">${esc2(s.error)}</div>`;
   if (vm.mode === "curtain") return out + renderCurtain(vm);
   if (vm.mode === "none") return out;
@@ -1040,7 +1055,8 @@ function renderHand(vm) {
   }
   if (!s.top_secret || !s.hand) return sheet;
   const items = s.hand.map((code) => `<li class="hb-card" data-card="${esc2(code)}"><span class="hb-card-code">${esc2(code)}</span> ${esc2(s.card_names[code] || "")}</li>`).join("");
-  return `<section class="hb-hand" data-testid="hand"><h4>${esc2(s.viewer ? "Your hand" : "Hand")} (${s.hand.length})</h4>` + (items ? `<ul>${items}</ul>` : `<p class="hb-empty">No cards.</p>`) + `</section>` + sheet;
+  const ask = s.ask_cards && typeof s.ask_cards === "object" && s.ask_cards.player ? `<label class="hb-ask-cards"><input type="checkbox" data-ask-cards="${esc2(s.ask_cards.player)}"${s.ask_cards.only_playable ? " checked" : ""}> Ask me about playing a card only when I hold one that can act now</label>` : "";
+  return `<section class="hb-hand" data-testid="hand"><h4>${esc2(s.viewer ? "Your hand" : "Hand")} (${s.hand.length})</h4>` + (items ? `<ul>${items}</ul>` : `<p class="hb-empty">No cards.</p>`) + ask + `</section>` + sheet;
 }
 function renderLegend(vm) {
   const s = vm.state;
@@ -1147,7 +1163,7 @@ function renderSince(vm) {
 function renderHelp(vm) {
   const replayOnly = vm && vm.state.replay && !vm.state.autoplay;
   if (replayOnly) return `<p class="hb-help">Keys (click the board or Tab to it first): <kbd>[</kbd> one step back · <kbd>]</kbd> one step forward; the slider and the buttons do the same.</p>`;
-  return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll · <kbd>0</kbd>–<kbd>3</kbd> choose points · <kbd>←</kbd>/<kbd>→</kbd> or an agent's letter select an agent · <kbd>+</kbd>/<kbd>−</kbd> add/remove a step · digits set its steps · <kbd>Enter</kbd> confirm · <kbd>Esc</kbd> reset · <kbd>Y</kbd>/<kbd>N</kbd> announce · <kbd>[</kbd>/<kbd>]</kbd> replay step · <kbd>N</kbd> next bot decision · <kbd>P</kbd> play or pause the bots (while nobody here decides) · <kbd>R</kbd> reveal at the curtain</p>`;
+  return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll · <kbd>0</kbd>–<kbd>3</kbd> choose points · <kbd>←</kbd>/<kbd>→</kbd> or an agent's letter select an agent · <kbd>+</kbd>/<kbd>−</kbd> add/remove a step · digits set its steps · <kbd>Enter</kbd> confirm · <kbd>Esc</kbd> reset · <kbd>Y</kbd>/<kbd>N</kbd> announce · <kbd>1</kbd>–<kbd>9</kbd> a Top Secret card · <kbd>X</kbd> pass · <kbd>D</kbd> done · <kbd>[</kbd>/<kbd>]</kbd> replay step · <kbd>N</kbd> next bot decision · <kbd>P</kbd> play or pause the bots (while nobody here decides) · <kbd>R</kbd> reveal at the curtain</p>`;
 }
 function renderClassData(cd) {
   if (!cd || typeof cd !== "object" || !Array.isArray(cd.seats)) return "";
@@ -1253,6 +1269,7 @@ function render({ model, el }) {
   let replayTimer = null;
   let replaySent = null;
   let lastLog = null;
+  let lastCardPlay = null;
   let scrollQueued = false;
   let destroyed = false;
   function setLayer(name, html) {
@@ -1334,6 +1351,10 @@ function render({ model, el }) {
     }
     patchPlayback();
     patchLog2(vm.state.log);
+    const play = sections.controls.querySelector("[data-card-play]");
+    const playKey = play ? play.getAttribute("data-card-play") : null;
+    if (play && playKey !== lastCardPlay) play.classList.add("hb-card-play-new");
+    lastCardPlay = playKey;
     if (focusKey && !root.contains(doc.activeElement)) restoreFocus(focusKey);
   }
   function focusKeyOf2(node) {
@@ -1349,6 +1370,11 @@ function render({ model, el }) {
   }
   function dispatch(cmd) {
     if (!cmd || !vm) return;
+    if (cmd.type === "focus") {
+      const b = [...root.querySelectorAll("[data-action]")].find((n) => n.getAttribute("data-action") === cmd.action);
+      if (b) b.focus();
+      return;
+    }
     const { ui: next, message } = applyCommand(ui, cmd, vm.ctx);
     const wasPending = ui.pending;
     ui = next;
@@ -1421,6 +1447,11 @@ function render({ model, el }) {
     dispatch(cmd);
   }
   function onInput(event) {
+    const t = event.target;
+    if (t && t.hasAttribute && t.hasAttribute("data-ask-cards")) {
+      if (event.type === "change") model.send({ type: "ask-cards", player: t.getAttribute("data-ask-cards"), value: !!t.checked });
+      return;
+    }
     controlInput(event, sections.playback, vm && vm.state.replay, {
       consent: (player, value) => model.send({ type: "consent", player, value }),
       speed: (value) => dispatch({ type: "speed", value }),

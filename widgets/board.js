@@ -91,6 +91,7 @@ function render({ model, el }) {
   let replayTimer = null;
   let replaySent = null;
   let lastLog = null;
+  let lastCardPlay = null;
   let scrollQueued = false;
   let destroyed = false;
 
@@ -183,6 +184,11 @@ function render({ model, el }) {
     }
     patchPlayback();
     patchLog(vm.state.log);
+    // a new card play is animated once (board.css hb-card-play-new), not on every redraw of its section
+    const play = sections.controls.querySelector("[data-card-play]");
+    const playKey = play ? play.getAttribute("data-card-play") : null;
+    if (play && playKey !== lastCardPlay) play.classList.add("hb-card-play-new");
+    lastCardPlay = playKey;
     if (focusKey && !root.contains(doc.activeElement)) restoreFocus(focusKey);
   }
 
@@ -203,6 +209,11 @@ function render({ model, el }) {
 
   function dispatch(cmd) {
     if (!cmd || !vm) return;
+    if (cmd.type === "focus") {          // a card's key with several options: its first option gets the focus
+      const b = [...root.querySelectorAll("[data-action]")].find((n) => n.getAttribute("data-action") === cmd.action);
+      if (b) b.focus();
+      return;
+    }
     const { ui: next, message } = L.applyCommand(ui, cmd, vm.ctx);
     const wasPending = ui.pending;
     ui = next;
@@ -283,6 +294,12 @@ function render({ model, el }) {
   }
 
   function onInput(event) {
+    const t = event.target;
+    if (t && t.hasAttribute && t.hasAttribute("data-ask-cards")) {
+      // the kernel decides: it answers with a new state, which redraws the box with its value
+      if (event.type === "change") model.send({ type: "ask-cards", player: t.getAttribute("data-ask-cards"), value: !!t.checked });
+      return;
+    }
     S.controlInput(event, sections.playback, vm && vm.state.replay, {
       consent: (player, value) => model.send({ type: "consent", player, value }),
       speed: (value) => dispatch({ type: "speed", value }),

@@ -319,12 +319,16 @@ export function renderActionGroups(vm) {
   if (!groups.length) return "";
   const names = Object.fromEntries(vm.order.map((c) => [c, vm.styles[c].name]));
   const pending = vm.ui.pending;
+  const cards = L.cardGroups(vm.state.decisions).map((g) => g.key);
   return `<div class="hb-actions">` + groups.map((g) => {
     let legend = esc(g.title);
     if (g.kind === "dossier") {
       const colour = g.key.slice(8);
       if (vm.styles[colour]) legend = `${swatch(vm.styles[colour])} ${legend}`;
     }
+    // a card's key (1, 2, ...): played at once with one option, else its first option gets the focus
+    const cardKey = cards.indexOf(g.key) + 1;
+    if (cardKey > 0 && cardKey <= 9) legend += ` <kbd data-card-key="${cardKey}" title="key ${cardKey}">${cardKey}</kbd>`;
     return `<fieldset class="hb-group hb-group-${esc(g.kind)}" data-group="${esc(g.key)}"><legend>${legend}</legend>`
       + g.actions.map((a) => {
         const effect = L.effectText(a.effect, names, vm.state.ring);
@@ -361,6 +365,20 @@ export function renderResult(vm) {
   return out + `<p class="hb-caption">\u2605 farthest marker</p></div>`;
 }
 
+/**
+ * The newest Top Secret card play of the turn (the kernel's `card_play`): who played which card and what it did,
+ * in words with the agents' lettered swatches. board.js animates it once per play (`data-card-play` is the play's
+ * log index), and the kernel's autoplay lingers on it, so that a bot's card is not missed.
+ */
+export function renderCardPlay(vm) {
+  const c = vm.state.card_play;
+  if (!c || typeof c !== "object" || !c.card) return "";
+  const who = c.player === vm.state.viewer && vm.state.viewer ? "You play" : `${c.player} plays`;
+  return `<div class="hb-card-play" data-testid="card-play" data-card-play="${esc(c.log)}">`
+    + `<span class="hb-card-play-head">${esc(who)} a Top Secret card: <strong>${esc(c.title)}</strong></span>`
+    + `<span class="hb-card-play-text">${agentWords(c.text, vm)}</span></div>`;
+}
+
 /** The curtain panel (hot seat): text and the reveal button. */
 export function renderCurtain(vm) {
   return S.curtainMarkup(vm.state.curtain, "hb");
@@ -376,6 +394,7 @@ export function renderControls(vm) {
       + (s.winners ? `<strong>${esc(s.winners.length ? `Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.join(", ")}` : "No player wins")}</strong> ` : "")
       + `${esc(s.result_text)}</div>`;
   }
+  out += renderCardPlay(vm);
   if (s.error && vm.mode !== "curtain") out += `<div class="hb-error" data-testid="error" role="alert">${esc(s.error)}</div>`;
   if (vm.mode === "curtain") return out + renderCurtain(vm);
   if (vm.mode === "none") return out;
@@ -402,8 +421,12 @@ export function renderHand(vm) {
   }
   if (!s.top_secret || !s.hand) return sheet;
   const items = s.hand.map((code) => `<li class="hb-card" data-card="${esc(code)}"><span class="hb-card-code">${esc(code)}</span> ${esc(s.card_names[code] || "")}</li>`).join("");
+  // the human's own preference (the kernel's ask_cards): the table answers the card questions with one answer
+  const ask = s.ask_cards && typeof s.ask_cards === "object" && s.ask_cards.player
+    ? `<label class="hb-ask-cards"><input type="checkbox" data-ask-cards="${esc(s.ask_cards.player)}"${s.ask_cards.only_playable ? " checked" : ""}> `
+      + `Ask me about playing a card only when I hold one that can act now</label>` : "";
   return `<section class="hb-hand" data-testid="hand"><h4>${esc(s.viewer ? "Your hand" : "Hand")} (${s.hand.length})</h4>`
-    + (items ? `<ul>${items}</ul>` : `<p class="hb-empty">No cards.</p>`) + `</section>` + sheet;
+    + (items ? `<ul>${items}</ul>` : `<p class="hb-empty">No cards.</p>`) + ask + `</section>` + sheet;
 }
 
 /** Legend: each agent with colour, letter, name, score; "yours" and owners when known. */
@@ -556,6 +579,7 @@ export function renderHelp(vm) {
   return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll \u00B7 <kbd>0</kbd>\u2013<kbd>3</kbd> choose points \u00B7 `
     + `<kbd>\u2190</kbd>/<kbd>\u2192</kbd> or an agent's letter select an agent \u00B7 <kbd>+</kbd>/<kbd>\u2212</kbd> add/remove a step \u00B7 `
     + `digits set its steps \u00B7 <kbd>Enter</kbd> confirm \u00B7 <kbd>Esc</kbd> reset \u00B7 <kbd>Y</kbd>/<kbd>N</kbd> announce \u00B7 `
+    + `<kbd>1</kbd>\u2013<kbd>9</kbd> a Top Secret card \u00B7 <kbd>X</kbd> pass \u00B7 <kbd>D</kbd> done \u00B7 `
     + `<kbd>[</kbd>/<kbd>]</kbd> replay step \u00B7 <kbd>N</kbd> next bot decision \u00B7 <kbd>P</kbd> play or pause the bots `
     + `(while nobody here decides) \u00B7 <kbd>R</kbd> reveal at the curtain</p>`;
 }

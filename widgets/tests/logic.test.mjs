@@ -404,3 +404,22 @@ describe("keyboard and clicks", () => {
     assert.deepEqual(L.applyCommand(L.initialUi(), { type: "send", action: "dossier red=free" }, d).message, { type: "action", action: "dossier red=free" });
   });
 });
+
+describe("the Top Secret cards have keys (issue 24, item 5)", () => {
+  test("1, 2, ... are the cards in the order shown: one option is played, several give the first the focus", () => {
+    const ctx = L.uiContext(L.normaliseState(cardState(), null));
+    assert.equal(ctx.mode, "actions");
+    assert.deepEqual(L.cardGroups(ctx.decisions).map((g) => g.key), ["play:fwd123", "play:tosafe", "play:placesafe"]);
+    assert.deepEqual(L.keyCommand("1", ctx), { type: "focus", action: "play fwd123 red+1" });
+    assert.deepEqual(L.keyCommand("2", ctx), { type: "send", action: "play tosafe red" });
+    assert.deepEqual(L.keyCommand("3", ctx), { type: "send", action: "play placesafe 4" });
+    assert.equal(L.keyCommand("4", ctx), null);
+    assert.equal(L.keyCommand("0", ctx), null);
+  });
+
+  test("a focus command sends nothing to the kernel", () => {
+    const ctx = L.uiContext(L.normaliseState(cardState(), null));
+    const { message } = L.applyCommand(L.initialUi(), { type: "focus", action: "play fwd123 red+1" }, ctx);
+    assert.equal(message, null);
+  });
+});

@@ -441,3 +441,33 @@ describe("agents named by colour carry their letters (issue 24, item 6)", () => 
     assert.equal(R.agentWords("red", null), "red");
   });
 });
+
+describe("the Top Secret flow on the board (issue 24, item 5)", () => {
+  test("a card play is shown above the decision with what it did, each agent with its letter", () => {
+    const card_play = { player: "Bob", card: "fwd123", title: "One agent 1, 2 or 3 buildings forward",
+      text: "Bob plays fwd123 (One agent 1, 2 or 3 buildings forward): red 5\u21927.", log: 41 };
+    const html = R.renderWidget(moveState({ card_play }));
+    const box = html.slice(html.indexOf('data-testid="card-play"'), html.indexOf("</div>", html.indexOf('data-testid="card-play"')));
+    assert.match(box, /data-card-play="41"/);
+    assert.match(box, /Bob plays a Top Secret card: <strong>One agent 1, 2 or 3 buildings forward<\/strong>/);
+    assert.match(box, /red\u00A0<span class="hb-swatch hb-c-red"[^>]*>J<\/span> 5\u21927\./);
+    assert.ok(html.indexOf('data-testid="card-play"') < html.indexOf('data-testid="allocation"'), "above the decision");
+    assert.match(R.renderWidget(moveState({ card_play: { ...card_play, player: "Ann" } })), /You play a Top Secret card/);
+    assert.doesNotMatch(R.renderWidget(moveState({ card_play: null })), /data-testid="card-play"/);
+  });
+
+  test("the human's own 'ask me only when a card can act' box shows the kernel's value, beside the hand", () => {
+    const on = R.renderWidget(moveState({ ask_cards: { player: "Ann", only_playable: true } }));
+    const hand = on.slice(on.indexOf('data-testid="hand"'), on.indexOf("</section>", on.indexOf('data-testid="hand"')));
+    assert.match(hand, /<input type="checkbox" data-ask-cards="Ann" checked> Ask me about playing a card only when I hold one that can act now/);
+    const off = R.renderWidget(moveState({ ask_cards: { player: "Ann", only_playable: false } }));
+    assert.match(off, /data-ask-cards="Ann">/);
+    assert.doesNotMatch(R.renderWidget(moveState({ ask_cards: null })), /data-ask-cards/);
+  });
+
+  test("each card group names its key; Pass and Done keep theirs", () => {
+    const html = R.renderWidget(cardState());
+    assert.deepEqual(attrValues(html, "data-card-key"), ["1", "2", "3"]);
+    assert.match(html, /<legend>[^<]*\(fwd123\)[^<]* <kbd data-card-key="1"/);
+  });
+});
