@@ -1021,7 +1021,7 @@ function renderCardPlay(vm) {
   const c = vm.state.card_play;
   if (!c || typeof c !== "object" || !c.card) return "";
   const who = c.player === vm.state.viewer && vm.state.viewer ? "You play" : `${c.player} plays`;
-  return `<div class="hb-card-play" data-testid="card-play" data-card-play="${esc2(c.log)}"><span class="hb-card-play-head">${esc2(who)} a Top Secret card: <strong>${esc2(c.title)}</strong></span><span class="hb-card-play-text">${agentWords(c.text, vm)}</span></div>`;
+  return `<div class="hb-card-play" data-testid="card-play" data-card-play="${esc2(c.log)}"><span class="hb-card-play-head">${esc2(who)} a Top Secret card: <strong>${esc2(c.title)}</strong></span>` + (c.effect ? `<span class="hb-card-play-text">${agentWords(c.effect, vm)}</span>` : "") + `</div>`;
 }
 function renderCurtain(vm) {
   return curtainMarkup(vm.state.curtain, "hb");

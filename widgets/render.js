@@ -376,7 +376,7 @@ export function renderCardPlay(vm) {
   const who = c.player === vm.state.viewer && vm.state.viewer ? "You play" : `${c.player} plays`;
   return `<div class="hb-card-play" data-testid="card-play" data-card-play="${esc(c.log)}">`
     + `<span class="hb-card-play-head">${esc(who)} a Top Secret card: <strong>${esc(c.title)}</strong></span>`
-    + `<span class="hb-card-play-text">${agentWords(c.text, vm)}</span></div>`;
+    + (c.effect ? `<span class="hb-card-play-text">${agentWords(c.effect, vm)}</span>` : "") + `</div>`;
 }
 
 /** The curtain panel (hot seat): text and the reveal button. */

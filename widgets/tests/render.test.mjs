@@ -445,12 +445,12 @@ describe("agents named by colour carry their letters (issue 24, item 6)", () => 
 describe("the Top Secret flow on the board (issue 24, item 5)", () => {
   test("a card play is shown above the decision with what it did, each agent with its letter", () => {
     const card_play = { player: "Bob", card: "fwd123", title: "One agent 1, 2 or 3 buildings forward",
-      text: "Bob plays fwd123 (One agent 1, 2 or 3 buildings forward): red 5\u21927.", log: 41 };
+      text: "Bob plays fwd123 (One agent 1, 2 or 3 buildings forward): red 5\u21927.", effect: "red 5\u21927.", log: 41 };
     const html = R.renderWidget(moveState({ card_play }));
     const box = html.slice(html.indexOf('data-testid="card-play"'), html.indexOf("</div>", html.indexOf('data-testid="card-play"')));
     assert.match(box, /data-card-play="41"/);
     assert.match(box, /Bob plays a Top Secret card: <strong>One agent 1, 2 or 3 buildings forward<\/strong>/);
-    assert.match(box, /red\u00A0<span class="hb-swatch hb-c-red"[^>]*>J<\/span> 5\u21927\./);
+    assert.match(box, /<span class="hb-card-play-text">red\u00A0<span class="hb-swatch hb-c-red"[^>]*>J<\/span> 5\u21927\.<\/span>/);
     assert.ok(html.indexOf('data-testid="card-play"') < html.indexOf('data-testid="allocation"'), "above the decision");
     assert.match(R.renderWidget(moveState({ card_play: { ...card_play, player: "Ann" } })), /You play a Top Secret card/);
     assert.doesNotMatch(R.renderWidget(moveState({ card_play: null })), /data-testid="card-play"/);

@@ -433,14 +433,15 @@ def since_last_turn(view) -> list[str]:
 def card_play_of(view) -> dict | None:
     """The newest Top Secret card play of the turn now, for the board to show it (``None`` once the next die is
     rolled or agents move by the die, and in a game without one): who played which card (its ``title``), what it
-    did in words (``text``, the log's sentence) and its ``log`` index (the board animates each play once).
+    did in words (``text``, the log's sentence; ``effect``, its part after the card) and its ``log`` index (the
+    board animates each play once).
 
     >>> from heimlich_lab.games.heimlich.rules.views import Event
     >>> class V: log = [Event("play", {"player": "Bob", "card": "fwd123", "moves": {"red": (5, 7)}})]
     >>> p = card_play_of(V()); p["player"], p["title"], p["log"]
     ('Bob', 'One agent 1, 2 or 3 buildings forward', 0)
-    >>> p["text"]
-    'Bob plays fwd123 (One agent 1, 2 or 3 buildings forward): red 5→7.'
+    >>> p["text"], p["effect"]
+    ('Bob plays fwd123 (One agent 1, 2 or 3 buildings forward): red 5→7.', 'red 5→7.')
     """
     log = view.log
     for i in range(len(log) - 1, max(-1, len(log) - 60), -1):
@@ -448,9 +449,11 @@ def card_play_of(view) -> dict | None:
         if e.kind in ("roll", "move", "over"):
             return None
         if e.kind == "play":
-            card = e.data["card"]
-            return {"player": e.player, "card": card, "title": CARDS[card].text.rstrip("."), "text": describe(e),
-                    "log": i}
+            card, text = e.data["card"], describe(e)
+            title = CARDS[card].text.rstrip(".")
+            said = for_any_name(f"{e.player} plays {card} ({title})")
+            effect = text[len(said):].lstrip(":").strip() if text.startswith(said) else text
+            return {"player": e.player, "card": card, "title": title, "text": text, "effect": effect, "log": i}
     return None
 
 
