@@ -181,7 +181,7 @@ def notebooks(lab_root, make_notebook):
         "start = Position(positions={c: 0 for c in rules.agents_for(3)}, owners={'Ann': 'red', 'Bob': 'blue', 'Cy': 'green'},\n"
         "                 safe=7, active='Ann', decision='move', die='3', hands={'Ann': ['fwd123'], 'Bob': [], 'Cy': []})\n"
         "ctl = GameController(['Ann', 'Bob', 'Cy'], bots={'Bob': RandomBot(1), 'Cy': RandomBot(2)}, rules=rules, seed=5,\n"
-        "                     start=start, speed_ms=100)\n"
+        "                     start=start, speed_ms=100, ask_cards='always')   # Ann says Done herself\n"
         "ctl.widget",
         REPORT + "report(ctl)",
     ])
