@@ -185,10 +185,12 @@ function render({ model, el }) {
     patchPlayback();
     patchLog(vm.state.log);
     // a new card play is animated once (board.css hb-card-play-new), not on every redraw of its section
-    const play = sections.controls.querySelector("[data-card-play]");
-    const playKey = play ? play.getAttribute("data-card-play") : null;
-    if (play && playKey !== lastCardPlay) play.classList.add("hb-card-play-new");
-    lastCardPlay = playKey;
+    const cardPlay = vm.state.card_play && vm.state.card_play.card ? String(vm.state.card_play.log) : null;
+    if (cardPlay !== lastCardPlay) {
+      lastCardPlay = cardPlay;
+      const box = cardPlay === null ? null : sections.controls.querySelector("[data-card-play]");
+      if (box) box.classList.add("hb-card-play-new");
+    }
     if (focusKey && !root.contains(doc.activeElement)) restoreFocus(focusKey);
   }
 
