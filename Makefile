@@ -19,9 +19,9 @@ setup: $(VENV)/.installed
 lab: setup
 	$(VENV)/bin/jupyter lab notebooks/00-rules-primer.ipynb
 
-# The board as an app: Voila with a template that has no CDN links (heimlich_lab/games/heimlich/widget/voila_app.py).
+# The board as an app: Voila with a template that has no CDN links (heimlich_lab/commands/voila_app.py).
 app: setup
-	$(PY) -m heimlich_lab.games.heimlich.widget.voila_app notebooks/play.ipynb
+	$(PY) -m heimlich_lab.commands.voila_app notebooks/app.ipynb
 
 # Debian's Chromium for the real-browser tests (Playwright uses its executable; nothing is downloaded).
 browser:

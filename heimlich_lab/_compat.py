@@ -48,7 +48,8 @@ MOVED: dict[str, str] = {
         "population", "utility", "wording")},
     **{f"heimlich_lab.bots.{m}": f"{_H}.bots.{m}" for m in ("bluff", "model_bots", "type_bot", "dossier")},
     **{f"heimlich_lab.widget.{m}": f"{_H}.widget.{m}" for m in (
-        "board", "game_controller", "panel", "replay_controller", "state", "voila_app")},
+        "board", "game_controller", "panel", "replay_controller", "state")},
+    "heimlich_lab.widget.voila_app": "heimlich_lab.commands.voila_app",
 }
 
 #: shared module -> {name it used to export: the module that defines it now (``"module:name"`` if renamed)}

@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "instructor" / "notebooks"
 RELEASE = ROOT / "notebooks"
 COURSE = sorted(NOTEBOOKS.glob("[0-9]*.ipynb"))
-APPS = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if p not in COURSE)     # play.ipynb: an app, not a lesson
+APPS = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if p not in COURSE)     # app.ipynb, play.ipynb: not lessons
 STRICT = [line.strip() for line in (NOTEBOOKS / "STRICT").read_text().splitlines() if line.strip()]
 
 #: Course notebooks still in the old format (being converted to nbgrader's markup). Remove each one as it is
@@ -67,7 +67,7 @@ def test_the_course_is_there():
     numbers = [_number(p) for p in COURSE]
     assert numbers == list(range(len(numbers))) and len(numbers) >= 12, \
         f"expected notebooks 00, 01, ... (at least 12), found {[p.name for p in COURSE]}"
-    assert [p.name for p in APPS] == ["play.ipynb"], f"unexpected notebooks: {[p.name for p in APPS]}"
+    assert [p.name for p in APPS] == ["app.ipynb", "play.ipynb"], f"unexpected notebooks: {[p.name for p in APPS]}"
 
 
 @pytest.mark.parametrize("path", COURSE + APPS, ids=lambda p: p.name)
@@ -402,7 +402,7 @@ def test_the_app_hides_the_instructor_cells(tmp_path):
     must not reach the page, as they do not reach the student copy."""
     from nbconvert.exporters import HTMLExporter
     from traitlets.config.loader import KVArgParseConfigLoader
-    from heimlich_lab.widget.voila_app import HIDDEN_CELLS, voila_command
+    from heimlich_lab.commands.voila_app import HIDDEN_CELLS, voila_command
 
     cmd, _ = voila_command(NOTEBOOKS / "play.ipynb", root=tmp_path)
     assert all(flag in cmd for flag in HIDDEN_CELLS)

@@ -114,7 +114,7 @@ def test_move_gives_the_move_table_and_no_list_then_safe_after_a_scoring():
 
 def test_announce_round_cards_with_targets_pass_and_done():
     start = pos(decision="move", die="2", rules=TS, hands={"Ann": ["fwd123"], "Bob": ["ruins"]})
-    ctl = GameController(THREE, bots=bots("Bob", "Cy"), rules=TS, start=start, beliefs=False)
+    ctl = GameController(THREE, bots=bots("Bob", "Cy"), rules=TS, start=start, beliefs=False, ask_cards="always")
     ctl.send_action("move grey+2")
     s = ctl.widget.state
     assert s["phase"] == "announce" and notations(s) == ["announce yes", "announce no"]   # screen order
@@ -534,7 +534,7 @@ def test_play_in_notebook_returns_the_widget_with_its_controller():
 
 def test_a_second_agent_take_updates_each_belief_with_what_its_observer_saw():
     start = pos(decision="move", die="2", rules=TS, hands={"Ann": ["second"]})
-    ctl = GameController(THREE, bots=bots("Cy"), rules=TS, start=start, seed=1)
+    ctl = GameController(THREE, bots=bots("Cy"), rules=TS, start=start, seed=1, ask_cards="always")
     ctl.reveal()
     ctl.send_action("move grey+2")
     ctl.send_action("announce yes")
@@ -974,7 +974,7 @@ def test_the_headline_is_the_most_informative_update_since_the_observers_last_tu
     from heimlich_lab.widget.panel import GLOSSARY, JARGON
     from heimlich_lab.bots import GreedyBot
     greedy = {"Bob": GreedyBot(seed=2), "Cy": GreedyBot(seed=3)}   # they give their agents away, as in class
-    ctl = GameController(THREE, bots=greedy, rules=TS, seed=3)      # top secret: several decisions in a turn
+    ctl = GameController(THREE, bots=greedy, rules=TS, seed=3, ask_cards="always")    # every card question asked
     seen, own_steps = [], 0
     for _ in range(200):
         s = ctl.widget.state

@@ -25,11 +25,12 @@ def test_the_front_end_and_the_notebook_reference_no_external_url():
     for f in ["board.bundle.js", "board.css", "board.js", "logic.js", "render.js", "shell.js",
               "secrets/table.bundle.js", "secrets/table.js", "secrets/render.js", "secrets/table.css"]:
         assert _external_urls((ROOT / "widgets" / f).read_text()) == [], f
-    nb = json.loads((ROOT / "notebooks" / "play.ipynb").read_text())
-    for cell in nb["cells"]:
-        src = "".join(cell["source"])
-        assert _external_urls(src) == [], src[:200]
-        assert "cdn" not in src.lower()
+    for name in ("play.ipynb", "app.ipynb"):
+        nb = json.loads((ROOT / "notebooks" / name).read_text())
+        for cell in nb["cells"]:
+            src = "".join(cell["source"])
+            assert _external_urls(src) == [], src[:200]
+            assert "cdn" not in src.lower()
 
 
 @pytest.fixture(scope="module")

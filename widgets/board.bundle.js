@@ -59,12 +59,12 @@ function curtainMarkup(text, p = "tb") {
   const handOver = /^Hand the screen to /.test(String(text));
   return `<div class="${p}-curtain tb-curtain" data-testid="curtain" role="dialog" aria-label="${esc(WORDS.curtainHead)}"><p class="tb-curtain-head">${esc(WORDS.curtainHead)}</p><p class="tb-curtain-text">${esc(text)}</p>` + (handOver ? `<button type="button" class="${p}-reveal tb-reveal" data-curtain="reveal" data-control="reveal" aria-keyshortcuts="R">${WORDS.reveal}</button>` : "") + `</div>`;
 }
-function sinceMarkup(lines, p = "tb") {
+function sinceMarkup(lines, p = "tb", words = esc) {
   if (!Array.isArray(lines) || !lines.length) return "";
-  return `<ol class="${p}-since" data-testid="since" tabindex="0" aria-label="Since your last turn">${logItems(lines)}</ol>`;
+  return `<ol class="${p}-since" data-testid="since" tabindex="0" aria-label="Since your last turn">${logItems(lines, words)}</ol>`;
 }
-function logItems(lines) {
-  return (lines || []).map((l) => `<li>${esc(l)}</li>`).join("");
+function logItems(lines, words = esc) {
+  return (lines || []).map((l) => `<li>${words(l)}</li>`).join("");
 }
 function liveMode(state) {
   const a = state && state.autoplay;
@@ -233,20 +233,20 @@ function wire(target, model, dom, changes) {
     for (const [name, f] of changes) model.off(name, f);
   };
 }
-function patchLog(ol, lines, prev) {
+function patchLog(ol, lines, prev, words = esc) {
   if (prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {
-    if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length)));
+    if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length), words));
   } else {
-    ol.innerHTML = logItems(lines);
+    ol.innerHTML = logItems(lines, words);
   }
   ol.scrollTop = ol.scrollHeight;
   return lines;
 }
-function beliefHeadlineMarkup(headline, p = "tb") {
+function beliefHeadlineMarkup(headline, p = "tb", words = esc) {
   if (!headline || !headline.text) return "";
   const where = Number.isFinite(Number(headline.log)) && headline.log !== null && headline.log !== void 0 ? ` data-log-entry="${esc(Math.trunc(Number(headline.log)))}"` : "";
-  const earlier = headline.earlier ? `<span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: ${esc(headline.earlier)}</span>` : "";
-  return `<p class="${p}-headline tb-headline" data-testid="belief-headline"${where}><span class="tb-headline-label">${esc(headline.label || "Since your last turn:")}</span> <span class="tb-headline-text">${esc(headline.text)}</span>${earlier}</p>`;
+  const earlier = headline.earlier ? `<span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: ${words(headline.earlier)}</span>` : "";
+  return `<p class="${p}-headline tb-headline" data-testid="belief-headline"${where}><span class="tb-headline-label">${esc(headline.label || "Since your last turn:")}</span> <span class="tb-headline-text">${words(headline.text)}</span>${earlier}</p>`;
 }
 function glossaryMarkup(glossary, p = "tb") {
   if (!Array.isArray(glossary) || !glossary.length) return "";
@@ -354,14 +354,14 @@ var BELIEF_WORDS = Object.freeze({
   none: "No belief is shown for this view.",
   explanation: "Latest update, in the model's words:"
 });
-function beliefPanelMarkup(p, { curtain = false, belief = null, title = "", body = "", summary = "Details", details = "" } = {}) {
+function beliefPanelMarkup(p, { curtain = false, belief = null, title = "", body = "", summary = "Details", details = "", words = esc } = {}) {
   const open = (kind, extra = "") => `<section class="${p}-belief tb-belief" data-testid="belief" data-belief="${kind}"${extra}>`;
   if (curtain) return `${open("hidden")}<p>${BELIEF_WORDS.hidden}</p></section>`;
   if (!belief) return `${open("none")}<p>${BELIEF_WORDS.none}</p></section>`;
   const v = Number(belief.version);
   const version = belief.version !== null && belief.version !== void 0 && belief.version !== "" && Number.isFinite(v) ? ` data-belief-version="${Math.trunc(v)}"` : "";
   const expl = belief.explanation ? `<p class="${p}-explanation tb-explanation" data-testid="belief-explanation"><strong>${BELIEF_WORDS.explanation}</strong> ${esc(belief.explanation)}</p>` : "";
-  return `${open("shown", version)}<h4 class="${p}-belief-title tb-belief-title">${esc(title || belief.title || "Belief")}</h4>${beliefHeadlineMarkup(belief.headline, p)}${body}<details class="${p}-fold" data-fold="belief-more"><summary>${esc(summary)}</summary>${expl}${details}${glossaryMarkup(belief.glossary, p)}</details></section>`;
+  return `${open("shown", version)}<h4 class="${p}-belief-title tb-belief-title">${esc(title || belief.title || "Belief")}</h4>${beliefHeadlineMarkup(belief.headline, p, words)}${body}<details class="${p}-fold" data-fold="belief-more"><summary>${esc(summary)}</summary>${expl}${details}${glossaryMarkup(belief.glossary, p)}</details></section>`;
 }
 
 // logic.js
@@ -710,6 +710,9 @@ function groupDecisions(decisions) {
   }
   return [...groups.values()];
 }
+function cardGroups(decisions) {
+  return groupDecisions(decisions).filter((g) => g.kind === "play");
+}
 function buildingActions(decisions) {
   const named = (decisions || []).filter((d) => d.building !== void 0 && d.building !== null);
   const safe = named.filter((d) => d.kind === "safe");
@@ -819,6 +822,8 @@ function keyCommand(key, ctx) {
   if (ctx.mode === "actions" && key.length === 1) {
     const d = (ctx.decisions || []).find((x) => x.key && x.key === key.toLowerCase());
     if (d) return { type: "send", action: d.notation };
+    const card = /^[1-9]$/.test(key) ? cardGroups(ctx.decisions)[Number(key) - 1] : null;
+    if (card) return card.actions.length === 1 ? { type: "send", action: card.actions[0].notation } : { type: "focus", action: card.actions[0].notation };
   }
   if (ctx.mode !== "move") return null;
   if (key === "ArrowRight" || key === "ArrowDown") return { type: "select", delta: 1 };
@@ -1175,12 +1180,15 @@ function renderActionGroups(vm) {
   if (!groups.length) return "";
   const names = Object.fromEntries(vm.order.map((c) => [c, vm.styles[c].name]));
   const pending = vm.ui.pending;
+  const cards = cardGroups(vm.state.decisions).map((g) => g.key);
   return `<div class="hb-actions">` + groups.map((g) => {
     let legend = esc2(g.title);
     if (g.kind === "dossier") {
       const colour = g.key.slice(8);
       if (vm.styles[colour]) legend = `${swatch(vm.styles[colour])} ${legend}`;
     }
+    const cardKey = cards.indexOf(g.key) + 1;
+    if (cardKey > 0 && cardKey <= 9) legend += ` <kbd data-card-key="${cardKey}" title="key ${cardKey}">${cardKey}</kbd>`;
     return `<fieldset class="hb-group hb-group-${esc2(g.kind)}" data-group="${esc2(g.key)}"><legend>${legend}</legend>` + g.actions.map((a) => {
       const effect = effectText(a.effect, names, vm.state.ring);
       const moved = a.effect && a.effect.moves ? Object.keys(a.effect.moves).filter((c) => vm.styles[c]) : [];
@@ -1206,6 +1214,12 @@ function renderResult(vm) {
   if (r.note) out += `<p class="hb-note">${esc2(r.note)}</p>`;
   return out + `<p class="hb-caption">★ farthest marker</p></div>`;
 }
+function renderCardPlay(vm) {
+  const c = vm.state.card_play;
+  if (!c || typeof c !== "object" || !c.card) return "";
+  const who = c.player === vm.state.viewer && vm.state.viewer ? "You play" : `${c.player} plays`;
+  return `<div class="hb-card-play" data-testid="card-play" data-card-play="${esc2(c.log)}"><span class="hb-card-play-head">${esc2(who)} a Top Secret card: <strong>${esc2(c.title)}</strong></span>` + (c.effect ? `<span class="hb-card-play-text">${agentWords(c.effect, vm)}</span>` : "") + `</div>`;
+}
 function renderCurtain(vm) {
   return curtainMarkup(vm.state.curtain, "hb");
 }
@@ -1216,6 +1230,7 @@ function renderControls(vm) {
   else if (s.winners || s.result_text) {
     out += `<div class="hb-result" data-testid="result">` + (s.winners ? `<strong>${esc2(s.winners.length ? `Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.join(", ")}` : "No player wins")}</strong> ` : "") + `${esc2(s.result_text)}</div>`;
   }
+  out += renderCardPlay(vm);
   if (s.error && vm.mode !== "curtain") out += `<div class="hb-error" data-testid="error" role="alert">${esc2(s.error)}</div>`;
   if (vm.mode === "curtain") return out + renderCurtain(vm);
   if (vm.mode === "none") return out;
@@ -1237,7 +1252,8 @@ function renderHand(vm) {
   }
   if (!s.top_secret || !s.hand) return sheet;
   const items = s.hand.map((code) => `<li class="hb-card" data-card="${esc2(code)}"><span class="hb-card-code">${esc2(code)}</span> ${esc2(s.card_names[code] || "")}</li>`).join("");
-  return `<section class="hb-hand" data-testid="hand"><h4>${esc2(s.viewer ? "Your hand" : "Hand")} (${s.hand.length})</h4>` + (items ? `<ul>${items}</ul>` : `<p class="hb-empty">No cards.</p>`) + `</section>` + sheet;
+  const ask = s.ask_cards && typeof s.ask_cards === "object" && s.ask_cards.player ? `<label class="hb-ask-cards"><input type="checkbox" data-ask-cards="${esc2(s.ask_cards.player)}"${s.ask_cards.only_playable ? " checked" : ""}> Ask me about playing a card only when I hold one that can act now</label>` : "";
+  return `<section class="hb-hand" data-testid="hand"><h4>${esc2(s.viewer ? "Your hand" : "Hand")} (${s.hand.length})</h4>` + (items ? `<ul>${items}</ul>` : `<p class="hb-empty">No cards.</p>`) + ask + `</section>` + sheet;
 }
 function renderLegend(vm) {
   const s = vm.state;
@@ -1251,10 +1267,20 @@ function renderLegend(vm) {
   }).join("") + `</ul>`;
 }
 function renderLog(vm) {
-  return `<h4>Log</h4><ol class="hb-log" data-testid="log">${renderLogItems(vm.state.log)}</ol>`;
+  return `<h4>Log</h4><ol class="hb-log" data-testid="log">${renderLogItems(vm.state.log, vm)}</ol>`;
 }
-function renderLogItems(lines) {
-  return logItems(lines);
+function renderLogItems(lines, vm) {
+  return logItems(lines, lineWords(vm));
+}
+function agentWords(text, vm) {
+  const colours = vm && Array.isArray(vm.order) ? vm.order.filter((c) => /^[a-z]+$/.test(c)) : [];
+  const s = String(text ?? "");
+  if (!colours.length) return esc2(s);
+  const parts = s.split(new RegExp(`(?<![A-Za-z])(${colours.join("|")})(?![A-Za-z])`));
+  return parts.map((part, i) => i % 2 ? `${esc2(part)} ${swatch(vm.styles[part] || agentStyle(part), ' aria-hidden="true" data-agent-letter="' + esc2(part) + '"')}` : esc2(part)).join("");
+}
+function lineWords(vm) {
+  return (line) => agentWords(line, vm);
 }
 function renderPlayback(vm) {
   return playbackMarkup(vm.state, "hb");
@@ -1296,7 +1322,7 @@ function renderBelief(vm) {
   const two = sumsToTwo ? `<p class="hb-note" data-testid="sums-to-two">A row sums to 2 when that player may hold a second agent (the Top Secret card that takes a free agent).</p>` : "";
   const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
   const plot = ent.length ? renderEntropy(ent) : "";
-  const ups = Array.isArray(b.updates) && b.updates.length ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc2(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc2(u.turn)}" title="show turn ${esc2(u.turn)} in the log">turn ${esc2(u.turn)}</button>: ${esc2(u.text)} <span class="hb-muted">(probability moved ${esc2(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
+  const ups = Array.isArray(b.updates) && b.updates.length ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc2(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc2(u.turn)}" title="show turn ${esc2(u.turn)} in the log">turn ${esc2(u.turn)}</button>: ${agentWords(u.text, vm)} <span class="hb-muted">(probability moved ${esc2(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
   const types = b.types && typeof b.types === "object" && Object.keys(b.types).length ? `<h5>Player types</h5><ul class="hb-types" data-testid="types">${Object.entries(b.types).map(([who, t]) => `<li>${esc2(who)} plays like: ${esc2(Object.entries(t || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(", "))}</li>`).join("")}</ul>` : "";
   const notes = Array.isArray(b.notes) && b.notes.length ? `<h5>Dossier notes</h5><ul class="hb-notes" data-testid="notes">${b.notes.map((n) => `<li>${esc2(n)}</li>`).join("")}</ul>` : "";
   let sheet = "";
@@ -1310,6 +1336,7 @@ function renderBelief(vm) {
     belief: b,
     title: b.title || "Who controls which agent?",
     body: `${caption}${table}${legend}${mine}${two}`,
+    words: lineWords(vm),
     summary: `Details: updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}`,
     details: `${ups}${types}${plot}${notes}${sheet}`
   });
@@ -1327,12 +1354,12 @@ function renderEntropy(values) {
 function renderSince(vm) {
   const lines = Array.isArray(vm.state.since_last_turn) ? vm.state.since_last_turn : [];
   if (!lines.length || vm.state.curtain) return "";
-  return sinceMarkup(lines, "hb");
+  return sinceMarkup(lines, "hb", lineWords(vm));
 }
 function renderHelp(vm) {
   const replayOnly = vm && vm.state.replay && !vm.state.autoplay;
   if (replayOnly) return `<p class="hb-help">Keys (click the board or Tab to it first): <kbd>[</kbd> one step back · <kbd>]</kbd> one step forward; the slider and the buttons do the same.</p>`;
-  return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll · <kbd>0</kbd>–<kbd>3</kbd> choose points · <kbd>←</kbd>/<kbd>→</kbd> or an agent's letter select an agent · <kbd>+</kbd>/<kbd>−</kbd> add/remove a step · digits set its steps · <kbd>Enter</kbd> confirm · <kbd>Esc</kbd> reset · <kbd>Y</kbd>/<kbd>N</kbd> announce · <kbd>[</kbd>/<kbd>]</kbd> replay step · <kbd>N</kbd> next bot decision · <kbd>P</kbd> play or pause the bots (while nobody here decides) · <kbd>R</kbd> reveal at the curtain</p>`;
+  return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll · <kbd>0</kbd>–<kbd>3</kbd> choose points · <kbd>←</kbd>/<kbd>→</kbd> or an agent's letter select an agent · <kbd>+</kbd>/<kbd>−</kbd> add/remove a step · digits set its steps · <kbd>Enter</kbd> confirm · <kbd>Esc</kbd> reset · <kbd>Y</kbd>/<kbd>N</kbd> announce · <kbd>1</kbd>–<kbd>9</kbd> a Top Secret card · <kbd>X</kbd> pass · <kbd>D</kbd> done · <kbd>[</kbd>/<kbd>]</kbd> replay step · <kbd>N</kbd> next bot decision · <kbd>P</kbd> play or pause the bots (while nobody here decides) · <kbd>R</kbd> reveal at the curtain</p>`;
 }
 var SECTIONS = Object.freeze(["header", "controls", "hand", "legend", "playback", "since", "log", "belief", "help"]);
 function renderSections(vm) {
@@ -1421,6 +1448,7 @@ function render({ model, el }) {
   let pendingTimer = null;
   const replay = debouncedSeek((index) => dispatch({ type: "replay", index }), REPLAY_DEBOUNCE_MS);
   let lastLog = null;
+  let lastCardPlay = null;
   let scrollQueued = false;
   let destroyed = false;
   function setLayer(name, html) {
@@ -1436,7 +1464,7 @@ function render({ model, el }) {
     const ol = sections.log.querySelector('[data-testid="log"]');
     const same = lastLog && lines.length === lastLog.length && lastLog.every((line, i) => lines[i] === line);
     if (ol && same) return;
-    if (ol && lastLog) patchLog(ol, lines, lastLog);
+    if (ol && lastLog) patchLog(ol, lines, lastLog, lineWords(vm));
     else sections.log.innerHTML = renderLog(vm);
     lastLog = lines;
     scheduleLogScroll();
@@ -1476,6 +1504,12 @@ function render({ model, el }) {
     }
     setPlayback(vm.state, renderPlayback(vm));
     patchLog2(vm.state.log);
+    const cardPlay = vm.state.card_play && vm.state.card_play.card ? String(vm.state.card_play.log) : null;
+    if (cardPlay !== lastCardPlay) {
+      lastCardPlay = cardPlay;
+      const box = cardPlay === null ? null : sections.controls.querySelector("[data-card-play]");
+      if (box) box.classList.add("hb-card-play-new");
+    }
     if (focusKey && !root.contains(doc.activeElement)) restoreFocus(focusKey);
   }
   function focusKeyOf2(node) {
@@ -1491,6 +1525,11 @@ function render({ model, el }) {
   }
   function dispatch(cmd) {
     if (!cmd || !vm) return;
+    if (cmd.type === "focus") {
+      const b = [...root.querySelectorAll("[data-action]")].find((n) => n.getAttribute("data-action") === cmd.action);
+      if (b) b.focus();
+      return;
+    }
     const { ui: next, message } = applyCommand(ui, cmd, vm.ctx);
     const wasPending = ui.pending;
     ui = next;
@@ -1563,6 +1602,11 @@ function render({ model, el }) {
     dispatch(cmd);
   }
   function onInput(event) {
+    const t = event.target;
+    if (t && t.hasAttribute && t.hasAttribute("data-ask-cards")) {
+      if (event.type === "change") model.send({ type: "ask-cards", player: t.getAttribute("data-ask-cards"), value: !!t.checked });
+      return;
+    }
     controlInput(event, sections.playback, vm && vm.state.replay, {
       consent: (player, value) => model.send({ type: "consent", player, value }),
       speed: (value) => dispatch({ type: "speed", value }),

@@ -84,6 +84,7 @@ function render({ model, el }) {
   let pendingTimer = null;
   const replay = S.debouncedSeek((index) => dispatch({ type: "replay", index }), REPLAY_DEBOUNCE_MS);
   let lastLog = null;
+  let lastCardPlay = null;
   let scrollQueued = false;
   let destroyed = false;
 
@@ -104,7 +105,7 @@ function render({ model, el }) {
     const ol = sections.log.querySelector('[data-testid="log"]');
     const same = lastLog && lines.length === lastLog.length && lastLog.every((line, i) => lines[i] === line);
     if (ol && same) return;
-    if (ol && lastLog) S.patchLog(ol, lines, lastLog);
+    if (ol && lastLog) S.patchLog(ol, lines, lastLog, R.lineWords(vm));
     else sections.log.innerHTML = R.renderLog(vm);
     lastLog = lines;
     scheduleLogScroll();
@@ -149,6 +150,13 @@ function render({ model, el }) {
     }
     setPlayback(vm.state, R.renderPlayback(vm));
     patchLog(vm.state.log);
+    // a new card play is animated once (board.css hb-card-play-new), not on every redraw of its section
+    const cardPlay = vm.state.card_play && vm.state.card_play.card ? String(vm.state.card_play.log) : null;
+    if (cardPlay !== lastCardPlay) {
+      lastCardPlay = cardPlay;
+      const box = cardPlay === null ? null : sections.controls.querySelector("[data-card-play]");
+      if (box) box.classList.add("hb-card-play-new");
+    }
     if (focusKey && !root.contains(doc.activeElement)) restoreFocus(focusKey);
   }
 
@@ -169,6 +177,11 @@ function render({ model, el }) {
 
   function dispatch(cmd) {
     if (!cmd || !vm) return;
+    if (cmd.type === "focus") {          // a card's key with several options: its first option gets the focus
+      const b = [...root.querySelectorAll("[data-action]")].find((n) => n.getAttribute("data-action") === cmd.action);
+      if (b) b.focus();
+      return;
+    }
     const { ui: next, message } = L.applyCommand(ui, cmd, vm.ctx);
     const wasPending = ui.pending;
     ui = next;
@@ -249,6 +262,12 @@ function render({ model, el }) {
   }
 
   function onInput(event) {
+    const t = event.target;
+    if (t && t.hasAttribute && t.hasAttribute("data-ask-cards")) {
+      // the kernel decides: it answers with a new state, which redraws the box with its value
+      if (event.type === "change") model.send({ type: "ask-cards", player: t.getAttribute("data-ask-cards"), value: !!t.checked });
+      return;
+    }
     S.controlInput(event, sections.playback, vm && vm.state.replay, {
       consent: (player, value) => model.send({ type: "consent", player, value }),
       speed: (value) => dispatch({ type: "speed", value }),

@@ -478,6 +478,11 @@ export function groupDecisions(decisions) {
   return [...groups.values()];
 }
 
+/** The card groups of the decisions (a Top Secret round), in the order shown: the card keys 1, 2, ... */
+export function cardGroups(decisions) {
+  return groupDecisions(decisions).filter((g) => g.kind === "play");
+}
+
 /**
  * Buildings clickable on the board: value -> notation. The safe's moves if any are offered,
  * else the other decisions that name a building (the placesafe card).
@@ -653,6 +658,10 @@ export function keyCommand(key, ctx) {
     // a decision that names its own key (Pass X, Done D, Draw Y / Don't draw N)
     const d = (ctx.decisions || []).find((x) => x.key && x.key === key.toLowerCase());
     if (d) return { type: "send", action: d.notation };
+    // the cards in hand: 1, 2, ... in the order shown; a card with one way to play it is played, else its
+    // first option gets the focus (Tab and Enter choose among its targets)
+    const card = /^[1-9]$/.test(key) ? cardGroups(ctx.decisions)[Number(key) - 1] : null;
+    if (card) return card.actions.length === 1 ? { type: "send", action: card.actions[0].notation } : { type: "focus", action: card.actions[0].notation };
   }
   if (ctx.mode !== "move") return null;
   if (key === "ArrowRight" || key === "ArrowDown") return { type: "select", delta: 1 };

@@ -320,12 +320,16 @@ export function renderActionGroups(vm) {
   if (!groups.length) return "";
   const names = Object.fromEntries(vm.order.map((c) => [c, vm.styles[c].name]));
   const pending = vm.ui.pending;
+  const cards = L.cardGroups(vm.state.decisions).map((g) => g.key);
   return `<div class="hb-actions">` + groups.map((g) => {
     let legend = esc(g.title);
     if (g.kind === "dossier") {
       const colour = g.key.slice(8);
       if (vm.styles[colour]) legend = `${swatch(vm.styles[colour])} ${legend}`;
     }
+    // a card's key (1, 2, ...): played at once with one option, else its first option gets the focus
+    const cardKey = cards.indexOf(g.key) + 1;
+    if (cardKey > 0 && cardKey <= 9) legend += ` <kbd data-card-key="${cardKey}" title="key ${cardKey}">${cardKey}</kbd>`;
     return `<fieldset class="hb-group hb-group-${esc(g.kind)}" data-group="${esc(g.key)}"><legend>${legend}</legend>`
       + g.actions.map((a) => {
         const effect = L.effectText(a.effect, names, vm.state.ring);
@@ -362,6 +366,20 @@ export function renderResult(vm) {
   return out + `<p class="hb-caption">\u2605 farthest marker</p></div>`;
 }
 
+/**
+ * The newest Top Secret card play of the turn (the kernel's `card_play`): who played which card and what it did,
+ * in words with the agents' lettered swatches. board.js animates it once per play (`data-card-play` is the play's
+ * log index), and the kernel's autoplay lingers on it, so that a bot's card is not missed.
+ */
+export function renderCardPlay(vm) {
+  const c = vm.state.card_play;
+  if (!c || typeof c !== "object" || !c.card) return "";
+  const who = c.player === vm.state.viewer && vm.state.viewer ? "You play" : `${c.player} plays`;
+  return `<div class="hb-card-play" data-testid="card-play" data-card-play="${esc(c.log)}">`
+    + `<span class="hb-card-play-head">${esc(who)} a Top Secret card: <strong>${esc(c.title)}</strong></span>`
+    + (c.effect ? `<span class="hb-card-play-text">${agentWords(c.effect, vm)}</span>` : "") + `</div>`;
+}
+
 /** The curtain panel (hot seat): text and the reveal button. */
 export function renderCurtain(vm) {
   return S.curtainMarkup(vm.state.curtain, "hb");
@@ -377,6 +395,7 @@ export function renderControls(vm) {
       + (s.winners ? `<strong>${esc(s.winners.length ? `Winner${s.winners.length > 1 ? "s" : ""}: ${s.winners.join(", ")}` : "No player wins")}</strong> ` : "")
       + `${esc(s.result_text)}</div>`;
   }
+  out += renderCardPlay(vm);
   if (s.error && vm.mode !== "curtain") out += `<div class="hb-error" data-testid="error" role="alert">${esc(s.error)}</div>`;
   if (vm.mode === "curtain") return out + renderCurtain(vm);
   if (vm.mode === "none") return out;
@@ -403,8 +422,12 @@ export function renderHand(vm) {
   }
   if (!s.top_secret || !s.hand) return sheet;
   const items = s.hand.map((code) => `<li class="hb-card" data-card="${esc(code)}"><span class="hb-card-code">${esc(code)}</span> ${esc(s.card_names[code] || "")}</li>`).join("");
+  // the human's own preference (the kernel's ask_cards): the table answers the card questions with one answer
+  const ask = s.ask_cards && typeof s.ask_cards === "object" && s.ask_cards.player
+    ? `<label class="hb-ask-cards"><input type="checkbox" data-ask-cards="${esc(s.ask_cards.player)}"${s.ask_cards.only_playable ? " checked" : ""}> `
+      + `Ask me about playing a card only when I hold one that can act now</label>` : "";
   return `<section class="hb-hand" data-testid="hand"><h4>${esc(s.viewer ? "Your hand" : "Hand")} (${s.hand.length})</h4>`
-    + (items ? `<ul>${items}</ul>` : `<p class="hb-empty">No cards.</p>`) + `</section>` + sheet;
+    + (items ? `<ul>${items}</ul>` : `<p class="hb-empty">No cards.</p>`) + ask + `</section>` + sheet;
 }
 
 /** Legend: each agent with colour, letter, name, score; "yours" and owners when known. */
@@ -424,12 +447,33 @@ export function renderLegend(vm) {
 
 /** The public log, newest last. */
 export function renderLog(vm) {
-  return `<h4>Log</h4><ol class="hb-log" data-testid="log">${renderLogItems(vm.state.log)}</ol>`;
+  return `<h4>Log</h4><ol class="hb-log" data-testid="log">${renderLogItems(vm.state.log, vm)}</ol>`;
 }
 
-/** Log lines as <li> items (board.js appends new lines without redrawing old ones). */
-export function renderLogItems(lines) {
-  return S.logItems(lines);
+/** Log lines as <li> items (board.js appends new lines without redrawing old ones); agents carry their letters. */
+export function renderLogItems(lines, vm) {
+  return S.logItems(lines, lineWords(vm));
+}
+
+/**
+ * A sentence of the kernel's (a log line, "since your last turn", the belief headline) as markup in which every
+ * agent named by its colour carries its lettered swatch after the colour word ("red" -> "red [J]"): colour is never
+ * the only sign of an agent (issue 24, item 6). The kernel's words stay as they are (the transcript's, which the
+ * notebooks print); only the board adds the letters. Whole lower-case words only ("Fred" and "Red" are not agents).
+ */
+export function agentWords(text, vm) {
+  const colours = vm && Array.isArray(vm.order) ? vm.order.filter((c) => /^[a-z]+$/.test(c)) : [];
+  const s = String(text ?? "");
+  if (!colours.length) return esc(s);
+  const parts = s.split(new RegExp(`(?<![A-Za-z])(${colours.join("|")})(?![A-Za-z])`));
+  return parts.map((part, i) => (i % 2
+    ? `${esc(part)} ${swatch(vm.styles[part] || L.agentStyle(part), ' aria-hidden="true" data-agent-letter="' + esc(part) + '"')}`
+    : esc(part))).join("");
+}
+
+/** `agentWords` for one board (what the shell's log, since and headline markup take as `words`). */
+export function lineWords(vm) {
+  return (line) => agentWords(line, vm);
 }
 
 /** Autoplay (bots) and replay controls: the table shell's (shell.js), with the board's class prefix. */
@@ -482,7 +526,7 @@ export function renderBelief(vm) {
   const ent = Array.isArray(b.entropy) ? b.entropy.map(Number).filter(Number.isFinite) : [];
   const plot = ent.length ? renderEntropy(ent) : "";
   const ups = Array.isArray(b.updates) && b.updates.length
-    ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc(u.turn)}" title="show turn ${esc(u.turn)} in the log">turn ${esc(u.turn)}</button>: ${esc(u.text)} <span class="hb-muted">(probability moved ${esc(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
+    ? `<h5>Largest updates so far</h5><ol class="hb-updates" data-testid="updates">${b.updates.map((u) => `<li data-log-entry="${esc(u.log)}"><button type="button" class="hb-link" data-log-turn="${esc(u.turn)}" title="show turn ${esc(u.turn)} in the log">turn ${esc(u.turn)}</button>: ${agentWords(u.text, vm)} <span class="hb-muted">(probability moved ${esc(Number(u.change).toFixed(2))})</span></li>`).join("")}</ol>` : "";
   const types = b.types && typeof b.types === "object" && Object.keys(b.types).length
     ? `<h5>Player types</h5><ul class="hb-types" data-testid="types">${Object.entries(b.types).map(([who, t]) => `<li>${esc(who)} plays like: ${esc(Object.entries(t || {}).map(([k, v]) => `${k} ${Number(v).toFixed(2)}`).join(", "))}</li>`).join("")}</ul>` : "";
   const notes = Array.isArray(b.notes) && b.notes.length ? `<h5>Dossier notes</h5><ul class="hb-notes" data-testid="notes">${b.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "";
@@ -496,6 +540,7 @@ export function renderBelief(vm) {
   // the frame (title, headline, the details with the model's own sentence and the glossary) is the shell's
   return S.beliefPanelMarkup("hb", {
     belief: b, title: b.title || "Who controls which agent?", body: `${caption}${table}${legend}${mine}${two}`,
+    words: lineWords(vm),
     summary: `Details: updates, entropy${types ? ", types" : ""}${notes ? ", dossier notes" : ""}`,
     details: `${ups}${types}${plot}${notes}${sheet}`,
   });
@@ -524,7 +569,7 @@ export function renderEntropy(values) {
 export function renderSince(vm) {
   const lines = Array.isArray(vm.state.since_last_turn) ? vm.state.since_last_turn : [];
   if (!lines.length || vm.state.curtain) return "";
-  return S.sinceMarkup(lines, "hb");
+  return S.sinceMarkup(lines, "hb", lineWords(vm));
 }
 
 /** Key help: the play keys only on a board where one plays; a replay-only board lists its own. */
@@ -534,6 +579,7 @@ export function renderHelp(vm) {
   return `<p class="hb-help">Keys (click the board or Tab to it first; Tab moves between buttons): <kbd>R</kbd> roll \u00B7 <kbd>0</kbd>\u2013<kbd>3</kbd> choose points \u00B7 `
     + `<kbd>\u2190</kbd>/<kbd>\u2192</kbd> or an agent's letter select an agent \u00B7 <kbd>+</kbd>/<kbd>\u2212</kbd> add/remove a step \u00B7 `
     + `digits set its steps \u00B7 <kbd>Enter</kbd> confirm \u00B7 <kbd>Esc</kbd> reset \u00B7 <kbd>Y</kbd>/<kbd>N</kbd> announce \u00B7 `
+    + `<kbd>1</kbd>\u2013<kbd>9</kbd> a Top Secret card \u00B7 <kbd>X</kbd> pass \u00B7 <kbd>D</kbd> done \u00B7 `
     + `<kbd>[</kbd>/<kbd>]</kbd> replay step \u00B7 <kbd>N</kbd> next bot decision \u00B7 <kbd>P</kbd> play or pause the bots `
     + `(while nobody here decides) \u00B7 <kbd>R</kbd> reveal at the curtain</p>`;
 }

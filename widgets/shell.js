@@ -105,15 +105,19 @@ export function curtainMarkup(text, p = "tb") {
     + `</div>`;
 }
 
-/** "Since your last turn": what happened since the viewer's last decision (the kernel's sentences). */
-export function sinceMarkup(lines, p = "tb") {
+/**
+ * "Since your last turn": what happened since the viewer's last decision (the kernel's sentences). `words(line)`
+ * turns a sentence into markup (default: escaped text; a game may mark the things it names, as the board marks
+ * each agent's colour with its lettered swatch).
+ */
+export function sinceMarkup(lines, p = "tb", words = esc) {
   if (!Array.isArray(lines) || !lines.length) return "";
-  return `<ol class="${p}-since" data-testid="since" tabindex="0" aria-label="Since your last turn">${logItems(lines)}</ol>`;
+  return `<ol class="${p}-since" data-testid="since" tabindex="0" aria-label="Since your last turn">${logItems(lines, words)}</ol>`;
 }
 
-/** Log lines as list items. */
-export function logItems(lines) {
-  return (lines || []).map((l) => `<li>${esc(l)}</li>`).join("");
+/** Log lines as list items (`words`: as in sinceMarkup). */
+export function logItems(lines, words = esc) {
+  return (lines || []).map((l) => `<li>${words(l)}</li>`).join("");
 }
 
 /**
@@ -325,11 +329,11 @@ export function wire(target, model, dom, changes) {
 }
 
 /** DOM: the log only grows during a game; append the new lines instead of redrawing it. Returns `lines`. */
-export function patchLog(ol, lines, prev) {
+export function patchLog(ol, lines, prev, words = esc) {
   if (prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {
-    if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length)));
+    if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length), words));
   } else {
-    ol.innerHTML = logItems(lines);
+    ol.innerHTML = logItems(lines, words);
   }
   ol.scrollTop = ol.scrollHeight;
   return lines;
@@ -339,16 +343,16 @@ export function patchLog(ol, lines, prev) {
  * The belief panel's headline (issue 24, item 4): the most informative update since the viewer's last turn, in
  * the game's plain words (`headline.text`; `headline.earlier`: the most telling update so far, when nothing new
  * happened; `headline.label`: its lead-in, "Since your last turn:" by default). The shell shows it; each game's
- * kernel writes it. "" without a headline.
+ * kernel writes it (`words`: as in sinceMarkup). "" without a headline.
  */
-export function beliefHeadlineMarkup(headline, p = "tb") {
+export function beliefHeadlineMarkup(headline, p = "tb", words = esc) {
   if (!headline || !headline.text) return "";
   const where = Number.isFinite(Number(headline.log)) && headline.log !== null && headline.log !== undefined
     ? ` data-log-entry="${esc(Math.trunc(Number(headline.log)))}"` : "";
   const earlier = headline.earlier
-    ? `<span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: ${esc(headline.earlier)}</span>` : "";
+    ? `<span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: ${words(headline.earlier)}</span>` : "";
   return `<p class="${p}-headline tb-headline" data-testid="belief-headline"${where}>`
-    + `<span class="tb-headline-label">${esc(headline.label || "Since your last turn:")}</span> <span class="tb-headline-text">${esc(headline.text)}</span>${earlier}</p>`;
+    + `<span class="tb-headline-label">${esc(headline.label || "Since your last turn:")}</span> <span class="tb-headline-text">${words(headline.text)}</span>${earlier}</p>`;
 }
 
 /**
@@ -494,7 +498,7 @@ export const BELIEF_WORDS = Object.freeze({
  * glossary. `belief`: the kernel's panel ({title, headline, explanation, glossary, version}; heimlich_lab/widget/
  * story.py `panel_frame`); `p`: the game's class prefix.
  */
-export function beliefPanelMarkup(p, { curtain = false, belief = null, title = "", body = "", summary = "Details", details = "" } = {}) {
+export function beliefPanelMarkup(p, { curtain = false, belief = null, title = "", body = "", summary = "Details", details = "", words = esc } = {}) {
   const open = (kind, extra = "") => `<section class="${p}-belief tb-belief" data-testid="belief" data-belief="${kind}"${extra}>`;
   if (curtain) return `${open("hidden")}<p>${BELIEF_WORDS.hidden}</p></section>`;
   if (!belief) return `${open("none")}<p>${BELIEF_WORDS.none}</p></section>`;
@@ -504,6 +508,6 @@ export function beliefPanelMarkup(p, { curtain = false, belief = null, title = "
   const expl = belief.explanation
     ? `<p class="${p}-explanation tb-explanation" data-testid="belief-explanation"><strong>${BELIEF_WORDS.explanation}</strong> ${esc(belief.explanation)}</p>` : "";
   return `${open("shown", version)}<h4 class="${p}-belief-title tb-belief-title">${esc(title || belief.title || "Belief")}</h4>`
-    + `${beliefHeadlineMarkup(belief.headline, p)}${body}`
+    + `${beliefHeadlineMarkup(belief.headline, p, words)}${body}`
     + `<details class="${p}-fold" data-fold="belief-more"><summary>${esc(summary)}</summary>${expl}${details}${glossaryMarkup(belief.glossary, p)}</details></section>`;
 }

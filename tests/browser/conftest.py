@@ -131,15 +131,16 @@ def lab(lab_root, server_env, tmp_path_factory):
 
 @pytest.fixture
 def voila(server_env, tmp_path):
-    """notebooks/play.ipynb served by Voila on a free loopback port; yields the app's URL."""
+    """notebooks/app.ipynb (the app: a chooser, then one table) served by Voila on a free loopback port; yields
+    the app's URL."""
     pytest.importorskip("voila", reason="Voila is the optional 'app' extra (pip install -e '.[app]')")
     root = tmp_path / "voila-root"
     root.mkdir()
-    (root / "play.ipynb").write_bytes((ROOT / "notebooks" / "play.ipynb").read_bytes())
+    (root / "app.ipynb").write_bytes((ROOT / "notebooks" / "app.ipynb").read_bytes())
     port = free_port()
-    from heimlich_lab.widget.voila_app import voila_command
-    # the offline template (Voila's lab template without its CDN links): what README's voila command runs
-    cmd, env = voila_command("play.ipynb", ["--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}"],
+    from heimlich_lab.commands.voila_app import voila_command
+    # the offline template (Voila's lab template without its CDN links): what `make app` runs
+    cmd, env = voila_command("app.ipynb", ["--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}"],
                              root=tmp_path / "voila-share", env=server_env)
     url = f"http://127.0.0.1:{port}/"
     proc = _start_voila(cmd, env, root, port, tmp_path / "voila.log")

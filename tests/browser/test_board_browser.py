@@ -181,7 +181,7 @@ def notebooks(lab_root, make_notebook):
         "start = Position(positions={c: 0 for c in rules.agents_for(3)}, owners={'Ann': 'red', 'Bob': 'blue', 'Cy': 'green'},\n"
         "                 safe=7, active='Ann', decision='move', die='3', hands={'Ann': ['fwd123'], 'Bob': [], 'Cy': []})\n"
         "ctl = GameController(['Ann', 'Bob', 'Cy'], bots={'Bob': RandomBot(1), 'Cy': RandomBot(2)}, rules=rules, seed=5,\n"
-        "                     start=start, speed_ms=100)\n"
+        "                     start=start, speed_ms=100, ask_cards='always')   # Ann says Done herself\n"
         "ctl.widget",
         REPORT + "report(ctl)",
     ])
@@ -460,42 +460,6 @@ def test_speed_of_a_seven_player_top_secret_game(page, lab, notebooks, artifacts
         "bot_step_click_to_drawn_ms": bot_ms, "kernel_bot_ms": kernel_bot,
         "bot_kernel_to_drawn_ms": to_display, "bot_with_belief_change_ms": belief_ms}, indent=1))
 
-
-
-def test_the_play_notebook_as_a_voila_app(page, voila, artifacts):
-    """notebooks/play.ipynb served by Voila, as a class opens it: every board shows and a human can roll.
-
-    Served with heimlich_lab.widget.voila_app's template (Voila's lab template without its CDN links):
-    no request leaves 127.0.0.1 (the page fixture fails the test otherwise), and the page names no CDN.
-    """
-    page.goto(voila, timeout=120_000)
-    page.wait_for_selector(BOARD, timeout=120_000)
-    page.wait_for_function(f"() => document.querySelectorAll('{BOARD}').length === 4", timeout=60_000)
-    boards = page.locator(BOARD)
-    linked = dom(page, "() => [...document.querySelectorAll('link[href], script[src]')]"
-                       ".map((e) => e.href || e.src).filter((u) => /^https?:/.test(u) && !u.startsWith(location.origin))")
-    assert linked == [] and "cdn.jsdelivr" not in page.content() and "cdnjs" not in page.content()
-    first = boards.nth(0)
-    assert first.locator("[data-testid='decision']").text_content() == "Ann: roll the die"
-    assert first.locator("[data-testid='belief']").get_attribute("data-belief") == "shown"
-    assert boards.nth(1).locator("[data-control='play']").is_enabled()       # bots only: press Play
-    assert boards.nth(2).locator("[data-testid='view-label']").text_content() == "Replay, Bob's view"
-    assert boards.nth(3).locator("[data-testid='view-label']").text_content().startswith("Replay, omniscient")
-    first.scroll_into_view_if_needed()
-    first.screenshot(path=str(artifacts / "voila-01-play.png"))
-    first.locator("[data-action='roll']").click()
-    page.wait_for_function(f"() => !document.querySelector('{BOARD} [data-action=\"roll\"]')", timeout=15_000)
-    assert first.locator("[data-die]").get_attribute("data-die") in ("1-3", "2", "3", "4", "5", "6")
-    first.screenshot(path=str(artifacts / "voila-02-rolled.png"))
-    assert boards.nth(2).locator("[data-bind='replay']").text_content().startswith("0 /")     # opens at the start
-    boards.nth(2).locator("[data-replay-step='last']").click()
-    page.wait_for_function(f"() => !document.querySelectorAll('{BOARD}')[2]"
-                           ".querySelector('[data-bind=\"replay\"]').textContent.startsWith('0 /')", timeout=15_000)
-    boards.nth(2).locator("[data-replay-step='first']").click()
-    page.wait_for_function(f"() => document.querySelectorAll('{BOARD}')[2]"
-                           ".querySelector('[data-bind=\"replay\"]').textContent.startsWith('0 /')", timeout=15_000)
-    boards.nth(2).scroll_into_view_if_needed()
-    boards.nth(2).screenshot(path=str(artifacts / "voila-03-replay-start.png"))
 
 
 def test_keyboard_allocation_and_a_top_secret_card_with_targets(page, lab, notebooks, artifacts):
@@ -777,75 +741,6 @@ def test_the_end_table_the_controls_off_and_a_replay_at_step_0(page, lab, notebo
     assert "[" in help_text and "roll" not in help_text and "confirm" not in help_text
     replay.scroll_into_view_if_needed()
     replay.screenshot(path=str(artifacts / "classroom-07-replay-step-0.png"))
-
-
-#: webpack's words for a lab extension built on another JupyterLab than the page's (module federation)
-VERSION_MISMATCH = re.compile(r"Unsatisfied version|No satisfying version")
-
-
-def test_the_voila_app_shows_the_board_first_on_one_screen(page, voila, artifacts):
-    """The app opens on its board, with the decision and the heatmap on one screen, and the console has no
-    shared-module version warnings (the app extra pins Voila and ipywidgets' lab extension built on Voila's
-    JupyterLab: pyproject.toml)."""
-    page.set_viewport_size(SCREEN)
-    warnings = []
-    page.on("console", lambda m: warnings.append(m.text) if VERSION_MISMATCH.search(m.text) else None)
-    page.goto(voila, timeout=120_000)
-    first = page.locator(BOARD).first
-    first.locator("[data-action='roll']").wait_for(timeout=120_000)
-    page.evaluate("() => window.scrollTo(0, 0)")
-    page.wait_for_timeout(300)
-    boxes = one_screen_boxes(first)
-    page.screenshot(path=str(artifacts / "voila-04-one-screen-1366x768.png"))
-    for name, box in boxes.items():
-        assert inside(box), f"the {name} is not inside the 1366x768 screen in Voila: {box}"
-    assert "Learning goals" not in page.locator("body").inner_text()      # the notebook's lab-only cell
-    assert warnings == [], "version warnings in Voila's console:\n" + "\n".join(warnings)
-
-
-def test_the_voila_wrapper_leaves_no_process_after_sigterm(tmp_path, server_env):
-    """``python -m heimlich_lab.widget.voila_app``, stopped with a plain kill (SIGTERM): Voila and its kernel end."""
-    import signal
-    import socket
-    import subprocess
-    import sys
-    import time
-    import urllib.request
-    from pathlib import Path
-
-    import psutil
-    pytest.importorskip("voila")
-    root = Path(__file__).resolve().parents[2]
-    (tmp_path / "play.ipynb").write_bytes((root / "notebooks" / "play.ipynb").read_bytes())
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = dict(server_env, JUPYTER_PATH=str(tmp_path / "share"))
-    cmd = [sys.executable, "-m", "heimlich_lab.widget.voila_app", "play.ipynb", "--no-browser",
-           "--Voila.ip=127.0.0.1", f"--port={port}"]
-    with open(tmp_path / "voila.log", "w") as log:
-        wrapper = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=90).read()   # starts a kernel
-                break
-            except OSError:
-                assert wrapper.poll() is None and time.monotonic() < deadline, (tmp_path / "voila.log").read_text()
-                time.sleep(0.5)
-        family = psutil.Process(wrapper.pid).children(recursive=True)
-        names = [" ".join(p.cmdline()) for p in family]
-        assert any("-m voila" in n for n in names) and any("kernel" in n for n in names), names
-        wrapper.send_signal(signal.SIGTERM)
-        assert wrapper.wait(timeout=30) == 0
-        gone, alive = psutil.wait_procs(family, timeout=20)
-        assert alive == [], [p.pid for p in alive]
-        assert not any(psutil.pid_exists(p.pid) and psutil.Process(p.pid).status() != psutil.STATUS_ZOMBIE
-                       for p in family)
-    finally:
-        if wrapper.poll() is None:
-            wrapper.kill()
 
 
 @pytest.mark.parametrize("name", ["turn.ipynb", "hotseat.ipynb", "replay.ipynb"])

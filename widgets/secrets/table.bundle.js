@@ -62,12 +62,12 @@ function curtainMarkup(text, p = "tb") {
   const handOver = /^Hand the screen to /.test(String(text));
   return `<div class="${p}-curtain tb-curtain" data-testid="curtain" role="dialog" aria-label="${esc(WORDS.curtainHead)}"><p class="tb-curtain-head">${esc(WORDS.curtainHead)}</p><p class="tb-curtain-text">${esc(text)}</p>` + (handOver ? `<button type="button" class="${p}-reveal tb-reveal" data-curtain="reveal" data-control="reveal" aria-keyshortcuts="R">${WORDS.reveal}</button>` : "") + `</div>`;
 }
-function sinceMarkup(lines, p = "tb") {
+function sinceMarkup(lines, p = "tb", words = esc) {
   if (!Array.isArray(lines) || !lines.length) return "";
-  return `<ol class="${p}-since" data-testid="since" tabindex="0" aria-label="Since your last turn">${logItems(lines)}</ol>`;
+  return `<ol class="${p}-since" data-testid="since" tabindex="0" aria-label="Since your last turn">${logItems(lines, words)}</ol>`;
 }
-function logItems(lines) {
-  return (lines || []).map((l) => `<li>${esc(l)}</li>`).join("");
+function logItems(lines, words = esc) {
+  return (lines || []).map((l) => `<li>${words(l)}</li>`).join("");
 }
 function liveMode(state) {
   const a = state && state.autoplay;
@@ -236,20 +236,20 @@ function wire(target, model, dom, changes) {
     for (const [name, f] of changes) model.off(name, f);
   };
 }
-function patchLog(ol, lines, prev) {
+function patchLog(ol, lines, prev, words = esc) {
   if (prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {
-    if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length)));
+    if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length), words));
   } else {
-    ol.innerHTML = logItems(lines);
+    ol.innerHTML = logItems(lines, words);
   }
   ol.scrollTop = ol.scrollHeight;
   return lines;
 }
-function beliefHeadlineMarkup(headline, p = "tb") {
+function beliefHeadlineMarkup(headline, p = "tb", words = esc) {
   if (!headline || !headline.text) return "";
   const where = Number.isFinite(Number(headline.log)) && headline.log !== null && headline.log !== void 0 ? ` data-log-entry="${esc(Math.trunc(Number(headline.log)))}"` : "";
-  const earlier = headline.earlier ? `<span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: ${esc(headline.earlier)}</span>` : "";
-  return `<p class="${p}-headline tb-headline" data-testid="belief-headline"${where}><span class="tb-headline-label">${esc(headline.label || "Since your last turn:")}</span> <span class="tb-headline-text">${esc(headline.text)}</span>${earlier}</p>`;
+  const earlier = headline.earlier ? `<span class="tb-headline-earlier" data-testid="belief-earlier">Most telling so far: ${words(headline.earlier)}</span>` : "";
+  return `<p class="${p}-headline tb-headline" data-testid="belief-headline"${where}><span class="tb-headline-label">${esc(headline.label || "Since your last turn:")}</span> <span class="tb-headline-text">${words(headline.text)}</span>${earlier}</p>`;
 }
 function glossaryMarkup(glossary, p = "tb") {
   if (!Array.isArray(glossary) || !glossary.length) return "";
@@ -357,14 +357,14 @@ var BELIEF_WORDS = Object.freeze({
   none: "No belief is shown for this view.",
   explanation: "Latest update, in the model's words:"
 });
-function beliefPanelMarkup(p, { curtain = false, belief = null, title = "", body = "", summary = "Details", details = "" } = {}) {
+function beliefPanelMarkup(p, { curtain = false, belief = null, title = "", body = "", summary = "Details", details = "", words = esc } = {}) {
   const open = (kind, extra = "") => `<section class="${p}-belief tb-belief" data-testid="belief" data-belief="${kind}"${extra}>`;
   if (curtain) return `${open("hidden")}<p>${BELIEF_WORDS.hidden}</p></section>`;
   if (!belief) return `${open("none")}<p>${BELIEF_WORDS.none}</p></section>`;
   const v = Number(belief.version);
   const version = belief.version !== null && belief.version !== void 0 && belief.version !== "" && Number.isFinite(v) ? ` data-belief-version="${Math.trunc(v)}"` : "";
   const expl = belief.explanation ? `<p class="${p}-explanation tb-explanation" data-testid="belief-explanation"><strong>${BELIEF_WORDS.explanation}</strong> ${esc(belief.explanation)}</p>` : "";
-  return `${open("shown", version)}<h4 class="${p}-belief-title tb-belief-title">${esc(title || belief.title || "Belief")}</h4>${beliefHeadlineMarkup(belief.headline, p)}${body}<details class="${p}-fold" data-fold="belief-more"><summary>${esc(summary)}</summary>${expl}${details}${glossaryMarkup(belief.glossary, p)}</details></section>`;
+  return `${open("shown", version)}<h4 class="${p}-belief-title tb-belief-title">${esc(title || belief.title || "Belief")}</h4>${beliefHeadlineMarkup(belief.headline, p, words)}${body}<details class="${p}-fold" data-fold="belief-more"><summary>${esc(summary)}</summary>${expl}${details}${glossaryMarkup(belief.glossary, p)}</details></section>`;
 }
 
 // secrets/render.js

@@ -457,3 +457,22 @@ describe("the score track in projector mode and the finish (issue 24, item 3)", 
     assert.match(R.markerNodes(vm)[0].inner, new RegExp(`r="${L.PROJECTOR_BOARD.markerRadius}"`));
   });
 });
+
+describe("the Top Secret cards have keys (issue 24, item 5)", () => {
+  test("1, 2, ... are the cards in the order shown: one option is played, several give the first the focus", () => {
+    const ctx = L.uiContext(L.normaliseState(cardState(), null));
+    assert.equal(ctx.mode, "actions");
+    assert.deepEqual(L.cardGroups(ctx.decisions).map((g) => g.key), ["play:fwd123", "play:tosafe", "play:placesafe"]);
+    assert.deepEqual(L.keyCommand("1", ctx), { type: "focus", action: "play fwd123 red+1" });
+    assert.deepEqual(L.keyCommand("2", ctx), { type: "send", action: "play tosafe red" });
+    assert.deepEqual(L.keyCommand("3", ctx), { type: "send", action: "play placesafe 4" });
+    assert.equal(L.keyCommand("4", ctx), null);
+    assert.equal(L.keyCommand("0", ctx), null);
+  });
+
+  test("a focus command sends nothing to the kernel", () => {
+    const ctx = L.uiContext(L.normaliseState(cardState(), null));
+    const { message } = L.applyCommand(L.initialUi(), { type: "focus", action: "play fwd123 red+1" }, ctx);
+    assert.equal(message, null);
+  });
+});

@@ -368,7 +368,10 @@ describe("the classroom board (issue 13)", () => {
     const html = R.renderBelief(R.viewModel(moveState({ belief })));
     const head = html.match(/<p class="hb-headline[^"]*" data-testid="belief-headline" data-log-entry="7">(.*?)<\/p>/);
     assert.ok(head, "one headline, placed at its log entry");
-    assert.match(head[1], /Since your last turn:<\/span> <span class="tb-headline-text">Bob moved red from the Church to 3: 9\u00d7 more likely if Bob controls red \(0\.20 \u2192 0\.69\)/);
+    // the words as the kernel wrote them, each agent's colour with its lettered swatch after it (issue 24, item 6)
+    const words = head[1].replace(/\u00A0<span class="hb-swatch hb-c-red"[^>]*>J<\/span>/g, "");
+    assert.equal(head[1].split('data-agent-letter="red">J</span>').length - 1, 2);
+    assert.match(words, /Since your last turn:<\/span> <span class="tb-headline-text">Bob moved red from the Church to 3: 9\u00d7 more likely if Bob controls red \(0\.20 \u2192 0\.69\)/);
     assert.ok(html.indexOf("belief-headline") < html.indexOf('class="hb-heat"'), "the headline comes before the heatmap");
     const [before, details] = html.split('<details class="hb-fold" data-fold="belief-more">');
     assert.ok(details, "a details disclosure");
@@ -406,5 +409,65 @@ describe("the classroom board (issue 13)", () => {
     assert.doesNotMatch(replayOnly, /roll \u00B7/);
     assert.match(replayOnly, /one step back/);
     assert.match(R.renderWidget(moveState()), /<kbd>R<\/kbd> roll/);
+  });
+});
+
+describe("agents named by colour carry their letters (issue 24, item 6)", () => {
+  const lines = ["Turn 3: Bob moves red 5\u21927, green church\u21921.", "Scoring (orange at the safe): grey +0, yellow +2, blue +5.",
+    "Fred and Red are players, not agents."];
+  test("in the log, each colour word is followed by its lettered swatch, and only colour words", () => {
+    const html = R.renderWidget(moveState({ log: lines }));
+    const log = html.slice(html.indexOf('data-testid="log"'), html.indexOf("</ol>", html.indexOf('data-testid="log"')));
+    for (const [c, letter] of [["red", "J"], ["green", "M"], ["orange", "B"], ["grey", "S"], ["yellow", "P"], ["blue", "D"]]) {
+      assert.match(log, new RegExp(`${c}\u00A0<span class="hb-swatch hb-c-${c}"[^>]*aria-hidden="true" data-agent-letter="${c}">${letter}</span>`), c);
+    }
+    assert.equal(count(log, "data-agent-letter="), 6);
+    assert.match(log, /Fred and Red are players/);
+  });
+
+  test("in 'since your last turn', the belief headline and the largest updates too; text is still escaped", () => {
+    const belief = { rows: ["Bob"], cols: ["red"], p: [[0.5]], observer: "Ann", headline: { text: "Bob moved red <b>", earlier: "green" },
+      updates: [{ turn: 2, log: 3, text: "Cy moved blue", change: 0.4 }] };
+    const html = R.renderWidget(moveState({ since_last_turn: ["Bob plays fwd123: violet 2\u21925."], belief, agents: AGENTS7 }));
+    const since = html.slice(html.indexOf('data-testid="since"'), html.indexOf("</ol>", html.indexOf('data-testid="since"')));
+    assert.match(since, /violet\u00A0<span[^>]*data-agent-letter="violet">L<\/span>/);
+    assert.match(html, /Bob moved red\u00A0<span[^>]*data-agent-letter="red">J<\/span> &lt;b&gt;/);
+    assert.match(html, /Most telling so far: green\u00A0<span[^>]*>M<\/span>/);
+    assert.match(html, /Cy moved blue\u00A0<span[^>]*>D<\/span>/);
+  });
+
+  test("a line without an agent is escaped text, as before", () => {
+    assert.equal(R.agentWords("a <b> & c", R.viewModel(moveState())), "a &lt;b&gt; &amp; c");
+    assert.equal(R.agentWords("red", null), "red");
+  });
+});
+
+describe("the Top Secret flow on the board (issue 24, item 5)", () => {
+  test("a card play is shown above the decision with what it did, each agent with its letter", () => {
+    const card_play = { player: "Bob", card: "fwd123", title: "One agent 1, 2 or 3 buildings forward",
+      text: "Bob plays fwd123 (One agent 1, 2 or 3 buildings forward): red 5\u21927.", effect: "red 5\u21927.", log: 41 };
+    const html = R.renderWidget(moveState({ card_play }));
+    const box = html.slice(html.indexOf('data-testid="card-play"'), html.indexOf("</div>", html.indexOf('data-testid="card-play"')));
+    assert.match(box, /data-card-play="41"/);
+    assert.match(box, /Bob plays a Top Secret card: <strong>One agent 1, 2 or 3 buildings forward<\/strong>/);
+    assert.match(box, /<span class="hb-card-play-text">red\u00A0<span class="hb-swatch hb-c-red"[^>]*>J<\/span> 5\u21927\.<\/span>/);
+    assert.ok(html.indexOf('data-testid="card-play"') < html.indexOf('data-testid="allocation"'), "above the decision");
+    assert.match(R.renderWidget(moveState({ card_play: { ...card_play, player: "Ann" } })), /You play a Top Secret card/);
+    assert.doesNotMatch(R.renderWidget(moveState({ card_play: null })), /data-testid="card-play"/);
+  });
+
+  test("the human's own 'ask me only when a card can act' box shows the kernel's value, beside the hand", () => {
+    const on = R.renderWidget(moveState({ ask_cards: { player: "Ann", only_playable: true } }));
+    const hand = on.slice(on.indexOf('data-testid="hand"'), on.indexOf("</section>", on.indexOf('data-testid="hand"')));
+    assert.match(hand, /<input type="checkbox" data-ask-cards="Ann" checked> Ask me about playing a card only when I hold one that can act now/);
+    const off = R.renderWidget(moveState({ ask_cards: { player: "Ann", only_playable: false } }));
+    assert.match(off, /data-ask-cards="Ann">/);
+    assert.doesNotMatch(R.renderWidget(moveState({ ask_cards: null })), /data-ask-cards/);
+  });
+
+  test("each card group names its key; Pass and Done keep theirs", () => {
+    const html = R.renderWidget(cardState());
+    assert.deepEqual(attrValues(html, "data-card-key"), ["1", "2", "3"]);
+    assert.match(html, /<legend>[^<]*\(fwd123\)[^<]* <kbd data-card-key="1"/);
   });
 });

@@ -15,6 +15,7 @@ import random
 from typing import Callable, Mapping, Sequence
 
 from ....engine.words import for_any_name
+from ....errors import HeimlichError
 from ....widget.front_end import clamp_speed
 from ....widget.table_controller import TableController
 from ..rules.actions import Action
@@ -24,7 +25,7 @@ from ..rules.ruleset import Rules
 from .front_end import BoardWidget
 from .panel import LivePanels, default_belief_factory
 from .replay_controller import ReplayController
-from .state import ROLL, board_setup, board_state, last_move_of
+from .state import ROLL, board_setup, board_state, last_is_card_play, last_move_of
 
 
 class GameController(TableController):
@@ -49,13 +50,33 @@ class GameController(TableController):
     (:func:`~heimlich_lab.games.heimlich.widget.panel.default_belief_factory`).
     ``class_folder``: save the finished game there for the class, if every human ticks the board's consent box
     (:mod:`~heimlich_lab.widget.class_folder`; ``create_folder=True`` creates a missing folder).
+    ``ask_cards`` (Top Secret): ``"playable"`` (the default) asks a human whether to play a card only when they
+    hold one that can act now; the other questions (``announce no`` when no card can be played, ``pass`` or
+    ``done`` when nothing else is legal) are answered for them by the table, through the engine, so the record
+    still holds every decision. ``"always"`` asks every question. Each human changes it for their own seat on the
+    board (a check box beside the hand; :meth:`set_ask_cards`). The course's notebooks need the default: none
+    of them teaches the forced answers (notebook 01 plays the basic game; 09 reads the cards off the board), and
+    a lesson on the ``announce`` decision itself would pass ``ask_cards="always"``.
     """
+
+    #: The pause after another player's card play in autoplay, at least (ms): the card stays on the screen long
+    #: enough to be read (at speed 0, the fastest, there is no pause).
+    CARD_PAUSE_MS = 2500
+    #: The choices of ``ask_cards``.
+    ASK_CARDS = ("playable", "always")
 
     def __init__(self, players: Sequence[str], bots: Mapping[str, object] | None = None, rules: Rules | None = None,
                  seed: int | None = None, viewer: str | None = None, beliefs: bool = True,
                  belief_factory: Callable | None = None, speed_ms: int = 400, autoplay: bool | None = None,
-                 start: Position | None = None, class_folder=None, create_folder: bool = False):
+                 start: Position | None = None, class_folder=None, create_folder: bool = False,
+                 ask_cards: str = "playable"):
         players = self._seat(players, bots, viewer, autoplay)
+        if ask_cards not in self.ASK_CARDS:
+            raise HeimlichError(f"ask_cards is one of {', '.join(map(repr, self.ASK_CARDS))}, not {ask_cards!r}")
+        #: human -> whether the table answers their card questions when no card can act now (see ``ask_cards``)
+        self.only_playable = {h: ask_cards == "playable" for h in self.humans}
+        #: how many decisions the table answered for a human (they are in the record like any other)
+        self.answered_for: dict[str, int] = {h: 0 for h in self.humans}
         self._class_data(class_folder, create_folder)
         self.seed = seed
         self.rng = random.Random(seed)
@@ -114,8 +135,9 @@ class GameController(TableController):
             belief = self.panels.panel(None if omniscient else viewer, view)
         state = board_state(
             g, viewer, omniscient=omniscient, human_players=self.humans, belief=belief, curtain=self.curtain,
-            autoplay=self.autoplay_state(),
-            last_move=last_move_of(view), view=None)
+            autoplay=self.autoplay_state(), last_move=last_move_of(view), view=None,
+            ask_cards=({"player": viewer, "only_playable": self.only_playable[viewer]}
+                       if viewer in self.humans and g.rules.top_secret else None))
         if self.curtain and self.humans:
             state["view_label"] = self.CURTAIN_LABEL
         state["error"] = for_any_name(self.last_error)
@@ -134,12 +156,71 @@ class GameController(TableController):
         return self.rng.choices(acts, weights=[p for _, p in outcomes])[0]
 
     def _resolve_chance(self) -> None:
-        """Draw every due chance event from the controller's generator, except a human's die roll."""
+        """Draw every due chance event from the controller's generator, except a human's die roll, and answer the
+        card questions a human asked not to be asked (``ask_cards``)."""
         g = self.game
-        while g.is_chance_node:
-            if g.phase == "roll" and g.active_player in self.humans:
+        while True:
+            if g.is_chance_node:
+                if g.phase == "roll" and g.active_player in self.humans:
+                    return
+                self._apply(self._sample(), CHANCE)
+            elif not self._answer_for_human():
                 return
-            self._apply(self._sample(), CHANCE)
+
+    def forced_card_answer(self) -> Action | None:
+        """The answer the table gives for the human whose card question is due, when their seat asks only about
+        cards that can act now and nothing else is legal (``announce no``, ``pass``, ``done``); else ``None``."""
+        g = self.game
+        p = g.current_player
+        if p is None or p not in self.humans or not self.only_playable.get(p) or g.phase not in ("announce", "round"):
+            return None
+        legal = g.legal_actions()
+        if len(legal) != 1:
+            return None
+        act = Action.parse(legal[0])
+        forced = act.kind in ("pass", "done") or (act.kind == "announce" and not act.args[0])
+        return act if forced else None
+
+    def _answer_for_human(self) -> bool:
+        act = self.forced_card_answer()
+        if act is None:
+            return False
+        p = self.game.current_player
+        self._apply(act, p)
+        self.answered_for[p] += 1
+        return True
+
+    def set_ask_cards(self, player: str, only_playable: bool = True) -> None:
+        """A human's own preference (the board's check box): ask about playing a card only when they hold one
+        that can act now (``True``), or ask every card question (``False``). A question due now is answered at
+        once when it is one the table answers."""
+        if player not in self.humans:
+            raise HeimlichError(f"{player!r} is not a human at this table; the humans are {', '.join(self.humans)}")
+        self.only_playable[player] = bool(only_playable)
+        if not self.curtain:
+            self._resolve_chance()
+        self._after_change()
+
+    def handle_message(self, msg: dict) -> None:
+        """The board's messages (see :meth:`TableController.handle_message`), and ``ask-cards`` (a human's check
+        box: ``{type: "ask-cards", player, value}``; only the human shown on the screen may change it)."""
+        if msg.get("type") == "ask-cards":
+            player = msg.get("player")
+            value = msg.get("value")
+            if player in self.humans and player == self.viewer and not self.curtain and isinstance(value, bool):
+                self.set_ask_cards(player, value)
+            else:
+                self.refresh()      # the box shows the kernel's state again
+            return
+        super().handle_message(msg)
+
+    def _step_delay_ms(self) -> float:
+        """After a card play, autoplay waits at least :data:`CARD_PAUSE_MS` (three steps at a slow
+        pace) so that the card can be read; otherwise one step."""
+        ms = super()._step_delay_ms()
+        if ms > 0 and last_is_card_play(self.game.view(None)):
+            return max(3 * ms, self.CARD_PAUSE_MS)
+        return ms
 
     def _decide(self, notation: str, player: str) -> None:
         """A human's checked decision: an action's notation, or ``"roll"`` for the die."""

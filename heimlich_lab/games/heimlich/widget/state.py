@@ -52,6 +52,7 @@ from ..rules.board import (
 )
 from ..rules.cards import CARDS, PublicBoard
 from ..transcript import describe
+from .panel import last_decision_of
 
 LOG_LINES = 60
 #: The notation of a human's die roll (the controller samples the face).
@@ -104,7 +105,8 @@ def decider_of(view) -> str | None:
 
 def board_state(game, viewer: str | None, *, omniscient: bool = False, human_players=(), belief=None,
                 curtain: str | None = None, autoplay: dict | None = None, replay: dict | None = None,
-                last_move: dict | None = None, view=None, label: str | None = None) -> dict:
+                last_move: dict | None = None, view=None, label: str | None = None,
+                ask_cards: dict | None = None) -> dict:
     """The JSON state the front end draws, seen as ``viewer`` (``None``: spectator).
 
     ``omniscient=True`` shows every secret and is labelled so (for replays and teachers).
@@ -112,7 +114,8 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
     :func:`~heimlich_lab.games.heimlich.widget.panel.belief_panel`). ``view`` may be passed to draw a stored snapshot
     instead of the game's current state (then nothing is playable). Under a ``curtain`` no private field is filled in at
     all: pass a spectator (``viewer=None``) and the state is the spectator's plus the curtain text. The fixed part of
-    the game (players, agents, ring, card names) is :func:`board_setup`'s.
+    the game (players, agents, ring, card names) is :func:`board_setup`'s. ``ask_cards``: the human at the
+    screen's Top Secret preference (``{"player", "only_playable"}``, the controller's; never under a curtain).
     """
     if curtain is not None and (viewer is not None or omniscient):
         raise ValueError("under a curtain the state is a spectator's: pass viewer=None")
@@ -162,6 +165,8 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
         "last_move": last_move or {},
         "last_moves": last_moves(v),
         "since_last_turn": since_last_turn(v) if private and replay is None else [],
+        "card_play": card_play_of(v),
+        "ask_cards": ask_cards if curtain is None else None,
         "curtain": curtain,
         "autoplay": autoplay,
         "replay": replay,
@@ -406,12 +411,60 @@ SINCE_LINES = 30
 
 
 def since_last_turn(view) -> list[str]:
-    """What happened since the viewer's last decision, in words (the newest :data:`SINCE_LINES` lines)."""
+    """What happened since the viewer's last turn, in words (the newest :data:`SINCE_LINES` lines): since the end of
+    the viewer's latest turn that is over, as the belief panel's headline counts it
+    (:func:`~heimlich_lab.games.heimlich.widget.panel.last_decision_of`). The viewer's answers in other players'
+    Top Secret rounds ("no" to a card, which the table may give for them after every move: ``ask_cards``) do not
+    cut it down to the latest move.
+
+    >>> from heimlich_lab import Game
+    >>> g = Game(["Ann", "Bob", "Cy"], seed=2)
+    >>> g.apply("move red+3"); g.apply("move blue+2")
+    >>> since_last_turn(g.view("Ann"))
+    ['Turn 2: Bob rolls 2.', 'Bob moves blue church→2.', 'Turn 3: Cy rolls 5.']
+    """
     if view.viewer is None:
         return []
     log = view.log
-    last = max((i for i, e in enumerate(log) if e.player == view.viewer and e.kind in _OWN_DECISIONS), default=-1)
+    last = last_decision_of(view)
     return [describe(e) for e in log[max(last + 1, len(log) - SINCE_LINES):]]
+
+
+def card_play_of(view) -> dict | None:
+    """The newest Top Secret card play of the turn now, for the board to show it (``None`` once the next die is
+    rolled or agents move by the die, and in a game without one): who played which card (its ``title``), what it
+    did in words (``text``, the log's sentence; ``effect``, its part after the card) and its ``log`` index (the
+    board animates each play once).
+
+    >>> from heimlich_lab.games.heimlich.rules.views import Event
+    >>> class V: log = [Event("play", {"player": "Bob", "card": "fwd123", "moves": {"red": (5, 7)}})]
+    >>> p = card_play_of(V()); p["player"], p["title"], p["log"]
+    ('Bob', 'One agent 1, 2 or 3 buildings forward', 0)
+    >>> p["text"], p["effect"]
+    ('Bob plays fwd123 (One agent 1, 2 or 3 buildings forward): red 5→7.', 'red 5→7.')
+    """
+    log = view.log
+    for i in range(len(log) - 1, max(-1, len(log) - 60), -1):
+        e = log[i]
+        if e.kind in ("roll", "move", "over"):
+            return None
+        if e.kind == "play":
+            card, text = e.data["card"], describe(e)
+            title = CARDS[card].text.rstrip(".")
+            said = for_any_name(f"{e.player} plays {card} ({title})")
+            effect = text[len(said):].lstrip(":").strip() if text.startswith(said) else text
+            return {"player": e.player, "card": card, "title": title, "text": text, "effect": effect, "log": i}
+    return None
+
+
+def last_is_card_play(view) -> bool:
+    """Whether the newest decision of a player in the view's log is a card play (autoplay then pauses longer)."""
+    log = view.log
+    for i in range(len(log) - 1, max(-1, len(log) - 12), -1):
+        e = log[i]
+        if e.player is not None and e.kind in _OWN_DECISIONS:
+            return e.kind == "play"
+    return False
 
 
 def last_moves(view) -> dict:

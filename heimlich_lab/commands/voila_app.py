@@ -3,7 +3,7 @@ out the cells tagged ``lab-only`` (so that the app opens on its board) and drops
 Awesome from a CDN, which the board does not use, and nbconvert's loader of mermaid.js from a CDN, used only
 by Mermaid diagrams, which these notebooks have none of).
 
-    python -m heimlich_lab.games.heimlich.widget.voila_app notebooks/play.ipynb [more voila options]
+    python -m heimlich_lab.commands.voila_app notebooks/app.ipynb [more voila options]
 
 writes the template into a cache directory, puts it on ``JUPYTER_PATH`` and runs
 ``voila --template=heimlich-offline`` in a process group of its own; stopping the wrapper (SIGTERM, SIGINT,
@@ -46,7 +46,7 @@ LAB_EXTENSIONS = tuple(f"--VoilaConfiguration.extension_denylist={name}" for nam
 def _index_template() -> str:
     drop = "".join(f" | replace({json.dumps(link)}, '')" for link in CDN_LINKS)
     return ("{%- extends 'lab/index.html.j2' -%}\n"
-            "{#- Voila's lab template without its CDN links (heimlich_lab.games.heimlich.widget.voila_app) -#}\n"
+            "{#- Voila's lab template without its CDN links (heimlich_lab.commands.voila_app) -#}\n"
             "{%- block notebook_css -%}\n"
             "{%- set css = super() | string -%}\n"
             "{{ css" + drop + " }}\n"
@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     notebooks = [a for a in argv if not a.startswith("-")]
     if len(notebooks) != 1:
-        print("usage: python -m heimlich_lab.games.heimlich.widget.voila_app NOTEBOOK.ipynb [voila options]",
+        print("usage: python -m heimlich_lab.commands.voila_app NOTEBOOK.ipynb [voila options]",
               file=sys.stderr)
         return 2
     cmd, env = voila_command(notebooks[0], [a for a in argv if a.startswith("-")])
