@@ -164,9 +164,12 @@ def test_ctrl_c_is_a_short_message_and_exit_status_130(capsys, monkeypatch):
 def test_ctrl_c_during_a_tournament_keeps_the_file_and_prints_no_traceback(tmp_path):
     out = tmp_path / "r.csv"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # the child takes Ctrl-C as a terminal would give it, even when this test runs in the background of a shell
+    # (which starts it with SIGINT ignored, and a child inherits that)
     proc = subprocess.Popen([sys.executable, "-m", "heimlich_lab.cli", "tournament", "--games", "100000",
                              "--no-progress", "--seed", "1", "--out", str(out)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+                            stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         for _ in range(3000):           # wait until the first games are saved (every 10 s; a few minutes at most)
             if out.exists() and len(out.read_text().splitlines()) > 4:

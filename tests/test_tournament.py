@@ -456,10 +456,15 @@ def test_ctrl_c_during_a_write_waits_for_the_write(tmp_path):
         real_write()
 
     sink._write = write_with_interrupt
-    with pytest.raises(KeyboardInterrupt):
-        sink.flush()
-    assert load_results(path)["game_id"].nunique() == 1     # the write finished first
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    # Python's own Ctrl-C handler, as in a terminal (a shell's background job starts with SIGINT ignored)
+    outside = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sink.flush()
+        assert load_results(path)["game_id"].nunique() == 1     # the write finished first
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler     # the handler is put back
+    finally:
+        signal.signal(signal.SIGINT, outside)
 
 
 # ------------------------------------------------------------------------------------------ built-in belief evaluation
