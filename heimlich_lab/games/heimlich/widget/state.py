@@ -36,7 +36,7 @@ With ``chance="manual"`` a human's roll is a decision of its own (the widget's "
 """
 from __future__ import annotations
 
-from ....engine.words import for_any_name, possessive
+from ....engine.words import count, for_any_name, possessive
 from ..rules.actions import Action
 from ..rules.board import (
     AGENT_BY_COLOUR,
@@ -323,7 +323,7 @@ def plural(n, word: str) -> str:
     >>> plural(1, "step"), plural(4, "point"), plural(None, "step")
     ('1 step', '4 points', 'steps')
     """
-    return f"{word}s" if n is None else f"{n} {word}" if n == 1 else f"{n} {word}s"
+    return f"{word}s" if n is None else count(n, word)
 
 
 def _counts(n) -> dict:
