@@ -39,6 +39,7 @@ from .game import Game
 from .map import LETTERS
 from .model import CONTENT_INDEX, FILLING_CONTENT, FILLINGS, INFORMATIVE, DecisionTable, Population, decision_table
 from .rules import CONTENTS
+from .transcript import describe
 
 __all__ = ["Belief", "Evidence", "read_game"]
 
@@ -205,11 +206,15 @@ def read_game(belief: Belief, record: Any, after_entry: Callable[[int, Any], Non
     shown = {p: 0 for p in record.players}
     for k, (actor, text) in enumerate(record.log):
         act = Action.parse(text)
+        table = None
         if actor != CHANCE and act.kind in INFORMATIVE and actor in belief.tables:
-            table = decision_table(game.view(viewer), game.legal_actions())
-            if table is not None:
-                belief.observe(table, act, _words(actor, act))
+            view = game.view(viewer)
+            table = decision_table(view, game.legal_actions())
         game.apply(act, player=None if actor == CHANCE else actor)
+        if table is not None:
+            # the evidence in the transcript's words: the first thing the decision did, as the observer saw it
+            said = (describe(e) for e in game.view(viewer).log_since(len(view)))
+            belief.observe(table, act, next((line for line in said if line), f"{actor}: {act}"))
         if act.kind == "step":
             for courier, done in game.delivered.items():
                 for suitcase, content in done[shown[courier]:]:
@@ -220,19 +225,3 @@ def read_game(belief: Belief, record: Any, after_entry: Callable[[int, Any], Non
         if after_entry is not None:
             after_entry(k, game)
     return belief
-
-
-def _words(player: str, act: Action) -> str:
-    k, a = act.kind, act.args
-    if k == "step":
-        return f"{player} moved {a[0]} to {a[1]}"
-    if k == "pick":
-        return f"{player}'s {a[0]} picked up {a[1]}"
-    if k == "drop":
-        return f"{player}'s {a[0]} dropped its suitcase"
-    if k == "place":
-        return f"{player} put suitcase {a[0]} in {a[1]}"
-    if k in ("take", "leave"):
-        return f"{player} chose to {k} the loser's suitcase"
-    return f"{player}: {act}"
-

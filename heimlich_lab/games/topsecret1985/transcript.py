@@ -65,10 +65,11 @@ def describe(e: Event) -> str | None:
     if k == "eliminated":
         return None if d["cause"] == "duel" else f"{d['agent']} is lost ({d['cause']})."
     if k == "deliver":
-        what = "a BOMB" if d["content"] == "bomb" else f"{d['content']} secret(s)"
-        return f"{d['agent']} brings {d['suitcase']} home: {what}. {p} has {d['secrets']} secret(s)."
+        what = "a BOMB" if d["content"] == "bomb" else count(int(d["content"]), "secret")
+        return f"{d['agent']} brings {d['suitcase']} home: {what}. {p} has {count(d['secrets'], 'secret')}."
     if k == "bomb":
-        return f"The bomb costs {p} {d['lost']} agent(s)" + (f"; {p} chooses {d['choose']}." if d["choose"] else ".")
+        return f"The bomb costs {p} {count(d['lost'], 'agent')}" + (f"; {p} chooses {d['choose']}." if d["choose"]
+                                                                    else ".")
     if k == "end":
         return None
     if k == "over":
