@@ -143,9 +143,9 @@ def test_a_bots_card_play_is_shown_with_its_effect_and_listed_since_your_last_tu
     assert play["text"].startswith("Bob plays fwd123 (One agent 1, 2 or 3 buildings forward): ")
     assert ctl.game.view(None).log[play["log"]].kind == "play"
     assert play["text"] in s["since_last_turn"]
-    assert ctl._step_delay_ms() >= GameController.CARD_PAUSE_MS     # autoplay lingers on the card
+    assert ctl.step_delay_ms() >= GameController.CARD_PAUSE_MS     # autoplay lingers on the card
     ctl.widget.speed_ms = 0
-    assert ctl._step_delay_ms() == 0                                 # the fastest pace is the fastest
+    assert ctl.step_delay_ms() == 0                                 # the fastest pace is the fastest
     ctl.widget.speed_ms = 400
     ctl.run_bots()
     for _ in range(40):                              # to the next roll: the card is no longer shown
@@ -156,7 +156,7 @@ def test_a_bots_card_play_is_shown_with_its_effect_and_listed_since_your_last_tu
         else:
             ctl.run_bots()
     assert ctl.widget.state["card_play"] is None
-    assert ctl._step_delay_ms() == 400
+    assert ctl.step_delay_ms() == 400
 
 
 def kinds_for_ann(ctl):

@@ -15,9 +15,10 @@ True
 ['hotseat', 'bots', 'watch', 'replay']
 >>> app.table is None, len(app.box.children)        # nothing is played before Start
 (True, 3)
->>> app.start(game="heimlich", mode="bots", players=3, seed=1).controller.humans
+>>> first, second = [s.name for s in playable_games()][:2]
+>>> app.start(game=first, mode="bots", players=3, seed=1).controller.humans
 ['You']
->>> app.start(game="secrets", mode="replay")        # a replay needs a file: the choice stays open
+>>> app.start(game=second, mode="replay")        # a replay needs a file: the choice stays open
 >>> "Choose a saved game (a .json record) to replay first." in app.error.value
 True
 """
@@ -58,8 +59,8 @@ MAX_RECORD_BYTES = 16 * 2**20
 def playable_games() -> list[GameSpec]:
     """The registry's games that have a table (``play_in_notebook``), in the registry's order.
 
-    >>> [s.name for s in playable_games()][:2]
-    ['heimlich', 'secrets']
+    >>> [s.title for s in playable_games()][:2]
+    ['Heimlich & Co.', 'Secrets']
     """
     return [s for s in games() if s.has("play_in_notebook")]
 
@@ -82,8 +83,8 @@ def default_bot(game: str) -> str:
     """The bot the chooser offers first: the game's first bot by name other than the game-agnostic ``random``
     (a game's own bots play like people), else ``random``.
 
-    >>> default_bot("heimlich"), default_bot("secrets")
-    ('bluff', 'bluff')
+    >>> [default_bot(s.name) for s in playable_games()][:2]
+    ['bluff', 'bluff']
     """
     bots = available_bots(game)
     return next((b for b in bots if b != "random"), "random")
@@ -92,8 +93,8 @@ def default_bot(game: str) -> str:
 def rule_switches(spec: GameSpec) -> dict[str, bool]:
     """The on/off options of a game's rules (its rules class's ``bool`` fields) and their defaults.
 
-    >>> rule_switches(game_spec("heimlich")), rule_switches(game_spec("secrets"))
-    ({'top_secret': False, 'dossier': False}, {})
+    >>> [rule_switches(s) for s in playable_games()][:2]
+    [{'top_secret': False, 'dossier': False}, {}]
     """
     cls = spec.load("rules")
     if not dataclasses.is_dataclass(cls):
@@ -107,7 +108,7 @@ def read_record(spec: GameSpec, data: bytes, name: str = "record"):
     """A saved record of the game ``spec`` from a file's bytes, or a :class:`HeimlichError` that says what is
     wrong (not JSON, too big, a record of another game).
 
-    >>> read_record(game_spec("heimlich"), b"not json")
+    >>> read_record(playable_games()[0], b"not json")
     Traceback (most recent call last):
     ...
     heimlich_lab.errors.HeimlichError: record: not a saved game (a JSON record): Expecting value
@@ -330,8 +331,9 @@ class TableApp:
         self.error.value = ""
         self.box.children = [self.style, self.header, self.chooser]
 
-    def _repr_mimebundle_(self, **kwargs):
-        return self.box._repr_mimebundle_(**kwargs)
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+        display(self.box)
 
 
 def _error(text: str) -> str:

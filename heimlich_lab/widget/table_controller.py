@@ -250,9 +250,9 @@ class TableController(ABC):
         loop = _running_loop()
         if loop is None:            # plain Python: call run_bots()
             return
-        self._pending = loop.call_later(max(0, self._step_delay_ms()) / 1000, self._tick)
+        self._pending = loop.call_later(max(0, self.step_delay_ms()) / 1000, self._tick)
 
-    def _step_delay_ms(self) -> float:
+    def step_delay_ms(self) -> float:
         """How long autoplay waits before the next bot step (ms): the pace, ``speed_ms``; a game may wait longer
         after something worth reading (Heimlich & Co. after a card play)."""
         return self.widget.speed_ms

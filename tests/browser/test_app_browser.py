@@ -13,8 +13,11 @@ import pytest
 from notebook_page import SCREEN, axe_violations, inside
 from test_board_browser import one_screen_boxes
 
-from heimlich_lab.commands.app import MODES, TITLE
-from heimlich_lab.engine.registry import games
+from heimlich_lab.commands.app import (
+    MODES,
+    TITLE,
+    playable_games as games,  # the registry's games that have a table
+)
 
 pytestmark = pytest.mark.browser
 

@@ -214,10 +214,10 @@ class GameController(TableController):
             return
         super().handle_message(msg)
 
-    def _step_delay_ms(self) -> float:
+    def step_delay_ms(self) -> float:
         """After a card play, autoplay waits at least :data:`CARD_PAUSE_MS` (three steps at a slow
         pace) so that the card can be read; otherwise one step."""
-        ms = super()._step_delay_ms()
+        ms = super().step_delay_ms()
         if ms > 0 and last_is_card_play(self.game.view(None)):
             return max(3 * ms, self.CARD_PAUSE_MS)
         return ms
