@@ -192,7 +192,7 @@ def test_all_points_must_be_spent(bad, total):
     with pytest.raises(IllegalAction) as e:
         g.apply(bad)
     assert e.value.rule == "turn-spend-all-points"
-    assert f"exactly 6 point(s), not {total}" in str(e.value) and "[rule: turn-spend-all-points]" in str(e.value)
+    assert f"exactly 6 points, not {total}" in str(e.value) and "[rule: turn-spend-all-points]" in str(e.value)
     assert frozen(g) == before
 
 

@@ -11,7 +11,7 @@ True
 """
 from __future__ import annotations
 
-from ...engine.words import for_any_name
+from ...engine.words import count, for_any_name
 from .rules.board import AGENT_BY_COLOUR, building_name
 from .rules.cards import CARDS
 from .rules.views import Event, view_label
@@ -44,13 +44,13 @@ def _words(e: Event) -> str:
             return f"{p} is dealt a secret agent card."
         return f"{p}'s secret agent card: {d['agent']} ({AGENT_BY_COLOUR[d['agent']].name})."
     if k == "dealt":
-        return f"Agent cards dealt; {d['free']} free agent card(s) lie face-down under the board."
+        return f"Agent cards dealt; {count(d['free'], 'free agent card')} lie face-down under the board."
     if k == "roll":
         return f"Turn {d['turn']}: {p} rolls {d['face']}."
     if k == "points":
         if d["points"] == 0:
             return f"{p} chooses 0 points: no move, a Top Secret card instead."
-        return f"{p} chooses {d['points']} point(s)."
+        return f"{p} chooses {count(d['points'], 'point')}."
     if k == "move":
         text = f"{p} moves {_moves(d['moves'])}."
         if d["triggers"]:

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from ....engine.words import count
 from ....errors import ModelError
 from ....inference.core import FREE_LABEL
 from ..rules.actions import DECISION_KINDS
@@ -173,7 +174,7 @@ class DossierNoteWriter:
                 notes.append(DossierNote(
                     "ruins_declined", actor, tuple(reach_ruins),
                     f"Turn {item.turn}: {actor} could have moved {_join(reach_ruins)} to the ruins "
-                    f"({pts} point(s)) and did not", item.turn, item.index, {"points": pts}))
+                    f"({count(pts, 'point')}) and did not", item.turn, item.index, {"points": pts}))
             reach_safe = [c for c in view.agents if 1 <= clockwise_distance(pos[c], safe) <= pts]
             made = [c for c, (_, to) in moves.items() if to == safe]
             if reach_safe and not made:

@@ -35,6 +35,7 @@ from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
+from ....engine.words import count
 from ....errors import ModelError
 from ..rules.actions import CHANCE_KINDS, Action
 from ..rules.board import safe_destinations, value_of
@@ -229,7 +230,7 @@ class BoltzmannModel:
             self._check_phase(view, action, "move")
             pts = view.points
             if sum(n for _, n in action.args) != pts or not action.args:
-                raise ModelError(f"{action} does not spend the {pts} point(s) of this move")
+                raise ModelError(f"{action} does not spend the {count(pts, 'point')} of this move")
             try:
                 i = move_row_index(st.agents, pts)[action]
             except KeyError:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ....engine.words import count
 from ..rules.actions import HIDDEN, Action
 from ..rules.board import building_after, building_name
 from ..rules.cards import PublicBoard, card_effect
@@ -63,7 +64,7 @@ def describe_action(view, actor: str, action: Action) -> str:
         n = action.args[0]
         if n == 0:
             return f"{actor} chose 0 points (no move, a Top Secret card instead)"
-        return f"{actor} chose {n} point(s)"
+        return f"{actor} chose {count(n, 'point')}"
     if k == "announce":
         return f"{actor} {'wants' if action.args[0] else 'does not want'} to play a Top Secret card"
     if k == "pass":

@@ -31,6 +31,7 @@ from typing import Iterable, Mapping, Sequence
 
 from ....engine.contract import CHANCE
 from ....engine.game import MAX_SEED, GameBase
+from ....engine.words import count
 from ....errors import IllegalAction, NotationError, PositionError, RecordError, WrongPlayer
 from .actions import CHANCE_KINDS, FACES, HIDDEN, Action
 from .allocations import allocation_table
@@ -488,7 +489,7 @@ class Game(GameBase):
                 return IllegalAction(f"{act.args!r}: an allocation names each agent once with a whole number of "
                                      "steps >= 1 (agents move clockwise only)", rule="turn-allocation")
             total = sum(n for _, n in act.args)
-            return IllegalAction(f"{act}: the allocation must use exactly {self._points} point(s), not {total}",
+            return IllegalAction(f"{act}: the allocation must use exactly {count(self._points, 'point')}, not {total}",
                                  rule="turn-spend-all-points")
         if ph == "points":
             return IllegalAction(f"{act}: on 1-3 choose 1, 2 or 3 points" +
