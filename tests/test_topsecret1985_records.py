@@ -193,7 +193,9 @@ def test_a_tournament_table_and_the_variants():
     df = tournament(player_counts=(2,), bots="runner", games=2, seed=1, game="topsecret1985", progress=False,
                     variants=["basic", {"pickup": "stop"}])
     assert set(df["variant"]) == {"basic", "pickup=stop"} and set(df["game"]) == {"topsecret1985"}
-    assert win_rates(df, by="variant")["games"].tolist() == [4, 4]     # player rows
+    rates = win_rates(df, by="variant")
+    assert rates["games"].tolist() == [4, 4]     # player rows
+    assert rates["fair_share"].tolist() == [0.5, 0.5]     # a seat's share, not a team's (the column was empty)
     with pytest.raises(HeimlichError, match="Top Secret variant"):
         tournament(player_counts=(2,), bots="runner", games=1, seed=1, game="topsecret1985", progress=False,
                    variants=["fast"])

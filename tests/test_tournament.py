@@ -558,3 +558,12 @@ def test_belief_scores_equal_score_belief(with_beliefs):
             row = with_beliefs[(with_beliefs["game_index"] == k) & (with_beliefs["player"] == p)].iloc[0]
             for name, v in ref.items():
                 assert row[f"belief_{name}"] == pytest.approx(v, rel=1e-12, abs=1e-12), (k, p, name)
+
+
+def test_a_seats_fair_share_follows_the_games_registry_entry():
+    # Secrets is won by teams (no seat's share); Top Secret (1985) by one player, like Heimlich & Co.
+    df = pd.DataFrame({"bot": ["a", "b", "a", "b"], "won": [True, False, True, True],
+                       "n_players": [2, 2, 4, 4], "game": ["topsecret1985", "topsecret1985", "secrets", "secrets"]})
+    rates = win_rates(df, by=("game", "bot")).set_index(["game", "bot"])["fair_share"]
+    assert rates.loc[("topsecret1985", "a")] == 0.5 and rates.loc[("topsecret1985", "b")] == 0.5
+    assert rates.loc[("secrets", "a")] != rates.loc[("secrets", "a")]      # NaN

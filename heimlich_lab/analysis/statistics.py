@@ -6,6 +6,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from ..engine.registry import game_spec, resolve
 from ..errors import HeimlichError
 
 
@@ -46,8 +47,9 @@ def win_rates(df: pd.DataFrame, by=("bot",), confidence: float = 0.95) -> pd.Dat
     Columns: the ``by`` columns, ``games`` (player-games in the group), ``wins`` (shared wins
     count as wins), ``win_rate``, ``ci_low``, ``ci_high``, ``shared_wins`` and ``fair_share``
     (the win rate of a seat if every player were equally good and a free agent never won:
-    the mean of 1 / number of players; NaN for Secrets, won by teams). Rows of one game are not independent (at most a
-    few players win each game), so read the interval as a guide when a bot fills several seats.
+    the mean of 1 / number of players; NaN for a game won by teams, as its registry entry says). Rows of one
+    game are not independent (at most a few players win each game), so read the interval as a guide when a bot
+    fills several seats.
 
     >>> df = pd.DataFrame({"bot": ["a", "a", "b", "b"], "won": [True, False, False, False],
     ...                    "shared_win": [False] * 4, "n_players": [2] * 4})
@@ -58,9 +60,7 @@ def win_rates(df: pd.DataFrame, by=("bot",), confidence: float = 0.95) -> pd.Dat
     missing = [c for c in cols + ["won"] if c not in df.columns]
     if missing:
         raise HeimlichError(f"the table has no column(s) {missing}")
-    # a seat's fair share is 1/n in Heimlich & Co.; Secrets (a table with a "game" column) is won by teams
-    d = df.assign(_fair=1.0 / df["n_players"] if "n_players" in df and "game" not in df else np.nan,
-                  _shared=df["shared_win"] if "shared_win" in df else False)
+    d = df.assign(_fair=_fair_shares(df), _shared=df["shared_win"] if "shared_win" in df else False)
     g = d.groupby(cols, sort=True, observed=True)
     out = pd.DataFrame({"games": g["won"].size(), "wins": g["won"].sum().astype("int64")})
     out["win_rate"] = out["wins"] / out["games"]
@@ -68,6 +68,24 @@ def win_rates(df: pd.DataFrame, by=("bot",), confidence: float = 0.95) -> pd.Dat
     out["shared_wins"] = g["_shared"].sum().astype("int64")
     out["fair_share"] = g["_fair"].mean()
     return out.reset_index()
+
+
+def _fair_shares(df: pd.DataFrame) -> pd.Series | float:
+    """Each row's fair share, 1 / number of players, except in a game its registry entry says is won by teams
+    (``TournamentSpec.fair_share``), where a seat has no share (NaN). A table without a ``game`` column is the
+    first game's."""
+    if "n_players" not in df:
+        return np.nan
+    fair = 1.0 / df["n_players"]
+    if "game" not in df:
+        return fair
+    by_teams = [name for name in pd.unique(df["game"]) if not _seat_has_a_share(str(name))]
+    return fair.where(~df["game"].isin(by_teams))
+
+
+def _seat_has_a_share(game: str) -> bool:
+    table = game_spec(game).tournament
+    return table is None or bool(resolve(table).fair_share)
 
 
 def free_agent_win_rate(df: pd.DataFrame, by="n_players", confidence: float = 0.95) -> pd.DataFrame:
