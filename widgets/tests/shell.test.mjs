@@ -95,10 +95,10 @@ describe("the shell's curtain, live region, keys and words", () => {
   });
 
   test("both tables are built on the shell: their front ends import it and neither copies its controls", () => {
-    for (const f of ["render.js", "secrets/render.js", "secrets/table.js"]) {
+    for (const f of ["render.js", "secrets/render.js", "secrets/table.js", "topsecret1985/render.js", "topsecret1985/table.js"]) {
       assert.match(readFileSync(join(HERE, f), "utf8"), /from "\.\.?\/shell\.js"/, f);
     }
-    for (const f of ["render.js", "board.js", "secrets/render.js", "secrets/table.js"]) {
+    for (const f of ["render.js", "board.js", "secrets/render.js", "secrets/table.js", "topsecret1985/render.js", "topsecret1985/table.js"]) {
       const src = readFileSync(join(HERE, f), "utf8");
       assert.doesNotMatch(src, /data-control="(step|play|pause)"/, `${f} draws its own autoplay buttons`);
     }
@@ -392,7 +392,7 @@ describe("the table's root (both games)", () => {
     const root = S.tableRoot(doc, "secrets-table", "Secrets table", "<div data-section=\"table\"></div>");
     assert.deepEqual([root.className, root.tabIndex, root.attrs, root.innerHTML],
       ["secrets-table", 0, { role: "region", "aria-label": "Secrets table" }, "<div data-section=\"table\"></div>"]);
-    for (const file of ["board.js", "secrets/table.js"]) {
+    for (const file of ["board.js", "secrets/table.js", "topsecret1985/table.js"]) {
       assert.match(readFileSync(join(HERE, file), "utf8"), /S\.tableRoot\(doc, /, `${file} makes its root with the shell`);
     }
   });

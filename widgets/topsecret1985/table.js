@@ -1,0 +1,144 @@
+// The Top Secret table in the notebook: the anywidget module, on the table shell (../shell.js). anywidget loads
+// ESM from a blob: URL, where relative imports do not resolve, so the Python side loads table.bundle.js (this file
+// with render.js and ../shell.js, bundled by esbuild: `node widgets/build.mjs`).
+// It knows no rules: it draws the synced `setup` and `state` (heimlich_lab/games/topsecret1985/widget_state.py)
+// and sends messages to the kernel: {type: "action", action}, {type: "curtain"}, {type: "control", command},
+// {type: "replay", index}, {type: "consent", player, value} (the Class data box). Choosing an agent on the map is
+// the front end's own state (which agent's next cities are offered); every decision goes to the kernel.
+import * as S from "../shell.js";
+import * as R from "./render.js";
+
+const REPLAY_DEBOUNCE_MS = 60;
+
+// The Class data box: the table shell's (../shell.js classDataMarkup), with the table's class prefix.
+export function classData(cd) {
+  return S.classDataMarkup(cd, "ts");
+}
+
+/** The decision the contents' form names (the kernel's notation), or, for a form the rules refuse (a content
+ * twice), the same words, which the kernel refuses with its reason. */
+export function contentsNotation(decisions, chosen) {
+  const letters = Object.keys(chosen);
+  const d = (decisions || []).find((x) => x.kind === "contents" && letters.every((L) => x.contents[L] === chosen[L]));
+  return d ? d.notation : `contents ${letters.map((L) => `${L}=${chosen[L]}`).join(" ")}`;
+}
+
+function render({ model, el }) {
+  const doc = el.ownerDocument || document;
+  const root = S.tableRoot(doc, "topsecret-table", "Top Secret table", R.renderSkeleton());
+  const classBox = doc.createElement("div");       // the Class data box, right after the table
+  classBox.className = "ts-class-section";
+  el.replaceChildren(root, classBox);
+  const { sections, set, setPlayback } = S.mountSections(root, R.SECTIONS);
+  const live = root.querySelector('[data-testid="live"]');
+  let state = null;
+  let setup = null;
+  let chosen = null;          // the agent whose path is being clicked
+  let destroyed = false;
+
+  function draw() {
+    if (destroyed || !setup || !state || !state.seats) return;
+    root.classList.toggle("ts-curtained", !!state.curtain);
+    chosen = R.selectedAgent(state, chosen);
+    const html = R.renderSections(setup, state, chosen);
+    for (const k of R.SECTIONS) {
+      if (k === "playback") setPlayback(state, html[k], state.error || "");
+      else if (k === "log") {
+        if (set(k, html[k])) {
+          const ol = sections.log.querySelector("ol");
+          if (ol) ol.scrollTop = ol.scrollHeight;
+        }
+      } else set(k, html[k]);
+    }
+    const mode = S.liveMode(state);
+    if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);
+    const said = state.curtain ? state.curtain : state.headline;
+    if (live.textContent !== said) live.textContent = said || "";
+  }
+
+  function update() {
+    if (destroyed) return;
+    replay.reset();
+    setup = model.get("setup");
+    state = model.get("state");
+    draw();
+  }
+
+  const classUpdate = S.classDataUpdater(classBox, model, "ts");
+  function updateClassData() {
+    if (!destroyed) classUpdate();
+  }
+
+  const send = (msg) => model.send(msg);
+  const replay = S.debouncedSeek((index) => send({ type: "replay", index }), REPLAY_DEBOUNCE_MS);
+
+  function onClick(event) {
+    const node = event.target && event.target.closest ? event.target.closest("button") : null;
+    if (!node || !root.contains(node) || node.disabled) return;
+    const d = node.dataset;
+    if (d.action) send({ type: "action", action: d.action });
+    else if (d.agent) {
+      chosen = d.agent;
+      draw();
+      const next = sections.map.querySelector(".ts-step");   // the keyboard goes on to the agent's first city
+      if (next && event.detail === 0) next.focus({ preventScroll: true });
+    } else if (d.contents === "hide" && state) {
+      const pick = {};
+      for (const s of sections.decision.querySelectorAll("select[data-letter]")) pick[s.dataset.letter] = s.value;
+      send({ type: "action", action: contentsNotation(state.decisions, pick) });
+    } else if (d.curtain === "reveal") send({ type: "curtain" });
+    else if (d.control === "step" || d.control === "play" || d.control === "pause") send({ type: "control", command: d.control });
+    else if (d.replayStep && state && state.replay) {
+      const last = S.replayLast(state.replay);
+      const i = d.replayStep === "first" ? 0 : d.replayStep === "last" ? last : state.replay.index + Number(d.replayStep);
+      send({ type: "replay", index: Math.max(0, Math.min(last, i)) });
+    } else return;
+    event.preventDefault();
+  }
+
+  function onKeyDown(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || !state) return;
+    const t = event.target;
+    const tag = t && t.tagName ? t.tagName.toLowerCase() : "";
+    if (tag === "input" || tag === "select" || tag === "textarea") return;     // sliders keep their arrow keys
+    if (event.key === "Tab" || (event.key === "Enter" && event.shiftKey)) return;
+    if (tag === "button" && (event.key === "Enter" || event.key === " ")) {
+      event.stopPropagation();                                                  // the button's own click
+      return;
+    }
+    // keep JupyterLab's command-mode shortcuts (a, b, d d, m, 1-9 ...) away from a focused table
+    if (event.key.length === 1) event.stopPropagation();
+    const msg = S.shellKey(event.key, state);
+    if (!msg) return;
+    event.preventDefault();
+    send(msg);
+  }
+
+  function onInput(event) {
+    if (event.target && event.target.dataset && event.target.dataset.letter) return;   // the contents' form
+    S.controlInput(event, sections.playback, state && state.replay, {
+      consent: (player, value) => send({ type: "consent", player, value }),
+      speed: (value) => send({ type: "control", command: "speed", value }),
+      seek: replay.seek,
+    });
+  }
+
+  // projector mode (the table shell's toggle, remembered per notebook): the layout is the CSS's
+  const proj = S.mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
+
+  const unwire = S.wire(root, model,
+    [["click", onClick], ["keydown", onKeyDown], ["input", onInput], ["change", onInput]],
+    [["change:state", update], ["change:setup", update], ["change:class_data", updateClassData]]);
+  classBox.addEventListener("change", onInput);
+  update();
+  updateClassData();
+  return () => {
+    destroyed = true;
+    replay.cancel();
+    unwire();
+    proj.destroy();
+    classBox.removeEventListener("change", onInput);
+  };
+}
+
+export default { render };
