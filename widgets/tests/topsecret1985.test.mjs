@@ -114,7 +114,7 @@ describe("the belief panel (render.js renderBelief)", () => {
   test("per opponent a 4 x 4 table, rows A-D, columns 5, 3, 1, bomb, the likeliest content in bold", () => {
     const row = { 5: 0.25, 3: 0.25, 1: 0.1, bomb: 0.4 };
     const belief = { observer: "Ann", title: "Ann's belief: what is in each suitcase?", version: 3, glossary: [],
-      headline: { text: "Bob puts suitcase Bob:A in tokyo. (evidence about Bob's suitcases, 0.10 bits)", label: "Last evidence:" },
+      headline: { text: "Bob puts suitcase Bob:A in tokyo: 0.10 bits about Bob's suitcases.", label: "Last evidence:" },
       explanation: "", opponents: ["Bob"], contents: { Bob: { A: row, B: row, C: row, D: row } } };
     const html = R.renderBelief(SETUP, state([], { belief }));
     assert.equal((html.match(/data-belief-row="Bob:/g) || []).length, 4);

@@ -167,8 +167,8 @@ def belief_panel(belief: Any, viewer: str | None) -> dict[str, Any]:
     title = f"{possessive(viewer)} belief" if viewer is not None else "A spectator's belief"
     head = None
     if last is not None:
-        head = {"text": for_any_name(f"{last.words} (evidence about {last.player}'s suitcases, "
-                                     f"{last.kl:.2f} bits)")} | lead_in(viewer)
+        head = {"text": for_any_name(f"{last.words.rstrip('.')}: {last.kl:.2f} bits about {last.player}'s "
+                                     "suitcases.")} | lead_in(viewer)
         head["label"] = "Last evidence:"
     explanation = "Each row is a suitcase of that player; each cell, the chance it holds that content."
     frame = panel_frame(viewer, f"{title}: what is in each suitcase?", head, explanation, GLOSSARY, len(evidence))
