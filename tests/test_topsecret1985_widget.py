@@ -237,3 +237,23 @@ def test_the_registry_opens_the_table_and_the_front_end_is_shipped_in_the_wheel(
         "force-include"]
     assert include["widgets/topsecret1985/table.bundle.js"] == "heimlich_lab/games/topsecret1985/static/table.bundle.js"
     assert include["widgets/topsecret1985/table.css"] == "heimlich_lab/games/topsecret1985/static/table.css"
+
+
+def test_a_finished_game_is_saved_for_the_class_with_consent(tmp_path):
+    ctl = TopSecretController(["Ann", "Bob"], bots={"Bob": RandomBot(1)}, seed=2, class_folder=tmp_path)
+    ctl.set_consent("Ann", True)
+    ctl.run_bots()
+    for _ in range(3000):
+        if ctl.game.is_over:
+            break
+        ds = ctl.widget.state["decisions"]
+        if ds:
+            ctl.send_action(ds[-1]["notation"])
+        else:
+            ctl.run_bots()
+    (saved,) = tmp_path.glob("topsecret1985-*.json")
+    assert saved.name in ctl.widget.class_data["status"]
+    envelope = json.loads(saved.read_text())
+    assert envelope["game"] == "topsecret1985" and envelope["consent"]["agreed"] == ["Ann"]
+    from heimlich_lab.games.topsecret1985 import TopSecretRecord
+    assert TopSecretRecord.from_dict(envelope["record"]).replay().history == ctl.game.history
