@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from topsecret1985_helpers import pass_turn, set_up, turn
+from topsecret1985_helpers import set_up, to_tokyo_duel, turn
 
 from heimlich_lab.errors import HeimlichError, WrongPlayer
 from heimlich_lab.games.topsecret1985 import Belief, RandomBot, play, svg
@@ -137,20 +137,6 @@ def test_the_synced_state_does_not_change_with_what_the_viewer_may_not_know():
     for g in (a, b):
         turn(g, (1, 1), "step Ann#1 vancouver", "step Ann#1 san-francisco")
     assert synced(a) == synced(b)
-
-
-def to_tokyo_duel():
-    """Ann#1 waits in tokyo; Bob#1 walks sydney, singapore, hong-kong and enters tokyo: a duel, Bob attacks
-    (tests/test_topsecret1985_rules.py's duel)."""
-    g = set_up()
-    turn(g, (3, 0), "step Ann#1 vancouver", "step Ann#1 san-francisco", "step Ann#1 tokyo")
-    turn(g, (2, 0), "step Bob#1 sydney", "step Bob#1 singapore")
-    pass_turn(g)
-    turn(g, (1, 0), "step Bob#1 hong-kong")
-    pass_turn(g)
-    g.apply("roll 1 0")
-    g.apply("step Bob#1 tokyo")
-    return g
 
 
 def test_an_aggressors_hidden_duel_card_stays_out_of_the_defenders_synced_state():
