@@ -148,6 +148,38 @@ export function shellKey(key, state) {
   return null;
 }
 
+/**
+ * DOM: whether a table reads a keydown as its own key (then a one-character key is kept from JupyterLab's
+ * command-mode shortcuts: a, b, d d, m, 1-9 ...). Not with a modifier, Tab or Shift+Enter, nor while typing in a
+ * field (sliders keep their arrow keys); Enter or Space on a button is the button's own click, kept from JupyterLab.
+ */
+export function tableKeyDown(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return false;
+  const t = event.target;
+  const tag = t && t.tagName ? t.tagName.toLowerCase() : "";
+  if (tag === "input" || tag === "select" || tag === "textarea") return false;
+  if (event.key === "Tab" || (event.key === "Enter" && event.shiftKey)) return false;
+  if (tag === "button" && (event.key === "Enter" || event.key === " ")) {
+    event.stopPropagation();
+    return false;
+  }
+  if (event.key.length === 1) event.stopPropagation();
+  return true;
+}
+
+/** The shell's message for a clicked button's `data-` attributes (the curtain's Reveal, Next, Play, Pause, the
+ * replay's steps), or null: a button of the game's own. */
+export function shellButton(d, state) {
+  if (d.curtain === "reveal") return { type: "curtain" };
+  if (d.control === "step" || d.control === "play" || d.control === "pause") return { type: "control", command: d.control };
+  if (d.replayStep && state && state.replay) {
+    const last = replayLast(state.replay);
+    const i = d.replayStep === "first" ? 0 : d.replayStep === "last" ? last : state.replay.index + Number(d.replayStep);
+    return { type: "replay", index: Math.max(0, Math.min(last, i)) };
+  }
+  return null;
+}
+
 /** A CSS selector that finds "the same" control again after its section was redrawn. */
 export const FOCUS_KEYS = Object.freeze(["data-action", "data-command", "data-step", "data-control", "data-curtain",
   "data-replay-step", "data-building-action", "data-card"]);

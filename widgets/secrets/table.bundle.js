@@ -87,6 +87,29 @@ function shellKey(key, state) {
   if (on && k === "p" && (on.play || on.pause)) return { type: "control", command: on.pause ? "pause" : "play" };
   return null;
 }
+function tableKeyDown(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return false;
+  const t = event.target;
+  const tag = t && t.tagName ? t.tagName.toLowerCase() : "";
+  if (tag === "input" || tag === "select" || tag === "textarea") return false;
+  if (event.key === "Tab" || event.key === "Enter" && event.shiftKey) return false;
+  if (tag === "button" && (event.key === "Enter" || event.key === " ")) {
+    event.stopPropagation();
+    return false;
+  }
+  if (event.key.length === 1) event.stopPropagation();
+  return true;
+}
+function shellButton(d, state) {
+  if (d.curtain === "reveal") return { type: "curtain" };
+  if (d.control === "step" || d.control === "play" || d.control === "pause") return { type: "control", command: d.control };
+  if (d.replayStep && state && state.replay) {
+    const last = replayLast(state.replay);
+    const i = d.replayStep === "first" ? 0 : d.replayStep === "last" ? last : state.replay.index + Number(d.replayStep);
+    return { type: "replay", index: Math.max(0, Math.min(last, i)) };
+  }
+  return null;
+}
 var FOCUS_KEYS = Object.freeze([
   "data-action",
   "data-command",
@@ -560,27 +583,13 @@ function render({ model, el }) {
     const node = event.target && event.target.closest ? event.target.closest("button") : null;
     if (!node || !root.contains(node) || node.disabled) return;
     const d = node.dataset;
-    if (d.action) send({ type: "action", action: d.action });
-    else if (d.curtain === "reveal") send({ type: "curtain" });
-    else if (d.control === "step" || d.control === "play" || d.control === "pause") send({ type: "control", command: d.control });
-    else if (d.replayStep && state && state.replay) {
-      const last = replayLast(state.replay);
-      const i = d.replayStep === "first" ? 0 : d.replayStep === "last" ? last : state.replay.index + Number(d.replayStep);
-      send({ type: "replay", index: Math.max(0, Math.min(last, i)) });
-    } else return;
+    const msg = d.action ? { type: "action", action: d.action } : shellButton(d, state);
+    if (!msg) return;
+    send(msg);
     event.preventDefault();
   }
   function onKeyDown(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || !state) return;
-    const t = event.target;
-    const tag = t && t.tagName ? t.tagName.toLowerCase() : "";
-    if (tag === "input" || tag === "select" || tag === "textarea") return;
-    if (event.key === "Tab" || event.key === "Enter" && event.shiftKey) return;
-    if (tag === "button" && (event.key === "Enter" || event.key === " ")) {
-      event.stopPropagation();
-      return;
-    }
-    if (event.key.length === 1) event.stopPropagation();
+    if (!state || !tableKeyDown(event)) return;
     let msg = shellKey(event.key, state);
     if (!msg && /^[1-9]$/.test(event.key) && !state.curtain) {
       const keys = decisionKeys(state.decisions);

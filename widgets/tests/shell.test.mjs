@@ -397,3 +397,38 @@ describe("the table's root (both games)", () => {
     }
   });
 });
+
+describe("the shell's keydown filter and buttons (Secrets' and Top Secret's tables)", () => {
+  const key = (k, extra = {}) => {
+    const e = { key: k, target: { tagName: extra.tag || "DIV" }, stopped: false, ...extra };
+    e.stopPropagation = () => { e.stopped = true; };
+    return e;
+  };
+
+  test("a table reads its own keys, and keeps one-character keys from JupyterLab", () => {
+    const n = key("n");
+    assert.deepEqual([S.tableKeyDown(n), n.stopped], [true, true]);
+    const arrow = key("ArrowLeft");
+    assert.deepEqual([S.tableKeyDown(arrow), arrow.stopped], [true, false]);
+  });
+
+  test("modifiers, Tab, typing in a field and Enter on a button are not the table's", () => {
+    assert.equal(S.tableKeyDown(key("n", { ctrlKey: true })), false);
+    assert.equal(S.tableKeyDown(key("Tab")), false);
+    assert.equal(S.tableKeyDown(key("Enter", { shiftKey: true })), false);
+    const typing = key("5", { tag: "SELECT" });
+    assert.deepEqual([S.tableKeyDown(typing), typing.stopped], [false, false]);
+    const enter = key("Enter", { tag: "BUTTON" });
+    assert.deepEqual([S.tableKeyDown(enter), enter.stopped], [false, true], "the button's own click, kept from JupyterLab");
+  });
+
+  test("the shell's buttons give the kernel's messages; a game's own button gives none", () => {
+    const state = { replay: { index: 3, length: 10 } };
+    assert.deepEqual(S.shellButton({ curtain: "reveal" }, state), { type: "curtain" });
+    assert.deepEqual(S.shellButton({ control: "pause" }, state), { type: "control", command: "pause" });
+    assert.deepEqual(["first", "-1", "+1", "last"].map((s) => S.shellButton({ replayStep: s }, state).index), [0, 2, 4, 9]);
+    assert.equal(S.shellButton({ control: "speed" }, state), null);
+    assert.equal(S.shellButton({ agent: "Ann#1" }, state), null);
+    assert.equal(S.shellButton({ replayStep: "+1" }, {}), null, "no replay: no step");
+  });
+});

@@ -86,28 +86,16 @@ function render({ model, el }) {
       const pick = {};
       for (const s of sections.decision.querySelectorAll("select[data-letter]")) pick[s.dataset.letter] = s.value;
       send({ type: "action", action: contentsNotation(state.decisions, pick) });
-    } else if (d.curtain === "reveal") send({ type: "curtain" });
-    else if (d.control === "step" || d.control === "play" || d.control === "pause") send({ type: "control", command: d.control });
-    else if (d.replayStep && state && state.replay) {
-      const last = S.replayLast(state.replay);
-      const i = d.replayStep === "first" ? 0 : d.replayStep === "last" ? last : state.replay.index + Number(d.replayStep);
-      send({ type: "replay", index: Math.max(0, Math.min(last, i)) });
-    } else return;
+    } else {
+      const msg = S.shellButton(d, state);
+      if (!msg) return;
+      send(msg);
+    }
     event.preventDefault();
   }
 
   function onKeyDown(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || !state) return;
-    const t = event.target;
-    const tag = t && t.tagName ? t.tagName.toLowerCase() : "";
-    if (tag === "input" || tag === "select" || tag === "textarea") return;     // sliders keep their arrow keys
-    if (event.key === "Tab" || (event.key === "Enter" && event.shiftKey)) return;
-    if (tag === "button" && (event.key === "Enter" || event.key === " ")) {
-      event.stopPropagation();                                                  // the button's own click
-      return;
-    }
-    // keep JupyterLab's command-mode shortcuts (a, b, d d, m, 1-9 ...) away from a focused table
-    if (event.key.length === 1) event.stopPropagation();
+    if (!state || !S.tableKeyDown(event)) return;
     const msg = S.shellKey(event.key, state);
     if (!msg) return;
     event.preventDefault();
