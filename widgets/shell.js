@@ -360,6 +360,36 @@ export function wire(target, model, dom, changes) {
   };
 }
 
+/** The messages of the shell's inputs (a consent box, the speed slider; `seek`, the replay slider's): the `on` of
+ * controlInput for a table's `send`. */
+export function controlMessages(send, seek) {
+  return {
+    consent: (player, value) => send({ type: "consent", player, value }),
+    speed: (value) => send({ type: "control", command: "speed", value }),
+    seek,
+  };
+}
+
+/**
+ * DOM: a table's start, the same in every game on the shell: the projector toggle (remembered per notebook; the
+ * layout is the game's CSS), the table's events (`dom`: [type, handler] pairs on `root`), `update` on the model's
+ * state and setup, `updateClassData` on its class data, `onClassChange` on the Class data box, then the first
+ * draw. Returns what undoes it all.
+ */
+export function startTable(root, model, classBox, dom, update, updateClassData, onClassChange) {
+  const proj = mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
+  const unwire = wire(root, model, dom,
+    [["change:state", update], ["change:setup", update], ["change:class_data", updateClassData]]);
+  classBox.addEventListener("change", onClassChange);
+  update();
+  updateClassData();
+  return () => {
+    unwire();
+    proj.destroy();
+    classBox.removeEventListener("change", onClassChange);
+  };
+}
+
 /** DOM: the log only grows during a game; append the new lines instead of redrawing it. Returns `lines`. */
 export function patchLog(ol, lines, prev, words = esc) {
   if (prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {

@@ -259,6 +259,30 @@ function wire(target, model, dom, changes) {
     for (const [name, f] of changes) model.off(name, f);
   };
 }
+function controlMessages(send, seek) {
+  return {
+    consent: (player, value) => send({ type: "consent", player, value }),
+    speed: (value) => send({ type: "control", command: "speed", value }),
+    seek
+  };
+}
+function startTable(root, model, classBox, dom, update, updateClassData, onClassChange) {
+  const proj = mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
+  const unwire = wire(
+    root,
+    model,
+    dom,
+    [["change:state", update], ["change:setup", update], ["change:class_data", updateClassData]]
+  );
+  classBox.addEventListener("change", onClassChange);
+  update();
+  updateClassData();
+  return () => {
+    unwire();
+    proj.destroy();
+    classBox.removeEventListener("change", onClassChange);
+  };
+}
 function patchLog(ol, lines, prev, words = esc) {
   if (prev && lines.length >= prev.length && prev.every((line, i) => lines[i] === line)) {
     if (lines.length > prev.length) ol.insertAdjacentHTML("beforeend", logItems(lines.slice(prev.length), words));
@@ -601,11 +625,7 @@ function render({ model, el }) {
     send(msg);
   }
   function onInput(event) {
-    controlInput(event, sections.playback, state && state.replay, {
-      consent: (player, value) => send({ type: "consent", player, value }),
-      speed: (value) => send({ type: "control", command: "speed", value }),
-      seek: replay.seek
-    });
+    controlInput(event, sections.playback, state && state.replay, controlMessages(send, replay.seek));
   }
   function onCard(event) {
     const node = event.target && event.target.closest ? event.target.closest("[data-card]") : null;
@@ -613,10 +633,10 @@ function render({ model, el }) {
     const info = root.querySelector('[data-testid="card-info"]');
     if (info) info.textContent = node.getAttribute("title");
   }
-  const proj = mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
-  const unwire = wire(
+  const stop = startTable(
     root,
     model,
+    classBox,
     [
       ["click", onClick],
       ["keydown", onKeyDown],
@@ -625,17 +645,14 @@ function render({ model, el }) {
       ["mouseover", onCard],
       ["focusin", onCard]
     ],
-    [["change:state", update], ["change:setup", update], ["change:class_data", updateClassData]]
+    update,
+    updateClassData,
+    onInput
   );
-  classBox.addEventListener("change", onInput);
-  update();
-  updateClassData();
   return () => {
     destroyed = true;
     replay.cancel();
-    unwire();
-    proj.destroy();
-    classBox.removeEventListener("change", onInput);
+    stop();
   };
 }
 var table_default = { render };

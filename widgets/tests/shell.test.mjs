@@ -431,4 +431,23 @@ describe("the shell's keydown filter and buttons (Secrets' and Top Secret's tabl
     assert.equal(S.shellButton({ agent: "Ann#1" }, state), null);
     assert.equal(S.shellButton({ replayStep: "+1" }, {}), null, "no replay: no step");
   });
+
+  test("the shell's inputs speak the kernel's messages (consent, speed) and seek through the table's replay", () => {
+    const sent = [];
+    const seeks = [];
+    const on = S.controlMessages((m) => sent.push(m), (i) => seeks.push(i));
+    on.consent("Ann", true);
+    on.speed(250);
+    on.seek(7);
+    assert.deepEqual(sent, [{ type: "consent", player: "Ann", value: true }, { type: "control", command: "speed", value: 250 }]);
+    assert.deepEqual(seeks, [7]);
+  });
+
+  test("both tables on the shell start through it: no copy of the projector's and the model's wiring", () => {
+    for (const file of ["secrets/table.js", "topsecret1985/table.js"]) {
+      const src = readFileSync(join(HERE, file), "utf8");
+      assert.match(src, /S\.startTable\(root, model, classBox,/, file);
+      assert.doesNotMatch(src, /mountProjector|change:class_data/, file);
+    }
+  });
 });

@@ -255,6 +255,30 @@ function wire(target2, model, dom, changes) {
     for (const [name, f] of changes) model.off(name, f);
   };
 }
+function controlMessages(send, seek) {
+  return {
+    consent: (player, value) => send({ type: "consent", player, value }),
+    speed: (value) => send({ type: "control", command: "speed", value }),
+    seek
+  };
+}
+function startTable(root, model, classBox, dom, update, updateClassData, onClassChange) {
+  const proj = mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
+  const unwire = wire(
+    root,
+    model,
+    dom,
+    [["change:state", update], ["change:setup", update], ["change:class_data", updateClassData]]
+  );
+  classBox.addEventListener("change", onClassChange);
+  update();
+  updateClassData();
+  return () => {
+    unwire();
+    proj.destroy();
+    classBox.removeEventListener("change", onClassChange);
+  };
+}
 function beliefHeadlineMarkup(headline, p = "tb", words = esc) {
   if (!headline || !headline.text) return "";
   const where = Number.isFinite(Number(headline.log)) && headline.log !== null && headline.log !== void 0 ? ` data-log-entry="${esc(Math.trunc(Number(headline.log)))}"` : "";
@@ -635,28 +659,21 @@ function render({ model, el }) {
   }
   function onInput(event) {
     if (event.target && event.target.dataset && event.target.dataset.letter) return;
-    controlInput(event, sections.playback, state && state.replay, {
-      consent: (player, value) => send({ type: "consent", player, value }),
-      speed: (value) => send({ type: "control", command: "speed", value }),
-      seek: replay.seek
-    });
+    controlInput(event, sections.playback, state && state.replay, controlMessages(send, replay.seek));
   }
-  const proj = mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
-  const unwire = wire(
+  const stop = startTable(
     root,
     model,
+    classBox,
     [["click", onClick], ["keydown", onKeyDown], ["input", onInput], ["change", onInput]],
-    [["change:state", update], ["change:setup", update], ["change:class_data", updateClassData]]
+    update,
+    updateClassData,
+    onInput
   );
-  classBox.addEventListener("change", onInput);
-  update();
-  updateClassData();
   return () => {
     destroyed = true;
     replay.cancel();
-    unwire();
-    proj.destroy();
-    classBox.removeEventListener("change", onInput);
+    stop();
   };
 }
 var table_default = { render };

@@ -104,28 +104,17 @@ function render({ model, el }) {
 
   function onInput(event) {
     if (event.target && event.target.dataset && event.target.dataset.letter) return;   // the contents' form
-    S.controlInput(event, sections.playback, state && state.replay, {
-      consent: (player, value) => send({ type: "consent", player, value }),
-      speed: (value) => send({ type: "control", command: "speed", value }),
-      seek: replay.seek,
-    });
+    S.controlInput(event, sections.playback, state && state.replay, S.controlMessages(send, replay.seek));
   }
 
-  // projector mode (the table shell's toggle, remembered per notebook): the layout is the CSS's
-  const proj = S.mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
-
-  const unwire = S.wire(root, model,
+  // the projector toggle, the events, the model's changes and the first draw: the shell's
+  const stop = S.startTable(root, model, classBox,
     [["click", onClick], ["keydown", onKeyDown], ["input", onInput], ["change", onInput]],
-    [["change:state", update], ["change:setup", update], ["change:class_data", updateClassData]]);
-  classBox.addEventListener("change", onInput);
-  update();
-  updateClassData();
+    update, updateClassData, onInput);
   return () => {
     destroyed = true;
     replay.cancel();
-    unwire();
-    proj.destroy();
-    classBox.removeEventListener("change", onInput);
+    stop();
   };
 }
 
