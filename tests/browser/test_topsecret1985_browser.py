@@ -155,6 +155,13 @@ def test_the_map_the_decision_and_the_belief_fit_one_screen_and_axe_is_clean(pag
     page.keyboard.press("Enter")
     page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('ts-step')",
                            timeout=10_000)
+    # Enter on the city: the step is taken, and the focus goes on to the agent's next city (5 steps to move)
+    stepped = page.evaluate("() => document.activeElement.getAttribute('data-action')")
+    page.keyboard.press("Enter")
+    page.wait_for_function("""(a) => document.activeElement && document.activeElement.classList.contains('ts-step')
+        && document.activeElement.getAttribute('data-action') !== a && !document.querySelector(`[data-action="${a}"]`)""",
+                           arg=stepped, timeout=30_000)
+    assert ["Ann", stepped] in run_report(page)["history"]
     # 150% zoom (911x512 CSS pixels), the file browser closed: nothing runs off the side
     show_file_browser(page, False)
     page.set_viewport_size(PROJECTOR)

@@ -602,6 +602,7 @@ function render({ model, el }) {
     root.classList.toggle("ts-curtained", !!state.curtain);
     chosen = selectedAgent(state, chosen);
     const html = renderSections(setup, state, chosen);
+    const onMap = sections.map.contains(doc.activeElement);
     for (const k of SECTIONS) {
       if (k === "playback") setPlayback(state, html[k], state.error || "");
       else if (k === "log") {
@@ -610,6 +611,10 @@ function render({ model, el }) {
           if (ol) ol.scrollTop = ol.scrollHeight;
         }
       } else set(k, html[k]);
+    }
+    if (onMap && doc.activeElement === root) {
+      const next = [".ts-step", ".ts-agent.ts-chosen", ".ts-target"].map((q) => sections.map.querySelector(q)).find(Boolean);
+      if (next) next.focus({ preventScroll: true });
     }
     const mode = liveMode(state);
     if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);

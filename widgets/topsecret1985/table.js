@@ -41,6 +41,7 @@ function render({ model, el }) {
     root.classList.toggle("ts-curtained", !!state.curtain);
     chosen = R.selectedAgent(state, chosen);
     const html = R.renderSections(setup, state, chosen);
+    const onMap = sections.map.contains(doc.activeElement);
     for (const k of R.SECTIONS) {
       if (k === "playback") setPlayback(state, html[k], state.error || "");
       else if (k === "log") {
@@ -49,6 +50,11 @@ function render({ model, el }) {
           if (ol) ol.scrollTop = ol.scrollHeight;
         }
       } else set(k, html[k]);
+    }
+    // a step taken from the keyboard: the focus goes on to the agent's next city (or to an agent), not to the root
+    if (onMap && doc.activeElement === root) {
+      const next = [".ts-step", ".ts-agent.ts-chosen", ".ts-target"].map((q) => sections.map.querySelector(q)).find(Boolean);
+      if (next) next.focus({ preventScroll: true });
     }
     const mode = S.liveMode(state);
     if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);
