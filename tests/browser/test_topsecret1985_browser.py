@@ -159,8 +159,8 @@ def test_the_map_the_decision_and_the_belief_fit_one_screen_and_axe_is_clean(pag
     stepped = page.evaluate("() => document.activeElement.getAttribute('data-action')")
     page.keyboard.press("Enter")
     page.wait_for_function("""(a) => document.activeElement && document.activeElement.classList.contains('ts-step')
-        && document.activeElement.getAttribute('data-action') !== a && !document.querySelector(`[data-action="${a}"]`)""",
-                           arg=stepped, timeout=30_000)
+        && document.activeElement.getAttribute('data-action') !== a
+        && !document.querySelector(`[data-action="${a}"]`)""", arg=stepped, timeout=30_000)
     assert ["Ann", stepped] in run_report(page)["history"]
     # 150% zoom (911x512 CSS pixels), the file browser closed: nothing runs off the side
     show_file_browser(page, False)
