@@ -14,13 +14,20 @@ game itself, so the synced state holds only what the viewer may know (the inform
 ...     g.apply(a)
 >>> s = table_state(g.view("Ann"), legal=g.legal_actions(), human=True)
 >>> s["headline"], s["decisions"][0]["label"], s["decisions"][0]["city"]
-('Turn 0 · Your decision: put your suitcase A in a city', 'Put suitcase A in Anchorage', 'anchorage')
+('Set-up · Your decision: put your suitcase A in a city', 'Put suitcase A in Anchorage', 'anchorage')
 >>> [seat["contents"] for seat in s["seats"]]
 [{'A': '5', 'B': '3', 'C': '1', 'D': 'bomb'}, None]
 >>> "data-contents" in table_state(g.view(None))["svg"]       # a spectator sees nobody's contents
 False
 
-Every sentence about a player reads right for a player called "You" (:func:`~heimlich_lab.engine.words.for_any_name`).
+Every sentence about a player reads right for a player called "You" (:func:`~heimlich_lab.engine.words.for_any_name`):
+
+>>> g = Game(["You", "Bob"], chance="manual")
+>>> for a in ["first You", "contents A=5 B=3 C=1 D=bomb"]:
+...     g.apply(a)
+>>> s = table_state(g.view("You"))
+>>> s["label"], s["seats"][0]["title"], s["log"][-1]
+('Your view', 'You', 'You hide your content cards: A=5, B=3, C=1, D=bomb.')
 """
 from __future__ import annotations
 
@@ -74,7 +81,7 @@ def headline(view: Any) -> str:
 
     >>> from heimlich_lab.games.topsecret1985 import Game
     >>> headline(Game(["Ann", "Bob"], chance="manual").view(None))
-    'Turn 0 · the dice choose the start player'
+    'Set-up · the dice choose the start player'
     """
     if view.is_over:
         won = ", ".join(view.winners) if view.winners else "nobody"
@@ -84,13 +91,14 @@ def headline(view: Any) -> str:
     if view.phase == "place" and who is not None:
         letter = next((L for L in LETTERS if view.suitcases.get(f"{who}:{L}") is None), "")
     words = PHASE_WORDS.get(view.phase, view.phase)
+    when = f"Turn {view.turn}" if view.turn else "Set-up"
     if who is None:
-        return f"Turn {view.turn} · {words}"
+        return f"{when} · {words}"
     mine = who == view.viewer
     said = words.format(their="your" if mine else "their", letter=letter, steps=count(view.points, "step"))
     if mine:
-        return f"Turn {view.turn} · Your decision: {said}"
-    return for_any_name(f"Turn {view.turn} · {who} decides: {said}")
+        return f"{when} · Your decision: {said}"
+    return for_any_name(f"{when} · {who} decides: {said}")
 
 
 def _place(view: Any, node: str | None) -> str:
@@ -167,8 +175,9 @@ def belief_panel(belief: Any, viewer: str | None) -> dict[str, Any]:
     title = f"{possessive(viewer)} belief" if viewer is not None else "A spectator's belief"
     head = None
     if last is not None:
-        head = {"text": for_any_name(f"{last.words.rstrip('.')}: {last.kl:.2f} bits about {last.player}'s "
-                                     "suitcases.")} | lead_in(viewer)
+        bits = f"{last.kl:.2f} bits" if last.kl >= 0.005 else "under 0.01 bits"
+        head = {"text": for_any_name(f"{last.words.rstrip('.')}: {bits} about {last.player}'s suitcases.")
+                } | lead_in(viewer)
         head["label"] = "Last evidence:"
     explanation = "Each row is a suitcase of that player; each cell, the chance it holds that content."
     frame = panel_frame(viewer, f"{title}: what is in each suitcase?", head, explanation, GLOSSARY, len(evidence))
