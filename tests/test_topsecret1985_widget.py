@@ -193,6 +193,7 @@ def test_replay_opens_at_step_0_and_ends_where_the_record_does():
     ctl.handle_message({"type": "replay", "index": 10 ** 6})
     end = rec.replay()
     assert w.state["is_over"] and w.state["winners"] == rec.winners
+    assert w.state["headline"].startswith("Game over (") and w.state["end_reason"] == rec.result["end"]
     assert w.state["svg"] == svg.board(end, viewer="Ann")
     assert ctl.final.history == end.history
     ctl.handle_message({"type": "replay", "index": "x"})     # ignored

@@ -63,6 +63,15 @@ PHASE_WORDS = {
 }
 
 
+#: How a game ended, in words (docs/topsecret1985.md, "The end").
+END_WORDS = {
+    "target": "the target was reached",
+    "out-of-reach": "nobody can reach the target",
+    "no-agents": "no agent is left",
+    "max-rounds": "the last round was played",
+}
+
+
 def table_setup(view: Any) -> dict[str, Any]:
     """What is fixed for a game: the title, the players with their corners and colours, and the places of the map
     as fractions of the picture's width and height (where the front end lays its click targets)."""
@@ -85,7 +94,8 @@ def headline(view: Any) -> str:
     """
     if view.is_over:
         won = ", ".join(view.winners) if view.winners else "nobody"
-        return for_any_name(f"Game over · winners: {won}")
+        why = END_WORDS.get(view.end_reason or "", "")
+        return for_any_name(f"Game over{f' ({why})' if why else ''} · winners: {won}")
     who = view.current_player
     letter = ""
     if view.phase == "place" and who is not None:
