@@ -71,20 +71,26 @@ def test_a_human_click_changes_the_game_and_a_refused_one_changes_nothing():
     ctl.handle_message({"type": "action", "action": d["notation"]})
     assert ctl.widget.state["error"] == "" and ctl.game.locations[d["agent"]] == d["city"]
     assert ctl.widget.state["agents"][d["agent"]] == d["city"]
+    carried = {c["agent"]: c["suitcase"] for seat in ctl.widget.state["seats"] for c in seat["carrying"]}
+    assert carried == {a: s for a, s in ctl.game.carrying.items() if s is not None}
 
 
 def test_a_game_against_a_bot_by_clicks_ends_and_replays_exactly():
     ctl = ann_vs_bot(seed=5)
+    carried_seen = 0
     for _ in range(3000):
         if ctl.game.is_over:
             break
         st = ctl.widget.state
+        carried = {c["agent"]: c["suitcase"] for seat in st["seats"] for c in seat["carrying"]}
+        assert carried == {a: s for a, s in ctl.game.carrying.items() if s is not None}   # who carries what
+        carried_seen += bool(carried)
         if st["decisions"]:
             ctl.handle_message({"type": "action", "action": st["decisions"][-1]["notation"]})
             assert st["is_human_turn"] and not ctl.widget.state["error"]
         else:
             ctl.run_bots()
-    assert ctl.game.is_over and ctl.widget.state["is_over"] and not ctl.playing
+    assert carried_seen and ctl.game.is_over and ctl.widget.state["is_over"] and not ctl.playing
     assert ctl.widget.state["winners"] == list(ctl.game.winners)
     assert ctl.record.replay().history == ctl.game.history
 

@@ -107,6 +107,8 @@ describe("the side's decision (render.js renderDecision)", () => {
     assert.match(html.curtain, /Reveal/);
     assert.doesNotMatch(Object.values(html).join(""), /Suitcases: /);
     assert.match(R.renderSeats(SETUP, state([])), /data-testid="contents-Ann">Suitcases: A=5 B=3 C=1 D=bomb/);
+    const carrying = state([], { seats: [seat("Ann", { carrying: [{ agent: "Ann#2", suitcase: "Bob:C" }] }), seat("Bob")] });
+    assert.match(R.renderSeats(SETUP, carrying), /<div data-carrying="Ann">Carrying: Ann#2 \u2192 Bob:C<\/div>/);
   });
 });
 

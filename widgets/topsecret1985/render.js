@@ -104,7 +104,9 @@ export function renderSeats(setup, state) {
       + `<div class="ts-seat-head">${swatch(setup, s.name)}<b>${esc(s.title)}</b> <span class="ts-corner">${esc(s.corner)}</span></div>`
       + `<div>${esc(plural(s.secrets, "secret"))} of ${esc(setup.target)} \u00B7 ${esc(plural(s.agents, "agent"))}</div>`
       + `<div${attrs({ "data-hand": s.name })}>Duel cards: ${esc(s.hand.join(" ") || "none")}</div>`
-      + `<div>Delivered: ${delivered}</div>${contents}</div>`;
+      + `<div>Delivered: ${delivered}</div>`
+      + ((s.carrying || []).length ? `<div${attrs({ "data-carrying": s.name })}>Carrying: ${s.carrying.map((c) => `${esc(c.agent)} \u2192 ${esc(c.suitcase)}`).join(", ")}</div>` : "")
+      + `${contents}</div>`;
   }).join("");
   return `<div class="ts-seats" data-testid="seats">${seats}</div>`;
 }

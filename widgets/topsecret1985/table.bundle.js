@@ -476,7 +476,7 @@ function renderSeats(setup, state) {
     const cls = ["ts-seat", s.deciding && "ts-deciding", s.you && "ts-you"].filter(Boolean).join(" ");
     const delivered = s.delivered.length ? s.delivered.map((d) => `<span class="ts-delivered"${attrs({ "data-delivered": d.suitcase })}>${esc(d.suitcase)}=${esc(d.content)}</span>`).join(" ") : "none";
     const contents = s.contents ? `<div class="ts-contents"${attrs({ "data-testid": `contents-${s.name}` })}>Suitcases: ${setup.letters.map((L) => `${esc(L)}=${esc(s.contents[L])}`).join(" ")}</div>` : "";
-    return `<div${attrs({ class: cls, "data-seat": s.name, role: "group", "aria-label": s.title })}><div class="ts-seat-head">${swatch(setup, s.name)}<b>${esc(s.title)}</b> <span class="ts-corner">${esc(s.corner)}</span></div><div>${esc(plural(s.secrets, "secret"))} of ${esc(setup.target)} · ${esc(plural(s.agents, "agent"))}</div><div${attrs({ "data-hand": s.name })}>Duel cards: ${esc(s.hand.join(" ") || "none")}</div><div>Delivered: ${delivered}</div>${contents}</div>`;
+    return `<div${attrs({ class: cls, "data-seat": s.name, role: "group", "aria-label": s.title })}><div class="ts-seat-head">${swatch(setup, s.name)}<b>${esc(s.title)}</b> <span class="ts-corner">${esc(s.corner)}</span></div><div>${esc(plural(s.secrets, "secret"))} of ${esc(setup.target)} · ${esc(plural(s.agents, "agent"))}</div><div${attrs({ "data-hand": s.name })}>Duel cards: ${esc(s.hand.join(" ") || "none")}</div><div>Delivered: ${delivered}</div>` + ((s.carrying || []).length ? `<div${attrs({ "data-carrying": s.name })}>Carrying: ${s.carrying.map((c) => `${esc(c.agent)} → ${esc(c.suitcase)}`).join(", ")}</div>` : "") + `${contents}</div>`;
   }).join("");
   return `<div class="ts-seats" data-testid="seats">${seats}</div>`;
 }

@@ -155,6 +155,8 @@ def _seats(view: Any, contents: dict[str, dict[str, str]]) -> list[dict[str, Any
                     "agents": len(alive), "secrets": view.secrets[p], "hand": list(view.hands[p]),
                     "played": list(view.played[p]),
                     "delivered": [{"suitcase": s, "content": c} for s, c in view.delivered[p]],
+                    "carrying": [{"agent": a, "suitcase": s} for a, s in view.carrying.items()
+                                 if s is not None and agent_owner(a) == p],
                     "contents": contents.get(p)})
     return out
 
