@@ -129,6 +129,14 @@ export function liveMode(state) {
   return a && a.playing && a.available !== false && !(state && state.is_human_turn) ? "off" : "polite";
 }
 
+/** DOM: the live region says the curtain's words or the headline, politely or not at all (liveMode). */
+export function announce(live, state) {
+  const mode = liveMode(state);
+  if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);
+  const said = state.curtain ? state.curtain : state.headline;
+  if (live.textContent !== said) live.textContent = said || "";
+}
+
 /**
  * The shell's keys, the same in every game: N next, P play or pause, R reveal (at the curtain), [ and ] replay.
  * Returns a message for the kernel's controller (or a {type: "replay-step"} for the front end), or null.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from notebook_page import SCREEN, axe_violations, inside, run_all_cells, run_report
-from test_projector_browser import NOTEBOOK_AREA, PROJECTOR, show_file_browser
+from test_projector_browser import GAMES, NOTEBOOK_AREA, PROJECTOR, show_file_browser
 
 pytestmark = pytest.mark.browser
 
@@ -22,16 +22,6 @@ REPORT = ("import json\n"
           "                              'locations': g.locations if g else None,\n"
           "                              'contents': g.contents if g else None,\n"
           "                              'index': getattr(c, 'index', None)}))")
-# Ann sets up and reaches her first move by the table's first decisions (the kernel's controller, as a click would)
-SET_UP_ANN = ("c = w.controller\n"
-              "c.send_action('contents A=5 B=3 C=1 D=bomb')\n"
-              "for _ in range(60):\n"
-              "    c.run_bots()\n"
-              "    ds = c.widget.state['decisions']\n"
-              "    if not ds or any(d['kind'] == 'step' for d in ds): break\n"
-              "    c.send_action(ds[0]['notation'])\n")
-
-
 @pytest.fixture(scope="module")
 def topsecret_notebooks(lab_root, make_notebook):
     make_notebook(lab_root / "topsecret-human.ipynb", [
@@ -41,14 +31,8 @@ def topsecret_notebooks(lab_root, make_notebook):
         "w",
         REPORT,
     ])
-    make_notebook(lab_root / "topsecret-four.ipynb", [
-        "from heimlich_lab import topsecret1985 as ts\n"
-        "from heimlich_lab.games.topsecret1985.widget import play_in_notebook\n"
-        "w = play_in_notebook(['Ann', 'Bob', 'Cy', 'Dee'], bots={p: ts.RandomBot(i) for i, p in "
-        "enumerate(['Bob', 'Cy', 'Dee'])}, seed=1, speed_ms=0, autoplay=False)\n"
-        + SET_UP_ANN + "w",
-        REPORT,
-    ])
+    # four players, Ann at her first move (the projector test's notebook: one home for that set-up)
+    make_notebook(lab_root / "topsecret-four.ipynb", [GAMES["topsecret1985"]["cell"], REPORT])
     make_notebook(lab_root / "topsecret-hotseat.ipynb", [
         "from heimlich_lab.games.topsecret1985.widget import play_in_notebook\n"
         "w = play_in_notebook(['Ann', 'Bob'], seed=4)\n"

@@ -73,6 +73,12 @@ function liveMode(state) {
   const a = state && state.autoplay;
   return a && a.playing && a.available !== false && !(state && state.is_human_turn) ? "off" : "polite";
 }
+function announce(live, state) {
+  const mode = liveMode(state);
+  if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);
+  const said = state.curtain ? state.curtain : state.headline;
+  if (live.textContent !== said) live.textContent = said || "";
+}
 function shellKey(key, state) {
   if (typeof key !== "string" || !state) return null;
   const k = key.toLowerCase();
@@ -592,10 +598,7 @@ function render({ model, el }) {
     } else {
       lastLog = patchLog(sections.log.querySelector("ol"), state.log, lastLog);
     }
-    const mode = liveMode(state);
-    if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);
-    const said = state.curtain ? state.curtain : state.headline;
-    if (live.textContent !== said) live.textContent = said || "";
+    announce(live, state);
   }
   const classUpdate = classDataUpdater(classBox, model, "st");
   function updateClassData() {

@@ -52,10 +52,7 @@ function render({ model, el }) {
     } else {
       lastLog = S.patchLog(sections.log.querySelector("ol"), state.log, lastLog);
     }
-    const mode = S.liveMode(state);
-    if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);
-    const said = state.curtain ? state.curtain : state.headline;
-    if (live.textContent !== said) live.textContent = said || "";
+    S.announce(live, state);
   }
 
 

@@ -450,4 +450,12 @@ describe("the shell's keydown filter and buttons (Secrets' and Top Secret's tabl
       assert.doesNotMatch(src, /mountProjector|change:class_data/, file);
     }
   });
+
+  test("the live region says the curtain or the headline, and keeps quiet while the bots play by themselves", () => {
+    const live = { attrs: {}, textContent: "", getAttribute(k) { return this.attrs[k]; }, setAttribute(k, v) { this.attrs[k] = v; } };
+    S.announce(live, { headline: "Turn 2 · Your decision", curtain: null, autoplay: null });
+    assert.deepEqual([live.attrs["aria-live"], live.textContent], ["polite", "Turn 2 · Your decision"]);
+    S.announce(live, { headline: "x", curtain: "Hand the screen to Bob, then click Reveal", autoplay: { playing: true, available: true } });
+    assert.deepEqual([live.attrs["aria-live"], live.textContent], ["off", "Hand the screen to Bob, then click Reveal"]);
+  });
 });

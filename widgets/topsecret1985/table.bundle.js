@@ -69,6 +69,12 @@ function liveMode(state) {
   const a = state && state.autoplay;
   return a && a.playing && a.available !== false && !(state && state.is_human_turn) ? "off" : "polite";
 }
+function announce(live, state) {
+  const mode = liveMode(state);
+  if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);
+  const said = state.curtain ? state.curtain : state.headline;
+  if (live.textContent !== said) live.textContent = said || "";
+}
 function shellKey(key, state) {
   if (typeof key !== "string" || !state) return null;
   const k = key.toLowerCase();
@@ -616,10 +622,7 @@ function render({ model, el }) {
       const next = [".ts-step", ".ts-agent.ts-chosen", ".ts-target"].map((q) => sections.map.querySelector(q)).find(Boolean);
       if (next) next.focus({ preventScroll: true });
     }
-    const mode = liveMode(state);
-    if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);
-    const said = state.curtain ? state.curtain : state.headline;
-    if (live.textContent !== said) live.textContent = said || "";
+    announce(live, state);
   }
   function update() {
     if (destroyed) return;

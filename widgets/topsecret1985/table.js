@@ -56,10 +56,7 @@ function render({ model, el }) {
       const next = [".ts-step", ".ts-agent.ts-chosen", ".ts-target"].map((q) => sections.map.querySelector(q)).find(Boolean);
       if (next) next.focus({ preventScroll: true });
     }
-    const mode = S.liveMode(state);
-    if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);
-    const said = state.curtain ? state.curtain : state.headline;
-    if (live.textContent !== said) live.textContent = said || "";
+    S.announce(live, state);
   }
 
   function update() {
