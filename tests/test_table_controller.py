@@ -1,4 +1,4 @@
-"""One controller shape for both games' tables (heimlich_lab.widget.table_controller): the same checks, bot
+"""One controller shape for every game's table (heimlich_lab.widget.table_controller): the same checks, bot
 steps, curtain, autoplay controls and replay slider, whichever game is on the table."""
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import logging
 
 import pytest
 
-from heimlich_lab import secrets
+from heimlich_lab import secrets, topsecret1985
+from heimlich_lab.games.topsecret1985 import widget as topsecret_widget
 from heimlich_lab.secrets import widget as secrets_widget
 from heimlich_lab.bots import RandomBot
 from heimlich_lab.errors import WrongPlayer
@@ -16,14 +17,16 @@ from heimlich_lab.widget.table_controller import TableController, TableReplay
 
 HEIMLICH = ("Ann", "Bob", "Cy")
 SECRETS = ("Ann", "Bob", "Cy", "Dee")
+TOPSECRET = ("Ann", "Bob")
+PLAYERS = {"heimlich": HEIMLICH, "secrets": SECRETS, "topsecret1985": TOPSECRET}
+CONTROLLERS = {"heimlich": GameController, "secrets": secrets_widget.SecretsController,
+               "topsecret1985": topsecret_widget.TopSecretController}
 
 
 def live(game: str, humans=(), **kw):
-    players = HEIMLICH if game == "heimlich" else SECRETS
+    players = PLAYERS[game]
     bots = {p: RandomBot(i) for i, p in enumerate(players) if p not in humans}
-    if game == "heimlich":
-        return GameController(players, bots=bots, seed=3, beliefs=False, **kw)
-    return secrets_widget.SecretsController(players, bots=bots, seed=3, beliefs=False, **kw)
+    return CONTROLLERS[game](players, bots=bots, seed=3, beliefs=False, **kw)
 
 
 def replay(game: str, viewer=None):
@@ -32,11 +35,14 @@ def replay(game: str, viewer=None):
                              beliefs=False)
         rec.run_bots()
         return ReplayController(rec.record, viewer=viewer, beliefs=False)
+    if game == "topsecret1985":
+        rec = topsecret1985.play([topsecret1985.RandomBot(i) for i in range(2)], seed=2)
+        return topsecret_widget.TopSecretReplay(rec, viewer=viewer, beliefs=False)
     rec = secrets.play([secrets.RandomBot(i) for i in range(4)], seed=2)
     return secrets_widget.SecretsReplay(rec, viewer=viewer, beliefs=False)
 
 
-GAMES = ("heimlich", "secrets")
+GAMES = ("heimlich", "secrets", "topsecret1985")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -88,7 +94,7 @@ def test_the_controls_work_alike(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_decision_for_a_bot_or_another_player_is_refused_alike(game):
-    players = HEIMLICH if game == "heimlich" else SECRETS
+    players = PLAYERS[game]
     ctl = live(game, humans=players[:1])
     ctl.run_bots()
     d = ctl.decider
@@ -101,9 +107,8 @@ def test_a_decision_for_a_bot_or_another_player_is_refused_alike(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_an_unknown_viewer_is_refused_alike(game):
-    players = HEIMLICH if game == "heimlich" else SECRETS
     with pytest.raises(WrongPlayer, match="viewer must be a player, 'omniscient' or None"):
-        live(game, viewer="Zed") if game == "heimlich" else secrets_widget.SecretsController(players, viewer="Zed")
+        live(game, viewer="Zed") if game == "heimlich" else CONTROLLERS[game](PLAYERS[game], viewer="Zed")
     with pytest.raises(WrongPlayer, match="viewer must be a player"):
         replay(game, viewer="Zed")
 

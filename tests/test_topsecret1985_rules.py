@@ -7,7 +7,7 @@ the SE corner (``start-SE``; his arrival base ``arrival-SE`` lies next to vancou
 from __future__ import annotations
 
 import pytest
-from topsecret1985_helpers import pass_turn, set_up, turn
+from topsecret1985_helpers import pass_turn, set_up, to_tokyo_duel, turn
 
 from heimlich_lab.errors import HeimlichError, IllegalAction, NotationError, PositionError, WrongPlayer
 from heimlich_lab.games.topsecret1985 import Action, Game, TopSecretRules
@@ -26,19 +26,6 @@ def refused(g, action, rule, player=None):
     assert e.value.rule == rule, e.value
     assert (g.history, g.view(None), g.omniscient_view(), legal(g)) == before
     return str(e.value)
-
-
-def to_tokyo_duel(**rules):
-    """Ann#1 waits in tokyo; Bob#1 walks sydney, singapore, hong-kong and enters tokyo: a duel, Bob attacks."""
-    g = set_up(**rules)
-    turn(g, (3, 0), "step Ann#1 vancouver", "step Ann#1 san-francisco", "step Ann#1 tokyo")
-    turn(g, (2, 0), "step Bob#1 sydney", "step Bob#1 singapore")
-    pass_turn(g)
-    turn(g, (1, 0), "step Bob#1 hong-kong")
-    pass_turn(g)
-    g.apply("roll 1 0")
-    g.apply("step Bob#1 tokyo")
-    return g
 
 
 # ------------------------------------------------------------------------------------------------ set-up

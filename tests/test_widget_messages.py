@@ -1,5 +1,5 @@
 """Messages from the browser (issue 23, item 10): huge numbers and booleans in the speed and replay controls are
-neither an OverflowError nor a silent 1, in either game's table."""
+neither an OverflowError nor a silent 1, in every game's table."""
 from __future__ import annotations
 
 import json

@@ -23,7 +23,9 @@ def _external_urls(text: str) -> list[str]:
 
 def test_the_front_end_and_the_notebook_reference_no_external_url():
     for f in ["board.bundle.js", "board.css", "board.js", "logic.js", "render.js", "shell.js",
-              "secrets/table.bundle.js", "secrets/table.js", "secrets/render.js", "secrets/table.css"]:
+              "secrets/table.bundle.js", "secrets/table.js", "secrets/render.js", "secrets/table.css",
+              "topsecret1985/table.bundle.js", "topsecret1985/table.js", "topsecret1985/render.js",
+              "topsecret1985/table.css"]:
         assert _external_urls((ROOT / "widgets" / f).read_text()) == [], f
     for name in ("play.ipynb", "app.ipynb"):
         nb = json.loads((ROOT / "notebooks" / name).read_text())
@@ -49,7 +51,11 @@ def test_the_wheel_holds_the_bundle_and_the_css(wheel):
         assert "heimlich_lab/games/heimlich/widget/static/board.css" in names
         assert "heimlich_lab/py.typed" in names, "the wheel says the package is typed (PEP 561)"
         bundle = z.read("heimlich_lab/games/heimlich/widget/static/board.bundle.js").decode()
+        tables = {f: z.read(f"heimlich_lab/games/{f}").decode() for f in (
+            "topsecret1985/static/table.bundle.js", "topsecret1985/static/table.css")}
     assert bundle == (ROOT / "widgets" / "board.bundle.js").read_text(), "the wheel ships the committed bundle"
+    for f, text in tables.items():       # Top Secret's table too (Secrets': tests/test_secrets_widget.py)
+        assert text == (ROOT / "widgets" / f.replace("/static", "")).read_text(), f
 
 
 def test_an_installed_wheel_loads_its_own_bundle(wheel, tmp_path):

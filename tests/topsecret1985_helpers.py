@@ -39,3 +39,16 @@ def turn(g: Game, dice: tuple[int, int], *steps: str, end: bool = True) -> None:
 def pass_turn(g: Game) -> None:
     """The player whose turn it is rolls two blanks: nothing to move."""
     g.apply("roll 0 0")
+
+
+def to_tokyo_duel(**rules) -> Game:
+    """Ann#1 waits in tokyo; Bob#1 walks sydney, singapore, hong-kong and enters tokyo: a duel, Bob attacks."""
+    g = set_up(**rules)
+    turn(g, (3, 0), "step Ann#1 vancouver", "step Ann#1 san-francisco", "step Ann#1 tokyo")
+    turn(g, (2, 0), "step Bob#1 sydney", "step Bob#1 singapore")
+    pass_turn(g)
+    turn(g, (1, 0), "step Bob#1 hong-kong")
+    pass_turn(g)
+    g.apply("roll 1 0")
+    g.apply("step Bob#1 tokyo")
+    return g

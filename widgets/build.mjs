@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // Bundle each table's front end into one self-contained ES module: board.js (with logic.js, render.js and the
 // table shell, shell.js) into board.bundle.js; secrets/table.js (with secrets/render.js and shell.js) into
-// secrets/table.bundle.js.
+// secrets/table.bundle.js; topsecret1985/table.js (with topsecret1985/render.js and shell.js) into
+// topsecret1985/table.bundle.js.
 //
 // Why: anywidget imports `_esm` from a blob: URL, where `import ... from "./logic.js"` cannot
 // resolve. esbuild (a devDependency pinned in package.json / package-lock.json) does the bundling;
 // the bundle is committed and shipped in the wheel, so users never need Node.
 //
 //   npm ci --prefix widgets         install esbuild (once; offline-safe lockfile)
-//   node widgets/build.mjs          write widgets/board.bundle.js and widgets/secrets/table.bundle.js
+//   node widgets/build.mjs          write every bundle (board.bundle.js, secrets/ and topsecret1985/table.bundle.js)
 //   node widgets/build.mjs --check  exit 1 if a bundle is out of date
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -22,6 +23,8 @@ export const OUTPUT = "board.bundle.js";
 export const BUNDLES = Object.freeze([
   { entry: ENTRY, output: OUTPUT, from: "board.js, logic.js, render.js, shell.js" },
   { entry: "secrets/table.js", output: "secrets/table.bundle.js", from: "secrets/table.js, secrets/render.js, shell.js" },
+  { entry: "topsecret1985/table.js", output: "topsecret1985/table.bundle.js",
+    from: "topsecret1985/table.js, topsecret1985/render.js, shell.js" },
 ]);
 
 /** esbuild's options: an unminified ES module (readable in the browser's debugger), the same on every machine. */

@@ -129,6 +129,14 @@ export function liveMode(state) {
   return a && a.playing && a.available !== false && !(state && state.is_human_turn) ? "off" : "polite";
 }
 
+/** DOM: the live region says the curtain's words or the headline, politely or not at all (liveMode). */
+export function announce(live, state) {
+  const mode = liveMode(state);
+  if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);
+  const said = state.curtain ? state.curtain : state.headline;
+  if (live.textContent !== said) live.textContent = said || "";
+}
+
 /**
  * The shell's keys, the same in every game: N next, P play or pause, R reveal (at the curtain), [ and ] replay.
  * Returns a message for the kernel's controller (or a {type: "replay-step"} for the front end), or null.
@@ -145,6 +153,38 @@ export function shellKey(key, state) {
   const on = controlStates(state.autoplay);
   if (on && k === "n" && on.step) return { type: "control", command: "step" };
   if (on && k === "p" && (on.play || on.pause)) return { type: "control", command: on.pause ? "pause" : "play" };
+  return null;
+}
+
+/**
+ * DOM: whether a table reads a keydown as its own key (then a one-character key is kept from JupyterLab's
+ * command-mode shortcuts: a, b, d d, m, 1-9 ...). Not with a modifier, Tab or Shift+Enter, nor while typing in a
+ * field (sliders keep their arrow keys); Enter or Space on a button is the button's own click, kept from JupyterLab.
+ */
+export function tableKeyDown(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return false;
+  const t = event.target;
+  const tag = t && t.tagName ? t.tagName.toLowerCase() : "";
+  if (tag === "input" || tag === "select" || tag === "textarea") return false;
+  if (event.key === "Tab" || (event.key === "Enter" && event.shiftKey)) return false;
+  if (tag === "button" && (event.key === "Enter" || event.key === " ")) {
+    event.stopPropagation();
+    return false;
+  }
+  if (event.key.length === 1) event.stopPropagation();
+  return true;
+}
+
+/** The shell's message for a clicked button's `data-` attributes (the curtain's Reveal, Next, Play, Pause, the
+ * replay's steps), or null: a button of the game's own. */
+export function shellButton(d, state) {
+  if (d.curtain === "reveal") return { type: "curtain" };
+  if (d.control === "step" || d.control === "play" || d.control === "pause") return { type: "control", command: d.control };
+  if (d.replayStep && state && state.replay) {
+    const last = replayLast(state.replay);
+    const i = d.replayStep === "first" ? 0 : d.replayStep === "last" ? last : state.replay.index + Number(d.replayStep);
+    return { type: "replay", index: Math.max(0, Math.min(last, i)) };
+  }
   return null;
 }
 
@@ -325,6 +365,36 @@ export function wire(target, model, dom, changes) {
   return () => {
     for (const [type, f] of dom) target.removeEventListener(type, f);
     for (const [name, f] of changes) model.off(name, f);
+  };
+}
+
+/** The messages of the shell's inputs (a consent box, the speed slider; `seek`, the replay slider's): the `on` of
+ * controlInput for a table's `send`. */
+export function controlMessages(send, seek) {
+  return {
+    consent: (player, value) => send({ type: "consent", player, value }),
+    speed: (value) => send({ type: "control", command: "speed", value }),
+    seek,
+  };
+}
+
+/**
+ * DOM: a table's start, the same in every game on the shell: the projector toggle (remembered per notebook; the
+ * layout is the game's CSS), the table's events (`dom`: [type, handler] pairs on `root`), `update` on the model's
+ * state and setup, `updateClassData` on its class data, `onClassChange` on the Class data box, then the first
+ * draw. Returns what undoes it all.
+ */
+export function startTable(root, model, classBox, dom, update, updateClassData, onClassChange) {
+  const proj = mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
+  const unwire = wire(root, model, dom,
+    [["change:state", update], ["change:setup", update], ["change:class_data", updateClassData]]);
+  classBox.addEventListener("change", onClassChange);
+  update();
+  updateClassData();
+  return () => {
+    unwire();
+    proj.destroy();
+    classBox.removeEventListener("change", onClassChange);
   };
 }
 

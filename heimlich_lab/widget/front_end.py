@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
+from typing import Any
 
 import anywidget
 import traitlets
@@ -75,7 +76,7 @@ class TableWidget(anywidget.AnyWidget):
     #: The notebook's path as the server names it (``JPY_SESSION_NAME``; "" elsewhere): the projector choice's key.
     notebook = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, controller=None, **kwargs):
+    def __init__(self, controller: Any = None, **kwargs: Any) -> None:
         kwargs.setdefault("notebook", notebook_path())
         super().__init__(**kwargs)
         self.controller = controller

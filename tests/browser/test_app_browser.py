@@ -22,7 +22,7 @@ from heimlich_lab.commands.app import (
 pytestmark = pytest.mark.browser
 
 BOARD = ".heimlich-board"
-TABLES = ".heimlich-board, .secrets-table"
+TABLES = ".heimlich-board, .secrets-table, .topsecret-table"   # every game's table
 #: webpack's words for a lab extension built on another JupyterLab than the page's (module federation)
 VERSION_MISMATCH = re.compile(r"Unsatisfied version|No satisfying version")
 

@@ -7,6 +7,9 @@
   the choice is remembered for the notebook after a reload (the browser's localStorage, keyed by the notebook's
   path) and known to the kernel (the widget's ``projector`` traitlet).
 
+Top Secret's table (its map is a picture of a world map, drawn to be read on a slide) has the same checks, and its
+city names are at least 9 px in projector mode at 150%.
+
 Screenshots: test-artifacts/projector-*.png.
 """
 from __future__ import annotations
@@ -44,6 +47,23 @@ GAMES = {
                 "w = secrets.play_in_notebook(players, bots={p: secrets.RandomBot(i) for i, p in "
                 "enumerate(players[1:])},\n"
                 "                             seed=8, speed_ms=0)\n"
+                "w",
+    },
+    "topsecret1985": {
+        "notebook": "projector-topsecret1985.ipynb", "root": ".topsecret-table", "board": "[data-testid='table']",
+        "decision": "[data-testid='decision']", "ready": "button.ts-agent",
+        "cell": "from heimlich_lab import topsecret1985 as ts\n"
+                "from heimlich_lab.games.topsecret1985.widget import play_in_notebook\n"
+                "players = ['Ann', 'Bob', 'Cy', 'Dee']\n"
+                "w = play_in_notebook(players, bots={p: ts.RandomBot(i) for i, p in enumerate(players[1:])},\n"
+                "                     seed=1, speed_ms=0, autoplay=False)\n"
+                "c = w.controller                  # Ann hides and places by the first decisions, up to her move\n"
+                "c.send_action('contents A=5 B=3 C=1 D=bomb')\n"
+                "for _ in range(60):\n"
+                "    c.run_bots()\n"
+                "    ds = c.widget.state['decisions']\n"
+                "    if not ds or any(d['kind'] == 'step' for d in ds): break\n"
+                "    c.send_action(ds[0]['notation'])\n"
                 "w",
     },
 }
@@ -184,6 +204,14 @@ def test_projector_mode_at_150_percent_zoom_fits_one_screen_and_is_remembered(
         page.screenshot(path=str(artifacts / f"projector-{game}-04-911x512-allocation.png"))
         print(f"allocation at 911x512: {moving}")
         assert_seen(page, game, moving, PROJECTOR, "projector mode at 911x512, the allocation")
+    elif game == "topsecret1985":
+        sizes = root.evaluate("""(r) => [...r.querySelectorAll('.ts-seat, .ts-btn, .ts-belief-table td, '
+            + '.tb-headline-text, .ts-picture svg [data-city] text')].map((e) => {
+              const svg = e.closest('svg');
+              const scale = svg ? svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : 1;
+              return parseFloat(getComputedStyle(e).fontSize) * scale; })""")
+        print(f"smallest text in projector mode: {min(sizes):.1f} px")
+        assert min(sizes) >= 9, f"text under 9 px in projector mode: {min(sizes)}"
     else:
         sizes = root.evaluate("""(r) => [...r.querySelectorAll('.st-seat b, [data-action], .tb-headline-text')]
             .map((e) => parseFloat(getComputedStyle(e).fontSize))""")

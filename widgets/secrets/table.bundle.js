@@ -73,6 +73,12 @@ function liveMode(state) {
   const a = state && state.autoplay;
   return a && a.playing && a.available !== false && !(state && state.is_human_turn) ? "off" : "polite";
 }
+function announce(live, state) {
+  const mode = liveMode(state);
+  if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);
+  const said = state.curtain ? state.curtain : state.headline;
+  if (live.textContent !== said) live.textContent = said || "";
+}
 function shellKey(key, state) {
   if (typeof key !== "string" || !state) return null;
   const k = key.toLowerCase();
@@ -85,6 +91,29 @@ function shellKey(key, state) {
   const on = controlStates(state.autoplay);
   if (on && k === "n" && on.step) return { type: "control", command: "step" };
   if (on && k === "p" && (on.play || on.pause)) return { type: "control", command: on.pause ? "pause" : "play" };
+  return null;
+}
+function tableKeyDown(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return false;
+  const t = event.target;
+  const tag = t && t.tagName ? t.tagName.toLowerCase() : "";
+  if (tag === "input" || tag === "select" || tag === "textarea") return false;
+  if (event.key === "Tab" || event.key === "Enter" && event.shiftKey) return false;
+  if (tag === "button" && (event.key === "Enter" || event.key === " ")) {
+    event.stopPropagation();
+    return false;
+  }
+  if (event.key.length === 1) event.stopPropagation();
+  return true;
+}
+function shellButton(d, state) {
+  if (d.curtain === "reveal") return { type: "curtain" };
+  if (d.control === "step" || d.control === "play" || d.control === "pause") return { type: "control", command: d.control };
+  if (d.replayStep && state && state.replay) {
+    const last = replayLast(state.replay);
+    const i = d.replayStep === "first" ? 0 : d.replayStep === "last" ? last : state.replay.index + Number(d.replayStep);
+    return { type: "replay", index: Math.max(0, Math.min(last, i)) };
+  }
   return null;
 }
 var FOCUS_KEYS = Object.freeze([
@@ -234,6 +263,30 @@ function wire(target, model, dom, changes) {
   return () => {
     for (const [type, f] of dom) target.removeEventListener(type, f);
     for (const [name, f] of changes) model.off(name, f);
+  };
+}
+function controlMessages(send, seek) {
+  return {
+    consent: (player, value) => send({ type: "consent", player, value }),
+    speed: (value) => send({ type: "control", command: "speed", value }),
+    seek
+  };
+}
+function startTable(root, model, classBox, dom, update, updateClassData, onClassChange) {
+  const proj = mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
+  const unwire = wire(
+    root,
+    model,
+    dom,
+    [["change:state", update], ["change:setup", update], ["change:class_data", updateClassData]]
+  );
+  classBox.addEventListener("change", onClassChange);
+  update();
+  updateClassData();
+  return () => {
+    unwire();
+    proj.destroy();
+    classBox.removeEventListener("change", onClassChange);
   };
 }
 function patchLog(ol, lines, prev, words = esc) {
@@ -545,10 +598,7 @@ function render({ model, el }) {
     } else {
       lastLog = patchLog(sections.log.querySelector("ol"), state.log, lastLog);
     }
-    const mode = liveMode(state);
-    if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);
-    const said = state.curtain ? state.curtain : state.headline;
-    if (live.textContent !== said) live.textContent = said || "";
+    announce(live, state);
   }
   const classUpdate = classDataUpdater(classBox, model, "st");
   function updateClassData() {
@@ -560,27 +610,13 @@ function render({ model, el }) {
     const node = event.target && event.target.closest ? event.target.closest("button") : null;
     if (!node || !root.contains(node) || node.disabled) return;
     const d = node.dataset;
-    if (d.action) send({ type: "action", action: d.action });
-    else if (d.curtain === "reveal") send({ type: "curtain" });
-    else if (d.control === "step" || d.control === "play" || d.control === "pause") send({ type: "control", command: d.control });
-    else if (d.replayStep && state && state.replay) {
-      const last = replayLast(state.replay);
-      const i = d.replayStep === "first" ? 0 : d.replayStep === "last" ? last : state.replay.index + Number(d.replayStep);
-      send({ type: "replay", index: Math.max(0, Math.min(last, i)) });
-    } else return;
+    const msg = d.action ? { type: "action", action: d.action } : shellButton(d, state);
+    if (!msg) return;
+    send(msg);
     event.preventDefault();
   }
   function onKeyDown(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || !state) return;
-    const t = event.target;
-    const tag = t && t.tagName ? t.tagName.toLowerCase() : "";
-    if (tag === "input" || tag === "select" || tag === "textarea") return;
-    if (event.key === "Tab" || event.key === "Enter" && event.shiftKey) return;
-    if (tag === "button" && (event.key === "Enter" || event.key === " ")) {
-      event.stopPropagation();
-      return;
-    }
-    if (event.key.length === 1) event.stopPropagation();
+    if (!state || !tableKeyDown(event)) return;
     let msg = shellKey(event.key, state);
     if (!msg && /^[1-9]$/.test(event.key) && !state.curtain) {
       const keys = decisionKeys(state.decisions);
@@ -592,11 +628,7 @@ function render({ model, el }) {
     send(msg);
   }
   function onInput(event) {
-    controlInput(event, sections.playback, state && state.replay, {
-      consent: (player, value) => send({ type: "consent", player, value }),
-      speed: (value) => send({ type: "control", command: "speed", value }),
-      seek: replay.seek
-    });
+    controlInput(event, sections.playback, state && state.replay, controlMessages(send, replay.seek));
   }
   function onCard(event) {
     const node = event.target && event.target.closest ? event.target.closest("[data-card]") : null;
@@ -604,10 +636,10 @@ function render({ model, el }) {
     const info = root.querySelector('[data-testid="card-info"]');
     if (info) info.textContent = node.getAttribute("title");
   }
-  const proj = mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
-  const unwire = wire(
+  const stop = startTable(
     root,
     model,
+    classBox,
     [
       ["click", onClick],
       ["keydown", onKeyDown],
@@ -616,17 +648,14 @@ function render({ model, el }) {
       ["mouseover", onCard],
       ["focusin", onCard]
     ],
-    [["change:state", update], ["change:setup", update], ["change:class_data", updateClassData]]
+    update,
+    updateClassData,
+    onInput
   );
-  classBox.addEventListener("change", onInput);
-  update();
-  updateClassData();
   return () => {
     destroyed = true;
     replay.cancel();
-    unwire();
-    proj.destroy();
-    classBox.removeEventListener("change", onInput);
+    stop();
   };
 }
 var table_default = { render };

@@ -52,10 +52,7 @@ function render({ model, el }) {
     } else {
       lastLog = S.patchLog(sections.log.querySelector("ol"), state.log, lastLog);
     }
-    const mode = S.liveMode(state);
-    if (live.getAttribute("aria-live") !== mode) live.setAttribute("aria-live", mode);
-    const said = state.curtain ? state.curtain : state.headline;
-    if (live.textContent !== said) live.textContent = said || "";
+    S.announce(live, state);
   }
 
 
@@ -71,29 +68,14 @@ function render({ model, el }) {
     const node = event.target && event.target.closest ? event.target.closest("button") : null;
     if (!node || !root.contains(node) || node.disabled) return;
     const d = node.dataset;
-    if (d.action) send({ type: "action", action: d.action });
-    else if (d.curtain === "reveal") send({ type: "curtain" });
-    else if (d.control === "step" || d.control === "play" || d.control === "pause") send({ type: "control", command: d.control });
-    else if (d.replayStep && state && state.replay) {
-      const last = S.replayLast(state.replay);
-      const i = d.replayStep === "first" ? 0 : d.replayStep === "last" ? last : state.replay.index + Number(d.replayStep);
-      send({ type: "replay", index: Math.max(0, Math.min(last, i)) });
-    } else return;
+    const msg = d.action ? { type: "action", action: d.action } : S.shellButton(d, state);
+    if (!msg) return;
+    send(msg);
     event.preventDefault();
   }
 
   function onKeyDown(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || !state) return;
-    const t = event.target;
-    const tag = t && t.tagName ? t.tagName.toLowerCase() : "";
-    if (tag === "input" || tag === "select" || tag === "textarea") return;     // sliders keep their arrow keys
-    if (event.key === "Tab" || (event.key === "Enter" && event.shiftKey)) return;
-    if (tag === "button" && (event.key === "Enter" || event.key === " ")) {
-      event.stopPropagation();                                                  // the button's own click
-      return;
-    }
-    // keep JupyterLab's command-mode shortcuts (a, b, d d, m, 1-9 ...) away from a focused table
-    if (event.key.length === 1) event.stopPropagation();
+    if (!state || !S.tableKeyDown(event)) return;
     let msg = S.shellKey(event.key, state);
     if (!msg && /^[1-9]$/.test(event.key) && !state.curtain) {
       const keys = R.decisionKeys(state.decisions);
@@ -106,11 +88,7 @@ function render({ model, el }) {
   }
 
   function onInput(event) {
-    S.controlInput(event, sections.playback, state && state.replay, {
-      consent: (player, value) => send({ type: "consent", player, value }),
-      speed: (value) => send({ type: "control", command: "speed", value }),
-      seek: replay.seek,
-    });
+    S.controlInput(event, sections.playback, state && state.replay, S.controlMessages(send, replay.seek));
   }
 
   // a card under the pointer or focused: its value and effect in words, in the card legend's line
@@ -121,22 +99,15 @@ function render({ model, el }) {
     if (info) info.textContent = node.getAttribute("title");
   }
 
-  // projector mode (the table shell's toggle, remembered per notebook): the layout is the CSS's
-  const proj = S.mountProjector(root, model, root.querySelector('[data-shell="tools"]'));
-
-  const unwire = S.wire(root, model,
+  // the projector toggle, the events, the model's changes and the first draw: the shell's
+  const stop = S.startTable(root, model, classBox,
     [["click", onClick], ["keydown", onKeyDown], ["input", onInput], ["change", onInput], ["mouseover", onCard],
       ["focusin", onCard]],
-    [["change:state", update], ["change:setup", update], ["change:class_data", updateClassData]]);
-  classBox.addEventListener("change", onInput);
-  update();
-  updateClassData();
+    update, updateClassData, onInput);
   return () => {
     destroyed = true;
     replay.cancel();
-    unwire();
-    proj.destroy();
-    classBox.removeEventListener("change", onInput);
+    stop();
   };
 }
 

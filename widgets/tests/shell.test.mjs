@@ -95,10 +95,10 @@ describe("the shell's curtain, live region, keys and words", () => {
   });
 
   test("both tables are built on the shell: their front ends import it and neither copies its controls", () => {
-    for (const f of ["render.js", "secrets/render.js", "secrets/table.js"]) {
+    for (const f of ["render.js", "secrets/render.js", "secrets/table.js", "topsecret1985/render.js", "topsecret1985/table.js"]) {
       assert.match(readFileSync(join(HERE, f), "utf8"), /from "\.\.?\/shell\.js"/, f);
     }
-    for (const f of ["render.js", "board.js", "secrets/render.js", "secrets/table.js"]) {
+    for (const f of ["render.js", "board.js", "secrets/render.js", "secrets/table.js", "topsecret1985/render.js", "topsecret1985/table.js"]) {
       const src = readFileSync(join(HERE, f), "utf8");
       assert.doesNotMatch(src, /data-control="(step|play|pause)"/, `${f} draws its own autoplay buttons`);
     }
@@ -392,8 +392,70 @@ describe("the table's root (both games)", () => {
     const root = S.tableRoot(doc, "secrets-table", "Secrets table", "<div data-section=\"table\"></div>");
     assert.deepEqual([root.className, root.tabIndex, root.attrs, root.innerHTML],
       ["secrets-table", 0, { role: "region", "aria-label": "Secrets table" }, "<div data-section=\"table\"></div>"]);
-    for (const file of ["board.js", "secrets/table.js"]) {
+    for (const file of ["board.js", "secrets/table.js", "topsecret1985/table.js"]) {
       assert.match(readFileSync(join(HERE, file), "utf8"), /S\.tableRoot\(doc, /, `${file} makes its root with the shell`);
     }
+  });
+});
+
+describe("the shell's keydown filter and buttons (Secrets' and Top Secret's tables)", () => {
+  const key = (k, extra = {}) => {
+    const e = { key: k, target: { tagName: extra.tag || "DIV" }, stopped: false, ...extra };
+    e.stopPropagation = () => { e.stopped = true; };
+    return e;
+  };
+
+  test("a table reads its own keys, and keeps one-character keys from JupyterLab", () => {
+    const n = key("n");
+    assert.deepEqual([S.tableKeyDown(n), n.stopped], [true, true]);
+    const arrow = key("ArrowLeft");
+    assert.deepEqual([S.tableKeyDown(arrow), arrow.stopped], [true, false]);
+  });
+
+  test("modifiers, Tab, typing in a field and Enter on a button are not the table's", () => {
+    assert.equal(S.tableKeyDown(key("n", { ctrlKey: true })), false);
+    assert.equal(S.tableKeyDown(key("Tab")), false);
+    assert.equal(S.tableKeyDown(key("Enter", { shiftKey: true })), false);
+    const typing = key("5", { tag: "SELECT" });
+    assert.deepEqual([S.tableKeyDown(typing), typing.stopped], [false, false]);
+    const enter = key("Enter", { tag: "BUTTON" });
+    assert.deepEqual([S.tableKeyDown(enter), enter.stopped], [false, true], "the button's own click, kept from JupyterLab");
+  });
+
+  test("the shell's buttons give the kernel's messages; a game's own button gives none", () => {
+    const state = { replay: { index: 3, length: 10 } };
+    assert.deepEqual(S.shellButton({ curtain: "reveal" }, state), { type: "curtain" });
+    assert.deepEqual(S.shellButton({ control: "pause" }, state), { type: "control", command: "pause" });
+    assert.deepEqual(["first", "-1", "+1", "last"].map((s) => S.shellButton({ replayStep: s }, state).index), [0, 2, 4, 9]);
+    assert.equal(S.shellButton({ control: "speed" }, state), null);
+    assert.equal(S.shellButton({ agent: "Ann#1" }, state), null);
+    assert.equal(S.shellButton({ replayStep: "+1" }, {}), null, "no replay: no step");
+  });
+
+  test("the shell's inputs speak the kernel's messages (consent, speed) and seek through the table's replay", () => {
+    const sent = [];
+    const seeks = [];
+    const on = S.controlMessages((m) => sent.push(m), (i) => seeks.push(i));
+    on.consent("Ann", true);
+    on.speed(250);
+    on.seek(7);
+    assert.deepEqual(sent, [{ type: "consent", player: "Ann", value: true }, { type: "control", command: "speed", value: 250 }]);
+    assert.deepEqual(seeks, [7]);
+  });
+
+  test("both tables on the shell start through it: no copy of the projector's and the model's wiring", () => {
+    for (const file of ["secrets/table.js", "topsecret1985/table.js"]) {
+      const src = readFileSync(join(HERE, file), "utf8");
+      assert.match(src, /S\.startTable\(root, model, classBox,/, file);
+      assert.doesNotMatch(src, /mountProjector|change:class_data/, file);
+    }
+  });
+
+  test("the live region says the curtain or the headline, and keeps quiet while the bots play by themselves", () => {
+    const live = { attrs: {}, textContent: "", getAttribute(k) { return this.attrs[k]; }, setAttribute(k, v) { this.attrs[k] = v; } };
+    S.announce(live, { headline: "Turn 2 · Your decision", curtain: null, autoplay: null });
+    assert.deepEqual([live.attrs["aria-live"], live.textContent], ["polite", "Turn 2 · Your decision"]);
+    S.announce(live, { headline: "x", curtain: "Hand the screen to Bob, then click Reveal", autoplay: { playing: true, available: true } });
+    assert.deepEqual([live.attrs["aria-live"], live.textContent], ["off", "Hand the screen to Bob, then click Reveal"]);
   });
 });

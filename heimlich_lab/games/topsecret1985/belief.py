@@ -41,7 +41,7 @@ from .model import CONTENT_INDEX, FILLING_CONTENT, FILLINGS, INFORMATIVE, Decisi
 from .rules import CONTENTS
 from .transcript import describe
 
-__all__ = ["Belief", "Evidence", "read_game"]
+__all__ = ["Belief", "Evidence", "Reader", "read_game"]
 
 _LOG_24 = np.log(len(FILLINGS))
 
@@ -192,6 +192,47 @@ class Belief:
         return "".join(parts)
 
 
+class Reader:
+    """Feeds ``belief`` a game's decisions and deliveries as the game goes: :meth:`apply` applies one action to the
+    game and takes in what its observer saw of it (:func:`read_game` replays a record through it; a live table
+    applies its players' actions through it). What reaches the belief is what :func:`read_game` says.
+
+    >>> from heimlich_lab.games.topsecret1985 import Game
+    >>> g = Game(["Ann", "Bob"], chance="manual")
+    >>> r = Reader(Belief(g.players, None), g.players)
+    >>> for a in ["first Ann", "contents A=5 B=3 C=1 D=bomb", "contents A=bomb B=1 C=3 D=5", "place A rome"]:
+    ...     r.apply(g, a, None if a.startswith("first") else g.current_player)
+    >>> str(r.belief.evidence[-1])
+    'Ann puts suitcase Ann:A in rome.'
+    """
+
+    def __init__(self, belief: Belief, players: Iterable[str]):
+        self.belief = belief
+        self._shown = {p: 0 for p in players}
+
+    def apply(self, game: Any, action: Action | str, actor: Any) -> None:
+        """Apply ``action`` (an Action or its notation) for ``actor`` (a player, or ``None``/``CHANCE`` for chance)
+        to ``game``; a refused action raises the game's error and teaches the belief nothing."""
+        belief = self.belief
+        act = Action.parse(action) if isinstance(action, str) else action
+        chance = actor is None or actor == CHANCE
+        table = None
+        if not chance and act.kind in INFORMATIVE and actor in belief.tables:
+            view = game.view(belief.observer)
+            table = decision_table(view, game.legal_actions())
+        game.apply(act, player=None if chance else actor)
+        if table is not None:
+            # the evidence in the transcript's words: the first thing the decision did, as the observer saw it
+            said = (describe(e) for e in game.view(belief.observer).log_since(len(view)))
+            belief.observe(table, act, next((line for line in said if line), f"{actor}: {act}"))
+        for courier, done in game.delivered.items():     # deliveries show contents to everyone
+            for suitcase, content in done[self._shown[courier]:]:
+                owner, _, letter = suitcase.rpartition(":")
+                belief.reveal(owner, letter, content,
+                              f"{courier} brought {owner}'s suitcase {letter} home: it held {content}")
+            self._shown[courier] = len(done)
+
+
 def read_game(belief: Belief, record: Any, after_entry: Callable[[int, Any], None] | None = None) -> Belief:
     """Replay the full ``record`` and feed ``belief`` every decision and delivery, as its observer sees them:
     the observer's view at each decision, the legal actions (public: no rule depends on a hidden content) and
@@ -202,26 +243,9 @@ def read_game(belief: Belief, record: Any, after_entry: Callable[[int, Any], Non
                          f"one is a {record.view} record")
     # chance is applied from the log, as recorded (a game with automatic chance would draw it from the seed)
     game = Game(record.players, seed=record.seed, chance="manual", rules=record.rules, map=record.map)
-    viewer = belief.observer
-    shown = {p: 0 for p in record.players}
+    reader = Reader(belief, record.players)
     for k, (actor, text) in enumerate(record.log):
-        act = Action.parse(text)
-        table = None
-        if actor != CHANCE and act.kind in INFORMATIVE and actor in belief.tables:
-            view = game.view(viewer)
-            table = decision_table(view, game.legal_actions())
-        game.apply(act, player=None if actor == CHANCE else actor)
-        if table is not None:
-            # the evidence in the transcript's words: the first thing the decision did, as the observer saw it
-            said = (describe(e) for e in game.view(viewer).log_since(len(view)))
-            belief.observe(table, act, next((line for line in said if line), f"{actor}: {act}"))
-        if act.kind == "step":
-            for courier, done in game.delivered.items():
-                for suitcase, content in done[shown[courier]:]:
-                    owner, _, letter = suitcase.rpartition(":")
-                    belief.reveal(owner, letter, content,
-                                  f"{courier} brought {owner}'s suitcase {letter} home: it held {content}")
-                shown[courier] = len(done)
+        reader.apply(game, text, actor)
         if after_entry is not None:
             after_entry(k, game)
     return belief

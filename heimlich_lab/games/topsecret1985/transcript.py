@@ -25,7 +25,8 @@ def describe(e: Event) -> str | None:
     """One event in words (``None``: an event the transcript leaves out)."""
     k, d = e.kind, e.data
     p = d.get("player")
-    their = "her" if p in ("Ann", "Dee", "Eve", "Fay") else "his" if p in ("Bob", "Cy", "Gus", "Hal") else "their"
+    their = ("her" if p in ("Ann", "Dee", "Eve", "Fay") else "his" if p in ("Bob", "Cy", "Gus", "Hal")
+             else "your" if p == "You" else "their")     # "You hide your content cards" (for_any_name)
     if k == "first":
         corners = ", ".join(f"{q} {c}" for q, c in d["corners"].items())
         return f"{p} starts (corners: {corners})."
