@@ -358,6 +358,22 @@ def test_evaluate_population_grid(tmp_path, capsys):
     assert (plots / "reliability-greedy.png").stat().st_size > 1000
 
 
+def test_evaluate_reads_with_the_careful_hiders_population(capsys):
+    """``evaluate --model hiders`` reads with :func:`careful_hiders_population` (the default population, a hider who
+    covers and a kind of table of careful hiders), the single BoltzmannModel beside it."""
+    from heimlich_lab.cli import main
+    from heimlich_lab.inference.player_types import careful_hiders_population
+    pop = careful_hiders_population()
+    assert pop.types[:-1] == default_population().types and pop.types[-1].kind == "cover"
+    assert main(["evaluate", "--populations", "hider", "--games", "1", "--players", "3", "--seed", "1",
+                 "--model", "hiders"]) == 0
+    out = capsys.readouterr().out
+    assert "exact: the robust population (11 player types, 5 kinds of table)" in out and "== hider ==" in out
+    assert main(["evaluate", "--bots", "hider", "--games", "1", "--players", "3", "--seed", "1",
+                 "--model", "hiders"]) == 0
+    assert "11 player types" in capsys.readouterr().out
+
+
 def test_the_belief_panel_shows_the_types():
     from heimlich_lab.widget.panel import belief_panel
     rec = five_player_game([lambda i: RandomBot(i)] * 5, seed=2)

@@ -62,8 +62,8 @@ from .exposure import PublicWatch, exposure as public_exposure
 from .model import HAND_DECISIONS, UNDERFLOW, UNINFORMATIVE, BoltzmannModel, card_choice_probs_in_logs, hands_of
 from .utility import Utility, UtilityWeights, card_plays
 
-__all__ = ["HIDER_SECRECY", "KINDS", "PlayerPopulation", "PlayerType", "default_population", "group_types",
-           "single_type"]
+__all__ = ["COVER_TYPE", "HIDER_SECRECY", "HIDERS_TABLE", "KINDS", "PlayerPopulation", "PlayerType",
+           "careful_hiders_population", "default_population", "group_types", "single_type"]
 
 #: The kinds of player a type can be.
 KINDS = ("random", "boltzmann", "bluff", "cover")
@@ -716,6 +716,36 @@ def default_population(weights: UtilityWeights | None = None) -> PlayerPopulatio
     rows = [[r, *(b * spread[g]), f] for _, _, r, b, f, g in DEFAULT_TABLES]
     return PlayerPopulation(types, rows, weights, table_names=[t[0] for t in DEFAULT_TABLES],
                             table_prior=[t[1] for t in DEFAULT_TABLES])
+
+
+#: The hider who covers of :func:`careful_hiders_population` (chosen on evaluation seed 101, BENCHMARKS.md).
+COVER_TYPE = PlayerType("cover", 2.0, 0.05, secrecy=2.0, cover=0.35)
+#: The prior weight of its kind of table, careful hiders (taken from the careful players' 0.55).
+HIDERS_TABLE = 0.05
+
+
+def careful_hiders_population(weights: UtilityWeights | None = None) -> PlayerPopulation:
+    """:func:`default_population` with a hider who covers (:data:`COVER_TYPE`) and a fifth kind of table,
+    careful hiders (prior :data:`HIDERS_TABLE`, taken from the careful players'): mostly that hider, the rest
+    the careful players' grid, a little random and bluffer. It reads tables of careful players who hide
+    (``evaluate --populations hider``) sharper than the default and the other tables as the default does; it
+    is not the default (BENCHMARKS.md, issue 26 item 4: the figures and why). ``evaluate --model hiders``.
+
+    >>> pop = careful_hiders_population()
+    >>> pop.table_names[-1], pop.type_names[-1]
+    ('careful hiders', 'hider who covers (β≈2, secrecy 2, cover 0.35)')
+    >>> base = default_population()
+    >>> bool(np.allclose(pop.tables[:4, :-1], base.tables) and not pop.tables[:4, -1].any())
+    True
+    """
+    base = default_population(weights)
+    careful = np.array(CAREFUL_GRID) / sum(CAREFUL_GRID)
+    rows = [[*row, 0.0] for row in base.tables]
+    rows.append([0.002, *(0.2 * careful), 0.003, 0.795])
+    prior = [t[1] for t in DEFAULT_TABLES]
+    prior[[t[0] for t in DEFAULT_TABLES].index("careful players")] -= HIDERS_TABLE
+    return PlayerPopulation([*base.types, COVER_TYPE], rows, weights, table_names=[*base.table_names,
+                            "careful hiders"], table_prior=[*prior, HIDERS_TABLE])
 
 
 def single_type(model: BoltzmannModel) -> PlayerPopulation:
