@@ -4,9 +4,12 @@
   over types and options) and by :meth:`PlayerPopulation.batch_type_log_likelihoods` (a whole game's tables at
   once), against a plain per-type reference written here from the model's definition (a random type: one over
   the options; a Boltzmann type: its own :class:`BoltzmannModel`; a bluffer: utility minus secrecy times the
-  spectator's belief after each option, the spectator's row read by a full replay), within 1e-12;
+  spectator's belief after each option, the spectator's row read by a full replay; a hider who covers: that
+  bluffer, or with probability ``cover`` the least exposing of the options within ``slack`` of its best), within
+  1e-12;
 * the default population and one with other kinds of types (a grid of rationalities with integer and
-  non-integer values, a bluffer of another rationality and secrecy, no type that is the bluffer's watch), so that types
+  non-integer values, a bluffer of another rationality and secrecy, hiders who cover, no type that is the bluffer's
+  watch), so that types
   added to the default population are covered by the same code;
 * the tournament's evaluator reading games as they are played gives the same scores as replaying their records.
 """
@@ -44,7 +47,8 @@ def _other_population():
     a bluffer of another rationality and secrecy; none is the watch's model (beta 1, epsilon 0.05)."""
     types = [PlayerType("random", 0.0, 0.0), PlayerType("boltzmann", 0.5, 0.1), PlayerType("boltzmann", 2.0, 0.02),
              PlayerType("boltzmann", 5.0, 0.0), PlayerType("boltzmann", 7.5, 0.3),
-             PlayerType("bluff", 3.0, 0.1, secrecy=2.5)]
+             PlayerType("bluff", 3.0, 0.1, secrecy=2.5), PlayerType("cover", 2.0, 0.05, secrecy=2.0, cover=0.35),
+             PlayerType("cover", 4.0, 0.0, secrecy=1.0, cover=0.6, slack=3.0)]
     return PlayerPopulation(types)
 
 
@@ -56,7 +60,7 @@ def _reference(pop, k, view, actor, action):
     t = pop.types[k]
     if action.kind in UNINFORMATIVE:
         return None
-    if action.kind in HAND_DECISIONS or t.kind != "bluff":
+    if action.kind in HAND_DECISIONS or t.kind not in ("bluff", "cover"):
         beta, eps = (0.0, 0.0) if t.kind == "random" else (t.beta, t.epsilon)
         if action.kind in HAND_DECISIONS:       # a random type picks uniformly among the hand's options too
             with np.errstate(divide="ignore"):
@@ -82,7 +86,15 @@ def _reference(pop, k, view, actor, action):
     seen = row[None, :] * like / (like @ row)[:, None]        # P(agent a | option x), after option x
     score = t.beta * (U - t.secrecy * seen)
     p = scipy.special.softmax(score, axis=0)[i]
-    return np.log((1 - t.epsilon) * p + t.epsilon / n)
+    p = (1 - t.epsilon) * p + t.epsilon / n
+    if t.kind == "cover":
+        # with probability cover: the least exposing option for agent a among those within slack of a's best
+        for a in range(A):
+            near = [x for x in range(n) if U[x, a] >= U[:, a].max() - t.slack]
+            low = min(seen[x, a] for x in near)
+            tied = [x for x in near if seen[x, a] <= low + 1e-9]
+            p[a] = (1 - t.cover) * p[a] + t.cover * (i in tied) / len(tied)
+    return np.log(p)
 
 
 @pytest.mark.parametrize("pop_name", sorted(POPULATIONS))

@@ -1,4 +1,5 @@
 """Player types: the exact posterior over agents and types (core), the Heimlich population, the belief's read-out."""
+import math
 from itertools import permutations
 
 import numpy as np
@@ -309,6 +310,14 @@ def test_population_input_and_json():
     again = PlayerPopulation.from_json(pop.to_json())
     assert again.type_names == pop.type_names and np.allclose(again.prior, pop.prior)
     assert again.cache_key == pop.cache_key
+    assert set(pop.to_dict()["types"][0]) == {"kind", "beta", "epsilon", "secrecy"}     # saved files as before
+    hiders = PlayerPopulation([PlayerType("random"), PlayerType("cover", 2.0, secrecy=2.0, cover=0.35, slack=2.0)])
+    again = PlayerPopulation.from_json(hiders.to_json())
+    assert again.types == hiders.types
+    assert again.type_names[1] == "hider who covers (β≈2, secrecy 2, cover 0.35, slack 2)"
+    for bad in ({"cover": 1.5}, {"cover": -0.1}, {"slack": math.inf}, {"slack": -1.0}):
+        with pytest.raises(ModelError, match=next(iter(bad))):
+            PlayerType("cover", 2.0, **bad)
     with pytest.raises(ModelError, match="kind"):
         PlayerType("genius")
     with pytest.raises(ModelError, match="epsilon"):
@@ -347,6 +356,22 @@ def test_evaluate_population_grid(tmp_path, capsys):
     assert "== greedy ==" in out and "ece" in out and "compare" in out
     assert "== targets" in out and "log loss / compare <= 1.05" in out and "undecided" in out   # one game decides nothing
     assert (plots / "reliability-greedy.png").stat().st_size > 1000
+
+
+def test_evaluate_reads_with_the_careful_hiders_population(capsys):
+    """``evaluate --model hiders`` reads with :func:`careful_hiders_population` (the default population, a hider who
+    covers and a kind of table of careful hiders), the single BoltzmannModel beside it."""
+    from heimlich_lab.cli import main
+    from heimlich_lab.inference.player_types import careful_hiders_population
+    pop = careful_hiders_population()
+    assert pop.types[:-1] == default_population().types and pop.types[-1].kind == "cover"
+    assert main(["evaluate", "--populations", "hider", "--games", "1", "--players", "3", "--seed", "1",
+                 "--model", "hiders"]) == 0
+    out = capsys.readouterr().out
+    assert "exact: the robust population (11 player types, 5 kinds of table)" in out and "== hider ==" in out
+    assert main(["evaluate", "--bots", "hider", "--games", "1", "--players", "3", "--seed", "1",
+                 "--model", "hiders"]) == 0
+    assert "11 player types" in capsys.readouterr().out
 
 
 def test_the_belief_panel_shows_the_types():
@@ -473,6 +498,49 @@ def test_a_hider_type_sits_beside_the_bluffer_each_at_its_own_beta_and_secrecy()
             differ += not np.allclose(ll[1], ll[3])
         g.apply(act)
     assert differ >= 5
+
+
+def test_the_cover_type_is_what_a_hiderbot_plays():
+    """A hider who covers (kind ``cover``) is a HiderBot's own rule: for the bot's agent, the type's probability of
+    every move, points and safe decision is the bot's, ``(1 - cover)`` times its BluffBot probability plus
+    ``cover`` if the decision is its cover (the least exposing option within ``slack`` of its best), when the bot
+    hides from the spectator the population watches (beta 1, epsilon 0.05). Decisions whose cover is tied between
+    options (the bot takes the first, the type shares them) are left out and counted."""
+    from heimlich_lab import Game
+    from heimlich_lab.games.heimlich.bots import HiderBot
+    from heimlich_lab.games.heimlich.inference.utility import PublicState
+    hider = PlayerPopulation([PlayerType("cover", 1.0, 0.05, secrecy=2.0, cover=0.4, slack=1.5)])
+    players = ["Ann", "Bob", "Cy", "Dee"]
+    g = Game(players, seed=7)
+    bots = {p: HiderBot(beta=1.0, epsilon=0.05, secrecy=2.0, cover=0.4, seed=i) for i, p in enumerate(players)}
+    checked = covers = tied = 0
+    while not g.is_over and checked < 30:
+        p, legal = g.current_player, tuple(g.legal_actions())
+        view = g.view(p)
+        bot = bots[p]
+        if legal[0].kind in ("move", "points", "safe"):
+            st = PublicState.from_view(view)
+            own = st.agents.index(view.own_agents[0])
+            U = bot.model.utility.matrix(view, legal, st)
+            ex = bot.exposures(view, legal, U, [own])
+            z = bot.beta * (U[:, own] - bot.secrecy * ex)
+            plain = np.exp(z - z.max())
+            plain = 0.95 * plain / plain.sum() + 0.05 / len(legal)
+            near = np.flatnonzero(U[:, own] >= U[:, own].max() - 1.5)
+            low = near[ex[near] <= ex[near].min() + 1e-9]
+        act = bot.choose(view, legal)
+        if act.kind in ("move", "points", "safe"):
+            if len(low) > 1:
+                tied += 1
+            else:
+                x = legal.index(act)
+                want = 0.6 * plain[x] + 0.4 * (x == low[0])
+                ll = hider.type_log_likelihoods(g.view(None), p, act)
+                assert np.exp(ll[0, own]) == pytest.approx(want, rel=1e-9), (act, want)
+                checked += 1
+                covers += bot.last["probability"] is None
+        g.apply(act)
+    assert checked == 30 and covers >= 5 and tied < checked, (checked, covers, tied)
 
 
 def test_a_belief_without_update_records_keeps_its_tables_consistent():

@@ -314,11 +314,10 @@ def run(args) -> int:
         if value:
             raise HeimlichError(f"{flag} goes with --populations (one reliability diagram and one set of targets "
                                 f"per population)")
-    from .inference.player_types import default_population
     bots = split_names(args.bots, "bot")
     rules = rules_from(args)
     single = BoltzmannModel(beta=args.beta, epsilon=args.epsilon)
-    model = default_population() if args.model == "robust" else single
+    model = single if args.model == "boltzmann" else _robust(args.model)
     t0 = time.perf_counter()
     seed = seed_or_drawn(args.seed)
     table, scores = evaluate(args.games, args.players, bots, seed=seed, rules=rules, model=model,
@@ -353,15 +352,20 @@ def _model_words(model) -> str:
     return f"BoltzmannModel(beta={model.beta:g}, epsilon={model.epsilon:g})"
 
 
+def _robust(name: str):
+    """The population of ``--model robust`` (the default) or ``--model hiders`` (with careful hiders who cover)."""
+    from .inference.player_types import careful_hiders_population, default_population
+    return careful_hiders_population() if name == "hiders" else default_population()
+
+
 def run_populations(args) -> int:
     """``evaluate --populations ...``: one table (and reliability diagram) per population."""
     from pathlib import Path
 
     from .inference.model import BoltzmannModel
-    from .inference.player_types import default_population
     grid = split_names(args.populations, "population")
     single = BoltzmannModel(beta=args.beta, epsilon=args.epsilon)
-    model, compare = (default_population(), single) if args.model == "robust" else (single, None)
+    model, compare = (single, None) if args.model == "boltzmann" else (_robust(args.model), single)
     rules = rules_from(args)
     seed = seed_or_drawn(args.seed)
     t0 = time.perf_counter()

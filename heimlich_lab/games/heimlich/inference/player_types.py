@@ -20,6 +20,12 @@ The types, from least to most deliberate:
   BoltzmannModel before the decision, ``L`` that model's likelihoods;
   :mod:`heimlich_lab.games.heimlich.inference.exposure`). A bluffer's decisions thus depend
   on the public history, which the population follows.
+* ``cover``: a hider who *covers* (what :class:`~heimlich_lab.bots.HiderBot` does): with probability
+  ``cover`` it plays, of the options worth at most ``slack`` marker points less to its agent than the best,
+  the one leaving the spectator's belief in its agent lowest (shared equally among options tied there);
+  otherwise it plays like a ``bluff`` type of the same ``beta``, ``secrecy`` and ``epsilon`` (the tremble
+  is in that part only, as a HiderBot's). Its cover move is the cover
+  move only for its own agent, so a player who covers tells which agent they cover for.
 
 A population is a player model: :meth:`PlayerPopulation.type_log_likelihoods`
 gives ``log P(decision | type k, plays for agent a)`` (K, A), which a
@@ -56,11 +62,11 @@ from .exposure import PublicWatch, exposure as public_exposure
 from .model import HAND_DECISIONS, UNDERFLOW, UNINFORMATIVE, BoltzmannModel, card_choice_probs_in_logs, hands_of
 from .utility import Utility, UtilityWeights, card_plays
 
-__all__ = ["HIDER_SECRECY", "KINDS", "PlayerPopulation", "PlayerType", "default_population", "group_types",
-           "single_type"]
+__all__ = ["COVER_TYPE", "HIDER_SECRECY", "HIDERS_TABLE", "KINDS", "PlayerPopulation", "PlayerType",
+           "careful_hiders_population", "default_population", "group_types", "single_type"]
 
 #: The kinds of player a type can be.
-KINDS = ("random", "boltzmann", "bluff")
+KINDS = ("random", "boltzmann", "bluff", "cover")
 #: A bluff type whose secrecy is under this (marker points per unit of exposure) is named a hider: it gives up
 #: a little for secrecy where a bluffer gives up a lot.
 HIDER_SECRECY = 6.0
@@ -69,13 +75,16 @@ HIDER_SECRECY = 6.0
 @dataclass(frozen=True)
 class PlayerType:
     """One kind of player: ``kind`` in :data:`KINDS`, with its rationality ``beta``, tremble ``epsilon``
-    and, for a bluffer, ``secrecy`` (marker points per unit of exposure); ``label`` groups types in
-    read-outs (say, every tremble of one ``beta``).
+    and, for a bluffer, ``secrecy`` (marker points per unit of exposure); for a ``cover`` type (a hider who
+    covers) also ``cover``, the probability it covers, and ``slack``, the marker points it gives up at most to
+    cover; ``label`` groups types in read-outs (say, every tremble of one ``beta``).
 
     >>> PlayerType("boltzmann", beta=2.0).name
     'careful (β≈2)'
     >>> PlayerType("bluff").name, PlayerType("bluff", beta=3.0, secrecy=2.0).name    # a hider gives up less
     ('bluffer', 'hider (β≈3, secrecy 2)')
+    >>> PlayerType("cover", beta=3.0, secrecy=2.0, cover=0.3).name
+    'hider who covers (β≈3, secrecy 2, cover 0.3)'
     >>> PlayerType("bluff", beta=-1)
     Traceback (most recent call last):
     ...
@@ -86,14 +95,17 @@ class PlayerType:
     beta: float = 1.0
     epsilon: float = 0.05
     secrecy: float = 8.0
+    cover: float = 0.0
+    slack: float = 1.5
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ModelError(f"PlayerType kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
         for what, v, hi in (("beta", self.beta, math.inf), ("epsilon", self.epsilon, 1.0),
-                            ("secrecy", self.secrecy, math.inf)):
+                            ("secrecy", self.secrecy, math.inf), ("cover", self.cover, 1.0),
+                            ("slack", self.slack, math.inf)):
             if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
-                    or not (0 <= v <= hi) or math.isnan(v) or (what == "beta" and math.isinf(v)):
+                    or not (0 <= v <= hi) or math.isnan(v) or (what in ("beta", "slack") and math.isinf(v)):
                 raise ModelError(f"PlayerType {what} must be a number >= 0{'' if hi == math.inf else ' and <= 1'}, "
                                  f"not {v!r}")
 
@@ -103,6 +115,9 @@ class PlayerType:
         secrecy under :data:`HIDER_SECRECY` ``hider (β≈3, secrecy 2)``."""
         if self.kind == "random":
             return "random"
+        if self.kind == "cover":
+            slack = "" if self.slack == 1.5 else f", slack {self.slack:g}"
+            return f"hider who covers (β≈{self.beta:g}, secrecy {self.secrecy:g}, cover {self.cover:g}{slack})"
         if self.kind == "bluff":
             return "bluffer" if self.secrecy >= HIDER_SECRECY \
                 else f"hider (β≈{self.beta:g}, secrecy {self.secrecy:g})"
@@ -209,7 +224,12 @@ class PlayerPopulation:
         with np.errstate(divide="ignore"):
             self._log_keep = np.log1p(-self._eps_col)          # log(1 - epsilon), (K, 1)
             self._log_eps = np.log(self._eps_col)              # log(epsilon), (K, 1)
-        self._bluff = np.flatnonzero(kinds == "bluff")
+        #: the types that read the spectator's exposure: bluffers, and hiders who cover
+        self._bluff = np.flatnonzero((kinds == "bluff") | (kinds == "cover"))
+        #: a hider who covers: (log P(covers), log P(does not), slack) by type
+        with np.errstate(divide="ignore"):
+            self._cover = {k: (float(np.log(t.cover)), float(np.log1p(-t.cover)), t.slack)
+                           for k, t in enumerate(types) if t.kind == "cover"}
         self._secrecy = np.array([t.secrecy for t in types])
         self._hand_cache: dict = {}
         #: the spectator a bluffer hides from: the kit's BoltzmannModel (beta 1, epsilon 0.05), as BluffBot's
@@ -374,6 +394,7 @@ class PlayerPopulation:
         (K, len(i), A) for an array of options ``i``; ``row``: the spectator's belief in the actor's agent
         before the decision (a bluffer's exposure; ``None``: a fresh spectator, every agent alike)."""
         n = len(U)
+        shares = {}                                           # a hider's cover, by type (applied after the tremble)
         Ut = np.ascontiguousarray(U.T)                        # (A, n): sums over options run along memory
         top = Ut.max(axis=1)                                  # (A,); beta >= 0, so beta * top is the top of beta * U
         b = self._betas[:, None]
@@ -406,10 +427,17 @@ class PlayerPopulation:
                 z = self._beta[k] * (Ut - self._secrecy[k] * exposure)                        # (A, n), finite
                 zt = z.max(axis=1)
                 out[k] = (z[:, i].T if np.ndim(i) else z[:, i]) - (np.log(np.exp(z - zt[:, None]).sum(axis=1)) + zt)
+                if k in self._cover:
+                    share = _cover_shares(Ut, exposure, self._cover[k][2])                   # (A, n)
+                    shares[k] = share[:, i].T if np.ndim(i) else share[:, i]
         # the tremble: log((1 - eps) P + eps / n); at eps 0 the second term is -inf, at eps 1 the first
         if np.ndim(i) == 0:
-            return np.logaddexp(self._log_keep + out, self._log_eps - math.log(n))
-        return np.logaddexp(self._log_keep[:, :, None] + out, self._log_eps[:, :, None] - math.log(n))
+            out = np.logaddexp(self._log_keep + out, self._log_eps - math.log(n))
+        else:
+            out = np.logaddexp(self._log_keep[:, :, None] + out, self._log_eps[:, :, None] - math.log(n))
+        for k, share in shares.items():
+            out[k] = _covered(out[k], share, self._cover[k])
+        return out
 
     def batch_type_log_likelihoods(self, decisions) -> list[np.ndarray | None] | None:
         """:meth:`type_log_likelihoods` of a game's decisions in order, computed over all their tables at once.
@@ -515,6 +543,9 @@ class PlayerPopulation:
                     zt = z.max(axis=2)
                     raw = z[at, :, pick] - (np.log(np.exp(z - zt[:, :, None]).sum(axis=2)) + zt)
                     res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - math.log(n))
+                    if k in self._cover:
+                        share = _cover_shares(Ut, exposure, self._cover[k][2])                # (G, A, n)
+                        res[k, ds] = _covered(res[k, ds], share[at, :, pick], self._cover[k])
         for d, (j, _, _) in enumerate(tables):
             out[j] = res[:, d]
         return out
@@ -544,7 +575,7 @@ class PlayerPopulation:
 
     # ---------------------------------------------------------------- saving
     def to_dict(self) -> dict:
-        out = {"types": [asdict(t) for t in self.types], "prior": self.tables.tolist(),
+        out = {"types": [_saved(t) for t in self.types], "prior": self.tables.tolist(),
                "table_names": list(self.table_names), "table_prior": self.table_prior.tolist(),
                "weights": asdict(self.weights)}
         if self.fit is not None:
@@ -585,6 +616,48 @@ class PlayerPopulation:
         """A population saved with :meth:`save`."""
         with open(path, encoding="utf-8") as f:
             return cls.from_json(f.read())
+
+
+#: Options whose exposures differ by less than this are tied for a hider's cover (rounding must not pick one).
+_COVER_TIE = 1e-9
+
+
+def _cover_shares(Ut: np.ndarray, exposure: np.ndarray, slack: float) -> np.ndarray:
+    """``P(option | the player covers, plays for agent a)`` (..., A, n): of the options worth at most ``slack``
+    less to agent ``a`` than its best (``Ut`` (..., A, n) the utilities), the ones whose exposure (the
+    spectator's belief in ``a`` after the option, same shape) is lowest, shared equally.
+
+    >>> Ut = np.array([[3.0, 2.0, 0.0], [0.0, 2.0, 3.0]])                 # two agents, three options
+    >>> ex = np.array([[0.6, 0.2, 0.1], [0.1, 0.3, 0.3]])
+    >>> _cover_shares(Ut, ex, 1.5)            # agent 0: option 2 is too costly; agent 1: options 1 and 2 tie
+    array([[0. , 1. , 0. ],
+           [0. , 0.5, 0.5]])
+    """
+    near = np.isfinite(Ut) & (Ut >= Ut.max(axis=-1, keepdims=True) - slack)
+    ex = np.where(near, exposure, np.inf)
+    low = near & (ex <= ex.min(axis=-1, keepdims=True) + _COVER_TIE)
+    return low / np.maximum(low.sum(axis=-1, keepdims=True), 1)     # an agent with no possible option: none
+
+
+def _covered(log_p: np.ndarray, share: np.ndarray, cover) -> np.ndarray:
+    """``log((1 - c) P + c share)``: a hider's log-likelihoods ``log_p`` of the options taken when it does not
+    cover (its tremble included), mixed with its cover's ``share`` of them; ``cover`` is ``(log c, log(1 - c),
+    slack)``.
+
+    >>> np.exp(_covered(np.log(np.array([0.5, 0.1])), np.array([0.0, 1.0]), (np.log(0.2), np.log(0.8), 1.5)))
+    array([0.4 , 0.28])
+    """
+    log_c, log_keep, _ = cover
+    with np.errstate(divide="ignore"):
+        return np.logaddexp(log_keep + log_p, log_c + np.log(share))
+
+
+def _saved(t: PlayerType) -> dict:
+    """A type's fields to save; ``cover`` and ``slack`` only for a hider who covers (saved files stay as they were)."""
+    out = asdict(t)
+    if t.kind != "cover":
+        del out["cover"], out["slack"]
+    return out
 
 
 def group_types(labels, probabilities) -> dict[str, float]:
@@ -643,6 +716,36 @@ def default_population(weights: UtilityWeights | None = None) -> PlayerPopulatio
     rows = [[r, *(b * spread[g]), f] for _, _, r, b, f, g in DEFAULT_TABLES]
     return PlayerPopulation(types, rows, weights, table_names=[t[0] for t in DEFAULT_TABLES],
                             table_prior=[t[1] for t in DEFAULT_TABLES])
+
+
+#: The hider who covers of :func:`careful_hiders_population` (chosen on evaluation seed 101, BENCHMARKS.md).
+COVER_TYPE = PlayerType("cover", 2.0, 0.05, secrecy=2.0, cover=0.35)
+#: The prior weight of its kind of table, careful hiders (taken from the careful players' 0.55).
+HIDERS_TABLE = 0.05
+
+
+def careful_hiders_population(weights: UtilityWeights | None = None) -> PlayerPopulation:
+    """:func:`default_population` with a hider who covers (:data:`COVER_TYPE`) and a fifth kind of table,
+    careful hiders (prior :data:`HIDERS_TABLE`, taken from the careful players'): mostly that hider, the rest
+    the careful players' grid, a little random and bluffer. It reads tables of careful players who hide
+    (``evaluate --populations hider``) sharper than the default and the other tables as the default does; it
+    is not the default (BENCHMARKS.md, issue 26 item 4: the figures and why). ``evaluate --model hiders``.
+
+    >>> pop = careful_hiders_population()
+    >>> pop.table_names[-1], pop.type_names[-1]
+    ('careful hiders', 'hider who covers (β≈2, secrecy 2, cover 0.35)')
+    >>> base = default_population()
+    >>> bool(np.allclose(pop.tables[:4, :-1], base.tables) and not pop.tables[:4, -1].any())
+    True
+    """
+    base = default_population(weights)
+    careful = np.array(CAREFUL_GRID) / sum(CAREFUL_GRID)
+    rows = [[*row, 0.0] for row in base.tables]
+    rows.append([0.002, *(0.2 * careful), 0.003, 0.795])
+    prior = [t[1] for t in DEFAULT_TABLES]
+    prior[[t[0] for t in DEFAULT_TABLES].index("careful players")] -= HIDERS_TABLE
+    return PlayerPopulation([*base.types, COVER_TYPE], rows, weights, table_names=[*base.table_names,
+                            "careful hiders"], table_prior=[*prior, HIDERS_TABLE])
 
 
 def single_type(model: BoltzmannModel) -> PlayerPopulation:
