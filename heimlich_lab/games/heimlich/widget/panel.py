@@ -215,7 +215,7 @@ def _most_informative(steps, since: int, observer):
 def _headline(st, row: int, j: int, bits: float) -> dict:
     upd = st.update
     agent, before, after = upd.slots[j], float(upd.marginals_before[row, j]), float(upd.marginals_after[row, j])
-    lr = float(upd.log_likelihood_ratios()[row, j])
+    lr = upd.log_likelihood_ratio(row, j)
     return {"text": headline_text(st.description, st.actor, agent, before, after, lr), "turn": st.turn,
             "log": st.index, "actor": st.actor, "owner": st.actor, "agent": agent,
             "before": round(before, 4), "after": round(after, 4), "bits": round(bits, 4)}

@@ -1,0 +1,49 @@
+"""The board bot-step's speed-ups (issue 26, item 3) keep every number and what the front end receives: one cell of
+an update's likelihood ratios is the whole table's cell bit for bit. (The figures: ``heimlich-lab bench --only
+limits``, and ``python scripts/belief_limits_side_by_side.py OLD NEW --only board``; no timed test.)"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from heimlich_lab.inference.core import HypothesisSpace, Posterior
+
+
+def _cells_then_table(update) -> tuple[np.ndarray, np.ndarray]:
+    """Every cell read one by one first (each slot's column computed alone), then the whole table."""
+    rows, cols = len(update.owners) + 1, len(update.slots)
+    cells = np.array([[update.log_likelihood_ratio(r, c) for c in range(cols)] for r in range(rows)])
+    return cells, update.log_likelihood_ratios()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_one_cell_of_the_likelihood_ratios_is_the_tables_bit_for_bit(seed):
+    rng = np.random.default_rng(seed)
+    for owners, slots in ((2, 2), (2, 3), (3, 5), (4, 4), (7, 7), (3, 9)):    # one agent each, the rest free
+        space = HypothesisSpace.assignments([f"o{i}" for i in range(owners)], [f"s{j}" for j in range(slots)])
+        prior = rng.normal(size=len(space)) * rng.choice([0.5, 30.0])
+        prior[rng.random(len(space)) < 0.2] = -np.inf      # impossible hypotheses (nan where nothing compares)
+        prior[0] = 0.0
+        post = Posterior(space, prior)
+        for _ in range(3):
+            ll = rng.normal(size=len(space)) * rng.choice([0.1, 5.0, 200.0])
+            ll[rng.random(len(space)) < 0.1] = -np.inf
+            ll[int(np.argmax(post.log_weights))] = 0.0
+            cells, table = _cells_then_table(post.update(ll))
+            assert np.array_equal(cells, table, equal_nan=True), (owners, slots)
+
+
+def test_a_games_explanations_read_the_same_cells_as_the_table():
+    from heimlich_lab import Belief, Rules, play
+    from heimlich_lab.bots import RandomBot
+    players = [f"P{i}" for i in range(7)]
+    rec = play(Rules(top_secret=True, dossier=True), {p: RandomBot(seed=i) for i, p in enumerate(players)}, seed=4)
+    for observer in (None, "P2"):
+        b = Belief.from_record(rec.public() if observer is None else rec.as_player(observer), observer=observer)
+        read = 0
+        for st in b.history:
+            if st.update is not None and st.kind == "observation":
+                cells, table = _cells_then_table(st.update)
+                assert np.array_equal(cells, table, equal_nan=True)
+                read += 1
+        assert read > 50
