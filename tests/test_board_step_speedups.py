@@ -47,3 +47,22 @@ def test_a_games_explanations_read_the_same_cells_as_the_table():
                 assert np.array_equal(cells, table, equal_nan=True)
                 read += 1
         assert read > 50
+
+
+def test_a_board_that_reads_types_at_every_step_ends_with_a_fresh_readings_numbers():
+    """The panel reads every player's types at every step (their weights kept per type table, shared by the
+    states in which the table is the same): at the end they are, bit for bit, those of a belief that read the
+    whole record and the types once."""
+    from heimlich_lab import Belief, Rules
+    from heimlich_lab.bots import RandomBot
+    from heimlich_lab.games.heimlich.widget.game_controller import GameController
+    players = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    ctl = GameController(players, bots={p: RandomBot(seed=i) for i, p in enumerate(players)},
+                         rules=Rules(top_secret=True, dossier=True), seed=6, autoplay=False)
+    for _ in range(60):
+        assert ctl.step()
+        assert ctl.widget.state["belief"]["types"]
+    live = ctl.beliefs[None]
+    fresh = Belief.from_record(ctl.record.public(), observer=None)
+    assert live.player_types() == fresh.player_types()
+    assert np.array_equal(live.marginals_array(), fresh.marginals_array())
