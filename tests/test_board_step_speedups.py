@@ -66,3 +66,34 @@ def test_a_board_that_reads_types_at_every_step_ends_with_a_fresh_readings_numbe
     fresh = Belief.from_record(ctl.record.public(), observer=None)
     assert live.player_types() == fresh.player_types()
     assert np.array_equal(live.marginals_array(), fresh.marginals_array())
+
+
+@pytest.mark.parametrize("viewer", [None, "Bob", "omniscient"])
+def test_the_log_memo_gives_the_board_state_a_full_read_gives(viewer):
+    """A live board reads each event of its log once (LogMemo): its state is, at every step, the state built
+    without the memo, for a spectator, a player and the omniscient view, and when one memo is handed the views
+    of another viewer and of another game (it starts afresh)."""
+    from heimlich_lab import Game, Rules
+    from heimlich_lab.bots import RandomBot
+    from heimlich_lab.games.heimlich.widget.state import LogMemo, board_state
+    players = ["Ann", "Bob", "Cy", "Dee"]
+    memo, shared = LogMemo(), LogMemo()
+    games = [Game(players, Rules(top_secret=True, dossier=True), seed=s) for s in (3, 4)]
+    bots = {p: RandomBot(seed=i) for i, p in enumerate(players)}
+    steps = 0
+    while not all(g.is_over for g in games) and steps < 600:
+        for g in games:
+            if g.is_over:
+                continue
+            omniscient = viewer == "omniscient"
+            who = None if omniscient else viewer
+            kw = dict(omniscient=omniscient, human_players=["Bob"])
+            plain = board_state(g, who, **kw)
+            assert board_state(g, who, memo=memo if g is games[0] else LogMemo(), **kw) == plain
+            other = "Cy" if steps % 3 else who     # the shared memo: games and viewers in turn
+            assert board_state(g, other, memo=shared, **kw | dict(omniscient=omniscient and other is None)) == \
+                board_state(g, other, **kw | dict(omniscient=omniscient and other is None))
+            actor = g.current_player
+            g.apply(bots[actor].choose(g.view(actor), g.legal_actions()), player=actor)
+        steps += 1
+    assert steps > 50
