@@ -97,3 +97,31 @@ def test_the_log_memo_gives_the_board_state_a_full_read_gives(viewer):
             g.apply(bots[actor].choose(g.view(actor), g.legal_actions()), player=actor)
         steps += 1
     assert steps > 50
+
+
+def test_the_table_sends_the_message_ipywidgets_would(monkeypatch):
+    """TableWidget.send_state skips ipywidgets' search for binary buffers in its JSON-only traits: the message a
+    front end receives is, at every step, the one ipywidgets' own send_state sends (the other traits go through
+    ipywidgets' own)."""
+    import ipywidgets
+
+    from heimlich_lab import Rules
+    from heimlich_lab.bots import RandomBot
+    from heimlich_lab.games.heimlich.widget.game_controller import GameController
+
+    players = ["Ann", "Bob", "Cy", "Dee"]
+    ctl = GameController(players, bots={p: RandomBot(seed=i) for i, p in enumerate(players)},
+                         rules=Rules(top_secret=True, dossier=True), seed=2, autoplay=False)
+    w = ctl.widget
+    sent: list = []
+    monkeypatch.setattr(w.comm, "send", lambda data=None, buffers=None, **kw: sent.append((data, buffers)),
+                        raising=False)
+    monkeypatch.setattr(w.comm, "kernel", object(), raising=False)
+    for _ in range(40):
+        assert ctl.step()
+        assert sent[-1][0] == {"method": "update", "state": {"state": w.state}, "buffer_paths": []}
+        for key in ("state", "setup", "class_data", "speed_ms", "projector"):
+            sent.clear()
+            w.send_state(key)
+            ipywidgets.Widget.send_state(w, key)
+            assert len(sent) == 2 and sent[0] == sent[1], key
