@@ -125,3 +125,38 @@ def test_the_table_sends_the_message_ipywidgets_would(monkeypatch):
             w.send_state(key)
             ipywidgets.Widget.send_state(w, key)
             assert len(sent) == 2 and sent[0] == sent[1], key
+
+
+def test_a_live_panel_reading_each_step_once_is_the_panel_of_a_full_read():
+    """LivePanels reads its beliefs' histories once each (PanelMemo: each step's change, the headline's scan):
+    at every step of a game, for a spectator and for two players (whose 'since' moves with their turns), the
+    panel is the one belief_panel makes without the memo."""
+    from heimlich_lab import Game, Rules
+    from heimlich_lab.bots import RandomBot
+    from heimlich_lab.games.heimlich.widget.panel import (
+        LivePanels,
+        belief_panel,
+        default_belief_factory,
+        dossier_suggestion,
+        last_decision_of,
+    )
+    players = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    g = Game(players, Rules(top_secret=True, dossier=True), seed=8)
+    bots = {p: RandomBot(seed=i) for i, p in enumerate(players)}
+    observers = [None, "Bob", "Dee"]
+    panels = LivePanels(g, observers, default_belief_factory)
+    compared = 0
+    while not g.is_over and compared < 3 * 150:
+        actor = g.current_player
+        g.apply(bots[actor].choose(g.view(actor), g.legal_actions()), player=actor)
+        panels.follow()
+        for o in observers:
+            view = g.view(o)
+            got = panels.panel(o, view)
+            b = panels.beliefs[o]
+            sheet, notes = dossier_suggestion(b, view) if view.dossier_done else (None, [])
+            want = belief_panel(b, sheet=sheet, notes=notes + panels.note_lines(o), version=len(g.history),
+                                since=last_decision_of(view))
+            assert got == want, (o, len(g.history))
+            compared += 1
+    assert compared > 150
