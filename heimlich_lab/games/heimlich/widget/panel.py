@@ -50,18 +50,20 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
     cols = list(next(iter(m.values())).keys()) if m else []
     if entropy is None:
         entropy = belief.entropy_history() if hasattr(belief, "entropy_history") else []
-    ent = [round(float(x), 4) for x in entropy]
+    n_entropy = len(entropy)
+    ent = [round(float(x), 4) for x in entropy[-200:]]      # the panel shows the latest 200
     if explanation is None and hasattr(belief, "last_explanation"):
         explanation = belief.last_explanation()
     # each other player's posterior over the model's types (a model with types, the live belief only)
     types = belief.player_types() if marginals is None and hasattr(belief, "player_types") else {}
     observer = getattr(belief, "observer", None)
-    own = [c for c in cols if observer in m and m[observer][c] >= 0.999]
+    own_row = m[observer] if observer in m else None        # a table's row is made when read: read each once
+    own = [c for c in cols if own_row is not None and own_row[c] >= 0.999]
     seen = f"given what {observer} has seen" if observer is not None else "given the public information"
     # the frame (title, headline, the model's sentence, glossary, version) is the shared one; the rest is Heimlich's
     headline = story_headline(belief, steps, since, memo=memo)
     return panel_frame(observer, "Who controls which agent?", headline, explanation or "",
-                       GLOSSARY, int(version) if version is not None else len(ent)) | {
+                       GLOSSARY, int(version) if version is not None else n_entropy) | {
         "caption": for_any_name(f"cell = probability that this player controls this agent, {seen}"),
         "own": own,
         "own_text": (f"{possessive(observer)} own agent{'s' if len(own) > 1 else ''}: "
@@ -69,8 +71,8 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
                      if own else ""),
         "updates": largest_updates(belief, steps, memo=memo),
         "rows": rows, "cols": cols,
-        "p": [[round(float(m[r][c]), 4) for c in cols] for r in rows],
-        "entropy": ent[-200:],
+        "p": [[round(float(row[c]), 4) for c in cols] for row in map(m.__getitem__, rows)],
+        "entropy": ent,
         "notes": list(notes or []),
         "sheet": dict(sheet) if sheet else None,
         "types": {p: {k: round(v, 4) for k, v in t.items()} for p, t in types.items()},
