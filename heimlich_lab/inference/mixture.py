@@ -257,6 +257,8 @@ class TypedPosterior(Posterior):
         #: owner -> (its type table, :class:`_TypeWeights` of it): shared by the readers of every state in which
         #: the owner's table is the same (other owners' decisions change the mass, not the table) (a cache)
         self._type_weights: dict[int, tuple[np.ndarray, _TypeWeights]] = {}
+        #: owner -> (its columns, (M, n), the bincount's bins of every population's columns) (a cache)
+        self._mass_bins: dict[int, tuple[np.ndarray, tuple[int, int], np.ndarray]] = {}
 
     @property
     def n_types(self) -> int:
@@ -266,7 +268,7 @@ class TypedPosterior(Posterior):
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__, history=list(self.history), _tables=dict(self._tables),
                             _columns_cache=dict(self._columns_cache), _table_sums=dict(self._table_sums),
-                            _readers={}, _joint=None, _type_weights={})
+                            _readers={}, _joint=None, _type_weights={}, _mass_bins={})
         return new
 
     _RAW = ("_raw_logw", "_raw_summary", "_raw_log_evidence", "_raw_given")
@@ -644,8 +646,13 @@ class TypedPosterior(Posterior):
             return known
         M, _, n = table.shape
         p = self._joint_of(given, logw)                                            # (M, H) joint
-        # each population's mass per holding (M, n): one bincount over every population's columns
-        mass = np.bincount((cols + n * np.arange(M)[:, None]).ravel(), weights=p.ravel(), minlength=M * n)
+        # each population's mass per holding (M, n): one bincount over every population's columns (their
+        # index made once per columns: the owner's columns change with the space, not at every step)
+        bins = self._mass_bins.get(o)
+        if bins is None or bins[0] is not cols or bins[1] != (M, n):
+            bins = (cols, (M, n), (cols + n * np.arange(M)[:, None]).ravel())
+            self._mass_bins[o] = bins
+        mass = np.bincount(bins[2], weights=p.ravel(), minlength=M * n)
         weights = self._type_weights.get(o)
         if weights is None or weights[0] is not table:
             weights = (table, _TypeWeights(table))
