@@ -382,8 +382,10 @@ def dossier_note_lines(found, max_notes: int = MAX_NOTES) -> list[str]:
     (:class:`~heimlich_lab.games.heimlich.inference.dossier.DossierNote`): each player's support, then the latest other
     notes."""
     support = [str(n) for n in found if n.kind == "support"]
-    other = [str(n) for n in found if n.kind != "support"]
-    return support + (other[-(max_notes - len(support)):] if max_notes > len(support) else [])
+    if max_notes <= len(support):
+        return support
+    other = [n for n in found if n.kind != "support"]
+    return support + [str(n) for n in other[-(max_notes - len(support)):]]     # only the lines shown in words
 
 
 def default_belief_factory(game, observer):
