@@ -5,7 +5,7 @@
 Each round runs this tree's ``heimlich_lab/games/heimlich/benchmarks/limits.py`` (public entry points only, so
 it times an older tree too) in a fresh process per tree, with ``PYTHONPATH`` set to that tree, the order of the
 trees alternating from round to round. Printed per figure: each tree's median over the rounds, after/before, and
-each tree's range over the rounds. ``--only board`` times only the board bot-step (the other figures cost most of
+each tree's range over the rounds, and after/before in each round. ``--only board`` times only the board bot-step (the other figures cost most of
 the CPU).
 """
 from __future__ import annotations
@@ -57,6 +57,8 @@ def main(argv=None) -> None:
         b, x = statistics.median(bs), statistics.median(xs)
         print(f"{label:<80} {b:10.3f} {x:10.3f} {x / b:12.2f}   {got['after'][0][label][1]}   "
               f"({min(bs):.3f}-{max(bs):.3f}; {min(xs):.3f}-{max(xs):.3f})")
+        if len(bs) == len(xs) > 1:      # each round's pair was timed back to back
+            print(f"{'  after/before in each round':<80} " + ", ".join(f"{x_ / b_:.2f}" for b_, x_ in zip(bs, xs)))
 
 
 if __name__ == "__main__":
