@@ -4,9 +4,9 @@
 
 Each round runs this tree's ``heimlich_lab/games/heimlich/benchmarks/limits.py`` (public entry points only, so
 it times an older tree too) in a fresh process per tree, with ``PYTHONPATH`` set to that tree, the order of the
-trees alternating from round to round. Printed per figure: each tree's median over the rounds, after/before, and
-each tree's range over the rounds, and after/before in each round. ``--only board`` times only the board bot-step (the other figures cost most of
-the CPU).
+trees alternating from round to round. Printed per figure: each tree's median over the rounds, after/before,
+each tree's range over the rounds, and after/before in each round. ``--only board`` times only the board
+bot-step (the other figures cost most of the CPU).
 """
 from __future__ import annotations
 
