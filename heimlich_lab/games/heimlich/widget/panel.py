@@ -144,6 +144,7 @@ class PanelMemo:
         self._tables = True                 # whether every step read keeps its table
         self._last_table: np.ndarray | None = None
         self._scans: dict = {}              # (since, observer) -> (steps scanned, best step, row, column, bits)
+        self._said: dict = {}               # (id of a step, row, column, bits) -> (the step, its headline)
 
     def _follow(self, belief) -> list:
         """The belief's history, after forgetting what another belief's (or a rewritten one's) said."""
@@ -171,6 +172,18 @@ class PanelMemo:
             tables = np.stack([self._last_table, *(st.marginals for st in new)])
             self._moved, self._last_table = np.concatenate([self._moved, _moved(tables)]), tables[-1]
         return self._moved
+
+    def headline(self, found: tuple) -> dict:
+        """:func:`_headline` of ``found`` (a step, row, column and bits), said once (the headline often stays
+        on the same update for many steps)."""
+        key = (id(found[0]), *found[1:])
+        hit = self._said.get(key)
+        if hit is None or hit[0] is not found[0]:
+            if len(self._said) > 64:
+                self._said.clear()
+            hit = (found[0], _headline(*found))
+            self._said[key] = hit
+        return dict(hit[1])
 
     def most_informative(self, belief, since: int, observer):
         """:func:`_most_informative` of the whole history, reading only the steps added since the last call."""
@@ -280,9 +293,10 @@ def story_headline(belief, steps: int | None = None, since: int | None = None, m
         out = quiet_headline(observer, yet=since < 0, spectator=" since the last round")
         earlier = scan(belief, -1, observer) if since >= 0 else None
         if earlier is not None:     # the story so far stays on the screen
-            out["earlier"] = _headline(*earlier)["text"]
+            out["earlier"] = (memo.headline(earlier) if memo is not None else _headline(*earlier))["text"]
         return out
-    return _headline(*best) | lead_in(observer)      # a spectator has no turn of their own: "Lately:"
+    said = memo.headline(best) if memo is not None else _headline(*best)
+    return said | lead_in(observer)      # a spectator has no turn of their own: "Lately:"
 
 
 def _most_informative(steps, since: int, observer, min_bits: float = MIN_BITS):
