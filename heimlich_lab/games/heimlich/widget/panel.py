@@ -48,10 +48,14 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
     m = marginals if marginals is not None else belief.marginals()
     rows = list(m)
     cols = list(next(iter(m.values())).keys()) if m else []
-    if entropy is None:
-        entropy = belief.entropy_history() if hasattr(belief, "entropy_history") else []
-    n_entropy = len(entropy)
-    ent = [round(float(x), 4) for x in entropy[-200:]]      # the panel shows the latest 200
+    rounded = memo.entropies(belief) if memo is not None and entropy is None else None
+    if rounded is not None:
+        n_entropy, ent = len(rounded), rounded[-200:]
+    else:
+        if entropy is None:
+            entropy = belief.entropy_history() if hasattr(belief, "entropy_history") else []
+        n_entropy = len(entropy)
+        ent = [round(float(x), 4) for x in entropy[-200:]]      # the panel shows the latest 200
     if explanation is None and hasattr(belief, "last_explanation"):
         explanation = belief.last_explanation()
     # each other player's posterior over the model's types (a model with types, the live belief only)
@@ -145,6 +149,8 @@ class PanelMemo:
         self._last_table: np.ndarray | None = None
         self._scans: dict = {}              # (since, observer) -> (steps scanned, best step, row, column, bits)
         self._said: dict = {}               # (id of a step, row, column, bits) -> (the step, its headline)
+        self._entropies: list[float] = []   # the entropy history read so far, rounded as the panel shows it
+        self._entropy_read = 0              # how many steps of the history it has read
 
     def _follow(self, belief) -> list:
         """The belief's history, after forgetting what another belief's (or a rewritten one's) said."""
@@ -172,6 +178,20 @@ class PanelMemo:
             tables = np.stack([self._last_table, *(st.marginals for st in new)])
             self._moved, self._last_table = np.concatenate([self._moved, _moved(tables)]), tables[-1]
         return self._moved
+
+    def entropies(self, belief) -> list[float] | None:
+        """The belief's entropy history rounded as the panel shows it, each step's rounded once (``None`` for a
+        belief without an entropy history)."""
+        if not hasattr(belief, "entropy_history"):
+            return None
+        history = self._follow(belief)
+        if not self._entropies:
+            self._entropies = [round(float(x), 4) for x in belief.entropy_history()]
+        else:
+            self._entropies += [round(float(st.entropy), 4) for st in history[self._entropy_read:]
+                                if st.entropy is not None]    # as entropy_history: steps without one left out
+        self._entropy_read = len(history)
+        return self._entropies
 
     def headline(self, found: tuple) -> dict:
         """:func:`_headline` of ``found`` (a step, row, column and bits), said once (the headline often stays
