@@ -833,6 +833,29 @@ class Update:
             self._cache["log_ratios"] = frozen(r)
         return self._cache["log_ratios"].copy()
 
+    def log_likelihood_ratio(self, row: int, col: int) -> float:
+        """One cell of :meth:`log_likelihood_ratios` (row ``row``: an owner's index, or ``len(owners)`` for
+        "free"; column ``col``: a slot's index), the same number. An explanation or a headline reads a cell or
+        two of a new update: where the record can compute one slot's column by itself (an exact posterior's),
+        only that column is computed (and kept), not the whole table.
+
+        >>> space = HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue"])
+        >>> upd = Posterior(space).update_actor("Bob", np.log([0.9, 0.3]))
+        >>> lr = upd.log_likelihood_ratio(1, 0)
+        >>> round(float(np.exp(lr)), 6), bool(lr == upd.log_likelihood_ratios()[1, 0])
+        (3.0, True)
+        """
+        full = self._cache.get("log_ratios")
+        if full is not None:
+            return float(full[row, col])
+        column = getattr(self._ratios, "column", None)
+        if column is None:
+            return float(self.log_likelihood_ratios()[row, col])
+        key = f"log_ratios[:, {int(col)}]"
+        if key not in self._cache:
+            self._cache[key] = frozen(column(int(col)))
+        return float(self._cache[key][row])
+
     def likelihood_ratios(self) -> np.ndarray:
         """Array (n_owners+1, n_slots): ``P(obs | o holds s) / P(obs | o does not hold s)``.
 
@@ -864,15 +887,16 @@ class Update:
             rows = np.array([len(self.owners) if owner == FREE_LABEL else self.owners.index(owner)])
         sub = delta[rows]
         order = np.argsort(-sub, axis=None, kind="stable")[: max(int(k), 0)]
-        ratios = self.likelihood_ratios()
         names = [*self.owners, FREE_LABEL]
         out = []
         for flat in order:
             r, s = divmod(int(flat), len(self.slots))
             o = int(rows[r])
+            with np.errstate(over="ignore"):    # only the cells listed: their ratios, as likelihood_ratios() has them
+                ratio = float(np.exp(np.array([self.log_likelihood_ratio(o, s)]))[0])
             out.append(
                 Change(names[o], self.slots[s], float(self.marginals_before[o, s]),
-                       float(self.marginals_after[o, s]), float(ratios[o, s]))
+                       float(self.marginals_after[o, s]), ratio)
             )
         return out
 
@@ -887,6 +911,10 @@ class _ExactRatios:
 
     def __call__(self) -> np.ndarray:
         return _log_ratios(self.space, self.log_prior, self.loglik)
+
+    def column(self, s: int) -> np.ndarray:
+        """Column ``s`` of the table (every owner and "free" for slot ``s``), the same numbers."""
+        return _log_ratio_column(self.space, self.log_prior, self.loglik, s)
 
 
 def _log_ratios(space: HypothesisSpace, log_prior: np.ndarray, loglik: np.ndarray) -> np.ndarray:
@@ -905,6 +933,43 @@ def _log_ratios(space: HypothesisSpace, log_prior: np.ndarray, loglik: np.ndarra
     a_not, b_not = complement(a), complement(b)
     support = space.event_sums(np.isfinite(log_prior).astype(float))
     n_support = np.isfinite(log_prior).sum()
+    with np.errstate(invalid="ignore"):
+        log_r: np.ndarray = (a - b) - (a_not - b_not)
+    log_r[(support == 0) | (support == n_support)] = np.nan
+    return log_r
+
+
+def _log_ratio_column(space: HypothesisSpace, log_prior: np.ndarray, loglik: np.ndarray, s: int) -> np.ndarray:
+    """Column ``s`` of :func:`_log_ratios`, bit for bit: the same sums in the same order over one slot's
+    hypotheses (an explanation reads one cell; the whole table costs every slot's sums). The complement sums
+    run down the first axis of a (k, k) table, which numpy adds in the order the whole table's (k, k, slots)
+    sums do (a table of one slot is summed another way: its column is the table's).
+
+    >>> space = HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue", "green"])
+    >>> prior, ll = np.log(np.linspace(1, 2, len(space))), np.log(np.linspace(0.2, 0.9, len(space)))
+    >>> full = _log_ratios(space, prior, ll)
+    >>> all(np.array_equal(_log_ratio_column(space, prior, ll, s), full[:, s], equal_nan=True) for s in range(3))
+    True
+    """
+    if space.n_slots == 1:
+        return _log_ratios(space, log_prior, loglik)[:, 0]
+    k = space.n_owners + 1
+    code = space.table[:, s]
+    code = np.where(code < 0, space.n_owners, code).astype(np.intp)
+    with np.errstate(invalid="ignore"):
+        log_joint = log_prior + loglik
+    a = group_logsumexp(code, log_joint, k)
+    b = group_logsumexp(code, log_prior, k)
+    itself = np.eye(k, dtype=bool)
+
+    def complement(g: np.ndarray) -> np.ndarray:
+        # out[o] = log sum_{o' != o} exp(g[o']), summed down axis 0 (o' the row, o the column)
+        return logsumexp(np.where(itself, -np.inf, g[:, None]), 0)
+
+    a_not, b_not = complement(a), complement(b)
+    finite = np.isfinite(log_prior)
+    support = np.bincount(code, weights=finite.astype(float), minlength=k)
+    n_support = finite.sum()
     with np.errstate(invalid="ignore"):
         log_r: np.ndarray = (a - b) - (a_not - b_not)
     log_r[(support == 0) | (support == n_support)] = np.nan
@@ -1322,10 +1387,9 @@ def explain(
     Bob moved red: 3.0 times more likely if Bob does not hold blue than if Bob does (probability 0.50 -> 0.25).
     """
     out = []
-    log_ratios = update.log_likelihood_ratios()
     rows = [*update.owners, FREE_LABEL]
     for c in update.largest_changes(k, owner=owner, include_free=include_free):
-        lr = float(log_ratios[rows.index(c.owner), update.slots.index(c.slot)])
+        lr = update.log_likelihood_ratio(rows.index(c.owner), update.slots.index(c.slot))
         if c.owner == FREE_LABEL:
             claim, contrast = f"nobody {verb} {c.slot}", "somebody does"
         else:

@@ -254,6 +254,11 @@ class TypedPosterior(Posterior):
         self._table_sums = {o: ((t, log_sum_exp(t, 1)),) for o, (_, t) in self._tables.items()}
         self._readers: dict[int, tuple[Any, ...]] = {}  # owner -> (the state's arrays, its latest reader): a cache
         self._joint: tuple[Any, ...] | None = None      # (given, logw, their joint) (a cache)
+        #: owner -> (its type table, :class:`_TypeWeights` of it): shared by the readers of every state in which
+        #: the owner's table is the same (other owners' decisions change the mass, not the table) (a cache)
+        self._type_weights: dict[int, tuple[np.ndarray, _TypeWeights]] = {}
+        #: owner -> (its columns, (M, n), the bincount's bins of every population's columns) (a cache)
+        self._mass_bins: dict[int, tuple[np.ndarray, tuple[int, int], np.ndarray]] = {}
 
     @property
     def n_types(self) -> int:
@@ -263,7 +268,7 @@ class TypedPosterior(Posterior):
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__, history=list(self.history), _tables=dict(self._tables),
                             _columns_cache=dict(self._columns_cache), _table_sums=dict(self._table_sums),
-                            _readers={}, _joint=None)
+                            _readers={}, _joint=None, _type_weights={}, _mass_bins={})
         return new
 
     _RAW = ("_raw_logw", "_raw_summary", "_raw_log_evidence", "_raw_given")
@@ -641,9 +646,18 @@ class TypedPosterior(Posterior):
             return known
         M, _, n = table.shape
         p = self._joint_of(given, logw)                                            # (M, H) joint
-        # each population's mass per holding (M, n): one bincount over every population's columns
-        mass = np.bincount((cols + n * np.arange(M)[:, None]).ravel(), weights=p.ravel(), minlength=M * n)
-        reader = _TypeReader(table, mass.reshape(M, n))
+        # each population's mass per holding (M, n): one bincount over every population's columns (their
+        # index made once per columns: the owner's columns change with the space, not at every step)
+        bins = self._mass_bins.get(o)
+        if bins is None or bins[0] is not cols or bins[1] != (M, n):
+            bins = (cols, (M, n), (cols + n * np.arange(M)[:, None]).ravel())
+            self._mass_bins[o] = bins
+        mass = np.bincount(bins[2], weights=p.ravel(), minlength=M * n)
+        weights = self._type_weights.get(o)
+        if weights is None or weights[0] is not table:
+            weights = (table, _TypeWeights(table))
+            self._type_weights[o] = weights
+        reader = _TypeReader(weights[1], mass.reshape(M, n))
         self._readers[o] = (table, given, logw, cols, reader)
         return reader
 
@@ -663,27 +677,47 @@ class TypedPosterior(Posterior):
         return dict(zip(self.type_names, map(float, self.type_posterior(owner))))
 
 
-class _TypeReader:
-    """:meth:`TypedPosterior.type_posterior` of one owner in one state of the posterior, from the owner's type
-    table (M, K, n) and the state's mass per population and holding (M, n), finished when first called."""
+class _TypeWeights:
+    """An owner's type table (M, K, n) as probabilities of each type given the population and the holding
+    (normalized over types, exponentiated), computed when first read: the same for every state of the posterior
+    in which the owner's table is the same, whatever the other owners did."""
 
-    __slots__ = ("table", "mass", "_value")
+    __slots__ = ("table", "_value")
 
-    def __init__(self, table: np.ndarray, mass: np.ndarray):
+    def __init__(self, table: np.ndarray):
         self.table: np.ndarray | None = table
-        self.mass: np.ndarray | None = mass
         self._value: np.ndarray | None = None
 
     def __call__(self) -> np.ndarray:
         if self._value is None:
             table = self.table
-            assert table is not None and self.mass is not None     # both dropped only once _value is set
+            assert table is not None        # dropped only once _value is set
             with np.errstate(invalid="ignore"):
                 norm = table - logsumexp(table, 1, keepdims=True)                  # (M, K, n)
             norm = np.where(np.isfinite(norm), norm, -np.inf)
-            out = np.einsum("mkn,mn->k", np.exp(norm), self.mass)
+            self._value = frozen(np.exp(norm))
+            self.table = None       # nothing more to keep
+        return self._value
+
+
+class _TypeReader:
+    """:meth:`TypedPosterior.type_posterior` of one owner in one state of the posterior, from the owner's type
+    weights (:class:`_TypeWeights`, (M, K, n)) and the state's mass per population and holding (M, n), finished
+    when first called."""
+
+    __slots__ = ("weights", "mass", "_value")
+
+    def __init__(self, weights: _TypeWeights, mass: np.ndarray):
+        self.weights: _TypeWeights | None = weights
+        self.mass: np.ndarray | None = mass
+        self._value: np.ndarray | None = None
+
+    def __call__(self) -> np.ndarray:
+        if self._value is None:
+            assert self.weights is not None and self.mass is not None     # both dropped only once _value is set
+            out = np.einsum("mkn,mn->k", self.weights(), self.mass)
             self._value = frozen(out / out.sum())
-            self.table = self.mass = None       # nothing more to keep
+            self.weights = self.mass = None       # nothing more to keep
         return self._value.copy()
 
 

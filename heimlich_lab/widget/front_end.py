@@ -76,11 +76,30 @@ class TableWidget(anywidget.AnyWidget):
     #: The notebook's path as the server names it (``JPY_SESSION_NAME``; "" elsewhere): the projector choice's key.
     notebook = traitlets.Unicode("").tag(sync=True)
 
+    #: The synced traits that hold JSON only (dicts, lists, strings, numbers, booleans, ``None``; never bytes):
+    #: :meth:`send_state` sends them without ipywidgets' search for binary buffers.
+    JSON_ONLY = frozenset({"setup", "state", "class_data"})
+
     def __init__(self, controller: Any = None, **kwargs: Any) -> None:
         kwargs.setdefault("notebook", notebook_path())
         super().__init__(**kwargs)
         self.controller = controller
         self.on_msg(self._on_front_end_message)
+
+    def send_state(self, key: Any = None) -> None:
+        """ipywidgets' ``send_state``, the same message, for one of the traits in :data:`JSON_ONLY` without the
+        walk through every dict and list of the value that looks for binary buffers (there are none: the message
+        says ``buffer_paths: []`` as ipywidgets' would); any other key goes through ipywidgets' own. The table's
+        state changes at every step, and the walk cost as much as building part of it."""
+        if not (isinstance(key, str) and key in self.JSON_ONLY):
+            return super().send_state(key)
+        state = self.get_state(key=key)
+        if self._property_lock:     # as ipywidgets: keep a value the front end is sending up to date
+            for name, value in state.items():
+                if name in self._property_lock:
+                    self._property_lock[name] = value
+        self._send({"method": "update", "state": state, "buffer_paths": []}, buffers=[])
+        return None
 
     def _on_front_end_message(self, widget, content, buffers):
         if self.controller is not None and isinstance(content, dict):

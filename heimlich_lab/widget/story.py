@@ -59,10 +59,11 @@ def evidence_text(description: str, claim: str, contrast: str, before: float, af
     return for_any_name(f"{description}: {said}")
 
 
-def most_informative(updates, rows_of=None):
+def most_informative(updates, rows_of=None, min_bits: float = MIN_BITS):
     """The update (of ``updates``) whose largest cell change carries the most information, with that cell's row
-    and column and the bits; ``None`` below :data:`MIN_BITS`. ``rows_of(update)``: the rows to look at (default
-    all), or ``None`` to skip the update.
+    and column and the bits; ``None`` at or below ``min_bits`` (:data:`MIN_BITS`: a caller that read earlier
+    updates passes the best bits so far). ``rows_of(update)``: the rows to look at (default all), or ``None`` to
+    skip the update.
 
     >>> from heimlich_lab.inference.core import HypothesisSpace, Posterior
     >>> post = Posterior(HypothesisSpace.assignments(["Ann", "Bob"], ["red", "blue"]))
@@ -70,7 +71,7 @@ def most_informative(updates, rows_of=None):
     >>> most_informative([a, b])[0] is a, most_informative([b])
     (True, None)
     """
-    best, best_bits = None, MIN_BITS
+    best, best_bits = None, min_bits
     for u in updates:
         rows = rows_of(u) if rows_of is not None else range(len(u.marginals_before))
         if rows is None:

@@ -150,12 +150,22 @@ def board_step(seeds: int) -> tuple[float, int]:
     return statistics.median(times), len(times)
 
 
+def board_step_figure(quick: bool = False) -> list[tuple[str, float, str]]:
+    """The board bot-step's figure alone, as ``(label, value, unit)`` (``--only board``: the side-by-side script
+    times only it, which saves the CPU of the other two).
+
+    >>> FIGURES["board"] is board_step_figure
+    True
+    """
+    step, steps = board_step(1 if quick else 2)
+    return [(f"board bot-step, 7 players TS + dossier, spectator panel ({steps} steps)", step * 1e3, "CPU-ms median")]
+
+
 def bench_limits(quick: bool = False) -> list[tuple[str, float, str]]:
     """The three figures of issue 26, as ``(label, value, unit)``."""
     games, rounds = (6, 1) if quick else (30, 2)
     w, wo = beliefs_vs_bots(games, rounds)
     d, b, n = from_record_default_vs_boltzmann(1 if quick else 3, 1 if quick else 2)
-    step, steps = board_step(1 if quick else 2)
     return [
         (f"{games} 5-player basic Boltzmann games, bots only", wo / games * 1e3, "CPU-ms/game"),
         ("  the same games with every belief, default model, whole game", w / games * 1e3, "CPU-ms/game"),
@@ -166,10 +176,23 @@ def bench_limits(quick: bool = False) -> list[tuple[str, float, str]]:
         ("  default model, each observer by itself (no answers from the record's previous observer)",
          ALONE[0] / n * 1e6, "CPU-us/decision"),
         ("  that vs BoltzmannModel", ALONE[0] / b, "x"),
-        (f"board bot-step, 7 players TS + dossier, spectator panel ({steps} steps)", step * 1e3, "CPU-ms median"),
+        *board_step_figure(quick),
     ]
 
 
-if __name__ == "__main__":      # PYTHONPATH=TREE python .../limits.py [--quick]: this tree's figures
-    for label, value, unit in bench_limits(quick="--quick" in sys.argv[1:]):
+#: What ``--only`` may name: every figure (``limits``, the default) or the board step alone (``board``).
+FIGURES = {"limits": bench_limits, "board": board_step_figure}
+
+
+def main(argv: list[str]) -> None:
+    """``PYTHONPATH=TREE python .../limits.py [--quick] [--only board]``: this tree's figures, one per line
+    (``label | value | unit``)."""
+    only = argv[argv.index("--only") + 1] if "--only" in argv[:-1] else "limits"
+    if only not in FIGURES:
+        raise SystemExit(f"--only takes one of {', '.join(FIGURES)}, not {only!r}")
+    for label, value, unit in FIGURES[only](quick="--quick" in argv):
         print(f"{label:<80} | {value:10.3f} | {unit}")
+
+
+if __name__ == "__main__":      # PYTHONPATH=TREE python .../limits.py [--quick] [--only board]: this tree's figures
+    main(sys.argv[1:])

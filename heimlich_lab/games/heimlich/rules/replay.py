@@ -406,8 +406,10 @@ class ViewReader:
             raise ModelError(f"this view's log has {n} events, but the belief already followed {self.consumed}: "
                              "a view of another (or an earlier) game")
         for i, ev in self._seen.items():
-            if i < n and (log[i].kind, log[i].data) != ev:
-                raise ModelError("this view's log differs from the game this belief follows (another game?)")
+            if i < n:
+                e = log[i]      # a view copies each event it hands out: read once
+                if (e.kind, e.data) != ev:
+                    raise ModelError("this view's log differs from the game this belief follows (another game?)")
         begin = self.consumed
         if begin == 0 and n and log[0].kind == "start":
             if self.start is None:

@@ -25,7 +25,7 @@ from ..rules.ruleset import Rules
 from .front_end import BoardWidget
 from .panel import LivePanels, default_belief_factory
 from .replay_controller import ReplayController
-from .state import ROLL, board_setup, board_state, last_is_card_play, last_move_of
+from .state import ROLL, LogMemo, board_setup, board_state, last_is_card_play, last_move_of
 
 
 class GameController(TableController):
@@ -83,6 +83,7 @@ class GameController(TableController):
         self.game = Game(players, rules=rules, seed=seed, chance="manual", start=start)
         self.fixed_viewer = viewer
         speed_ms = clamp_speed(speed_ms)
+        self.log_memos: dict = {}    # shown viewer -> its LogMemo (the log read once: its lines, the latest moves)
         self.panels = LivePanels(self.game, (), default_belief_factory)   # no beliefs while chance deals
         self._resolve_chance()       # the deal (and a bot's first roll, the first cards)
         if beliefs:
@@ -137,7 +138,8 @@ class GameController(TableController):
             g, viewer, omniscient=omniscient, human_players=self.humans, belief=belief, curtain=self.curtain,
             autoplay=self.autoplay_state(), last_move=last_move_of(view), view=None,
             ask_cards=({"player": viewer, "only_playable": self.only_playable[viewer]}
-                       if viewer in self.humans and g.rules.top_secret else None))
+                       if viewer in self.humans and g.rules.top_secret else None),
+            memo=self.log_memos.setdefault((viewer, omniscient), LogMemo()))
         if self.curtain and self.humans:
             state["view_label"] = self.CURTAIN_LABEL
         state["error"] = for_any_name(self.last_error)

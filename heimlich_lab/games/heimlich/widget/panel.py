@@ -15,7 +15,7 @@ import numpy as np
 from ....engine.words import for_any_name, possessive
 from ....errors import HeimlichError, ModelError
 from ....inference.core import FREE_LABEL
-from ....widget.story import evidence_text, lead_in, most_informative, panel_frame, quiet_headline
+from ....widget.story import MIN_BITS, evidence_text, lead_in, most_informative, panel_frame, quiet_headline
 from ..inference.belief import Belief
 from ..inference.dossier import DossierNoteWriter, expected_correct, secret_dossier
 from ..inference.likelihoods import ask_model, default_model
@@ -30,7 +30,8 @@ MAX_NOTES = 8
 
 def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = None,
                  marginals: Mapping | None = None, entropy=None, explanation: str | None = None,
-                 version: int | None = None, steps: int | None = None, since: int | None = None) -> dict:
+                 version: int | None = None, steps: int | None = None, since: int | None = None,
+                 memo: PanelMemo | None = None) -> dict:
     """The belief panel's JSON from a :class:`~heimlich_lab.games.heimlich.inference.belief.Belief`-like object.
 
     Needs ``marginals()`` (player/free -> agent -> p) and optionally ``entropy_history()`` and
@@ -42,32 +43,40 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
     certain: the board shows a line instead of it). ``headline``: the most informative update since the observer's
     last decision (:func:`story_headline`; ``since``: that decision's log entry, default: the observer's latest
     step in the belief's history), in plain words; ``glossary``: the words the details use, each with a gloss.
+    ``memo``: a live panel's :class:`PanelMemo` (the same panel, each step of the belief's history read once).
     """
     m = marginals if marginals is not None else belief.marginals()
     rows = list(m)
     cols = list(next(iter(m.values())).keys()) if m else []
-    if entropy is None:
-        entropy = belief.entropy_history() if hasattr(belief, "entropy_history") else []
-    ent = [round(float(x), 4) for x in entropy]
+    rounded = memo.entropies(belief) if memo is not None and entropy is None else None
+    if rounded is not None:
+        n_entropy, ent = len(rounded), rounded[-200:]
+    else:
+        if entropy is None:
+            entropy = belief.entropy_history() if hasattr(belief, "entropy_history") else []
+        n_entropy = len(entropy)
+        ent = [round(float(x), 4) for x in entropy[-200:]]      # the panel shows the latest 200
     if explanation is None and hasattr(belief, "last_explanation"):
         explanation = belief.last_explanation()
     # each other player's posterior over the model's types (a model with types, the live belief only)
     types = belief.player_types() if marginals is None and hasattr(belief, "player_types") else {}
     observer = getattr(belief, "observer", None)
-    own = [c for c in cols if observer in m and m[observer][c] >= 0.999]
+    own_row = m[observer] if observer in m else None        # a table's row is made when read: read each once
+    own = [c for c in cols if own_row is not None and own_row[c] >= 0.999]
     seen = f"given what {observer} has seen" if observer is not None else "given the public information"
     # the frame (title, headline, the model's sentence, glossary, version) is the shared one; the rest is Heimlich's
-    return panel_frame(observer, "Who controls which agent?", story_headline(belief, steps, since), explanation or "",
-                       GLOSSARY, int(version) if version is not None else len(ent)) | {
+    headline = story_headline(belief, steps, since, memo=memo)
+    return panel_frame(observer, "Who controls which agent?", headline, explanation or "",
+                       GLOSSARY, int(version) if version is not None else n_entropy) | {
         "caption": for_any_name(f"cell = probability that this player controls this agent, {seen}"),
         "own": own,
         "own_text": (f"{possessive(observer)} own agent{'s' if len(own) > 1 else ''}: "
                      + " and ".join(f"{AGENT_BY_COLOUR[c].name} ({c})" for c in own) + " (no row: known for sure)"
                      if own else ""),
-        "updates": largest_updates(belief, steps),
+        "updates": largest_updates(belief, steps, memo=memo),
         "rows": rows, "cols": cols,
-        "p": [[round(float(m[r][c]), 4) for c in cols] for r in rows],
-        "entropy": ent[-200:],
+        "p": [[round(float(row[c]), 4) for c in cols] for row in map(m.__getitem__, rows)],
+        "entropy": ent,
         "notes": list(notes or []),
         "sheet": dict(sheet) if sheet else None,
         "types": {p: {k: round(v, 4) for k, v in t.items()} for p, t in types.items()},
@@ -78,7 +87,8 @@ def belief_panel(belief, sheet: dict | None = None, notes: list[str] | None = No
 MAX_UPDATES = 3
 
 
-def largest_updates(belief, steps: int | None = None, k: int = MAX_UPDATES) -> list[dict]:
+def largest_updates(belief, steps: int | None = None, k: int = MAX_UPDATES, memo: PanelMemo | None = None
+                    ) -> list[dict]:
     """The ``k`` steps (of the first ``steps``) that changed the belief most, largest first: ``turn``, ``text``
     (the decision, in words), ``change`` (half the summed absolute change of the table: how much probability
     moved) and ``log`` (the log entry). ``[]`` for a belief without a history.
@@ -89,6 +99,8 @@ def largest_updates(belief, steps: int | None = None, k: int = MAX_UPDATES) -> l
     >>> ups = largest_updates(Belief.from_record(rec, "Ann", until=30))
     >>> len(ups), ups[0]["change"] >= ups[-1]["change"] > 0
     (3, True)
+
+    ``memo``: a live panel's :class:`PanelMemo` (the same list; each step's change computed once).
     """
     history = getattr(belief, "history", None)
     if not history or not hasattr(belief, "marginals_history"):
@@ -96,11 +108,114 @@ def largest_updates(belief, steps: int | None = None, k: int = MAX_UPDATES) -> l
     n = len(history) if steps is None else min(steps, len(history))
     if n == 0:
         return []
-    tables = belief.marginals_history()[: n + 1]
-    moved = 0.5 * np.abs(np.diff(tables, axis=0)).sum(axis=(1, 2))
+    moved = memo.moved(belief) if memo is not None and steps is None else None
+    if moved is None:
+        tables = belief.marginals_history()[: n + 1]
+        moved = _moved(tables)
     best = [int(i) for i in np.argsort(-moved, kind="stable")[:k] if moved[i] > 1e-6]
     return [{"turn": history[i].turn, "text": for_any_name(history[i].description), "change": round(float(moved[i]), 3),
              "log": history[i].index} for i in best]
+
+
+def _moved(tables: np.ndarray) -> np.ndarray:
+    """How much probability each step moved: half the summed absolute change between consecutive tables."""
+    moved: np.ndarray = 0.5 * np.abs(np.diff(tables, axis=0)).sum(axis=(1, 2))
+    return moved
+
+
+class PanelMemo:
+    """What a live panel reads of its belief's history, each step once: how much probability each step moved
+    (:func:`largest_updates`) and the most informative update since a log entry (:func:`story_headline`). Without
+    it the panel reads the whole history at every step. It answers for one belief whose history only grows (a
+    belief's history is appended to, and a failed step leaves it as it was): another belief, a shorter history or
+    a step that is not the one read before starts it afresh. The answers are those of the full reads.
+
+    >>> from heimlich_lab import Belief, Rules, play
+    >>> from heimlich_lab.bots import GreedyBot
+    >>> rec = play(Rules(), {"Ann": GreedyBot(seed=1), "Bob": GreedyBot(seed=2), "Cy": GreedyBot(seed=3)}, seed=5)
+    >>> b, memo = Belief.from_record(rec, "Ann", until=30), PanelMemo()
+    >>> belief_panel(b, since=-1, memo=memo) == belief_panel(b, since=-1)
+    True
+    """
+
+    def __init__(self) -> None:
+        self._reset(None)
+
+    def _reset(self, history) -> None:
+        self._history = history             # the history read (the belief's own list)
+        self._n, self._last = 0, None       # how many of its steps were read, and the last of them
+        self._moved: np.ndarray | None = None   # the change of each step read (None: a step without a table)
+        self._tables = True                 # whether every step read keeps its table
+        self._last_table: np.ndarray | None = None
+        self._scans: dict = {}              # (since, observer) -> (steps scanned, best step, row, column, bits)
+        self._said: dict = {}               # (id of a step, row, column, bits) -> (the step, its headline)
+        self._entropies: list[float] = []   # the entropy history read so far, rounded as the panel shows it
+        self._entropy_read = 0              # how many steps of the history it has read
+
+    def _follow(self, belief) -> list:
+        """The belief's history, after forgetting what another belief's (or a rewritten one's) said."""
+        history = belief.history
+        if (history is not self._history or len(history) < self._n
+                or (self._n and history[self._n - 1] is not self._last)):
+            self._reset(history)
+        if history:
+            self._n, self._last = len(history), history[-1]
+        return history
+
+    def moved(self, belief) -> np.ndarray | None:
+        """How much probability each step of the history moved, as :func:`largest_updates` reads it (``None``
+        once a step keeps no table: the full read leaves such steps out)."""
+        history = self._follow(belief)
+        done = 0 if self._moved is None else len(self._moved)
+        new = history[done:]
+        self._tables = self._tables and all(st.marginals is not None for st in new)
+        if not self._tables:
+            return None
+        if self._moved is None:
+            tables = belief.marginals_history()
+            self._moved, self._last_table = _moved(tables), tables[-1]
+        elif new:
+            tables = np.stack([self._last_table, *(st.marginals for st in new)])
+            self._moved, self._last_table = np.concatenate([self._moved, _moved(tables)]), tables[-1]
+        return self._moved
+
+    def entropies(self, belief) -> list[float] | None:
+        """The belief's entropy history rounded as the panel shows it, each step's rounded once (``None`` for a
+        belief without an entropy history)."""
+        if not hasattr(belief, "entropy_history"):
+            return None
+        history = self._follow(belief)
+        if not self._entropies:
+            self._entropies = [round(float(x), 4) for x in belief.entropy_history()]
+        else:
+            self._entropies += [round(float(st.entropy), 4) for st in history[self._entropy_read:]
+                                if st.entropy is not None]    # as entropy_history: steps without one left out
+        self._entropy_read = len(history)
+        return self._entropies
+
+    def headline(self, found: tuple) -> dict:
+        """:func:`_headline` of ``found`` (a step, row, column and bits), said once (the headline often stays
+        on the same update for many steps)."""
+        key = (id(found[0]), *found[1:])
+        hit = self._said.get(key)
+        if hit is None or hit[0] is not found[0]:
+            if len(self._said) > 64:
+                self._said.clear()
+            hit = (found[0], _headline(*found))
+            self._said[key] = hit
+        return dict(hit[1])
+
+    def most_informative(self, belief, since: int, observer):
+        """:func:`_most_informative` of the whole history, reading only the steps added since the last call."""
+        history = self._follow(belief)
+        n, best, row, col, bits = self._scans.get((since, observer), (0, None, 0, 0, MIN_BITS))
+        for st in history[n:]:
+            if st.index > since and st.actor != observer and st.update is not None:
+                found = _most_informative([st], since, observer, min_bits=bits)
+                if found is not None:
+                    best, row, col, bits = found
+        self._scans[(since, observer)] = (len(history), best, row, col, bits)
+        return None if best is None else (best, row, col, bits)
 
 
 #: The words of the panel's details, each with a one-line gloss (the headline uses none of them).
@@ -150,7 +265,8 @@ def headline_text(description: str, owner: str, agent: str, before: float, after
     return evidence_text(_plain(description), claim, nope, before, after, log_ratio)
 
 
-def story_headline(belief, steps: int | None = None, since: int | None = None) -> dict | None:
+def story_headline(belief, steps: int | None = None, since: int | None = None, memo: PanelMemo | None = None
+                   ) -> dict | None:
     """The most informative update since the observer's last decision, in plain words (``None`` for a belief
     without a history).
 
@@ -174,6 +290,8 @@ def story_headline(belief, steps: int | None = None, since: int | None = None) -
     >>> h = story_headline(b)                        # since Ann's last turn: only what is known by now
     >>> h["text"], h["earlier"][:30]                 # and the most telling update so far stays
     ("Nothing has changed the belief much since Ann's last turn.", 'Bob moved orange from the Chur')
+
+    ``memo``: a live panel's :class:`PanelMemo` (the same headline, each step read once).
     """
     history = getattr(belief, "history", None)
     if history is None:
@@ -188,19 +306,23 @@ def story_headline(belief, steps: int | None = None, since: int | None = None) -
             last = max(turns, default=0)
             since = min((st.index - 1 for st in shown if st.turn is not None
                          and st.turn > last - len(getattr(belief, "players", ()))), default=-1)
-    best = _most_informative(shown, since, observer)
+    scan = (memo.most_informative if memo is not None and steps is None
+            else lambda _, after, who: _most_informative(shown, after, who))
+    best = scan(belief, since, observer)
     if best is None:
         out = quiet_headline(observer, yet=since < 0, spectator=" since the last round")
-        earlier = _most_informative(shown, -1, observer) if since >= 0 else None
+        earlier = scan(belief, -1, observer) if since >= 0 else None
         if earlier is not None:     # the story so far stays on the screen
-            out["earlier"] = _headline(*earlier)["text"]
+            out["earlier"] = (memo.headline(earlier) if memo is not None else _headline(*earlier))["text"]
         return out
-    return _headline(*best) | lead_in(observer)      # a spectator has no turn of their own: "Lately:"
+    said = memo.headline(best) if memo is not None else _headline(*best)
+    return said | lead_in(observer)      # a spectator has no turn of their own: "Lately:"
 
 
-def _most_informative(steps, since: int, observer):
+def _most_informative(steps, since: int, observer, min_bits: float = MIN_BITS):
     """The step (after log entry ``since``, not the observer's) whose actor's row gained the most information,
-    with that row and cell and the bits (:func:`~heimlich_lab.widget.story.most_informative`), or ``None``."""
+    with that row and cell and the bits (:func:`~heimlich_lab.widget.story.most_informative`), or ``None``
+    (none above ``min_bits``)."""
     by_update = {id(st.update): st for st in steps
                  if st.index > since and st.actor != observer and st.update is not None}
 
@@ -208,14 +330,14 @@ def _most_informative(steps, since: int, observer):
         names = [*u.owners, FREE_LABEL]
         actor = by_update[id(u)].actor
         return [names.index(actor)] if actor in names else None
-    best = most_informative([st.update for st in by_update.values()], actor_row)
+    best = most_informative([st.update for st in by_update.values()], actor_row, min_bits=min_bits)
     return None if best is None else (by_update[id(best[0])], *best[1:])
 
 
 def _headline(st, row: int, j: int, bits: float) -> dict:
     upd = st.update
     agent, before, after = upd.slots[j], float(upd.marginals_before[row, j]), float(upd.marginals_after[row, j])
-    lr = float(upd.log_likelihood_ratios()[row, j])
+    lr = upd.log_likelihood_ratio(row, j)
     return {"text": headline_text(st.description, st.actor, agent, before, after, lr), "turn": st.turn,
             "log": st.index, "actor": st.actor, "owner": st.actor, "agent": agent,
             "before": round(before, 4), "after": round(after, 4), "bits": round(bits, 4)}
@@ -294,8 +416,10 @@ def dossier_note_lines(found, max_notes: int = MAX_NOTES) -> list[str]:
     (:class:`~heimlich_lab.games.heimlich.inference.dossier.DossierNote`): each player's support, then the latest other
     notes."""
     support = [str(n) for n in found if n.kind == "support"]
-    other = [str(n) for n in found if n.kind != "support"]
-    return support + (other[-(max_notes - len(support)):] if max_notes > len(support) else [])
+    if max_notes <= len(support):
+        return support
+    other = [n for n in found if n.kind != "support"]
+    return support + [str(n) for n in other[-(max_notes - len(support)):]]     # only the lines shown in words
 
 
 def default_belief_factory(game, observer):
@@ -336,6 +460,7 @@ class LivePanels:
         self.beliefs: dict = {}
         self.errors: dict = {}
         self._panels: dict = {}   # observer -> (what the panel was made from, panel)
+        self._memos: dict = {}    # observer -> PanelMemo (its belief's history read once)
         self._streams: dict = {}  # observer -> (its decision stream, its dossier note writer)
         for o in observers:
             try:
@@ -386,7 +511,7 @@ class LivePanels:
         if view.rules.dossier and view.dossier_done:
             sheet, notes = dossier_suggestion(b, view)
         panel = belief_panel(b, sheet=sheet, notes=notes + self.note_lines(observer), version=n,
-                             since=last_decision_of(view))
+                             since=last_decision_of(view), memo=self._memos.setdefault(observer, PanelMemo()))
         self._panels[observer] = (key, panel)
         return panel
 

@@ -103,10 +103,66 @@ def decider_of(view) -> str | None:
     return None
 
 
+class LogMemo:
+    """What a live board reads of its game's log, each event read once: its line in words (:func:`describe`) and
+    the players' latest moves (:func:`last_moves`). A view copies every event it hands out, and the board's log
+    lines and latest moves would otherwise read every event again at every step; the memo reads each event once.
+    It answers for one game's log as one viewer sees it (an event, once logged, is never changed, and the log only
+    grows); a view of another game, of another viewer or with a shorter log starts it afresh (the answers are
+    those of :func:`describe` and :func:`last_moves`).
+
+    >>> from heimlich_lab import Game
+    >>> g = Game(["Ann", "Bob", "Cy"], seed=2)
+    >>> memo = LogMemo()
+    >>> g.apply("move red+3"); v = g.view(None)
+    >>> memo.lines(v, 0) == [describe(e) for e in v.log], memo.last_moves(v) == last_moves(v)
+    (True, True)
+    >>> g.apply("move blue+2"); v = g.view(None)
+    >>> memo.lines(v, 2) == [describe(e) for e in v.log[2:]], memo.last_moves(v)
+    (True, {'Ann': {'red': [0, 3]}, 'Bob': {'blue': [0, 2]}})
+    """
+
+    def __init__(self) -> None:
+        self._log = None                # the log read (an EventLog: same_game tells another game's apart)
+        self._whose: tuple = ()         # (viewer, kind) of the views read
+        self._lines: list[str] = []     # event i's line in words, for the events read so far
+        self._moves: dict = {}          # player -> {agent: (from, to)} of their latest move, up to _moved
+        self._moved = 0                 # how many events last_moves has read
+
+    def _follow(self, view):
+        """The view's log, after forgetting what another game's or another viewer's log said."""
+        log = view.log
+        if (self._log is None or not log.same_game(self._log) or (view.viewer, view.kind) != self._whose
+                or len(log) < max(len(self._lines), self._moved)):
+            self._log, self._whose = log, (view.viewer, view.kind)
+            self._lines, self._moves, self._moved = [], {}, 0
+        return log
+
+    def lines(self, view, start: int) -> list[str]:
+        """The view's log from entry ``start`` on, in words (:func:`describe`)."""
+        log = self._follow(view)
+        known = self._lines
+        if len(known) < len(log):
+            known.extend(describe(e) for e in log[len(known):])
+        return known[start:len(log)]
+
+    def last_moves(self, view) -> dict:
+        """:func:`last_moves` of the view, reading only the events logged since the last call."""
+        log = self._follow(view)
+        moves = self._moves
+        for i, kind in enumerate(log.kinds(self._moved), start=self._moved):
+            if kind in ("move", "play"):
+                e = log[i]
+                if e.data.get("moves") and e.player is not None:
+                    moves[e.player] = {c: tuple(ft) for c, ft in e.data["moves"].items()}
+        self._moved = len(log)
+        return {p: {c: list(ft) for c, ft in m.items()} for p, m in moves.items()}
+
+
 def board_state(game, viewer: str | None, *, omniscient: bool = False, human_players=(), belief=None,
                 curtain: str | None = None, autoplay: dict | None = None, replay: dict | None = None,
                 last_move: dict | None = None, view=None, label: str | None = None,
-                ask_cards: dict | None = None) -> dict:
+                ask_cards: dict | None = None, memo: LogMemo | None = None) -> dict:
     """The JSON state the front end draws, seen as ``viewer`` (``None``: spectator).
 
     ``omniscient=True`` shows every secret and is labelled so (for replays and teachers).
@@ -116,6 +172,7 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
     all: pass a spectator (``viewer=None``) and the state is the spectator's plus the curtain text. The fixed part of
     the game (players, agents, ring, card names) is :func:`board_setup`'s. ``ask_cards``: the human at the
     screen's Top Secret preference (``{"player", "only_playable"}``, the controller's; never under a curtain).
+    ``memo``: a live board's :class:`LogMemo` (the same state, each event of the log read once).
     """
     if curtain is not None and (viewer is not None or omniscient):
         raise ValueError("under a curtain the state is a spectator's: pass viewer=None")
@@ -161,10 +218,11 @@ def board_state(game, viewer: str | None, *, omniscient: bool = False, human_pla
         "hand_sizes": v.hand_sizes,
         "dossier_sheet": v.dossier_sheet if private else None,
         "triggers": list(v.triggers),
-        "log": [describe(e) for e in log[max(0, len(log) - LOG_LINES):]],
+        "log": (memo.lines(v, max(0, len(log) - LOG_LINES)) if memo is not None
+                else [describe(e) for e in log[max(0, len(log) - LOG_LINES):]]),
         "last_move": last_move or {},
-        "last_moves": last_moves(v),
-        "since_last_turn": since_last_turn(v) if private and replay is None else [],
+        "last_moves": memo.last_moves(v) if memo is not None else last_moves(v),
+        "since_last_turn": since_last_turn(v, memo) if private and replay is None else [],
         "card_play": card_play_of(v),
         "ask_cards": ask_cards if curtain is None else None,
         "curtain": curtain,
@@ -410,12 +468,12 @@ _OWN_DECISIONS = ("points", "move", "announce", "play", "pass", "done", "safe", 
 SINCE_LINES = 30
 
 
-def since_last_turn(view) -> list[str]:
+def since_last_turn(view, memo: LogMemo | None = None) -> list[str]:
     """What happened since the viewer's last turn, in words (the newest :data:`SINCE_LINES` lines): since the end of
     the viewer's latest turn that is over, as the belief panel's headline counts it
     (:func:`~heimlich_lab.games.heimlich.widget.panel.last_decision_of`). The viewer's answers in other players'
     Top Secret rounds ("no" to a card, which the table may give for them after every move: ``ask_cards``) do not
-    cut it down to the latest move.
+    cut it down to the latest move. ``memo``: a live board's :class:`LogMemo` (the same lines).
 
     >>> from heimlich_lab import Game
     >>> g = Game(["Ann", "Bob", "Cy"], seed=2)
@@ -427,7 +485,8 @@ def since_last_turn(view) -> list[str]:
         return []
     log = view.log
     last = last_decision_of(view)
-    return [describe(e) for e in log[max(last + 1, len(log) - SINCE_LINES):]]
+    start = max(last + 1, len(log) - SINCE_LINES)
+    return memo.lines(view, start) if memo is not None else [describe(e) for e in log[start:]]
 
 
 def card_play_of(view) -> dict | None:
