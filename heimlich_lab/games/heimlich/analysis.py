@@ -99,9 +99,10 @@ class BeliefEvaluator:
         t = truth_table(players, agents, owners)
         out: dict = {f"{self.prefix}{k}": {} for k in
                      ("log_loss", "brier", "accuracy", "expected_correct", "actual_correct")}
+        marginals, own = bs.marginals_arrays(), bs.own_agents
         for p in players:
             # mask what the observer holds at the stop (bs.truth is the final owners: a dropped second agent is free)
-            s = _score(bs[p].marginals_array(), t, players, agents, p, bs[p].own_agents)
+            s = _score(marginals[p], t, players, agents, p, own[p])
             for k, v in s.items():
                 out[f"{self.prefix}{k}"][p] = v
         out[f"{self.prefix}at_mark"] = bool(bs.at_mark)

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from ....errors import InformationRuleError, ModelError, RecordError
-from ....inference.core import logsumexp
+from ....inference.core import log_sum_exp, logsumexp
 from ..rules.actions import DECISION_KINDS
 from ..rules.game import Game
 from ..rules.records import GameRecord
@@ -52,12 +52,12 @@ class BeliefSet:
                  baselines: bool = False, keep_updates: bool = True, alpha: float = 1.0):
         self.players, self.agents = tuple(players), tuple(agents)
         self.model = default_model() if model is None else model
-        self.beliefs: dict[str | None, Belief] = {}
+        self._beliefs: dict[str | None, Belief] = {}
         self.independent: dict[str | None, IndependentBelief] = {}
         self.points_share: dict[str | None, PointsShareBelief] = {}
         for obs, own in observers.items():
             own = tuple([own] if isinstance(own, str) else (own or ()))
-            self.beliefs[obs] = Belief(self.players, self.agents, obs, self.model, own, keep_updates=keep_updates)
+            self._beliefs[obs] = Belief(self.players, self.agents, obs, self.model, own, keep_updates=keep_updates)
             if baselines:
                 self.independent[obs] = IndependentBelief(self.players, self.agents, obs, self.model, own or None)
                 self.points_share[obs] = PointsShareBelief(self.players, self.agents, obs, own or None, alpha)
@@ -69,11 +69,40 @@ class BeliefSet:
         self.index = 0
         self._shared: _SharedTypeTables | None = None   # during from_record (see there)
 
+    @property
+    def beliefs(self) -> dict[str | None, Belief]:
+        """Observer -> :class:`Belief` (each belief given its type tables first, if a replay kept them shared)."""
+        self._end_sharing()
+        return self._beliefs
+
     def __getitem__(self, observer) -> Belief:
         return self.beliefs[observer]
 
+    @property
+    def own_agents(self) -> dict[str | None, tuple[str, ...]]:
+        """Observer -> the agent card(s) the observer holds now (a take adds one; none for a spectator)."""
+        return {o: b.own_agents for o, b in self._beliefs.items()}
+
+    def marginals_arrays(self) -> dict[str | None, np.ndarray]:
+        """Observer -> :meth:`Belief.marginals_array`. After a replay whose beliefs kept their type tables
+        shared (:meth:`from_record` with ``keep_updates=False`` and a model with player types), every
+        observer's table is computed from the shared tables at once, without handing them to the beliefs
+        (the same numbers to rounding: within 1e-12, tested).
+
+        >>> from heimlich_lab import Rules, play
+        >>> from heimlich_lab.bots import BoltzmannBot
+        >>> rec = play(Rules(), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}, seed=4)
+        >>> bs = BeliefSet.from_record(rec, keep_updates=False)
+        >>> at_once = bs.marginals_arrays()
+        >>> max(float(np.abs(at_once[p] - bs[p].marginals_array()).max()) for p in rec.players) < 1e-12
+        True
+        """
+        if self._shared is not None:
+            return self._shared.marginals()
+        return {o: b.marginals_array() for o, b in self._beliefs.items()}
+
     def __repr__(self):
-        who = ", ".join(o or "spectator" for o in self.beliefs)
+        who = ", ".join(o or "spectator" for o in self._beliefs)
         return f"<BeliefSet of {who}: {self.index} log entries>"
 
     @classmethod
@@ -143,7 +172,7 @@ class BeliefSet:
             views = None
             if twin is not None:
                 if item.action.kind in HAND_DECISIONS:
-                    views = {o: twin.view(o) for o, b in self.beliefs.items()
+                    views = {o: twin.view(o) for o, b in self._beliefs.items()
                              if o is not None and b.reads_decisions_of(item.actor)}
                 entry = record.log[item.index]
                 twin.apply(entry.action, player=entry.actor)
@@ -152,7 +181,8 @@ class BeliefSet:
             if item.at_mark:
                 self.at_mark = True
             stop = item
-        self._end_sharing()
+        # the shared type tables are handed to the beliefs when a belief is first read (:attr:`beliefs`), and
+        # marginals_arrays() reads them without that
         if stop is not None:
             # only a take changes who controls what: in a game without one, the owners are the deal's (no second
             # replay; with one, the engine's replay says, as its automatic chance may take right after the stop)
@@ -178,7 +208,7 @@ class BeliefSet:
             self._end_sharing()     # the taker's holdings change: each belief goes on by itself
             agent = record.log[item.index].action.args[0]  # the full record: given only to the taker
             with self._all_or_nothing():
-                for o, b in self.beliefs.items():
+                for o, b in self._beliefs.items():
                     b.take(item.to, agent if o == item.to else None, index=item.index, turn=item.turn)
             return
         if k not in DECISION_KINDS:
@@ -206,7 +236,7 @@ class BeliefSet:
             if values is None:
                 return
             desc = describe_action(item.view, item.actor, item.action)
-            for o, b in self.beliefs.items():
+            for o, b in self._beliefs.items():
                 if b.reads_decisions_of(item.actor):
                     b.update_with(item.actor, item.action, own.get(o, values), desc, item.index, item.turn)
             if self.independent and values.ndim == 2:  # the foils read every player through the prior mixture
@@ -223,7 +253,7 @@ class BeliefSet:
     @contextmanager
     def _all_or_nothing(self):
         # the arrays of beliefs and foils are replaced on update, never changed in place: snapshots are cheap
-        readers = [*self.beliefs.values(), *self.independent.values(), *self.points_share.values()]
+        readers = [*self._beliefs.values(), *self.independent.values(), *self.points_share.values()]
         snaps = [r.snapshot() for r in readers]
         try:
             yield
@@ -255,12 +285,12 @@ class _SharedTypeTables:
     @classmethod
     def for_beliefs(cls, bs: BeliefSet) -> _SharedTypeTables | None:
         """Sharing for ``bs``'s beliefs, or ``None`` where it does not apply."""
-        priors = [b.type_table_prior() for b in bs.beliefs.values()]
+        priors = [b.type_table_prior() for b in bs._beliefs.values()]
         if bs.independent or bs.points_share or not priors or any(p is None for p in priors):
             return None
         if not all(np.array_equal(p, priors[0]) for p in priors):
             return None
-        return cls(bs.beliefs, priors[0], len(bs.agents))
+        return cls(bs._beliefs, priors[0], len(bs.agents))
 
     def add(self, actor: str, values: np.ndarray, description: str, item) -> bool:
         """Add one decision's log-likelihoods (types, agents) for every belief that reads it; ``False`` (nothing
@@ -278,6 +308,35 @@ class _SharedTypeTables:
         for b in readers:
             b.history.append(step)
         return True
+
+    def marginals(self) -> dict:
+        """Observer -> marginal table (players + free, agents) of every belief, from the shared tables, without
+        handing them over. Each belief's posterior is its start (a uniform prior over its hypotheses, the type
+        prior per kind of table) with the decisions it read; as :meth:`TypedPosterior._sync
+        <heimlich_lab.inference.mixture.TypedPosterior>` brings it up to date, the log weight of a hypothesis
+        per kind of table is the sum, over the players whose decisions the belief read, of the log of the
+        player's table summed over types at the agent the player holds there, less the same sum of the start."""
+        beliefs = list(self.beliefs.items())
+        start = beliefs[0][1].posterior()
+        pop = start.population_log_prior                                          # (M,)
+        then = log_sum_exp(self.prior, 1)                                         # (M,)
+        actors = list(self.tables)
+        if actors:
+            gains = log_sum_exp(np.stack([self.tables[a] for a in actors]), 2) - then[None, :, None]   # (Q, M, A)
+        out = {}
+        for o, b in beliefs:
+            space = b.space
+            read = [q for q, a in enumerate(actors) if b in self.readers[a]]
+            joint = pop[None, :]
+            if read:
+                cols = np.stack([space.single_slot(actors[q]) for q in read])    # (Q', H)
+                joint = joint + gains[np.array(read)[:, None], :, cols].sum(axis=0)     # (H, M)
+            else:
+                joint = np.broadcast_to(joint, (len(space), len(pop)))
+            total = log_sum_exp(joint, 1)                                         # (H,)
+            e = np.exp(total - total.max())
+            out[o] = space.event_sums(e / e.sum())
+        return out
 
     def deliver(self) -> None:
         """Each belief's columns of the shared tables."""
