@@ -53,3 +53,48 @@ def test_the_tables_at_once_can_tell_a_difference():
     a = BeliefSet.from_record(_game(Rules(), 3, 5), keep_updates=False).marginals_arrays()
     b = BeliefSet.from_record(_game(Rules(), 4, 5), keep_updates=False).marginals_arrays()
     assert max(float(np.abs(a[p] - b[p]).max()) for p in a) > 0.01
+
+
+class _Sharp(PlayerPopulation):
+    """The default population's log-likelihoods times 200: an observer's own decisions can then make the spectator's
+    likeliest hypotheses hundreds of nats likelier than any in which the observer holds its own agent."""
+
+    def type_log_likelihoods(self, view, actor, action):
+        v = super().type_log_likelihoods(view, actor, action)
+        return None if v is None else 200 * v
+
+    def batch_type_log_likelihoods(self, decisions):
+        out = super().batch_type_log_likelihoods(decisions)
+        return None if out is None else [None if v is None else 200 * v for v in out]
+
+
+def _sharp():
+    pop = default_population()
+    pop.__class__ = _Sharp
+    return pop
+
+
+def test_an_observer_far_from_the_spectators_likeliest_hypotheses_reads_its_own():
+    rec = play(Rules(), {p: RandomBot(20 + i) for i, p in enumerate(NAMES[:5])}, seed=20)
+    bs = BeliefSet.from_record(rec, model=_sharp(), keep_updates=False, spectator=True)
+    at_once = bs.marginals_arrays()
+    spectator = bs[None].marginals_array()
+    # the spectator rules out what some observer knows: that observer's table comes from its own hypotheses
+    assert min(spectator[rec.players.index(p), bs.agents.index(bs.own_agents[p][0])] for p in rec.players) < 1e-200
+    for o, b in bs.beliefs.items():
+        assert np.allclose(at_once[o], b.marginals_array(), rtol=0, atol=TOL)
+
+
+def test_beliefs_that_read_other_players_are_handed_their_tables(monkeypatch):
+    rec = _game(Rules(), 3, 5)
+    # Cy ignores Bob's decisions (no belief of the kit does: the at-once path must not assume they all read alike)
+    real = Belief.reads_decisions_of
+    monkeypatch.setattr(Belief, "reads_decisions_of", lambda b, actor: real(b, actor)
+                        and not (b.observer == "Cy" and actor == "Bob"))
+    bs = BeliefSet.from_record(rec, keep_updates=False)
+    at_once = bs.marginals_arrays()
+    for p in rec.players:
+        assert np.allclose(at_once[p], bs[p].marginals_array(), rtol=0, atol=TOL)
+    monkeypatch.undo()
+    plain = BeliefSet.from_record(rec, keep_updates=False).marginals_arrays()
+    assert np.abs(at_once["Cy"] - plain["Cy"]).max() > 1e-3 and np.allclose(at_once["Ann"], plain["Ann"], atol=TOL)

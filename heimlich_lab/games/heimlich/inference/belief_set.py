@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from contextlib import contextmanager
+from functools import lru_cache
 
 import numpy as np
 
 from ....errors import InformationRuleError, ModelError, RecordError
-from ....inference.core import log_sum_exp, logsumexp
+from ....inference.core import HypothesisSpace, log_sum_exp, logsumexp
 from ..rules.actions import DECISION_KINDS
 from ..rules.game import Game
 from ..rules.records import GameRecord
@@ -156,7 +157,8 @@ class BeliefSet:
         # their views come from a twin of the game (the full record holds every secret)
         twin = Game(record.players, record.rules, chance="manual", start=record.start) \
             if record.rules.top_secret and any(o is not None for o in obs) else None
-        self._shared = _SharedTypeTables.for_beliefs(self)
+        self._shared = _SharedTypeTables.for_beliefs(self._beliefs,
+                                                     baselines=bool(self.independent or self.points_share))
         batch = None
         if self._shared is not None and twin is None and callable(getattr(self.model, "batch_type_log_likelihoods",
                                                                           None)) \
@@ -263,6 +265,13 @@ class BeliefSet:
             raise
 
 
+@lru_cache(maxsize=16)
+def _spectator_space(players: tuple, agents: tuple) -> HypothesisSpace:
+    """Every assignment of one agent to each player (a spectator's hypotheses; cached: a space keeps its
+    lookups)."""
+    return HypothesisSpace.assignments(players, agents)
+
+
 class _SharedTypeTables:
     """The type tables of a replay whose beliefs all learn types lazily (no update records, no baselines).
 
@@ -283,14 +292,15 @@ class _SharedTypeTables:
         self.n_agents = n_agents
 
     @classmethod
-    def for_beliefs(cls, bs: BeliefSet) -> _SharedTypeTables | None:
-        """Sharing for ``bs``'s beliefs, or ``None`` where it does not apply."""
-        priors = [b.type_table_prior() for b in bs._beliefs.values()]
-        if bs.independent or bs.points_share or not priors or any(p is None for p in priors):
+    def for_beliefs(cls, beliefs: dict, baselines: bool = False) -> _SharedTypeTables | None:
+        """Sharing for ``beliefs`` (observer -> :class:`Belief`, all of one game), or ``None`` where it does not
+        apply (``baselines``: the set keeps foils too)."""
+        priors = [b.type_table_prior() for b in beliefs.values()]
+        if baselines or not priors or any(p is None for p in priors):
             return None
         if not all(np.array_equal(p, priors[0]) for p in priors):
             return None
-        return cls(bs._beliefs, priors[0], len(bs.agents))
+        return cls(beliefs, priors[0], len(next(iter(beliefs.values())).agents))
 
     def add(self, actor: str, values: np.ndarray, description: str, item) -> bool:
         """Add one decision's log-likelihoods (types, agents) for every belief that reads it; ``False`` (nothing
@@ -311,32 +321,58 @@ class _SharedTypeTables:
 
     def marginals(self) -> dict:
         """Observer -> marginal table (players + free, agents) of every belief, from the shared tables, without
-        handing them over. Each belief's posterior is its start (a uniform prior over its hypotheses, the type
-        prior per kind of table) with the decisions it read; as :meth:`TypedPosterior._sync
-        <heimlich_lab.inference.mixture.TypedPosterior>` brings it up to date, the log weight of a hypothesis
-        per kind of table is the sum, over the players whose decisions the belief read, of the log of the
-        player's table summed over types at the agent the player holds there, less the same sum of the start."""
+        handing them over.
+
+        Each belief's posterior is its start (a uniform prior over its hypotheses, the type prior per kind of
+        table) with the decisions it read. As :meth:`TypedPosterior._sync
+        <heimlich_lab.inference.mixture.TypedPosterior>` brings it up to date, a hypothesis weighs the sum over
+        kinds of table ``m`` of ``P(m)`` times the product, over the players whose decisions the belief read, of
+        their *gain* at the agent they hold there: the player's table summed over types, over the same sum at the
+        start. An observer's hypotheses are the spectator's in which the observer holds its own agent, so when
+        every belief reads the same players (or leaves out only its own observer's decisions, which then weigh
+        its hypotheses alike) the weights are computed once, over the spectator's hypotheses, as products of the
+        gains (a few ``exp`` per player and agent instead of one per hypothesis); an observer whose hypotheses all
+        weigh too little there for that (under 1e-200 of the largest product) has its own computed in logs.
+        Beliefs that read different players are handed their tables and read."""
         beliefs = list(self.beliefs.items())
-        start = beliefs[0][1].posterior()
-        pop = start.population_log_prior                                          # (M,)
-        then = log_sum_exp(self.prior, 1)                                         # (M,)
+        first = beliefs[0][1]
+        pop = first.posterior().population_log_prior                             # (M,)
         actors = list(self.tables)
-        if actors:
-            gains = log_sum_exp(np.stack([self.tables[a] for a in actors]), 2) - then[None, :, None]   # (Q, M, A)
+        if not actors:
+            return {o: b.marginals_array() for o, b in beliefs}
+        for o, b in beliefs:    # what Belief.reads_decisions_of gives: every player's, the observer's own too
+            # with several kinds of table (with one, its own decisions would weigh the observer's hypotheses alike)
+            if not all(b in self.readers[a] or (a == o and len(pop) == 1) for a in actors):
+                self.deliver()
+                return {o: b.marginals_array() for o, b in beliefs}
+        then = log_sum_exp(self.prior, 1)                                         # (M,)
+        gains = log_sum_exp(np.stack([self.tables[a] for a in actors]), 2) - then[None, :, None]   # (Q, M, A)
+        Q, M, A = gains.shape
+        full = _spectator_space(first.players, first.agents)
+        # the gains as factors of at most 1 (each player's largest taken out), player q's of agent a at row q A + a
+        factors = np.exp(gains - gains.max(axis=(1, 2), keepdims=True)).transpose(0, 2, 1).reshape(Q * A, M)
+        rows = np.stack([full.single_slot(a) + q * A for q, a in enumerate(actors)])     # (Q, H)
+        weights = np.take(factors, rows, axis=0).prod(axis=0) @ np.exp(pop)       # (H,)
         out = {}
         for o, b in beliefs:
-            space = b.space
-            read = [q for q, a in enumerate(actors) if b in self.readers[a]]
-            joint = pop[None, :]
-            if read:
-                cols = np.stack([space.single_slot(actors[q]) for q in read])    # (Q', H)
-                joint = joint + gains[np.array(read)[:, None], :, cols].sum(axis=0)     # (H, M)
-            else:
-                joint = np.broadcast_to(joint, (len(space), len(pop)))
-            total = log_sum_exp(joint, 1)                                         # (H,)
-            e = np.exp(total - total.max())
-            out[o] = space.event_sums(e / e.sum())
+            w = weights if o is None else weights * (full.single_slot(o) == first.agents.index(b.own_agents[0]))
+            z = w.sum()
+            out[o] = full.event_sums(w / z) if z > 1e-200 else self._marginals_of(b, actors, gains, pop)
         return out
+
+    @staticmethod
+    def _marginals_of(b: Belief, actors: list, gains: np.ndarray, pop: np.ndarray) -> np.ndarray:
+        """One belief's marginal table from the players' gains in logs (:meth:`marginals`), over its own
+        hypotheses."""
+        space = b.space
+        read = [q for q, a in enumerate(actors) if b.reads_decisions_of(a)]
+        joint = pop[None, :]
+        if read:
+            cols = np.stack([space.single_slot(actors[q]) for q in read])        # (Q', H)
+            joint = joint + gains[np.array(read)[:, None], :, cols].sum(axis=0)   # (H, M)
+        total = log_sum_exp(np.broadcast_to(joint, (len(space), len(pop))), 1)  # (H,)
+        e = np.exp(total - total.max())
+        return space.event_sums(e / e.sum())
 
     def deliver(self) -> None:
         """Each belief's columns of the shared tables."""
