@@ -228,8 +228,7 @@ class BeliefSet:
             own[o] = by_hand[hand]
         shared = self._shared
         if shared is not None and values is not None:
-            if not own and shared.add(item.actor, values, describe_action(item.view, item.actor, item.action),
-                                      item):
+            if not own and shared.add(item.actor, values, item):
                 return
             self._end_sharing()     # a decision each reads in their own way: each belief goes on by itself
         with self._all_or_nothing():
@@ -288,6 +287,7 @@ class _SharedTypeTables:
         self.beliefs = beliefs
         self.readers: dict[str, list[Belief]] = {}
         self.tables: dict[str, np.ndarray] = {}
+        self.steps: list = []      # the decisions added (Decision items), their steps made on delivery
         self.prior = prior
         self.n_agents = n_agents
 
@@ -302,9 +302,10 @@ class _SharedTypeTables:
             return None
         return cls(beliefs, priors[0], len(next(iter(beliefs.values())).agents))
 
-    def add(self, actor: str, values: np.ndarray, description: str, item) -> bool:
+    def add(self, actor: str, values: np.ndarray, item) -> bool:
         """Add one decision's log-likelihoods (types, agents) for every belief that reads it; ``False`` (nothing
-        done) if one of them is impossible somewhere (then each belief must read it itself)."""
+        done) if one of them is impossible somewhere (then each belief must read it itself). The decision's
+        step in the readers' histories (with its description) is made when the tables are handed over."""
         if values.ndim != 2 or not values.min() > -np.inf:
             return False
         readers = self.readers.get(actor)
@@ -314,9 +315,7 @@ class _SharedTypeTables:
         if table is None:
             table = np.repeat(self.prior[:, :, None], self.n_agents, axis=2)
         self.tables[actor] = table + values[None]
-        step = BeliefStep(item.index, item.turn, actor, item.action, description, "observation", None, None)
-        for b in readers:
-            b.history.append(step)
+        self.steps.append(item)
         return True
 
     def marginals(self) -> dict:
@@ -375,9 +374,15 @@ class _SharedTypeTables:
         return space.event_sums(e / e.sum())
 
     def deliver(self) -> None:
-        """Each belief's columns of the shared tables."""
+        """Each belief's columns of the shared tables, and the steps of the decisions added, in order, in the
+        histories of the beliefs that read them."""
         for actor, table in self.tables.items():
             for b in self.readers[actor]:
                 b.receive_type_table(actor, table)
-        self.tables = {}
+        for item in self.steps:
+            step = BeliefStep(item.index, item.turn, item.actor, item.action,
+                              describe_action(item.view, item.actor, item.action), "observation", None, None)
+            for b in self.readers[item.actor]:
+                b.history.append(step)
+        self.tables, self.steps = {}, []
 
