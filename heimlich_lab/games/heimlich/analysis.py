@@ -111,25 +111,26 @@ class _GameWatch:
     the end). Follows the games whose decisions the spectator's view says all about (no Top Secret hands)."""
 
     def __init__(self, until):
+        from .rules.actions import DECISION_KINDS
+        from .rules.replay import reached_mark
         self.until = until
         self.game = None
         self.items: list = []
         self.stopped = False
         self.ok = until in (None, "dossier")
+        self._decision_kinds, self._reached_mark = DECISION_KINDS, reached_mark   # (looked up at every action)
 
     def __call__(self, game, player: str, action) -> None:
-        from .rules.actions import DECISION_KINDS
-        from .rules.replay import reached_mark
         if self.game is None:
             self.game = game
             self.ok = self.ok and not game.rules.top_secret and game.start is None
         if not self.ok or self.stopped or game is not self.game:
             self.ok = self.ok and game is self.game
             return
-        if self.until == "dossier" and reached_mark(game):
+        if self.until == "dossier" and self._reached_mark(game):
             self.stopped = True
             return
-        if action.kind in DECISION_KINDS:
+        if action.kind in self._decision_kinds:
             self.items.append((len(game.history), player, action, game.view(None), game.turn))
 
     def decisions_of(self, record) -> list | None:

@@ -157,14 +157,12 @@ class BeliefSet:
         # their views come from a twin of the game (the full record holds every secret)
         twin = Game(record.players, record.rules, chance="manual", start=record.start) \
             if record.rules.top_secret and any(o is not None for o in obs) else None
-        self._shared = _SharedTypeTables.for_beliefs(self._beliefs,
-                                                     baselines=bool(self.independent or self.points_share))
+        self._shared = _SharedTypeTables.for_beliefs(self)
         batch = None
-        if self._shared is not None and twin is None and callable(getattr(self.model, "batch_type_log_likelihoods",
-                                                                          None)) \
+        if twin is None and callable(getattr(self.model, "batch_type_log_likelihoods", None)) \
                 and not any(e.action.kind == "take" for e in record.log):
-            # the evaluator's path: every decision's likelihoods computed at once over the game's tables, then
-            # the beliefs read them in order as below
+            # every decision's likelihoods computed at once over the game's tables (the evaluator's path; beliefs
+            # that keep their own type tables read the same answers), then the beliefs read them in order below
             items = list(public_decisions(record, None, until)) if decisions is None else list(decisions)
             batch = batch_answers(self.model, items, len(self.agents))
             stream: Iterable[Decision] = items
@@ -292,15 +290,15 @@ class _SharedTypeTables:
         self.n_agents = n_agents
 
     @classmethod
-    def for_beliefs(cls, beliefs: dict, baselines: bool = False) -> _SharedTypeTables | None:
-        """Sharing for ``beliefs`` (observer -> :class:`Belief`, all of one game), or ``None`` where it does not
-        apply (``baselines``: the set keeps foils too)."""
+    def for_beliefs(cls, bs: BeliefSet) -> _SharedTypeTables | None:
+        """Sharing for ``bs``'s beliefs, or ``None`` where it does not apply."""
+        beliefs = bs.beliefs
         priors = [b.type_table_prior() for b in beliefs.values()]
-        if baselines or not priors or any(p is None for p in priors):
+        if bs.independent or bs.points_share or not priors or any(p is None for p in priors):
             return None
         if not all(np.array_equal(p, priors[0]) for p in priors):
             return None
-        return cls(beliefs, priors[0], len(next(iter(beliefs.values())).agents))
+        return cls(beliefs, priors[0], len(bs.agents))
 
     def add(self, actor: str, values: np.ndarray, item) -> bool:
         """Add one decision's log-likelihoods (types, agents) for every belief that reads it; ``False`` (nothing

@@ -189,7 +189,9 @@ class PlayerPopulation:
         self.fit: dict | None = None
         self.table_names = names
         self.prior = self.table_prior @ self.tables
-        for a in (self.tables, self.table_prior, self.prior):
+        with np.errstate(divide="ignore"):      # their logs, once (every belief of every game starts from them)
+            self._logs = (np.log(self.prior), np.log(self.tables), np.log(self.table_prior))
+        for a in (self.tables, self.table_prior, self.prior, *self._logs):
             a.setflags(write=False)
         self.utility = Utility.shared(weights)   # one cache for every model of these weights
         self.weights = self.utility.weights
@@ -231,20 +233,18 @@ class PlayerPopulation:
     # ---------------------------------------------------------------- identity
     @property
     def log_prior(self) -> np.ndarray:
-        """log :attr:`prior` (K,): the marginal prior of each type."""
-        with np.errstate(divide="ignore"):
-            return np.log(self.prior)
+        """log :attr:`prior` (K,): the marginal prior of each type (read-only)."""
+        return self._logs[0]
 
     @property
     def log_tables(self) -> np.ndarray:
-        """log :attr:`tables` (kinds of table x types)."""
-        with np.errstate(divide="ignore"):
-            return np.log(self.tables)
+        """log :attr:`tables` (kinds of table x types; read-only)."""
+        return self._logs[1]
 
     @property
     def table_log_prior(self) -> np.ndarray:
-        with np.errstate(divide="ignore"):
-            return np.log(self.table_prior)
+        """log :attr:`table_prior` (kinds of table; read-only)."""
+        return self._logs[2]
 
     @property
     def cache_key(self):
