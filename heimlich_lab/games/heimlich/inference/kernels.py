@@ -50,6 +50,15 @@ def _ipow(x: float, k: int) -> float:
     return e
 
 
+def _column_max(T: np.ndarray, a: int) -> float:
+    """The largest entry of column ``a`` of a table ``T`` (n, A)."""
+    t = T[0, a]
+    for x in range(1, T.shape[0]):
+        if T[x, a] > t:
+            t = T[x, a]
+    return float(t)
+
+
 def option_sums(U: np.ndarray, betas: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For tables ``U`` (G, n, A) (G tables of n options, A agents; every entry finite): ``top`` (G, A) the largest
     utility per agent, ``sums`` (len(betas), G, A) the sums over options of ``exp(beta * (U - top))``, and
@@ -66,11 +75,7 @@ def option_sums(U: np.ndarray, betas: np.ndarray) -> tuple[np.ndarray, np.ndarra
     e1 = np.empty((G, n, A))
     for g in range(G):
         for a in range(A):
-            t = U[g, 0, a]
-            for x in range(1, n):
-                if U[g, x, a] > t:
-                    t = U[g, x, a]
-            top[g, a] = t
+            top[g, a] = _column_max(U[g], a)
         for x in range(n):
             for a in range(A):
                 c = U[g, x, a] - top[g, a]
@@ -110,10 +115,7 @@ def bluff_log_likelihoods(U: np.ndarray, top: np.ndarray, ew: np.ndarray, sums_w
                     z[k, x, a] = betas[k] * (U[g, x, a] - secrecies[k] * expo)
         for k in range(K):
             for a in range(A):
-                zt = z[k, 0, a]
-                for x in range(1, n):
-                    if z[k, x, a] > zt:
-                        zt = z[k, x, a]
+                zt = _column_max(z[k], a)
                 s = 0.0
                 for x in range(n):
                     s += math.exp(z[k, x, a] - zt)
@@ -131,6 +133,7 @@ if os.environ.get("HEIMLICH_NUMPY_ONLY", "") in ("", "0"):
         pass
     else:
         _ipow = numba.njit(cache=True)(_ipow)
+        _column_max = numba.njit(cache=True)(_column_max)
         option_sums = numba.njit(cache=True)(option_sums)
         bluff_log_likelihoods = numba.njit(cache=True)(bluff_log_likelihoods)
         COMPILED = True
