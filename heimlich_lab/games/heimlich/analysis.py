@@ -97,13 +97,10 @@ class BeliefEvaluator:
         agents = list(bs.agents)
         players = list(bs.players)
         t = truth_table(players, agents, owners)
-        out: dict = {f"{self.prefix}{k}": {} for k in
-                     ("log_loss", "brier", "accuracy", "expected_correct", "actual_correct")}
-        for p in players:
-            # mask what the observer holds at the stop (bs.truth is the final owners: a dropped second agent is free)
-            s = _score(bs[p].marginals_array(), t, players, agents, p, bs[p].own_agents)
-            for k, v in s.items():
-                out[f"{self.prefix}{k}"][p] = v
+        # scored against what each observer holds at the stop (bs.truth is the final owners: a dropped second
+        # agent is free)
+        scores = _scores(bs.marginals_arrays(), t, players, agents, bs.own_agents)
+        out: dict = {f"{self.prefix}{k}": dict(zip(players, map(float, v))) for k, v in scores.items()}
         out[f"{self.prefix}at_mark"] = bool(bs.at_mark)
         return out
 
@@ -114,25 +111,26 @@ class _GameWatch:
     the end). Follows the games whose decisions the spectator's view says all about (no Top Secret hands)."""
 
     def __init__(self, until):
+        from .rules.actions import DECISION_KINDS
+        from .rules.replay import reached_mark
         self.until = until
         self.game = None
         self.items: list = []
         self.stopped = False
         self.ok = until in (None, "dossier")
+        self._decision_kinds, self._reached_mark = DECISION_KINDS, reached_mark   # (looked up at every action)
 
     def __call__(self, game, player: str, action) -> None:
-        from .rules.actions import DECISION_KINDS
-        from .rules.replay import reached_mark
         if self.game is None:
             self.game = game
             self.ok = self.ok and not game.rules.top_secret and game.start is None
         if not self.ok or self.stopped or game is not self.game:
             self.ok = self.ok and game is self.game
             return
-        if self.until == "dossier" and reached_mark(game):
+        if self.until == "dossier" and self._reached_mark(game):
             self.stopped = True
             return
-        if action.kind in DECISION_KINDS:
+        if action.kind in self._decision_kinds:
             self.items.append((len(game.history), player, action, game.view(None), game.turn))
 
     def decisions_of(self, record) -> list | None:
@@ -150,25 +148,36 @@ class _GameWatch:
         return items
 
 
-def _score(marginals, t, players, agents, observer, own) -> dict[str, float]:
-    """:func:`~heimlich_lab.inference.metrics.score_belief` of one observer's exact marginals, the same
-    arithmetic without its input checks (the BeliefSet's tables are valid by construction; the
-    checks took about a tenth of a tournament game's time). Tested against score_belief."""
-    m = np.asarray(marginals, dtype=float)
-    m = m / m.sum(axis=0, keepdims=True)          # as score_belief
-    mask = np.array([a not in own for a in agents])
-    n_p = len(players)
-    rows = [i for i, p in enumerate(players) if p != observer] + [n_p]
-    best = np.asarray(rows)[np.argmax(m[rows], axis=0)]   # the sheet's entry per agent (row index)
-    mp = (m / m.sum(axis=0, keepdims=True))[:, mask]      # as metrics._prepare, on the scored agents
-    tp = t[:, mask]
-    cols = np.flatnonzero(mask)
+def _scores(marginals: Mapping, t: np.ndarray, players: list, agents: list, own: Mapping) -> dict[str, np.ndarray]:
+    """:func:`~heimlich_lab.inference.metrics.score_belief` of every player's exact marginals (``marginals``:
+    player -> (players + free, agents), ``own``: player -> the agents they hold) against the truth table ``t``, for
+    all of them at once: score name -> one value per player, in ``players`` order. The same arithmetic without its
+    input checks (the BeliefSet's tables are valid by construction; the checks took about a tenth of a tournament
+    game's time). Tested against score_belief.
+
+    >>> players, agents = ["Ann", "Bob"], ["red", "blue", "green"]
+    >>> t = np.array([[1.0, 0, 0], [0, 1, 0], [0, 0, 1]])          # Ann red, Bob blue, green free
+    >>> sure = {"Ann": t, "Bob": t}
+    >>> s = _scores(sure, t, players, agents, {"Ann": ("red",), "Bob": ("blue",)})
+    >>> s["accuracy"].tolist(), s["actual_correct"].tolist()
+    ([1.0, 1.0], [2.0, 2.0])
+    """
+    m = np.stack([np.asarray(marginals[p], dtype=float) for p in players])            # (O, R, A)
+    m = m / m.sum(axis=1, keepdims=True)                  # as score_belief
+    mp = m / m.sum(axis=1, keepdims=True)                 # as metrics._prepare
+    mask = np.array([[a not in own[p] for a in agents] for p in players])             # (O, A): scored agents
+    n = mask.sum(axis=1)
+    cols = np.arange(len(agents))
+    # the sheet's entry per agent: the likeliest of the observer's opponents and "free" (the first on a tie)
+    others = np.where(np.eye(len(players), len(players) + 1, dtype=bool)[:, :, None], -np.inf, m)
+    best = others.argmax(axis=1)                                                      # (O, A): row index
+    truth = (mp * t[None]).sum(axis=1)                                                # (O, A)
     return {
-        "log_loss": float(-np.log(np.clip((mp * tp).sum(axis=0), 1e-15, 1.0)).mean()),
-        "brier": float(((mp - tp) ** 2).sum(axis=0).mean()),
-        "accuracy": float((tp[np.argmax(mp, axis=0), np.arange(mp.shape[1])] == 1).mean()),
-        "expected_correct": float(sum(m[best[j], j] / m[:, j].sum() for j in cols)),
-        "actual_correct": float(sum(t[best[j], j] == 1 for j in cols)),
+        "log_loss": -(np.log(np.clip(truth, 1e-15, 1.0)) * mask).sum(axis=1) / n,
+        "brier": (((mp - t[None]) ** 2).sum(axis=1) * mask).sum(axis=1) / n,
+        "accuracy": ((t[mp.argmax(axis=1), cols] == 1) * mask).sum(axis=1) / n,
+        "expected_correct": (np.take_along_axis(m, best[:, None, :], axis=1)[:, 0] / m.sum(axis=1) * mask).sum(axis=1),
+        "actual_correct": ((t[best, cols] == 1) * mask).sum(axis=1).astype(float),
     }
 
 

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from contextlib import contextmanager
+from functools import lru_cache
 
 import numpy as np
 
 from ....errors import InformationRuleError, ModelError, RecordError
-from ....inference.core import logsumexp
+from ....inference.core import HypothesisSpace, log_sum_exp, logsumexp
 from ..rules.actions import DECISION_KINDS
 from ..rules.game import Game
 from ..rules.records import GameRecord
@@ -52,12 +53,12 @@ class BeliefSet:
                  baselines: bool = False, keep_updates: bool = True, alpha: float = 1.0):
         self.players, self.agents = tuple(players), tuple(agents)
         self.model = default_model() if model is None else model
-        self.beliefs: dict[str | None, Belief] = {}
+        self._beliefs: dict[str | None, Belief] = {}
         self.independent: dict[str | None, IndependentBelief] = {}
         self.points_share: dict[str | None, PointsShareBelief] = {}
         for obs, own in observers.items():
             own = tuple([own] if isinstance(own, str) else (own or ()))
-            self.beliefs[obs] = Belief(self.players, self.agents, obs, self.model, own, keep_updates=keep_updates)
+            self._beliefs[obs] = Belief(self.players, self.agents, obs, self.model, own, keep_updates=keep_updates)
             if baselines:
                 self.independent[obs] = IndependentBelief(self.players, self.agents, obs, self.model, own or None)
                 self.points_share[obs] = PointsShareBelief(self.players, self.agents, obs, own or None, alpha)
@@ -69,11 +70,40 @@ class BeliefSet:
         self.index = 0
         self._shared: _SharedTypeTables | None = None   # during from_record (see there)
 
+    @property
+    def beliefs(self) -> dict[str | None, Belief]:
+        """Observer -> :class:`Belief` (each belief given its type tables first, if a replay kept them shared)."""
+        self._end_sharing()
+        return self._beliefs
+
     def __getitem__(self, observer) -> Belief:
         return self.beliefs[observer]
 
+    @property
+    def own_agents(self) -> dict[str | None, tuple[str, ...]]:
+        """Observer -> the agent card(s) the observer holds now (a take adds one; none for a spectator)."""
+        return {o: b.own_agents for o, b in self._beliefs.items()}
+
+    def marginals_arrays(self) -> dict[str | None, np.ndarray]:
+        """Observer -> :meth:`Belief.marginals_array`. After a replay whose beliefs kept their type tables
+        shared (:meth:`from_record` with ``keep_updates=False`` and a model with player types), every
+        observer's table is computed from the shared tables at once, without handing them to the beliefs
+        (the same numbers to rounding: within 1e-12, tested).
+
+        >>> from heimlich_lab import Rules, play
+        >>> from heimlich_lab.bots import BoltzmannBot
+        >>> rec = play(Rules(), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}, seed=4)
+        >>> bs = BeliefSet.from_record(rec, keep_updates=False)
+        >>> at_once = bs.marginals_arrays()
+        >>> max(float(np.abs(at_once[p] - bs[p].marginals_array()).max()) for p in rec.players) < 1e-12
+        True
+        """
+        if self._shared is not None:
+            return self._shared.marginals()
+        return {o: b.marginals_array() for o, b in self._beliefs.items()}
+
     def __repr__(self):
-        who = ", ".join(o or "spectator" for o in self.beliefs)
+        who = ", ".join(o or "spectator" for o in self._beliefs)
         return f"<BeliefSet of {who}: {self.index} log entries>"
 
     @classmethod
@@ -129,11 +159,10 @@ class BeliefSet:
             if record.rules.top_secret and any(o is not None for o in obs) else None
         self._shared = _SharedTypeTables.for_beliefs(self)
         batch = None
-        if self._shared is not None and twin is None and callable(getattr(self.model, "batch_type_log_likelihoods",
-                                                                          None)) \
+        if twin is None and callable(getattr(self.model, "batch_type_log_likelihoods", None)) \
                 and not any(e.action.kind == "take" for e in record.log):
-            # the evaluator's path: every decision's likelihoods computed at once over the game's tables, then
-            # the beliefs read them in order as below
+            # every decision's likelihoods computed at once over the game's tables (the evaluator's path; beliefs
+            # that keep their own type tables read the same answers), then the beliefs read them in order below
             items = list(public_decisions(record, None, until)) if decisions is None else list(decisions)
             batch = batch_answers(self.model, items, len(self.agents))
             stream: Iterable[Decision] = items
@@ -143,7 +172,7 @@ class BeliefSet:
             views = None
             if twin is not None:
                 if item.action.kind in HAND_DECISIONS:
-                    views = {o: twin.view(o) for o, b in self.beliefs.items()
+                    views = {o: twin.view(o) for o, b in self._beliefs.items()
                              if o is not None and b.reads_decisions_of(item.actor)}
                 entry = record.log[item.index]
                 twin.apply(entry.action, player=entry.actor)
@@ -152,7 +181,8 @@ class BeliefSet:
             if item.at_mark:
                 self.at_mark = True
             stop = item
-        self._end_sharing()
+        # the shared type tables are handed to the beliefs when a belief is first read (:attr:`beliefs`), and
+        # marginals_arrays() reads them without that
         if stop is not None:
             # only a take changes who controls what: in a game without one, the owners are the deal's (no second
             # replay; with one, the engine's replay says, as its automatic chance may take right after the stop)
@@ -178,7 +208,7 @@ class BeliefSet:
             self._end_sharing()     # the taker's holdings change: each belief goes on by itself
             agent = record.log[item.index].action.args[0]  # the full record: given only to the taker
             with self._all_or_nothing():
-                for o, b in self.beliefs.items():
+                for o, b in self._beliefs.items():
                     b.take(item.to, agent if o == item.to else None, index=item.index, turn=item.turn)
             return
         if k not in DECISION_KINDS:
@@ -196,8 +226,7 @@ class BeliefSet:
             own[o] = by_hand[hand]
         shared = self._shared
         if shared is not None and values is not None:
-            if not own and shared.add(item.actor, values, describe_action(item.view, item.actor, item.action),
-                                      item):
+            if not own and shared.add(item.actor, values, item):
                 return
             self._end_sharing()     # a decision each reads in their own way: each belief goes on by itself
         with self._all_or_nothing():
@@ -206,7 +235,7 @@ class BeliefSet:
             if values is None:
                 return
             desc = describe_action(item.view, item.actor, item.action)
-            for o, b in self.beliefs.items():
+            for o, b in self._beliefs.items():
                 if b.reads_decisions_of(item.actor):
                     b.update_with(item.actor, item.action, own.get(o, values), desc, item.index, item.turn)
             if self.independent and values.ndim == 2:  # the foils read every player through the prior mixture
@@ -223,7 +252,7 @@ class BeliefSet:
     @contextmanager
     def _all_or_nothing(self):
         # the arrays of beliefs and foils are replaced on update, never changed in place: snapshots are cheap
-        readers = [*self.beliefs.values(), *self.independent.values(), *self.points_share.values()]
+        readers = [*self._beliefs.values(), *self.independent.values(), *self.points_share.values()]
         snaps = [r.snapshot() for r in readers]
         try:
             yield
@@ -231,6 +260,13 @@ class BeliefSet:
             for r, snap in zip(readers, snaps):
                 r.restore(snap)
             raise
+
+
+@lru_cache(maxsize=16)
+def _spectator_space(players: tuple, agents: tuple) -> HypothesisSpace:
+    """Every assignment of one agent to each player (a spectator's hypotheses; cached: a space keeps its
+    lookups)."""
+    return HypothesisSpace.assignments(players, agents)
 
 
 class _SharedTypeTables:
@@ -249,22 +285,25 @@ class _SharedTypeTables:
         self.beliefs = beliefs
         self.readers: dict[str, list[Belief]] = {}
         self.tables: dict[str, np.ndarray] = {}
+        self.steps: list = []      # the decisions added (Decision items), their steps made on delivery
         self.prior = prior
         self.n_agents = n_agents
 
     @classmethod
     def for_beliefs(cls, bs: BeliefSet) -> _SharedTypeTables | None:
         """Sharing for ``bs``'s beliefs, or ``None`` where it does not apply."""
-        priors = [b.type_table_prior() for b in bs.beliefs.values()]
+        beliefs = bs.beliefs
+        priors = [b.type_table_prior() for b in beliefs.values()]
         if bs.independent or bs.points_share or not priors or any(p is None for p in priors):
             return None
         if not all(np.array_equal(p, priors[0]) for p in priors):
             return None
-        return cls(bs.beliefs, priors[0], len(bs.agents))
+        return cls(beliefs, priors[0], len(bs.agents))
 
-    def add(self, actor: str, values: np.ndarray, description: str, item) -> bool:
+    def add(self, actor: str, values: np.ndarray, item) -> bool:
         """Add one decision's log-likelihoods (types, agents) for every belief that reads it; ``False`` (nothing
-        done) if one of them is impossible somewhere (then each belief must read it itself)."""
+        done) if one of them is impossible somewhere (then each belief must read it itself). The decision's
+        step in the readers' histories (with its description) is made when the tables are handed over."""
         if values.ndim != 2 or not values.min() > -np.inf:
             return False
         readers = self.readers.get(actor)
@@ -274,15 +313,74 @@ class _SharedTypeTables:
         if table is None:
             table = np.repeat(self.prior[:, :, None], self.n_agents, axis=2)
         self.tables[actor] = table + values[None]
-        step = BeliefStep(item.index, item.turn, actor, item.action, description, "observation", None, None)
-        for b in readers:
-            b.history.append(step)
+        self.steps.append(item)
         return True
 
+    def marginals(self) -> dict:
+        """Observer -> marginal table (players + free, agents) of every belief, from the shared tables, without
+        handing them over.
+
+        Each belief's posterior is its start (a uniform prior over its hypotheses, the type prior per kind of
+        table) with the decisions it read. As :meth:`TypedPosterior._sync
+        <heimlich_lab.inference.mixture.TypedPosterior>` brings it up to date, a hypothesis weighs the sum over
+        kinds of table ``m`` of ``P(m)`` times the product, over the players whose decisions the belief read, of
+        their *gain* at the agent they hold there: the player's table summed over types, over the same sum at the
+        start. An observer's hypotheses are the spectator's in which the observer holds its own agent, so when
+        every belief reads the same players (or leaves out only its own observer's decisions, which then weigh
+        its hypotheses alike) the weights are computed once, over the spectator's hypotheses, as products of the
+        gains (a few ``exp`` per player and agent instead of one per hypothesis); an observer whose hypotheses all
+        weigh too little there for that (under 1e-200 of the largest product) has its own computed in logs.
+        Beliefs that read different players are handed their tables and read."""
+        beliefs = list(self.beliefs.items())
+        first = beliefs[0][1]
+        pop = first.posterior().population_log_prior                             # (M,)
+        actors = list(self.tables)
+        if not actors:
+            return {o: b.marginals_array() for o, b in beliefs}
+        for o, b in beliefs:    # what Belief.reads_decisions_of gives: every player's, the observer's own too
+            # with several kinds of table (with one, its own decisions would weigh the observer's hypotheses alike)
+            if not all(b in self.readers[a] or (a == o and len(pop) == 1) for a in actors):
+                self.deliver()
+                return {o: b.marginals_array() for o, b in beliefs}
+        then = log_sum_exp(self.prior, 1)                                         # (M,)
+        gains = log_sum_exp(np.stack([self.tables[a] for a in actors]), 2) - then[None, :, None]   # (Q, M, A)
+        Q, M, A = gains.shape
+        full = _spectator_space(first.players, first.agents)
+        # the gains as factors of at most 1 (each player's largest taken out), player q's of agent a at row q A + a
+        factors = np.exp(gains - gains.max(axis=(1, 2), keepdims=True)).transpose(0, 2, 1).reshape(Q * A, M)
+        rows = np.stack([full.single_slot(a) + q * A for q, a in enumerate(actors)])     # (Q, H)
+        weights = np.take(factors, rows, axis=0).prod(axis=0) @ np.exp(pop)       # (H,)
+        out = {}
+        for o, b in beliefs:
+            w = weights if o is None else weights * (full.single_slot(o) == first.agents.index(b.own_agents[0]))
+            z = w.sum()
+            out[o] = full.event_sums(w / z) if z > 1e-200 else self._marginals_of(b, actors, gains, pop)
+        return out
+
+    @staticmethod
+    def _marginals_of(b: Belief, actors: list, gains: np.ndarray, pop: np.ndarray) -> np.ndarray:
+        """One belief's marginal table from the players' gains in logs (:meth:`marginals`), over its own
+        hypotheses."""
+        space = b.space
+        read = [q for q, a in enumerate(actors) if b.reads_decisions_of(a)]
+        joint = pop[None, :]
+        if read:
+            cols = np.stack([space.single_slot(actors[q]) for q in read])        # (Q', H)
+            joint = joint + gains[np.array(read)[:, None], :, cols].sum(axis=0)   # (H, M)
+        total = log_sum_exp(np.broadcast_to(joint, (len(space), len(pop))), 1)  # (H,)
+        e = np.exp(total - total.max())
+        return space.event_sums(e / e.sum())
+
     def deliver(self) -> None:
-        """Each belief's columns of the shared tables."""
+        """Each belief's columns of the shared tables, and the steps of the decisions added, in order, in the
+        histories of the beliefs that read them."""
         for actor, table in self.tables.items():
             for b in self.readers[actor]:
                 b.receive_type_table(actor, table)
-        self.tables = {}
+        for item in self.steps:
+            step = BeliefStep(item.index, item.turn, item.actor, item.action,
+                              describe_action(item.view, item.actor, item.action), "observation", None, None)
+            for b in self.readers[item.actor]:
+                b.history.append(step)
+        self.tables, self.steps = {}, []
 

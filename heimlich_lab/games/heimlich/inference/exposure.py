@@ -116,6 +116,8 @@ class PublicWatch:
         self._fed = None
         if fed is None:
             return [None] * len(steps)
+        if fed.p is not None:
+            return fed.rows_along(steps)
         rows = []
         for actor, values in steps:
             rows.append(fed.row(actor))
@@ -210,6 +212,38 @@ class _FedSpectator:
             return False
         self.p = w / z
         return True
+
+    def rows_along(self, steps) -> list | None:
+        """:meth:`row` of each step's actor before the step, then :meth:`update` with its values (``None``: none),
+        for a run of steps, while every player holds one agent: the probabilities are carried unnormalised
+        (rescaled when they grow small), each row normalised by itself; ``None`` if a step is impossible. The
+        spectator is not moved on (its run is forgotten)."""
+        p, n_slots = self.p, self.n_slots
+        if not steps:
+            return []
+        given = [v for _, v in steps if v is not None]
+        if given:   # every step's factors at once: exp(values - their top), 1 at the likeliest agent
+            V = np.asarray(given, dtype=float)
+            tops = V.max(axis=1)
+            if not tops.min() > -np.inf:
+                return None
+            factors = iter(np.exp(V - tops[:, None]))
+        rows, sums = [], []
+        for actor, values in steps:
+            single = self.single[self.owners[actor]]
+            r = np.bincount(single, weights=p, minlength=n_slots)
+            z = r.sum()
+            if not z > 0:       # the previous step was impossible under every assignment still possible
+                return None
+            if z < 1e-150:
+                p, r, z = p / z, r / z, 1.0
+            rows.append(r)
+            sums.append(z)
+            if values is not None:
+                p = p * next(factors)[single]
+        if not p.sum() > 0:
+            return None
+        return list(np.asarray(rows) / np.asarray(sums)[:, None])
 
     def row(self, player: str) -> np.ndarray:
         if self.post is not None:

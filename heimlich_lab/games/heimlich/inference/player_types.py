@@ -58,6 +58,7 @@ from ....inference.core import logsumexp
 from ....inference.mixture import log_sum_exp, population_tables
 from ..rules.actions import Action
 from ..rules.cards import CARD_CODES
+from . import kernels
 from .exposure import PublicWatch, exposure as public_exposure
 from .model import HAND_DECISIONS, UNDERFLOW, UNINFORMATIVE, BoltzmannModel, card_choice_probs_in_logs, hands_of
 from .utility import Utility, UtilityWeights, card_plays
@@ -203,7 +204,9 @@ class PlayerPopulation:
         self.fit: dict | None = None
         self.table_names = names
         self.prior = self.table_prior @ self.tables
-        for a in (self.tables, self.table_prior, self.prior):
+        with np.errstate(divide="ignore"):      # their logs, once (every belief of every game starts from them)
+            self._logs = (np.log(self.prior), np.log(self.tables), np.log(self.table_prior))
+        for a in (self.tables, self.table_prior, self.prior, *self._logs):
             a.setflags(write=False)
         self.utility = Utility.shared(weights)   # one cache for every model of these weights
         self.weights = self.utility.weights
@@ -230,6 +233,9 @@ class PlayerPopulation:
         with np.errstate(divide="ignore"):
             self._cover = {k: (float(np.log(t.cover)), float(np.log1p(-t.cover)), t.slack)
                            for k, t in enumerate(types) if t.kind == "cover"}
+        #: whether :meth:`batch_type_log_likelihoods` uses the compiled kernels when numba is installed
+        #: (:data:`~heimlich_lab.games.heimlich.inference.kernels.COMPILED`); ``False``: always the array code
+        self.compiled = True
         self._secrecy = np.array([t.secrecy for t in types])
         self._hand_cache: dict = {}
         #: the spectator a bluffer hides from: the kit's BoltzmannModel (beta 1, epsilon 0.05), as BluffBot's
@@ -247,20 +253,18 @@ class PlayerPopulation:
     # ---------------------------------------------------------------- identity
     @property
     def log_prior(self) -> np.ndarray:
-        """log :attr:`prior` (K,): the marginal prior of each type."""
-        with np.errstate(divide="ignore"):
-            return np.log(self.prior)
+        """log :attr:`prior` (K,): the marginal prior of each type (read-only)."""
+        return self._logs[0]
 
     @property
     def log_tables(self) -> np.ndarray:
-        """log :attr:`tables` (kinds of table x types)."""
-        with np.errstate(divide="ignore"):
-            return np.log(self.tables)
+        """log :attr:`tables` (kinds of table x types; read-only)."""
+        return self._logs[1]
 
     @property
     def table_log_prior(self) -> np.ndarray:
-        with np.errstate(divide="ignore"):
-            return np.log(self.table_prior)
+        """log :attr:`table_prior` (kinds of table; read-only)."""
+        return self._logs[2]
 
     @property
     def cache_key(self):
@@ -497,39 +501,66 @@ class PlayerPopulation:
         watch = self._public.model
         wb, we = watch.beta, watch.epsilon
         watched = np.empty((D, A))
+        compiled = self.compiled and kernels.COMPILED and not self._cover    # the kernels know no cover step
         for n, ds in sizes.items():
-            Ut = np.stack([tables[d][1] for d in ds]).transpose(0, 2, 1).copy()        # (G, A, n)
-            top = Ut.max(axis=2)                                                      # (G, A)
-            if not np.isfinite(top).all():
-                return None
             at = np.arange(len(ds))
             pick = np.array([tables[d][2] for d in ds])
-            chosen = Ut[at, :, pick]                                                  # (G, A): the option taken
-            centred = Ut - top[:, :, None]
             lse = np.empty((len(self._betas), len(ds), A))
             lse[:h] = math.log(n)
-            sums, e1 = exp_option_sums(centred, self._betas[h:])
+            if compiled:    # one compiled pass over the options (kernels.py), the tables as stacked (G, n, A)
+                Ut = np.stack([tables[d][1] for d in ds])                                 # (G, n, A)
+                top, sums, e1 = kernels.option_sums(Ut, self._betas[h:])
+                if not np.isfinite(top).all():
+                    return None
+                chosen = Ut[at, pick]                                                     # (G, A)
+            else:
+                Ut = np.stack([tables[d][1] for d in ds]).transpose(0, 2, 1).copy()    # (G, A, n)
+                top = Ut.max(axis=2)                                                  # (G, A)
+                if not np.isfinite(top).all():
+                    return None
+                chosen = Ut[at, :, pick]                                              # (G, A): the option taken
+                centred = Ut - top[:, :, None]
+                sums, e1 = exp_option_sums(centred, self._betas[h:])
             lse[h:] = np.log(sums) + self._betas[h:, None, None] * top[None]
             res[:, ds] = np.logaddexp(keep + (b * chosen[None] - lse)[self._beta_of], leps - math.log(n))
-            if self._bluff.size:
+            if not self._bluff.size:
+                continue
+            if compiled:
+                if wb == 1:
+                    ew = e1
+                    sums_w = sums[self._beta_watch - h] if self._beta_watch is not None else e1.sum(axis=1)
+                else:
+                    ew = np.exp(wb * (Ut - top[:, None, :]))
+                    sums_w = ew.sum(axis=1)
+                lse_w = np.log(sums_w) + wb * top
+            else:
                 lse_w = lse[self._beta_watch] if self._beta_watch is not None \
                     else np.log(np.exp(wb * centred).sum(axis=2)) + wb * top
-                if self._watched is not None:   # the watch's model is one of the types: its answer is ours
-                    watched[ds] = res[self._watched, ds]
-                else:                           # the watch's model's own log-likelihoods of the option taken
-                    with np.errstate(divide="ignore"):
-                        watched[ds] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - math.log(n))
-                if wb == 1 and self._beta_watch is not None and e1 is not None:    # exp(U - lse) = e1 / its sum
-                    p = (1 - we) * (e1 / sums[self._beta_watch - h][:, :, None]) + we / n
-                else:
-                    p = (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we / n             # (G, A, n)
-                groups.append((ds, Ut, at, pick, p, n))
+            if self._watched is not None:   # the watch's model is one of the types: its answer is ours
+                watched[ds] = res[self._watched, ds]
+            else:                           # the watch's model's own log-likelihoods of the option taken
+                with np.errstate(divide="ignore"):
+                    watched[ds] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - math.log(n))
+            if compiled:
+                groups.append((ds, Ut, at, pick, (top, ew, sums_w), n))
+            elif wb == 1 and self._beta_watch is not None and e1 is not None:    # exp(U - lse) = e1 / its sum
+                groups.append((ds, Ut, at, pick, (1 - we) * (e1 / sums[self._beta_watch - h][:, :, None]) + we / n, n))
+            else:
+                groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we / n, n))
         if self._bluff.size:
             steps = [(decisions[j][1], watched[d]) for d, (j, _, _) in enumerate(tables)]
             rows = self._public.rows_along(decisions[tables[0][0]][0], steps)
             if rows is None:
                 return None
             for ds, Ut, at, pick, p, n in groups:
+                if compiled:
+                    top, ew, sums_w = p
+                    R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else np.ones((len(ds), A))
+                    raws = kernels.bluff_log_likelihoods(Ut, top, ew, sums_w, 1 - we, we / n, R, pick,
+                                                         self._beta[self._bluff], self._secrecy[self._bluff])
+                    for raw, k in zip(raws, self._bluff):
+                        res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - math.log(n))
+                    continue
                 if rows[0] is not None:
                     p = np.asarray([rows[d] for d in ds])[:, :, None] * p
                 total = p.sum(axis=1, keepdims=True)                                      # (G, 1, n)
