@@ -22,6 +22,8 @@ A map file is networkx node-link JSON (``networkx.node_link_data(G, edges="links
 (30, 'start-NW', 'arrival-NW', 'NW')
 >>> m.distance("start-NW", "arrival-NW"), m.distance("start-NE", "arrival-NE")
 (7, 7)
+>>> m.words["rio"], m.words["start-SE"], m.words["arrival-NW"]     # a place in a sentence
+('Rio de Janeiro', 'the start base SE', 'the arrival base of NW')
 >>> Map.from_data({"nodes": [], "links": []})
 Traceback (most recent call last):
 ...
@@ -69,19 +71,21 @@ class Map:
     """A checked board (read-only). Use :meth:`default`, :meth:`load` or :meth:`from_data`.
 
     Attributes: ``graph`` (a frozen networkx graph), ``cities`` (the city ids, in file order), ``neighbours``
-    (node -> tuple of nodes, file order), ``kind`` (node -> kind), ``names``, ``pos``, ``start`` and ``arrival``
+    (node -> tuple of nodes, file order), ``kind`` (node -> kind), ``names``, ``words`` (node -> the place in a
+    sentence: a city's name, a base's name after "the"), ``pos``, ``start`` and ``arrival``
     (player corner -> node of that player's start / arrival base), ``spaces`` (corner -> letter -> position),
     ``width``, ``height``, ``data`` (the node-link data it was read from) and ``is_default``.
     """
 
-    __slots__ = ("graph", "cities", "neighbours", "kind", "names", "pos", "start", "arrival", "spaces", "width",
-                 "height", "_data", "is_default", "source", "_dist")
+    __slots__ = ("graph", "cities", "neighbours", "kind", "names", "words", "pos", "start", "arrival", "spaces",
+                 "width", "height", "_data", "is_default", "source", "_dist")
 
     graph: Any
     cities: tuple[str, ...]
     neighbours: Mapping[str, tuple[str, ...]]
     kind: Mapping[str, str]
     names: Mapping[str, str]
+    words: Mapping[str, str]
     pos: Mapping[str, tuple[float, float]]
     start: Mapping[str, str]
     arrival: Mapping[str, str]
@@ -245,6 +249,8 @@ class Map:
         # read-only: every view hands the map to the bots, and a bot must not change anyone's board
         self.graph, self.cities = g, cities
         self.kind, self.names, self.pos = MappingProxyType(kind), MappingProxyType(names), MappingProxyType(pos)
+        self.words = MappingProxyType({n: name if kind[n] == "city" or name.lower().startswith("the ")
+                                       else f"the {name}" for n, name in names.items()})
         self.neighbours = MappingProxyType({n: tuple(m for m in kind if g.has_edge(n, m)) for n in kind})
         self.start, self.arrival = MappingProxyType(starts), MappingProxyType(arrivals)
         self.spaces = MappingProxyType({c: MappingProxyType(s) for c, s in spaces.items()})

@@ -33,13 +33,7 @@ __all__ = ["describe", "place_words", "transcript"]
 def place_words(node: str, board: Map | None = None) -> str:
     """A place of ``board`` (default: the stand-in map) in words: a city's name ("Rio de Janeiro"), a base's
     name after "the" ("the start base SE"); a node the map does not know reads as its notation."""
-    m = Map.default() if board is None else board
-    name = m.names.get(node)
-    if name is None:
-        return node
-    if m.kind[node] == "city" or name.lower().startswith("the "):
-        return name
-    return f"the {name}"
+    return (Map.default() if board is None else board).words.get(node, node)
 
 
 def describe(e: Event, board: Map | None = None) -> str | None:
