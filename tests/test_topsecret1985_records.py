@@ -40,6 +40,8 @@ def test_the_stand_in_map_ships_as_package_data_and_is_checked():
         assert set(m.spaces[c]) == {"A", "B", "C", "D"}
     # each corner: its start base, and the arrival base of the player diagonally opposite
     assert {m.data["graph"]["corners"][c]["arrival"] for c in ("NW", "SE")} == {"arrival-SE", "arrival-NW"}
+    # the names of close cities are drawn apart; a city without a 'label' has its name below
+    assert m.label["london"] == "left" and m.label["paris"] == "below" and set(m.label) == set(m.cities)
 
 
 def test_a_map_file_loads_and_a_game_plays_on_it(tmp_path):
@@ -85,6 +87,10 @@ def broken(change):
      "corner SW: 'arrival' must be the arrival base lying there, 'arrival-NE'"),
     (lambda d: d["graph"].pop("corners"), "the graph has no 'corners'"),
     (lambda d: d["links"].append({"source": "start-NW", "target": "arrival-SE"}), "joins two bases"),
+    (lambda d: next(n for n in d["nodes"] if n["id"] == "paris").__setitem__("label", "north"),
+     "node 'paris': 'label' (where the city's name is drawn) must be one of below, above, left, right, not 'north'"),
+    (lambda d: next(n for n in d["nodes"] if n["id"] == "start-NW").__setitem__("label", "left"),
+     "node 'start-NW': only a city has a 'label'"),
 ])
 def test_a_bad_map_is_refused_saying_what_and_where(change, words):
     with pytest.raises(MapError) as e:

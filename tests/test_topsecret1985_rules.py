@@ -304,12 +304,16 @@ def test_an_agent_enters_only_its_own_arrival_base_and_only_with_a_suitcase():
     turn(g, (1, 0), "step Ann#1 vancouver")
     pass_turn(g)
     g.apply("roll 1 0")
-    refused(g, "step Ann#1 arrival-SE", "bases")                          # Bob's arrival base
+    said = refused(g, "step Ann#1 arrival-SE", "bases")                   # Bob's arrival base
+    # the notation names the place by its id, the words by its name
+    assert said.startswith("step Ann#1 arrival-SE: the arrival base of SE is another player's arrival base"), said
+    assert refused(g, "step Ann#1 tokyo", "lines").startswith("step Ann#1 tokyo: Tokyo is not joined to Vancouver ")
     g2 = set_up()
     turn(g2, (2, 0), "step Ann#1 vancouver", "step Ann#2 vancouver")
     turn(g2, (3, 0), "step Bob#1 sydney", "step Bob#2 sydney", "step Bob#3 auckland")
     g2.apply("roll 1 0")
-    refused(g2, "step Ann#1 start-NW", "bases")                           # agents only leave start bases
+    said = refused(g2, "step Ann#1 start-NW", "bases")                    # agents only leave start bases
+    assert "the start base NW is a start base" in said, said
 
 
 def bomb_game(**rules):

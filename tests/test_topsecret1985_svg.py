@@ -66,3 +66,21 @@ def test_bad_input(record, tmp_path):
         board("a game")
     path = board(game.view("Ann")).save(tmp_path / "board.svg")
     assert path.read_text(encoding="utf-8").startswith("<svg")
+
+
+def test_a_city_name_is_drawn_on_the_side_the_map_gives(record):
+    picture = board(record.replay(until=0))
+    names = {g.get("data-city"): g.find("{http://www.w3.org/2000/svg}text")
+             for g in ET.fromstring(picture).iter("{http://www.w3.org/2000/svg}g") if g.get("data-city")}
+    board_ = record.replay(until=0).map
+    for city, side in (("london", "left"), ("paris", "below"), ("santiago", "left"), ("buenos-aires", "below")):
+        assert board_.label[city] == side
+        x, y = board_.pos[city]
+        text = names[city]
+        tx, ty = float(text.get("x")), float(text.get("y"))
+        if side == "left":
+            assert text.get("text-anchor") == "end" and tx < x and abs(ty - y) < 6
+        else:
+            assert text.get("text-anchor") == "middle" and tx == x and ty > y + 10
+    # a name by the board's edge runs inwards, not off it
+    assert names["auckland"].get("text-anchor") == "end" and float(names["auckland"].get("x")) <= board_.width

@@ -8,9 +8,13 @@ Screenshots: test-artifacts/topsecret1985-*.png.
 """
 from __future__ import annotations
 
+import json
+
 import pytest
 from notebook_page import SCREEN, axe_violations, inside, run_all_cells, run_report
 from test_projector_browser import GAMES, NOTEBOOK_AREA, PROJECTOR, show_file_browser
+
+from heimlich_lab.games.topsecret1985.transcript import place_words
 
 pytestmark = pytest.mark.browser
 
@@ -92,8 +96,9 @@ def test_a_human_hides_places_and_moves_by_clicking(page, lab, topsecret_noteboo
     notation = step.get_attribute("data-action")
     step.click()
     city = notation.split()[-1]
+    said = json.dumps(f" to {place_words(city)}.")    # the log names the city as the map does ("Auckland")
     page.wait_for_function(f"""() => [...document.querySelectorAll('{TABLE} [data-testid="log"] li')]
-        .some((li) => li.textContent.startsWith('{name} moves from ') && li.textContent.endsWith(' to {city}.'))""",
+        .some((li) => li.textContent.startsWith('{name} moves from ') && li.textContent.endsWith({said}))""",
                            timeout=30_000)
     shoot(page, artifacts, "topsecret1985-02-moved")
     rep = run_report(page)

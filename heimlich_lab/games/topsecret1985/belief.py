@@ -203,7 +203,7 @@ class Reader:
     >>> for a in ["first Ann", "contents A=5 B=3 C=1 D=bomb", "contents A=bomb B=1 C=3 D=5", "place A rome"]:
     ...     r.apply(g, a, None if a.startswith("first") else g.current_player)
     >>> str(r.belief.evidence[-1])
-    'Ann puts suitcase Ann:A in rome.'
+    'Ann puts suitcase Ann:A in Rome.'
     """
 
     def __init__(self, belief: Belief, players: Iterable[str]):
@@ -223,7 +223,7 @@ class Reader:
         game.apply(act, player=None if chance else actor)
         if table is not None:
             # the evidence in the transcript's words: the first thing the decision did, as the observer saw it
-            said = (describe(e) for e in game.view(belief.observer).log_since(len(view)))
+            said = (describe(e, game.map) for e in game.view(belief.observer).log_since(len(view)))
             belief.observe(table, act, next((line for line in said if line), f"{actor}: {act}"))
         for courier, done in game.delivered.items():     # deliveries show contents to everyone
             for suitcase, content in done[self._shown[courier]:]:

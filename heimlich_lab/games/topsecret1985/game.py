@@ -406,12 +406,12 @@ class Game(GameBase):
     def _step_problem(self, a: str, z: str) -> tuple[str, str] | None:
         """Why agent ``a`` may not step to ``z`` now: ``(rule, words)``, or ``None`` when it may."""
         i, m = self._owner[a], self.map
-        x = self._loc[a]
+        x, w = self._loc[a], m.words      # the places in prose: their names ("the start base SE", "Auckland")
         if x is None or z not in m.neighbours[x]:
-            return "lines", f"{z} is not joined to {x} by a line"
+            return "lines", f"{w[z]} is not joined to {w[x] if x is not None else 'nowhere'} by a line"
         if self._passing is not None and a != self._passing:
-            return ("agents-per-city", f"{self._passing} must first leave {self._loc[self._passing]}, which holds "
-                    "three agents of its colour")
+            return ("agents-per-city", f"{self._passing} must first leave {w[self._loc[self._passing] or '']}, "
+                    "which holds three agents of its colour")
         if a in self._stopped:
             return "pickup", f"{a} picked up or dropped a suitcase, which ends its move (pickup='stop')"
         general, extra = self._points, self._bonus.get(a, 0)
@@ -419,10 +419,10 @@ class Game(GameBase):
             return "move-points", f"no step is left to move {a}"
         kind = m.kind[z]
         if kind == "start":
-            return "bases", f"{z} is a start base: agents only leave start bases"
+            return "bases", f"{w[z]} is a start base: agents only leave start bases"
         if kind == "arrival":
             if z != m.arrival[self.corners[i]]:
-                return "bases", f"{z} is another player's arrival base"
+                return "bases", f"{w[z]} is another player's arrival base"
             if self._carry[a] is None:
                 return "bases", f"{a} carries no suitcase to bring home"
             if not self._first_three_ok(i, self._carry[a] or ""):
@@ -436,8 +436,9 @@ class Game(GameBase):
             after_general = general if extra else general - 1
             after = after_general + max(extra - 1, 0)
             if after < 1 or not self._can_leave(a, z, after_general, after):
-                return ("agents-per-city", f"{z} holds two of {self.players[i]}'s agents already, and {a} could not "
-                        "move on this turn (at the end of a turn no city holds more than 2 agents of a colour)")
+                return ("agents-per-city", f"{w[z]} holds two of {self.players[i]}'s agents already, and {a} "
+                        "could not move on this turn (at the end of a turn no city holds more than 2 agents of a "
+                        "colour)")
         return None
 
     def _can_leave(self, a: str, z: str, general: int, total: int) -> bool:

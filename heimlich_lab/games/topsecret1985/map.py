@@ -11,6 +11,8 @@ A map file is networkx node-link JSON (``networkx.node_link_data(G, edges="links
 
 * every node has ``id`` (one word: letters, digits, ``-``, ``_``; it is the notation's name of the place),
   ``kind`` (``city``, ``start`` or ``arrival``), ``name`` (in words) and ``pos`` (``[x, y]``, ``y`` downwards);
+  a city may have ``label`` (where the picture writes its name: ``below``, the default, ``above``, ``left`` or
+  ``right``), to keep the names of close cities apart;
 * a base has ``corner`` (where it lies: ``NW``, ``NE``, ``SE``, ``SW``) and ``player_corner`` (whose base it
   is: the start base's own corner, the arrival base's the diagonally opposite one);
 * the graph has ``width`` and ``height`` (the board's size) and ``corners``: corner -> ``start`` (its node),
@@ -22,6 +24,8 @@ A map file is networkx node-link JSON (``networkx.node_link_data(G, edges="links
 (30, 'start-NW', 'arrival-NW', 'NW')
 >>> m.distance("start-NW", "arrival-NW"), m.distance("start-NE", "arrival-NE")
 (7, 7)
+>>> m.words["rio"], m.words["start-SE"], m.words["arrival-NW"]     # a place in a sentence
+('Rio de Janeiro', 'the start base SE', 'the arrival base of NW')
 >>> Map.from_data({"nodes": [], "links": []})
 Traceback (most recent call last):
 ...
@@ -42,7 +46,7 @@ import networkx as nx
 
 from ...errors import HeimlichError
 
-__all__ = ["CORNERS", "LETTERS", "OPPOSITE", "Map", "MapError"]
+__all__ = ["CORNERS", "LABEL_SIDES", "LETTERS", "OPPOSITE", "Map", "MapError"]
 
 #: The corners, clockwise from the top left (the order of the seats).
 CORNERS = ("NW", "NE", "SE", "SW")
@@ -51,6 +55,8 @@ OPPOSITE = {"NW": "SE", "NE": "SW", "SE": "NW", "SW": "NE"}
 #: The suitcases' letters.
 LETTERS = ("A", "B", "C", "D")
 KINDS = ("city", "start", "arrival")
+#: Where a city's name may be written, beside its dot (the first is the default).
+LABEL_SIDES = ("below", "above", "left", "right")
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 #: A base must lie in the outer part of the board towards its corner: this share of the width and of the height.
 CORNER_SHARE = 0.25
@@ -69,19 +75,23 @@ class Map:
     """A checked board (read-only). Use :meth:`default`, :meth:`load` or :meth:`from_data`.
 
     Attributes: ``graph`` (a frozen networkx graph), ``cities`` (the city ids, in file order), ``neighbours``
-    (node -> tuple of nodes, file order), ``kind`` (node -> kind), ``names``, ``pos``, ``start`` and ``arrival``
+    (node -> tuple of nodes, file order), ``kind`` (node -> kind), ``names``, ``words`` (node -> the place in a
+    sentence: a city's name, a base's name after "the"), ``label`` (city -> where its name is drawn),
+    ``pos``, ``start`` and ``arrival``
     (player corner -> node of that player's start / arrival base), ``spaces`` (corner -> letter -> position),
     ``width``, ``height``, ``data`` (the node-link data it was read from) and ``is_default``.
     """
 
-    __slots__ = ("graph", "cities", "neighbours", "kind", "names", "pos", "start", "arrival", "spaces", "width",
-                 "height", "_data", "is_default", "source", "_dist")
+    __slots__ = ("graph", "cities", "neighbours", "kind", "names", "words", "label", "pos", "start", "arrival",
+                 "spaces", "width", "height", "_data", "is_default", "source", "_dist")
 
     graph: Any
     cities: tuple[str, ...]
     neighbours: Mapping[str, tuple[str, ...]]
     kind: Mapping[str, str]
     names: Mapping[str, str]
+    words: Mapping[str, str]
+    label: Mapping[str, str]
     pos: Mapping[str, tuple[float, float]]
     start: Mapping[str, str]
     arrival: Mapping[str, str]
@@ -140,6 +150,7 @@ class Map:
         g = nx.Graph()
         kind: dict[str, str] = {}
         names: dict[str, str] = {}
+        label: dict[str, str] = {}
         pos: dict[str, tuple[float, float]] = {}
         base_at: dict[str, tuple[str, str]] = {}
         for i, nd in enumerate(nodes):
@@ -165,7 +176,15 @@ class Map:
             name = nd.get("name", nid)
             if not isinstance(name, str) or not name.strip():
                 raise MapError(f"{where}: 'name' must be a text")
-            if k != "city":
+            side = nd.get("label", LABEL_SIDES[0])
+            if k != "city" and "label" in nd:
+                raise MapError(f"{where}: only a city has a 'label' (where its name is drawn), not a {k} base")
+            if side not in LABEL_SIDES:
+                raise MapError(f"{where}: 'label' (where the city's name is drawn) must be one of "
+                               f"{', '.join(LABEL_SIDES)}, not {side!r}")
+            if k == "city":
+                label[nid] = side
+            else:
                 c, pc = nd.get("corner"), nd.get("player_corner")
                 if c not in CORNERS or pc not in CORNERS:
                     raise MapError(f"{where}: a {k} base needs 'corner' and 'player_corner', each one of "
@@ -245,6 +264,9 @@ class Map:
         # read-only: every view hands the map to the bots, and a bot must not change anyone's board
         self.graph, self.cities = g, cities
         self.kind, self.names, self.pos = MappingProxyType(kind), MappingProxyType(names), MappingProxyType(pos)
+        self.label = MappingProxyType(label)
+        self.words = MappingProxyType({n: name if kind[n] == "city" or name.lower().startswith("the ")
+                                       else f"the {name}" for n, name in names.items()})
         self.neighbours = MappingProxyType({n: tuple(m for m in kind if g.has_edge(n, m)) for n in kind})
         self.start, self.arrival = MappingProxyType(starts), MappingProxyType(arrivals)
         self.spaces = MappingProxyType({c: MappingProxyType(s) for c, s in spaces.items()})

@@ -41,6 +41,13 @@ __all__ = ["PLAYER_COLOURS", "board"]
 PLAYER_COLOURS: tuple[tuple[str, str], ...] = (("#D55E00", "#ffffff"), ("#0072B2", "#ffffff"),
                                                ("#009E73", "#ffffff"), ("#E69F00", "#000000"))
 _CORNER_SEAT = {"NW": 0, "NE": 1, "SE": 2, "SW": 3}
+#: Where a city's name is written (the map's ``label``): offset from the dot and the text's anchor.
+_LABEL_AT = {"below": (0, 20, "middle"), "above": (0, -11, "middle"), "left": (-11, 4, "end"),
+             "right": (11, 4, "start")}
+#: A name centred on a dot this close to the board's left or right edge would run off it.
+_EDGE = 40
+#: An agent's disc radius and a suitcase's side (sized to read at the notebook's width).
+_AGENT_R, _CASE = 8.5, 11
 
 
 def board(position: Any, viewer: str | None = None) -> Svg:
@@ -61,9 +68,12 @@ def board(position: Any, viewer: str | None = None) -> Svg:
         out.append(f"<line x1='{x1:g}' y1='{y1:g}' x2='{x2:g}' y2='{y2:g}' stroke='#9a9384' stroke-width='1.5'/>")
     for node in m.cities:
         x, y = m.pos[node]
+        dx, dy, anchor = _LABEL_AT[m.label[node]]
+        if anchor == "middle" and min(x, width - x) < _EDGE:    # by the board's edge: the name runs inwards
+            dx, anchor = (-8, "start") if x < _EDGE else (8, "end")
         out.append(f"<g data-city={quoteattr(node)}><circle cx='{x:g}' cy='{y:g}' r='7' fill='#fffdf7' "
-                   f"stroke='#5b564c' stroke-width='1.5'/><text x='{x:g}' y='{y + 19:g}' font-size='11' "
-                   f"text-anchor='middle' fill='#3b372f'>{escape(m.names[node])}</text></g>")
+                   f"stroke='#5b564c' stroke-width='1.5'/><text x='{x + dx:g}' y='{y + dy:g}' font-size='11' "
+                   f"text-anchor='{anchor}' fill='#3b372f'>{escape(m.names[node])}</text></g>")
     owner_of_corner = {c: p for p, c in view.corners.items()}
     for corner, start in m.start.items():
         x, y = m.pos[start]
@@ -98,11 +108,11 @@ def board(position: Any, viewer: str | None = None) -> Svg:
         k = offsets.get(node, 0)
         offsets[node] = k + 1
         x, y = m.pos[node]
-        x, y = x + 11 * (k % 2) - 5, y - 14 - 11 * (k // 2)
+        x, y = x + 2 * _AGENT_R * (k % 2) - _AGENT_R, y - 7 - _AGENT_R - 2 * _AGENT_R * (k // 2)
         fill, ink = colour[p]
         out.append(f"<g data-agents={quoteattr(f'{p}@{node}')} data-count='{here}'><circle cx='{x:g}' "
-                   f"cy='{y:g}' r='7' fill='{fill}' stroke='#3b372f'/><text x='{x:g}' y='{y + 4:g}' "
-                   f"font-size='10' text-anchor='middle' fill='{ink}'>{escape(initial[p])}"
+                   f"cy='{y:g}' r='{_AGENT_R:g}' fill='{fill}' stroke='#3b372f'/><text x='{x:g}' y='{y + 4:g}' "
+                   f"font-size='11' text-anchor='middle' fill='{ink}'>{escape(initial[p])}"
                    f"{here if here > 1 else ''}</text></g>")
     # suitcases: lying in a city, or carried (drawn by the carrier's place)
     lying: Counter[str] = Counter()
@@ -114,13 +124,13 @@ def board(position: Any, viewer: str | None = None) -> Svg:
         k = lying[where]
         lying[where] = k + 1
         x, y = m.pos[where]
-        x, y = x + 10 + 9 * k, y + 3
+        x, y = x + 8 + _CASE / 2 + (_CASE + 1) * k, y + 3     # the box's centre, right of the dot
         owner, letter = suitcase_owner(s), s.rpartition(":")[2]
         fill, ink = colour[owner]
         held = f" data-carrier={quoteattr(carrier)}" if carrier else ""
-        out.append(f"<g data-suitcase={quoteattr(s)}{held}><rect x='{x - 4:g}' y='{y - 5:g}' width='9' "
-                   f"height='9' fill='{fill}' stroke='{'#000' if carrier else '#3b372f'}' "
-                   f"stroke-width='{2 if carrier else 1}'/><text x='{x + 0.5:g}' y='{y + 2.5:g}' font-size='8' "
+        out.append(f"<g data-suitcase={quoteattr(s)}{held}><rect x='{x - _CASE / 2:g}' y='{y - _CASE / 2:g}' "
+                   f"width='{_CASE}' height='{_CASE}' fill='{fill}' stroke='{'#000' if carrier else '#3b372f'}' "
+                   f"stroke-width='{2 if carrier else 1}'/><text x='{x:g}' y='{y + 3.5:g}' font-size='10' "
                    f"text-anchor='middle' fill='{ink}'>{letter}</text></g>")
     # the strip below: dice, steps left, hands and secrets home
     y = height + 22

@@ -9,7 +9,15 @@ Top Secret: Bob's view
 Ann starts (corners: Ann NW, Bob SE).
 Ann hides her content cards.
 Bob hides his content cards: A=bomb, B=1, C=3, D=5.
-Ann puts suitcase Ann:A in rome.
+Ann puts suitcase Ann:A in Rome.
+
+The words name places as the map does: a city by its name, a base as "the" and its name.
+
+>>> from heimlich_lab.engine.views import Event
+>>> describe(Event("step", {"player": "Bob", "agent": "Bob#1", "source": "start-SE", "city": "rio", "paid": "roll"}))
+'Bob#1 moves from the start base SE to Rio de Janeiro.'
+>>> place_words("arrival-NW"), place_words("somewhere-else")
+('the arrival base of NW', 'somewhere-else')
 """
 from __future__ import annotations
 
@@ -17,13 +25,22 @@ from typing import Any
 
 from ...engine.views import Event
 from ...engine.words import count
+from .map import Map
 
-__all__ = ["describe", "transcript"]
+__all__ = ["describe", "place_words", "transcript"]
 
 
-def describe(e: Event) -> str | None:
-    """One event in words (``None``: an event the transcript leaves out)."""
+def place_words(node: str, board: Map | None = None) -> str:
+    """A place of ``board`` (default: the stand-in map) in words: a city's name ("Rio de Janeiro"), a base's
+    name after "the" ("the start base SE"); a node the map does not know reads as its notation."""
+    return (Map.default() if board is None else board).words.get(node, node)
+
+
+def describe(e: Event, board: Map | None = None) -> str | None:
+    """One event in words (``None``: an event the transcript leaves out); places read as ``board`` names them
+    (default: the stand-in map), see :func:`place_words`."""
     k, d = e.kind, e.data
+    d = {**d, **{f: place_words(d[f], board) for f in ("city", "source") if isinstance(d.get(f), str)}}
     p = d.get("player")
     their = ("her" if p in ("Ann", "Dee", "Eve", "Fay") else "his" if p in ("Bob", "Cy", "Gus", "Hal")
              else "your" if p == "You" else "their")     # "You hide your content cards" (for_any_name)
@@ -88,7 +105,7 @@ def transcript(source: Any, viewer: str | None = None) -> list[str]:
     view = game.omniscient_view() if viewer == "omniscient" else game.view(viewer)
     lines = [f"Top Secret: {view.label}"]
     for e in view.log:
-        line = describe(e)
+        line = describe(e, game.map)
         if line is not None:
             lines.append(line)
     return lines
