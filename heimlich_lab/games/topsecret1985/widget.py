@@ -170,8 +170,7 @@ class TopSecretReplay(TableReplay):
         # (ReplaySteps): opening walks the record once, which refuses a malformed one before anything opens
         self.states = ReplaySteps(_Position(game, reader, LogWords()), list(record.log), advance, render,
                                   every=self.CHECKPOINT_EVERY, keep=self.KEEP_STATES,
-                                  mark=lambda p: p.words(view(p)),
-                                  shared=(belief.model,) if belief is not None else ())
+                                  mark=lambda p: p.words(view(p)))
         self.final = self.states.final.game
         self.widget = TopSecretTableWidget(controller=self, setup=table_setup(game.view(None)))
         self.refresh()
