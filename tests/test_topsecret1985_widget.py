@@ -11,9 +11,16 @@ from pathlib import Path
 import pytest
 from topsecret1985_helpers import set_up, to_tokyo_duel, turn
 
-from heimlich_lab.errors import HeimlichError, WrongPlayer
+from heimlich_lab.errors import HeimlichError, RecordError, WrongPlayer
 from heimlich_lab.games.topsecret1985 import Belief, RandomBot, play, svg
-from heimlich_lab.games.topsecret1985.widget import TopSecretController, TopSecretReplay, replay_in_notebook, static_dir
+from heimlich_lab.games.topsecret1985.records import TopSecretRecord
+from heimlich_lab.games.topsecret1985.widget import (
+    TopSecretController,
+    TopSecretReplay,
+    TopSecretTableWidget,
+    replay_in_notebook,
+    static_dir,
+)
 from heimlich_lab.games.topsecret1985.widget_state import table_setup, table_state
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -204,6 +211,84 @@ def test_replay_opens_at_step_0_and_ends_where_the_record_does():
     assert ctl.final.history == end.history
     ctl.handle_message({"type": "replay", "index": "x"})     # ignored
     assert w.state["replay"]["index"] == len(rec.log)
+
+
+def full_replay_states(rec, viewer, beliefs=True):
+    """Every step's synced state built up front, the straightforward way (what the replay showed before it made
+    its states on demand): the reference the on-demand replay is compared with."""
+    from heimlich_lab.engine.contract import CHANCE
+    from heimlich_lab.games.topsecret1985 import Game
+    from heimlich_lab.games.topsecret1985.belief import Reader
+    from heimlich_lab.games.topsecret1985.widget_state import LogWords
+    omniscient = viewer == "omniscient"
+    belief = Belief(rec.players, None) if beliefs and not omniscient else None
+    reader = Reader(belief, rec.players) if belief is not None else None
+    game = Game(rec.players, seed=rec.seed, chance="manual", rules=rec.rules, map=rec.map)
+    words = LogWords()
+    label = TopSecretReplay(rec, viewer=viewer, beliefs=False).label
+
+    def state():
+        view = game.omniscient_view() if omniscient else game.view(viewer)
+        return table_state(view, belief, label=label, words=words)
+
+    states = [state()]
+    for actor, text in rec.log:
+        if reader is not None:
+            reader.apply(game, text, actor)
+        else:
+            game.apply(text, player=None if actor == CHANCE else actor)
+        states.append(state())
+    for i, s in enumerate(states):
+        s["replay"] = {"index": i, "length": len(states)}
+    return states
+
+
+@pytest.mark.parametrize("viewer", ["Ann", None, "omniscient"])
+def test_the_on_demand_replay_shows_at_every_step_what_a_full_replay_does(viewer, monkeypatch):
+    d = play([RandomBot(1), RandomBot(2), RandomBot(3)], seed=6).to_dict()
+    d["log"], d["result"] = d["log"][:240], None                     # the first 240 entries: a game under way
+    rec = TopSecretRecord.from_dict(d)
+    want = full_replay_states(rec, viewer)
+    n = len(want)
+    assert n == 241
+    monkeypatch.setattr(TopSecretReplay, "CHECKPOINT_EVERY", 7)     # many kept positions, all of them crossed
+    monkeypatch.setattr(TopSecretReplay, "KEEP_STATES", 3)
+    ctl = TopSecretReplay(rec, viewer=viewer)
+    assert len(ctl) == n and ctl.widget.state == want[0]
+    for i in range(1, n):                                            # the Step control, to the end
+        ctl.handle_message({"type": "control", "command": "step"})
+        assert ctl.widget.state == want[i], i
+    # back and forth: the kept positions and their neighbours, the ends, long jumps back, states made again
+    order = [0, n - 1, 6, 7, 8, 13, 14, 15, n - 2, 1, n // 2, n // 2 - 1, n // 2 + 1, 0, n - 1, 14, 7, 6, 5, n // 3]
+    order += list(range(n - 1, n - 40, -1))
+    for i in order:
+        ctl.handle_message({"type": "replay", "index": i})
+        assert ctl.widget.state == want[i], i
+    assert want[7] != want[6] and want[n - 1] != want[n - 2]       # not vacuous: the states differ
+
+
+def test_the_default_replay_matches_a_full_one_around_its_kept_positions():
+    rec = play([RandomBot(1), RandomBot(2), RandomBot(3)], seed=6)
+    want = full_replay_states(rec, "Bob")
+    k, n = TopSecretReplay.CHECKPOINT_EVERY, len(want)
+    ctl = TopSecretReplay(rec, viewer="Bob")
+    sample = sorted({0, 1, n - 1, n - 2} | {j + d for j in range(0, n, k) for d in (-1, 0, 1) if 0 <= j + d < n})
+    for i in sample + sample[::-1] + sample[::7]:
+        ctl.seek(i)
+        assert ctl.widget.state == want[i], i
+    assert want[-1]["is_over"] and ctl.final.history == rec.replay().history
+
+
+def test_a_record_that_does_not_replay_is_refused_and_nothing_opens(monkeypatch):
+    rec = play([RandomBot(1), RandomBot(2), RandomBot(3)], seed=6)
+    d = rec.to_dict()
+    d["log"][40] = d["log"][41]                                      # a roll where Bob must move
+    bad = TopSecretRecord.from_dict(d, check=False)
+    opened = []
+    monkeypatch.setattr(TopSecretTableWidget, "__init__", lambda self, **kw: opened.append(kw))
+    with pytest.raises(RecordError, match=r"does not replay: entry 40 \('chance', 'roll .*'\): .*Bob's decision"):
+        TopSecretReplay(bad, viewer="Ann")
+    assert opened == []
 
 
 def test_replay_as_omniscient_and_bad_arguments():

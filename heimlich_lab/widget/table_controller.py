@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import pickle
 import time
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from typing import Mapping, Sequence
 
 from ..engine.views import view_label
-from ..errors import HeimlichError, WrongPlayer
+from ..errors import HeimlichError, RecordError, WrongPlayer
 from .class_folder import ClassGameSaver
 from .front_end import clamp_speed
 
@@ -359,3 +361,76 @@ class TableReplay:
                 self.seek(max(-1, min(index, len(self))))    # clamped before int(): 1e400 is the end
         elif msg.get("type") == "control" and msg.get("command") == "step":
             self.seek(self.index + 1)
+
+
+class ReplaySteps:
+    """A replay's shown states, made on demand: the positions are kept only every ``every`` steps (pickled: a kept
+    position is a compact string of bytes, not a graph of objects), and a state is made by replaying from the
+    nearest earlier kept position; the last ``keep`` states made are kept too. Opening walks the record once (so a
+    malformed record still raises here, before anything opens) without making any state; an entry that does not
+    apply raises :class:`~heimlich_lab.errors.RecordError` naming it.
+
+    ``start`` is the position before the first step (any object ``pickle`` takes, e.g. a tuple of the game and the
+    belief); ``advance(position, entry)`` applies one of ``entries`` to it in place; ``render(position)`` makes the
+    state shown there (it must depend on the position only); ``mark(position)``, if given, is called on every kept
+    position when it is kept (to bring a cache inside the position up to date). ``steps[i]`` is the state after
+    ``i`` entries, with ``"replay": {"index": i, "length": len(steps)}`` added; ``final`` is the position after
+    the last entry.
+
+    >>> steps = ReplaySteps([0], [1, 2, 3, 4, 5], lambda p, e: p.append(p[-1] + e), lambda p: {"sum": p[-1]}, every=2)
+    >>> len(steps), steps[5], steps[0]["sum"], steps[3]["sum"], steps.final
+    (6, {'sum': 15, 'replay': {'index': 5, 'length': 6}}, 0, 6, [0, 1, 3, 6, 10, 15])
+    """
+
+    def __init__(self, start, entries: Sequence, advance, render, *, every: int = 32, keep: int = 8,
+                 mark=None):
+        if type(every) is not int or every < 1 or type(keep) is not int or keep < 1:
+            raise HeimlichError(f"every and keep must be whole numbers >= 1, not {every!r} and {keep!r}")
+        self._entries, self._advance, self._render = list(entries), advance, render
+        self._every, self._keep = every, keep
+        self._kept: list[bytes] = []
+        position = start
+        for i in range(len(self._entries) + 1):
+            if i % every == 0:
+                if mark is not None:
+                    mark(position)
+                self._kept.append(self._save(position))
+            if i < len(self._entries):
+                try:
+                    advance(position, self._entries[i])
+                except HeimlichError as e:
+                    raise RecordError(f"the record does not replay: entry {i} {self._entries[i]!r}: {e}") from e
+        #: The position after the last entry (the walk's own; never changed afterwards).
+        self.final = position
+        self._work, self._at = None, -1       # the position being replayed, and after how many entries
+        self._made: OrderedDict[int, dict] = OrderedDict()
+
+    @staticmethod
+    def _save(position) -> bytes:
+        return pickle.dumps(position, pickle.HIGHEST_PROTOCOL)
+
+    @staticmethod
+    def _load(data: bytes):
+        return pickle.loads(data)
+
+    def __len__(self) -> int:
+        return len(self._entries) + 1
+
+    def __getitem__(self, index: int) -> dict:
+        if not 0 <= index < len(self):
+            raise IndexError(f"step {index} is not in 0..{len(self) - 1}")
+        if index in self._made:
+            self._made.move_to_end(index)
+            return self._made[index]
+        base = index - index % self._every
+        if not base <= self._at <= index:      # the working position cannot get there: start from a kept one
+            self._work, self._at = self._load(self._kept[base // self._every]), base
+        while self._at < index:
+            self._advance(self._work, self._entries[self._at])
+            self._at += 1
+        state = self._render(self._work)
+        state["replay"] = {"index": index, "length": len(self)}
+        self._made[index] = state
+        while len(self._made) > self._keep:
+            self._made.popitem(last=False)
+        return state

@@ -23,13 +23,13 @@ True
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from ...engine.contract import CHANCE
 from ...engine.words import for_any_name
 from ...errors import HeimlichError
 from ...widget.front_end import TableWidget, find_static
-from ...widget.table_controller import OMNISCIENT, TableController, TableReplay, check_viewer
+from ...widget.table_controller import OMNISCIENT, ReplaySteps, TableController, TableReplay, check_viewer
 from .belief import Belief, Reader
 from .game import Game
 from .map import Map
@@ -113,13 +113,28 @@ class TopSecretController(TableController):
             self.game.apply(action, player=actor)
 
 
+class _Position(NamedTuple):
+    """A replay's position: the game, the reader that feeds the belief (``None``: no belief) and the log in words."""
+
+    game: Game
+    reader: Reader | None
+    words: LogWords
+
+
 class TopSecretReplay(TableReplay):
     """A record on the table with a slider, seen as one player, a spectator (``None``) or ``"omniscient"``.
 
     It opens at step 0 (the position before the first log entry); each step is one entry of the record's log. The
     belief panel shows the viewer's belief at that step (none for the omniscient view, which is nobody's), with
-    ``model`` as in :class:`TopSecretController`.
+    ``model`` as in :class:`TopSecretController`. The states are made as the slider asks
+    (:class:`~heimlich_lab.widget.table_controller.ReplaySteps`): opening a long record is quick and holds the
+    positions only every :attr:`CHECKPOINT_EVERY` steps and the last :attr:`KEEP_STATES` states shown.
     """
+
+    #: Every how many steps a position is kept (a step further away is replayed from the nearest earlier one).
+    CHECKPOINT_EVERY = 32
+    #: How many of the states made last are kept (a slider going back and forth does not remake them).
+    KEEP_STATES = 16
 
     def __init__(self, record: Any, viewer: str | None = None, beliefs: bool = True,
                  model: Population | None = None):
@@ -136,22 +151,27 @@ class TopSecretReplay(TableReplay):
         belief = Belief(record.players, None, model) if beliefs and not omniscient else None
         reader = Reader(belief, record.players) if belief is not None else None
         game = Game(record.players, seed=record.seed, chance="manual", rules=record.rules, map=record.map)
-        words = LogWords()
 
-        def state() -> dict[str, Any]:
-            view = game.omniscient_view() if omniscient else game.view(viewer)
-            return table_state(view, belief, label=self.label, words=words)
+        def view(position: _Position) -> Any:
+            return position.game.omniscient_view() if omniscient else position.game.view(viewer)
 
-        self.states: list[dict[str, Any]] = [state()]
-        for actor, text in record.log:
-            if reader is not None:
-                reader.apply(game, text, actor)
+        def advance(position: _Position, entry: tuple[str, str]) -> None:
+            actor, text = entry
+            if position.reader is not None:
+                position.reader.apply(position.game, text, actor)
             else:
-                game.apply(text, player=None if actor == CHANCE else actor)
-            self.states.append(state())
-        for i, s in enumerate(self.states):
-            s["replay"] = {"index": i, "length": len(self.states)}
-        self.final = game
+                position.game.apply(text, player=None if actor == CHANCE else actor)
+
+        def render(position: _Position) -> dict[str, Any]:
+            belief = position.reader.belief if position.reader is not None else None
+            return table_state(view(position), belief, label=self.label, words=position.words)
+
+        # the positions are kept every CHECKPOINT_EVERY steps and the states made as the slider asks
+        # (ReplaySteps): opening walks the record once, which refuses a malformed one before anything opens
+        self.states = ReplaySteps(_Position(game, reader, LogWords()), list(record.log), advance, render,
+                                  every=self.CHECKPOINT_EVERY, keep=self.KEEP_STATES,
+                                  mark=lambda p: p.words(view(p)))
+        self.final = self.states.final.game
         self.widget = TopSecretTableWidget(controller=self, setup=table_setup(game.view(None)))
         self.refresh()
 
