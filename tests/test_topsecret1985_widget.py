@@ -335,3 +335,17 @@ def test_a_finished_game_is_saved_for_the_class_with_consent(tmp_path):
     assert envelope["game"] == "topsecret1985" and envelope["consent"]["agreed"] == ["Ann"]
     from heimlich_lab.games.topsecret1985 import TopSecretRecord
     assert TopSecretRecord.from_dict(envelope["record"]).replay().history == ctl.game.history
+
+
+def test_the_tables_log_names_places_as_the_games_own_map_does():
+    from heimlich_lab.games.topsecret1985 import Map
+    renamed = json.loads(Map.default().to_json())
+    names = {}
+    for node in renamed["nodes"]:
+        if node.get("kind") == "city":
+            names[node["name"]] = node["name"] = node["name"].upper()   # a teacher's map: other names, same places
+    board = Map.from_data(renamed)
+    game = play([RandomBot(1), RandomBot(2)], seed=5, map=board).replay()
+    log = json.dumps(table_state(game.view(None), legal=(), human=False)["log"], ensure_ascii=False)
+    assert any(upper in log for upper in names.values())
+    assert not [name for name, upper in names.items() if name != upper and name in log]

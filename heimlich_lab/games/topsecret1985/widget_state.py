@@ -239,7 +239,7 @@ class LogWords:
         n, lines = self._seen.get(key, (0, []))
         if len(view) < n:              # another game, or an earlier position: start again
             n, lines = 0, []
-        new = [for_any_name(line) for line in map(describe, view.log_since(n)) if line is not None]
+        new = [for_any_name(line) for line in (describe(e, view.map) for e in view.log_since(n)) if line is not None]
         lines = lines + new if new else lines
         self._seen[key] = (len(view), lines)
         return lines
