@@ -171,6 +171,39 @@ def test_the_engine_plays_each_card_as_the_vocabulary_says():
     assert seen == set(CARD_CODES)
 
 
+class _PublicFieldsOnly:
+    """A view seen through its public properties only (no ``public_board``): PublicBoard.from_view's general path."""
+
+    def __init__(self, view):
+        self._view = view
+
+    def __getattr__(self, name):
+        if name == "public_board":
+            raise AttributeError(name)
+        return getattr(self._view, name)
+
+
+def test_a_views_own_fields_give_the_board_its_public_properties_give():
+    """The engines' views hand PublicBoard / PublicState their fields at once (``View.public_board``, read at every
+    decision); the same board as from the public properties, triggers, markers and Top Secret hands included."""
+    n = triggers = 0
+    for seed, rules in enumerate([Rules(), Rules(top_secret=True), Rules(top_secret=True, dossier=True)] * 2):
+        g = Game([f"P{i}" for i in range(5)], rules=rules, seed=seed)
+        bots = {p: RandomBot(seed=10 * seed + i) for i, p in enumerate(g.players)}
+        while not g.is_over:
+            p = g.current_player
+            for viewer in (None, p):
+                v = g.view(viewer)
+                for cls in (PublicBoard, PublicState):
+                    fast, slow = cls.from_view(v), cls.from_view(_PublicFieldsOnly(v))
+                    assert fast == slow and type(fast) is type(slow) is cls
+                    assert hash(fast) == hash(slow)
+                n += 1
+                triggers += bool(v.triggers)
+            g.apply(bots[p].choose(g.view(p), g.legal_actions()))
+    assert n > 500 and triggers > 20
+
+
 def test_the_engine_lists_the_vocabularys_targets():
     for g, p in round_positions(n_games=3, players=5):
         st = PublicState.from_view(g.view(None))

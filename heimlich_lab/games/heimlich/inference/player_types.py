@@ -570,9 +570,14 @@ class PlayerPopulation:
                     with np.errstate(invalid="ignore", divide="ignore"):
                         exposure = np.where(total > 0, p / total, 0.0)
                 for k in self._bluff:
-                    z = self._beta[k] * (Ut - self._secrecy[k] * exposure)                    # (G, A, n)
+                    z = Ut - self._secrecy[k] * exposure                                      # (G, A, n)
+                    if self._beta[k] != 1:      # (the default bluffer's rationality is 1: no pass to multiply)
+                        z *= self._beta[k]
                     zt = z.max(axis=2)
-                    raw = z[at, :, pick] - (np.log(np.exp(z - zt[:, :, None]).sum(axis=2)) + zt)
+                    taken = z[at, :, pick]                  # (a copy) before z is centred and raised in place
+                    z -= zt[:, :, None]
+                    np.exp(z, out=z)
+                    raw = taken - (np.log(z.sum(axis=2)) + zt)
                     res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - math.log(n))
                     if k in self._cover:
                         share = _cover_shares(Ut, exposure, self._cover[k][2])                # (G, A, n)

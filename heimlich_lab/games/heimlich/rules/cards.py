@@ -55,6 +55,9 @@ class PublicBoard:
     @classmethod
     def from_view(cls, view, **more) -> "PublicBoard":
         """From any :class:`~heimlich_lab.View` (public fields only); ``more``: the fields a subclass adds."""
+        board = getattr(view, "public_board", None)
+        if board is not None:   # the engine's views: their own fields, as this reads them below
+            return cls(*board(), **more)
         agents = tuple(view.agents)
         p, s = view.positions, view.scores
         trig = view.triggers

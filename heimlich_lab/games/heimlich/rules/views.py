@@ -212,6 +212,18 @@ class View(ViewBase):
             return {}
         return {self.agents[a]: (self.players[o] if o >= 0 else "free") for a, o in sorted(self._sheet.items())}
 
+    def public_board(self) -> tuple:
+        """The board's public facts as :class:`~heimlich_lab.games.heimlich.rules.cards.PublicBoard` keeps them:
+        ``(agents, ring indices, markers, the safe's ring index, agents with a pending trigger as sorted
+        indices)``, read from the view's own fields (no dicts made: read at every decision).
+
+        >>> from heimlich_lab import Game
+        >>> Game(["Ann", "Bob"], seed=1).view(None).public_board()
+        (('grey', 'yellow', 'orange', 'red', 'green'), (0, 0, 0, 0, 0), (0, 0, 0, 0, 0), 7, ())
+        """
+        return (tuple(self.agents), tuple(self._pos), tuple(map(int, self._score)), self._safe,
+                tuple(sorted(self._triggers)))
+
     @property
     def positions(self) -> dict[str, int]:
         return {c: value_of(b) for c, b in zip(self.agents, self._pos)}
