@@ -22,7 +22,8 @@ VARIANTS = {
 #: what a bot may read on its view: public fields and its own agent(s) and hand
 PUBLIC_FIELDS = {"viewer", "kind", "label", "players", "agents", "rules", "positions", "scores", "safe", "phase",
                  "current_player", "active_player", "turn", "die", "points", "triggers", "own_agents", "hand",
-                 "hand_sizes", "supply_size", "discards", "dossier_sheet", "dossier_done", "is_over", "log"}
+                 "hand_sizes", "supply_size", "discards", "dossier_sheet", "dossier_done", "is_over", "log",
+                 "public_board"}     # agents, positions, markers, the safe and triggers at once: public facts only
 
 
 class GuardedView:
@@ -119,7 +120,8 @@ def test_bots_read_only_the_public_fields_and_their_own():
         for seed in range(3):
             bots = {p: makers[(i + seed) % 3](i) for i, p in enumerate(["A", "B", "C", "D"])}
             run(VARIANTS[variant], bots, seed, guard=seen)
-    assert seen <= PUBLIC_FIELDS and {"positions", "own_agents", "hand", "phase"} <= seen
+    assert seen <= PUBLIC_FIELDS and {"own_agents", "hand", "phase"} <= seen
+    assert seen & {"positions", "public_board"}       # the board is read (the guard saw it)
 
 
 @pytest.mark.parametrize("make", [lambda s: GreedyBot(seed=s), lambda s: BoltzmannBot(beta=0.5, seed=s),
