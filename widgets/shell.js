@@ -356,6 +356,27 @@ export function debouncedSeek(go, ms = 60) {
 }
 
 /**
+ * A table's channel to the kernel (every game on the shell): `send(msg)`, the replay slider's debounced seeks
+ * (`replay`, debouncedSeek's) and the Class data box's updater (classDataUpdater's with prefix `p`), which does
+ * nothing once `isGone()` (the view was removed while a message was on its way).
+ */
+export function tableChannel(model, classBox, p, isGone, ms = 60) {
+  const send = (msg) => model.send(msg);
+  const update = classDataUpdater(classBox, model, p);
+  return {
+    send,
+    replay: debouncedSeek((index) => send({ type: "replay", index }), ms),
+    updateClassData() { if (!isGone()) update(); },
+  };
+}
+
+/** DOM: the enabled button inside `root` that a click landed on (on it or on its text), or null. */
+export function clickedButton(root, event) {
+  const node = event.target && event.target.closest ? event.target.closest("button") : null;
+  return node && root.contains(node) && !node.disabled ? node : null;
+}
+
+/**
  * DOM: a table's listeners: `dom` ([event type, handler] on `target`) and `changes` ([traitlet event, handler] on
  * the model). Returns the function that removes them all (for anywidget's clean-up).
  */

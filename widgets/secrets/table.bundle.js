@@ -257,6 +257,21 @@ function debouncedSeek(go, ms = 60) {
     }
   };
 }
+function tableChannel(model, classBox, p, isGone, ms = 60) {
+  const send = (msg) => model.send(msg);
+  const update = classDataUpdater(classBox, model, p);
+  return {
+    send,
+    replay: debouncedSeek((index) => send({ type: "replay", index }), ms),
+    updateClassData() {
+      if (!isGone()) update();
+    }
+  };
+}
+function clickedButton(root, event) {
+  const node = event.target && event.target.closest ? event.target.closest("button") : null;
+  return node && root.contains(node) && !node.disabled ? node : null;
+}
 function wire(target, model, dom, changes) {
   for (const [type, f] of dom) target.addEventListener(type, f);
   for (const [name, f] of changes) model.on(name, f);
@@ -600,15 +615,16 @@ function render({ model, el }) {
     }
     announce(live, state);
   }
-  const classUpdate = classDataUpdater(classBox, model, "st");
-  function updateClassData() {
-    if (!destroyed) classUpdate();
-  }
-  const send = (msg) => model.send(msg);
-  const replay = debouncedSeek((index) => send({ type: "replay", index }), REPLAY_DEBOUNCE_MS);
+  const { send, replay, updateClassData } = tableChannel(
+    model,
+    classBox,
+    "st",
+    () => destroyed,
+    REPLAY_DEBOUNCE_MS
+  );
   function onClick(event) {
-    const node = event.target && event.target.closest ? event.target.closest("button") : null;
-    if (!node || !root.contains(node) || node.disabled) return;
+    const node = clickedButton(root, event);
+    if (!node) return;
     const d = node.dataset;
     const msg = d.action ? { type: "action", action: d.action } : shellButton(d, state);
     if (!msg) return;

@@ -56,17 +56,12 @@ function render({ model, el }) {
   }
 
 
-  const classUpdate = S.classDataUpdater(classBox, model, "st");
-  function updateClassData() {
-    if (!destroyed) classUpdate();
-  }
-
-  const send = (msg) => model.send(msg);
-  const replay = S.debouncedSeek((index) => send({ type: "replay", index }), REPLAY_DEBOUNCE_MS);
+  const { send, replay, updateClassData } = S.tableChannel(model, classBox, "st", () => destroyed,
+    REPLAY_DEBOUNCE_MS);
 
   function onClick(event) {
-    const node = event.target && event.target.closest ? event.target.closest("button") : null;
-    if (!node || !root.contains(node) || node.disabled) return;
+    const node = S.clickedButton(root, event);
+    if (!node) return;
     const d = node.dataset;
     const msg = d.action ? { type: "action", action: d.action } : S.shellButton(d, state);
     if (!msg) return;

@@ -386,6 +386,37 @@ describe("the shell's playback values, Class data box and replay seeks (issue 24
   });
 });
 
+describe("the table's channel and clicks (every game on the shell)", () => {
+  test("send goes to the model; seeks are sent as replay messages; the Class data box stops once the view is gone", async () => {
+    const sent = [], cd = { version: 1, text: "Save?", status: "", error: "", seats: [] };
+    const model = { send: (m) => sent.push(m), get: () => cd }, box = { innerHTML: "" };
+    let gone = false;
+    const ch = S.tableChannel(model, box, "ts", () => gone, 5);
+    ch.send({ type: "action", action: "x" });
+    ch.replay.seek(3, true);
+    assert.deepEqual(sent, [{ type: "action", action: "x" }, { type: "replay", index: 3 }]);
+    gone = true;
+    ch.updateClassData();
+    assert.equal(box.innerHTML, "", "no redraw after the view is gone");
+    gone = false;
+    ch.updateClassData();
+    assert.equal(box.innerHTML, S.classDataMarkup(cd, "ts"));
+    for (const file of ["secrets/table.js", "topsecret1985/table.js"]) {
+      assert.match(readFileSync(join(HERE, file), "utf8"), /S\.tableChannel\(model, classBox, /, `${file} talks to the kernel through the shell`);
+    }
+  });
+
+  test("a click counts on an enabled button of this table (or its text), not on a disabled one or elsewhere", () => {
+    const button = (disabled, inside = true) => ({ disabled, inside });
+    const root = { contains: (n) => n.inside };
+    const at = (node) => ({ target: { closest: (sel) => (sel === "button" ? node : null) } });
+    const on = button(false), off = button(true), other = button(false, false);
+    assert.equal(S.clickedButton(root, at(on)), on);
+    assert.deepEqual([S.clickedButton(root, at(off)), S.clickedButton(root, at(other)), S.clickedButton(root, at(null)),
+      S.clickedButton(root, { target: {} })], [null, null, null, null]);
+  });
+});
+
 describe("the table's root (both games)", () => {
   test("a focusable, named region (never role=application) holding the game's skeleton", () => {
     const doc = { createElement: () => ({ attrs: {}, setAttribute(k, v) { this.attrs[k] = v; } }) };

@@ -253,6 +253,21 @@ function debouncedSeek(go, ms = 60) {
     }
   };
 }
+function tableChannel(model, classBox, p, isGone, ms = 60) {
+  const send = (msg) => model.send(msg);
+  const update = classDataUpdater(classBox, model, p);
+  return {
+    send,
+    replay: debouncedSeek((index) => send({ type: "replay", index }), ms),
+    updateClassData() {
+      if (!isGone()) update();
+    }
+  };
+}
+function clickedButton(root, event) {
+  const node = event.target && event.target.closest ? event.target.closest("button") : null;
+  return node && root.contains(node) && !node.disabled ? node : null;
+}
 function wire(target2, model, dom, changes) {
   for (const [type, f] of dom) target2.addEventListener(type, f);
   for (const [name, f] of changes) model.on(name, f);
@@ -631,15 +646,16 @@ function render({ model, el }) {
     state = model.get("state");
     draw();
   }
-  const classUpdate = classDataUpdater(classBox, model, "ts");
-  function updateClassData() {
-    if (!destroyed) classUpdate();
-  }
-  const send = (msg) => model.send(msg);
-  const replay = debouncedSeek((index) => send({ type: "replay", index }), REPLAY_DEBOUNCE_MS);
+  const { send, replay, updateClassData } = tableChannel(
+    model,
+    classBox,
+    "ts",
+    () => destroyed,
+    REPLAY_DEBOUNCE_MS
+  );
   function onClick(event) {
-    const node = event.target && event.target.closest ? event.target.closest("button") : null;
-    if (!node || !root.contains(node) || node.disabled) return;
+    const node = clickedButton(root, event);
+    if (!node) return;
     const d = node.dataset;
     if (d.action) send({ type: "action", action: d.action });
     else if (d.agent) {

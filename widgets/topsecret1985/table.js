@@ -67,17 +67,12 @@ function render({ model, el }) {
     draw();
   }
 
-  const classUpdate = S.classDataUpdater(classBox, model, "ts");
-  function updateClassData() {
-    if (!destroyed) classUpdate();
-  }
-
-  const send = (msg) => model.send(msg);
-  const replay = S.debouncedSeek((index) => send({ type: "replay", index }), REPLAY_DEBOUNCE_MS);
+  const { send, replay, updateClassData } = S.tableChannel(model, classBox, "ts", () => destroyed,
+    REPLAY_DEBOUNCE_MS);
 
   function onClick(event) {
-    const node = event.target && event.target.closest ? event.target.closest("button") : null;
-    if (!node || !root.contains(node) || node.disabled) return;
+    const node = S.clickedButton(root, event);
+    if (!node) return;
     const d = node.dataset;
     if (d.action) send({ type: "action", action: d.action });
     else if (d.agent) {
