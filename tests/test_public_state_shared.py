@@ -150,3 +150,13 @@ def test_moves_that_do_not_fit_the_view_are_refused_as_before():
         m.decision_utilities(g2.view(None), "Ann", Action.parse("move grey+3"))
     U, i = m.decision_utilities(v, "Ann", Action.parse("move grey+1 red+2"))
     assert U.shape[1] == 5 and 0 <= i < len(U)
+
+
+def test_forgetting_the_shared_utilities_forgets_the_states_too():
+    """Benchmarks start cold (:meth:`Utility.clear_shared`): a bots-only run must not leave its states to the next."""
+    v = Game(["Ann", "Bob"], seed=1).view(None)
+    st = PublicState.from_view(v)
+    assert PublicState.from_view(v) is st
+    Utility.clear_shared()
+    again = PublicState.from_view(v)
+    assert again is not st and again == st

@@ -422,9 +422,10 @@ class Utility:
 
     @staticmethod
     def clear_shared() -> None:
-        """Forget the shared utilities (models made afterwards start with an empty cache): for benchmarks that
-        time utilities being computed."""
+        """Forget the shared utilities (models made afterwards start with an empty cache) and the states read
+        lately (:meth:`PublicState.from_view`): for benchmarks that time utilities being computed."""
         _SHARED.clear()
+        _STATES.clear()
 
     # ---------------------------------------------------------------- cache
     def _cached(self, key, compute):
