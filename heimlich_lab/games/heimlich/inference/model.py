@@ -223,20 +223,20 @@ class BoltzmannModel:
         the view's decision.
         """
         k = action.kind
+        if k == "move":     # most decisions: the state, the allocation's row, one cache lookup
+            if view.phase != "move":
+                self._check_phase(view, action, "move")
+            st = PublicState.from_view(view)
+            pts = view.points
+            i = move_row_index(st.agents, pts).get(action)
+            if i is None:   # the rows hold every allocation of the points, and nothing else
+                if sum(n for _, n in action.args) != pts or not action.args:
+                    raise ModelError(f"{action} does not spend the {count(pts, 'point')} of this move")
+                raise ModelError(f"{action} is not an allocation of {pts} points among {', '.join(st.agents)}")
+            return self.utility.moves(st, pts), i
         if k in UNINFORMATIVE or k in ("announce", "pass", "done"):
             return None
         st = PublicState.from_view(view)
-        if k == "move":
-            self._check_phase(view, action, "move")
-            pts = view.points
-            if sum(n for _, n in action.args) != pts or not action.args:
-                raise ModelError(f"{action} does not spend the {count(pts, 'point')} of this move")
-            try:
-                i = move_row_index(st.agents, pts)[action]
-            except KeyError:
-                raise ModelError(
-                    f"{action} is not an allocation of {pts} points among {', '.join(st.agents)}") from None
-            return self.utility.moves(st, pts), i
         if k == "points":
             self._check_phase(view, action, "points")
             options = (0, 1, 2, 3) if view.rules.top_secret else (1, 2, 3)

@@ -185,10 +185,32 @@ class PublicState(PublicBoard):
 
     @classmethod
     def from_view(cls, view) -> "PublicState":
-        """From any :class:`~heimlich_lab.View` (public fields only)."""
+        """From any :class:`~heimlich_lab.View` (public fields only).
+
+        Every reader of one position gets one state object: a bot's model reads the position from its player's
+        view, a belief that follows the game reads it from the spectator's view of the same moment (the
+        tournament's evaluator, the board's panel), and both look up the same utility tables with it (states
+        are equal by value, so the tables are the same either way; the one object is cheaper to make, hash
+        and compare: :data:`_STATES`).
+
+        >>> from heimlich_lab import Game
+        >>> g = Game(["Ann", "Bob"], seed=1)
+        >>> PublicState.from_view(g.view("Ann")) is PublicState.from_view(g.view(None))
+        True
+        """
         ts = bool(view.rules.top_secret)
-        hand = view.hand_sizes.get(view.active_player, 0) if ts else 0
-        return super().from_view(view, top_secret=ts, active_hand=int(hand))
+        hand = int(view.hand_sizes.get(view.active_player, 0)) if ts else 0
+        board = getattr(view, "public_board", None)
+        if board is None or cls is not PublicState:
+            return super().from_view(view, top_secret=ts, active_hand=hand)
+        key = (board(), ts, hand)
+        st = _STATES.get(key)
+        if st is None:
+            st = cls(*key[0], top_secret=ts, active_hand=hand)
+            if len(_STATES) >= _STATES_SIZE:     # a bound, never reached by one game's positions
+                _STATES.clear()
+            _STATES[key] = st
+        return st
 
     @property
     def can_draw(self) -> bool:
@@ -241,6 +263,10 @@ def card_plays(state: PublicState, code: str) -> tuple[Action, ...]:
     return tuple(Action("play", (code, *t)) for t in _card_kind(code).legal_targets(state))
 
 
+#: (a view's :meth:`~heimlich_lab.games.heimlich.rules.views.View.public_board`, Top Secret, the active hand) -> its
+#: :class:`PublicState` (:meth:`PublicState.from_view`): the positions read lately, one object each.
+_STATES: dict = {}
+_STATES_SIZE = 4096
 _PAIRS: dict = {}
 #: weights -> the Utility models of those weights share (:meth:`Utility.shared`)
 _SHARED: dict = {}
@@ -396,9 +422,10 @@ class Utility:
 
     @staticmethod
     def clear_shared() -> None:
-        """Forget the shared utilities (models made afterwards start with an empty cache): for benchmarks that
-        time utilities being computed."""
+        """Forget the shared utilities (models made afterwards start with an empty cache) and the states read
+        lately (:meth:`PublicState.from_view`): for benchmarks that time utilities being computed."""
         _SHARED.clear()
+        _STATES.clear()
 
     # ---------------------------------------------------------------- cache
     def _cached(self, key, compute):
