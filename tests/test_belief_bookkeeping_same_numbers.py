@@ -1,0 +1,78 @@
+"""The evaluator's bookkeeping done in fewer array operations (issue 26 item 3, branch evalbook) gives the
+numbers of the step-by-step code it replaced, bit for bit: the bluffer's spectator followed along a game
+(:meth:`PublicWatch.rows_along <heimlich_lab.games.heimlich.inference.exposure.PublicWatch.rows_along>`), and
+the tables that the beliefs of one game share.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from heimlich_lab import Game
+from heimlich_lab.games.heimlich.inference.exposure import PublicWatch
+from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+
+
+def _rows_one_by_one(watch: PublicWatch, view, steps):
+    """The reference: the spectator's belief over the assignments, one step at a time, as rows_along did
+    before (the probabilities rescaled when their sum falls under 1e-150)."""
+    from heimlich_lab.games.heimlich.inference.belief import Belief
+    post = Belief(view.players, view.agents, None, watch.model, keep_updates=False).posterior()
+    space = post.space
+    p = post.posterior_vector()
+    rows, sums = [], []
+    for actor, values in steps:
+        single = space.single_slot(space.owner_index(actor))
+        r = np.bincount(single, weights=p, minlength=space.n_slots)
+        z = r.sum()
+        if not z > 0:
+            return None
+        if z < 1e-150:
+            p, r, z = p / z, r / z, 1.0
+        rows.append(r)
+        sums.append(z)
+        if values is not None:
+            v = np.asarray(values, dtype=float)
+            p = p * np.exp(v - v.max())[single]
+    if not p.sum() > 0:
+        return None
+    return list(np.asarray(rows) / np.asarray(sums)[:, None])
+
+
+def _steps(players, n_agents, seed, n=60, spread=3.0, none_every=7):
+    rng = np.random.default_rng(seed)
+    return [(players[t % len(players)], None if t % none_every == 3 else rng.normal(0, spread, n_agents))
+            for t in range(n)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("n_players", [3, 5])
+def test_the_spectator_along_a_game_is_the_step_by_step_one(seed, n_players):
+    g = Game(["Ann", "Bob", "Cy", "Dee", "Eve"][:n_players], seed=seed)
+    view = g.view(None)
+    steps = _steps(list(view.players), len(view.agents), seed)
+    got = PublicWatch(BoltzmannModel()).rows_along(view, steps)
+    want = _rows_one_by_one(PublicWatch(BoltzmannModel()), view, steps)
+    assert got is not None and want is not None and len(got) == len(want) == len(steps)
+    assert all(np.array_equal(a, b) for a, b in zip(got, want))
+
+
+def test_the_spectator_along_a_game_rescales_as_before_when_the_probabilities_grow_small():
+    """Evidence that contradicts itself (every player points at the same agent) drives the probabilities under
+    1e-150: the run is then read step by step, rescaled, with the same numbers as before."""
+    g = Game(["Ann", "Bob", "Cy"], seed=4)
+    view = g.view(None)
+    red = np.full(len(view.agents), -400.0)
+    red[0] = 0.0
+    steps = [(p, red) for p in ("Ann", "Bob", "Cy", "Ann", "Bob", "Cy")] + [("Ann", None)]
+    got = PublicWatch(BoltzmannModel()).rows_along(view, steps)
+    want = _rows_one_by_one(PublicWatch(BoltzmannModel()), view, steps)
+    assert got is not None and all(np.array_equal(a, b) for a, b in zip(got, want))
+    assert all(np.isfinite(r).all() and abs(r.sum() - 1) < 1e-12 for r in got)
+
+
+def test_an_impossible_step_along_a_game_gives_none():
+    g = Game(["Ann", "Bob", "Cy"], seed=4)
+    view = g.view(None)
+    never = np.full(len(view.agents), -np.inf)
+    assert PublicWatch(BoltzmannModel()).rows_along(view, [("Ann", None), ("Bob", never)]) is None
