@@ -76,3 +76,35 @@ def test_an_impossible_step_along_a_game_gives_none():
     view = g.view(None)
     never = np.full(len(view.agents), -np.inf)
     assert PublicWatch(BoltzmannModel()).rows_along(view, [("Ann", None), ("Bob", never)]) is None
+
+
+def _records():
+    from heimlich_lab import Rules, play
+    from heimlich_lab.bots import BluffBot, BoltzmannBot, GreedyBot, RandomBot
+    five = ["A", "B", "C", "D", "E"]
+    return [
+        play(Rules(), {p: BoltzmannBot(seed=30 + i) for i, p in enumerate(five)}, seed=31),
+        play(Rules(dossier=True), {"Ann": BluffBot(seed=1), "Bob": BoltzmannBot(seed=2), "Cy": RandomBot(3),
+                                   "Dee": GreedyBot(seed=4)}, seed=32),
+    ]
+
+
+@pytest.mark.parametrize("until", [None, "dossier"])
+def test_a_games_answers_added_at_once_are_the_ones_added_one_by_one(until, monkeypatch):
+    """The shared type tables built from a whole game's answers at once hold the numbers of adding them decision
+    by decision (the marginals read from them and every belief's own, after the tables are handed over)."""
+    from heimlich_lab.games.heimlich.inference import belief_set
+    from heimlich_lab.games.heimlich.inference.belief_set import BeliefSet
+    for rec in _records():
+        at_once = BeliefSet.from_record(rec, until=until, keep_updates=False)
+        with monkeypatch.context() as m:
+            m.setattr(belief_set._SharedTypeTables, "add_all", lambda self, items, answers: None)
+            one_by_one = BeliefSet.from_record(rec, until=until, keep_updates=False)
+        assert (at_once.index, at_once.at_mark, at_once.truth) == (one_by_one.index, one_by_one.at_mark,
+                                                                   one_by_one.truth)
+        a, b = at_once.marginals_arrays(), one_by_one.marginals_arrays()
+        assert a.keys() == b.keys() and all(np.array_equal(a[o], b[o]) for o in a)
+        for o in rec.players:
+            assert np.array_equal(at_once[o].marginals_array(), one_by_one[o].marginals_array())
+            assert [(s.index, s.actor, s.description) for s in at_once[o].history] == \
+                [(s.index, s.actor, s.description) for s in one_by_one[o].history]

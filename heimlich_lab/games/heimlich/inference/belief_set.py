@@ -168,6 +168,14 @@ class BeliefSet:
             stream: Iterable[Decision] = items
         else:
             stream = public_decisions(record, None, until) if decisions is None else decisions
+        if batch is not None and self._shared is not None and twin is None:
+            # the whole game's answers added to the shared tables at once (every one finite, as the beliefs' own
+            # tables would take them; else decision by decision below)
+            done = self._shared.add_all(items, batch)
+            if done is not None:
+                stream, stop = (), done
+                self.index = done.index + 1
+                self.at_mark = any(item.at_mark for item in items)
         for item in stream:
             views = None
             if twin is not None:
@@ -315,6 +323,40 @@ class _SharedTypeTables:
         self.tables[actor] = table + values[None]
         self.steps.append(item)
         return True
+
+    def add_all(self, items: list, answers: dict):
+        """:meth:`add` of a whole game's decisions at once: ``items`` the replay's items in order, ``answers`` the
+        model's answers by log index (:func:`~heimlich_lab.games.heimlich.inference.likelihoods.batch_answers`;
+        an item without one tells nothing). Each actor's table is its prior plus the actor's answers, added in
+        order (``np.add.reduce`` along the first axis adds row after row: the numbers of :meth:`add`, bit for
+        bit). Returns the last item (``None``: no items, or an answer is impossible somewhere or not per type;
+        nothing done then, and the caller adds decision by decision)."""
+        if self.tables or self.steps or not items:
+            return None
+        by_actor: dict[str, list[np.ndarray]] = {}
+        steps = []
+        for item in items:
+            if item.action.kind not in DECISION_KINDS:
+                continue
+            values = answers.get(item.index)
+            if values is None:
+                continue
+            if values.ndim != 2:
+                return None
+            by_actor.setdefault(item.actor, []).append(values)
+            steps.append(item)
+        stacked = {actor: np.stack(values) for actor, values in by_actor.items()}       # actor -> (D, K, A)
+        if not all(v.min() > -np.inf for v in stacked.values()):
+            return None
+        M, K = self.prior.shape
+        for actor, values in stacked.items():
+            rows = np.empty((len(values) + 1, M, K, self.n_agents))
+            rows[0] = self.prior[:, :, None]
+            rows[1:] = values[:, None]
+            self.tables[actor] = np.add.reduce(rows, axis=0)
+            self.readers[actor] = [b for b in self.beliefs.values() if b.reads_decisions_of(actor)]
+        self.steps = steps
+        return items[-1]
 
     def marginals(self) -> dict:
         """Observer -> marginal table (players + free, agents) of every belief, from the shared tables, without
