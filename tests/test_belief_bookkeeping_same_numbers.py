@@ -1,7 +1,8 @@
 """The evaluator's bookkeeping done in fewer array operations (issue 26 item 3, branch evalbook) gives the
-numbers of the step-by-step code it replaced, bit for bit: the bluffer's spectator followed along a game
-(:meth:`PublicWatch.rows_along <heimlich_lab.games.heimlich.inference.exposure.PublicWatch.rows_along>`), and
-the tables that the beliefs of one game share.
+numbers of the step-by-step code it replaced, bit for bit: the type tables that the beliefs of one game share.
+Also the bluffer's spectator followed along a game
+(:meth:`PublicWatch.rows_along <heimlich_lab.games.heimlich.inference.exposure.PublicWatch.rows_along>`) against a
+plain step-by-step reference (a run at once was tried and was slower: ``np.cumprod`` along the steps).
 """
 from __future__ import annotations
 

@@ -217,55 +217,17 @@ class _FedSpectator:
         """:meth:`row` of each step's actor before the step, then :meth:`update` with its values (``None``: none),
         for a run of steps, while every player holds one agent: the probabilities are carried unnormalised
         (rescaled when they grow small), each row normalised by itself; ``None`` if a step is impossible. The
-        spectator is not moved on (its run is forgotten).
-
-        The run is a few array operations (:meth:`_rows_at_once`) when the probabilities never grow small (the
-        same products and sums in the same order: the same numbers, bit for bit); else step by step
-        (:meth:`_rows_step_by_step`)."""
+        spectator is not moved on (its run is forgotten)."""
+        p, n_slots = self.p, self.n_slots
         if not steps:
             return []
         given = [v for _, v in steps if v is not None]
-        factors = None
         if given:   # every step's factors at once: exp(values - their top), 1 at the likeliest agent
             V = np.asarray(given, dtype=float)
             tops = V.max(axis=1)
             if not tops.min() > -np.inf:
                 return None
-            factors = np.exp(V - tops[:, None])
-        at_once = self._rows_at_once(steps, factors)
-        if at_once is not None:
-            return at_once
-        return self._rows_step_by_step(steps, iter(factors) if factors is not None else iter(()))
-
-    def _rows_at_once(self, steps, factors) -> list | None:
-        """:meth:`rows_along` in a few array operations: the probabilities before every step as one running
-        product (``np.cumprod`` multiplies in order, as the steps do), every row as one ``np.bincount`` (each
-        row's sums in the order of the assignments, as a row's own bincount); ``None`` where the steps would
-        rescale (a row's sum under 1e-150) or one is impossible: :meth:`_rows_step_by_step` says then."""
-        A = self.n_slots
-        singles = [self.single[self.owners[actor]] for actor, _ in steps]
-        T = len(steps)
-        # running[t] = the probabilities before step t (row 0 the start), the last row after every step
-        running = np.empty((T + 1, len(self.p)))
-        running[0] = self.p
-        j = 0
-        for t, (_, values) in enumerate(steps):
-            if values is not None:
-                running[t + 1] = factors[j][singles[t]]
-                j += 1
-            else:
-                running[t + 1] = 1.0
-        np.cumprod(running, axis=0, out=running)
-        idx = np.stack(singles) + (A * np.arange(T))[:, None]                           # (T, H)
-        rows = np.bincount(idx.ravel(), weights=running[:T].ravel(), minlength=T * A).reshape(T, A)
-        sums = rows.sum(axis=1)
-        if not sums.min() >= 1e-150 or not running[T].sum() > 0:
-            return None
-        return list(rows / sums[:, None])
-
-    def _rows_step_by_step(self, steps, factors) -> list | None:
-        """:meth:`rows_along` one step at a time, rescaling the probabilities when they grow small."""
-        p, n_slots = self.p, self.n_slots
+            factors = iter(np.exp(V - tops[:, None]))
         rows, sums = [], []
         for actor, values in steps:
             single = self.single[self.owners[actor]]
