@@ -109,3 +109,39 @@ def test_a_games_answers_added_at_once_are_the_ones_added_one_by_one(until, monk
             assert np.array_equal(at_once[o].marginals_array(), one_by_one[o].marginals_array())
             assert [(s.index, s.actor, s.description) for s in at_once[o].history] == \
                 [(s.index, s.actor, s.description) for s in one_by_one[o].history]
+
+
+def _exp_option_sums_before(centred, betas):
+    """exp_option_sums as it was before (each beta by itself, its powers squared afresh), the reference."""
+    e1 = None
+    out = np.empty((len(betas), *centred.shape[:-1]))
+    for j, beta in enumerate(betas):
+        beta = float(beta)
+        if beta.is_integer() and 1 <= beta <= 64:
+            if e1 is None:
+                e1 = np.exp(centred)
+            e, base, k = None, e1, int(beta)
+            while True:
+                if k & 1:
+                    e = base if e is None else e * base
+                k >>= 1
+                if not k:
+                    break
+                base = base * base
+            out[j] = e.sum(axis=-1)
+        else:
+            out[j] = np.exp(beta * centred).sum(axis=-1)
+    return out, e1
+
+
+@pytest.mark.parametrize("betas", [(0.3, 1.0, 3.0, 10.0), (1.0,), (2.0, 0.5, 7.0, 64.0, 5.0), (0.3,), (65.0, 12.0)])
+@pytest.mark.parametrize("shape", [(3, 7, 11), (1, 5, 2), (7, 30), (4, 6, 9)])
+def test_every_betas_option_sums_at_once_are_the_ones_beta_by_beta(betas, shape):
+    from heimlich_lab.games.heimlich.inference.player_types import exp_option_sums
+    rng = np.random.default_rng(len(shape) * 100 + len(betas))
+    u = rng.normal(0, 2, shape)
+    centred = u - u.max(axis=-1, keepdims=True)
+    got, e1 = exp_option_sums(centred, np.array(betas))
+    want, e1_want = _exp_option_sums_before(centred, np.array(betas))
+    assert got.shape == want.shape and np.array_equal(got, want)
+    assert (e1 is None) == (e1_want is None) and (e1 is None or np.array_equal(e1, e1_want))
