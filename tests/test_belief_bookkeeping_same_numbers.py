@@ -1,5 +1,6 @@
 """The evaluator's bookkeeping done in fewer array operations (issue 26 item 3, branch evalbook) gives the
-numbers of the step-by-step code it replaced, bit for bit: the type tables that the beliefs of one game share.
+numbers of the step-by-step code it replaced, bit for bit: the type tables that the beliefs of one game share,
+and every rationality's option sums (``exp_option_sums``).
 Also the bluffer's spectator followed along a game
 (:meth:`PublicWatch.rows_along <heimlich_lab.games.heimlich.inference.exposure.PublicWatch.rows_along>`) against a
 plain step-by-step reference (a run at once was tried and was slower: ``np.cumprod`` along the steps).
@@ -90,25 +91,30 @@ def _records():
     ]
 
 
-@pytest.mark.parametrize("until", [None, "dossier"])
-def test_a_games_answers_added_at_once_are_the_ones_added_one_by_one(until, monkeypatch):
-    """The shared type tables built from a whole game's answers at once hold the numbers of adding them decision
-    by decision (the marginals read from them and every belief's own, after the tables are handed over)."""
-    from heimlich_lab.games.heimlich.inference import belief_set
+@pytest.mark.parametrize("until", [None, "dossier", 25])
+def test_the_shared_tables_add_a_games_answers_as_one_by_one(until):
+    """The type tables that the beliefs of one game share, each actor's decisions added at once when first read,
+    hold the numbers of adding them decision by decision (``table + values``, in order), bit for bit."""
     from heimlich_lab.games.heimlich.inference.belief_set import BeliefSet
+    from heimlich_lab.games.heimlich.inference.likelihoods import batch_answers
+    from heimlich_lab.games.heimlich.rules.replay import public_decisions
     for rec in _records():
-        at_once = BeliefSet.from_record(rec, until=until, keep_updates=False)
-        with monkeypatch.context() as m:
-            m.setattr(belief_set._SharedTypeTables, "add_all", lambda self, items, answers: None)
-            one_by_one = BeliefSet.from_record(rec, until=until, keep_updates=False)
-        assert (at_once.index, at_once.at_mark, at_once.truth) == (one_by_one.index, one_by_one.at_mark,
-                                                                   one_by_one.truth)
-        a, b = at_once.marginals_arrays(), one_by_one.marginals_arrays()
-        assert a.keys() == b.keys() and all(np.array_equal(a[o], b[o]) for o in a)
-        for o in rec.players:
-            assert np.array_equal(at_once[o].marginals_array(), one_by_one[o].marginals_array())
-            assert [(s.index, s.actor, s.description) for s in at_once[o].history] == \
-                [(s.index, s.actor, s.description) for s in one_by_one[o].history]
+        bs = BeliefSet.from_record(rec, until=until, keep_updates=False)
+        shared = bs._shared
+        assert shared is not None
+        got = shared.tables
+        items = list(public_decisions(rec, None, until))
+        answers = batch_answers(bs.model, items, len(bs.agents))
+        want: dict = {}
+        for item in items:
+            v = answers.get(item.index)
+            if v is None:
+                continue
+            before = want.get(item.actor, np.repeat(shared.prior[:, :, None], len(bs.agents), axis=2))
+            want[item.actor] = before + v[None]
+        assert list(got) == list(want) and len(want) >= 3
+        assert all(np.array_equal(got[a], want[a]) for a in want)
+        assert len(shared.steps) == sum(answers.get(i.index) is not None for i in items)
 
 
 def _exp_option_sums_before(centred, betas):

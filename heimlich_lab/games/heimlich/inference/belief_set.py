@@ -168,14 +168,6 @@ class BeliefSet:
             stream: Iterable[Decision] = items
         else:
             stream = public_decisions(record, None, until) if decisions is None else decisions
-        if batch is not None and self._shared is not None and twin is None:
-            # the whole game's answers added to the shared tables at once (every one finite, as the beliefs' own
-            # tables would take them; else decision by decision below)
-            done = self._shared.add_all(items, batch)
-            if done is not None:
-                stream, stop = (), done
-                self.index = done.index + 1
-                self.at_mark = any(item.at_mark for item in items)
         for item in stream:
             views = None
             if twin is not None:
@@ -292,7 +284,8 @@ class _SharedTypeTables:
     def __init__(self, beliefs: dict, prior: np.ndarray, n_agents: int):
         self.beliefs = beliefs
         self.readers: dict[str, list[Belief]] = {}
-        self.tables: dict[str, np.ndarray] = {}
+        self._tables: dict[str, np.ndarray | None] = {}   # None: the prior (see tables)
+        self._pending: dict[str, list[np.ndarray]] = {}   # actor -> log-likelihoods added since, in order
         self.steps: list = []      # the decisions added (Decision items), their steps made on delivery
         self.prior = prior
         self.n_agents = n_agents
@@ -317,46 +310,32 @@ class _SharedTypeTables:
         readers = self.readers.get(actor)
         if readers is None:
             readers = self.readers[actor] = [b for b in self.beliefs.values() if b.reads_decisions_of(actor)]
-        table = self.tables.get(actor)
-        if table is None:
-            table = np.repeat(self.prior[:, :, None], self.n_agents, axis=2)
-        self.tables[actor] = table + values[None]
+        pending = self._pending.get(actor)
+        if pending is None:
+            pending = self._pending[actor] = []
+            if actor not in self._tables:
+                self._tables[actor] = None     # (the prior: a new table, in the order actors first acted)
+        pending.append(values)
         self.steps.append(item)
         return True
 
-    def add_all(self, items: list, answers: dict):
-        """:meth:`add` of a whole game's decisions at once: ``items`` the replay's items in order, ``answers`` the
-        model's answers by log index (:func:`~heimlich_lab.games.heimlich.inference.likelihoods.batch_answers`;
-        an item without one tells nothing). Each actor's table is its prior plus the actor's answers, added in
-        order (``np.add.reduce`` along the first axis adds row after row: the numbers of :meth:`add`, bit for
-        bit). Returns the last item (``None``: no items, or an answer is impossible somewhere or not per type;
-        nothing done then, and the caller adds decision by decision)."""
-        if self.tables or self.steps or not items:
-            return None
-        by_actor: dict[str, list[np.ndarray]] = {}
-        steps = []
-        for item in items:
-            if item.action.kind not in DECISION_KINDS:
-                continue
-            values = answers.get(item.index)
-            if values is None:
-                continue
-            if values.ndim != 2:
-                return None
-            by_actor.setdefault(item.actor, []).append(values)
-            steps.append(item)
-        stacked = {actor: np.stack(values) for actor, values in by_actor.items()}       # actor -> (D, K, A)
-        if not all(v.min() > -np.inf for v in stacked.values()):
-            return None
-        M, K = self.prior.shape
-        for actor, values in stacked.items():
-            rows = np.empty((len(values) + 1, M, K, self.n_agents))
-            rows[0] = self.prior[:, :, None]
-            rows[1:] = values[:, None]
-            self.tables[actor] = np.add.reduce(rows, axis=0)
-            self.readers[actor] = [b for b in self.beliefs.values() if b.reads_decisions_of(actor)]
-        self.steps = steps
-        return items[-1]
+    @property
+    def tables(self) -> dict[str, np.ndarray]:
+        """Player -> type table (populations, types, agents): the prior plus the decisions added, in order. The
+        decisions are kept as they come and added when a table is first read, all of an actor's at once:
+        ``np.add.reduce`` along the first axis of (the table before, then each decision's log-likelihoods) adds
+        them one after the other, as ``table + values`` decision by decision would (the same numbers, bit for
+        bit; tested)."""
+        if self._pending:
+            M, K = self.prior.shape
+            for actor, values in self._pending.items():
+                rows = np.empty((len(values) + 1, M, K, self.n_agents))
+                before = self._tables[actor]
+                rows[0] = self.prior[:, :, None] if before is None else before
+                rows[1:] = np.stack(values)[:, None]
+                self._tables[actor] = np.add.reduce(rows, axis=0)
+            self._pending = {}
+        return self._tables  # type: ignore[return-value]   # (no None left once the pending ones are added)
 
     def marginals(self) -> dict:
         """Observer -> marginal table (players + free, agents) of every belief, from the shared tables, without
@@ -424,5 +403,5 @@ class _SharedTypeTables:
                               describe_action(item.view, item.actor, item.action), "observation", None, None)
             for b in self.readers[item.actor]:
                 b.history.append(step)
-        self.tables, self.steps = {}, []
+        self._tables, self._pending, self.steps = {}, {}, []
 
