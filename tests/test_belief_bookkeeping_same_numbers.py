@@ -151,3 +151,30 @@ def test_every_betas_option_sums_at_once_are_the_ones_beta_by_beta(betas, shape)
     want, e1_want = _exp_option_sums_before(centred, np.array(betas))
     assert got.shape == want.shape and np.array_equal(got, want)
     assert (e1 is None) == (e1_want is None) and (e1 is None or np.array_equal(e1, e1_want))
+
+
+def test_a_belief_at_its_start_is_copied_from_one_built_once_and_reads_as_a_new_one():
+    """Belief.at_start: the same belief as Belief(...) (it reads a game to the same numbers), built once per
+    arguments and model; each copy has its own posterior and history; a model with writable prior tables, or
+    another model with the same prior, is not mistaken for the one cached."""
+    from heimlich_lab import Rules, play
+    from heimlich_lab.bots import BoltzmannBot
+    from heimlich_lab.errors import ModelError
+    from heimlich_lab.games.heimlich.inference.belief import Belief
+    from heimlich_lab.games.heimlich.inference.likelihoods import default_model
+    from heimlich_lab.games.heimlich.rules.replay import public_decisions
+    rec = play(Rules(), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}, seed=40)
+    model = default_model()
+    args = (rec.players, rec.rules.agents_for(3), "Bob", model, rec.deal["Bob"])
+    first, second = Belief.at_start(*args), Belief.at_start(*args)
+    plain = Belief(*args)
+    assert first is not second and first.posterior() is not second.posterior()
+    for b in (first, plain):
+        for d in public_decisions(rec, "Bob", 30):
+            b.add(d)
+    assert np.array_equal(first.marginals_array(), plain.marginals_array()) and len(first.history) > 3
+    assert second.history == [] and np.array_equal(second.marginals_array(), Belief(*args).marginals_array())
+    with pytest.raises(ModelError):
+        first.unread_copy()
+    other = default_model()
+    assert Belief.at_start(*args[:3], other, args[4]).model is other

@@ -58,7 +58,8 @@ class BeliefSet:
         self.points_share: dict[str | None, PointsShareBelief] = {}
         for obs, own in observers.items():
             own = tuple([own] if isinstance(own, str) else (own or ()))
-            self._beliefs[obs] = Belief(self.players, self.agents, obs, self.model, own, keep_updates=keep_updates)
+            self._beliefs[obs] = Belief.at_start(self.players, self.agents, obs, self.model, own,
+                                                 keep_updates=keep_updates)
             if baselines:
                 self.independent[obs] = IndependentBelief(self.players, self.agents, obs, self.model, own or None)
                 self.points_share[obs] = PointsShareBelief(self.players, self.agents, obs, own or None, alpha)
