@@ -264,6 +264,15 @@ class BeliefSet:
 
 
 @lru_cache(maxsize=16)
+def _single_slots(space: HypothesisSpace) -> np.ndarray:
+    """Each owner's slot in every hypothesis of ``space`` (owners, H), where each owner holds one (cached per
+    space; read-only)."""
+    out = np.stack([space.single_slot(o) for o in range(space.n_owners)])
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=16)
 def _spectator_space(players: tuple, agents: tuple) -> HypothesisSpace:
     """Every assignment of one agent to each player (a spectator's hypotheses; cached: a space keeps its
     lookups)."""
@@ -370,13 +379,27 @@ class _SharedTypeTables:
         full = _spectator_space(first.players, first.agents)
         # the gains as factors of at most 1 (each player's largest taken out), player q's of agent a at row q A + a
         factors = np.exp(gains - gains.max(axis=(1, 2), keepdims=True)).transpose(0, 2, 1).reshape(Q * A, M)
-        rows = np.stack([full.single_slot(a) + q * A for q, a in enumerate(actors)])     # (Q, H)
+        singles = _single_slots(full)                                             # (owners, H)
+        rows = singles[[full.owner_index(a) for a in actors]] + (A * np.arange(Q))[:, None]     # (Q, H)
         weights = np.take(factors, rows, axis=0).prod(axis=0) @ np.exp(pop)       # (H,)
+        # every observer's weights at once: the spectator's, the others' where they hold their own agent (the
+        # same products and sums as one observer at a time, row by row)
+        players = [o for o, _ in beliefs if o is not None]
+        own = np.array([first.agents.index(b.own_agents[0]) for o, b in beliefs if o is not None], dtype=np.intp)
+        held = weights * (singles[[full.owner_index(o) for o in players]] == own[:, None]) if players \
+            else np.empty((0, len(weights)))                                       # (O, H)
+        z = held.sum(axis=1)
+        scaled = held / z[:, None]
         out = {}
+        at = 0
         for o, b in beliefs:
-            w = weights if o is None else weights * (full.single_slot(o) == first.agents.index(b.own_agents[0]))
-            z = w.sum()
-            out[o] = full.event_sums(w / z) if z > 1e-200 else self._marginals_of(b, actors, gains, pop)
+            if o is None:
+                z_o = weights.sum()
+                out[o] = full.event_sums(weights / z_o) if z_o > 1e-200 \
+                    else self._marginals_of(b, actors, gains, pop)
+                continue
+            out[o] = full.event_sums(scaled[at]) if z[at] > 1e-200 else self._marginals_of(b, actors, gains, pop)
+            at += 1
         return out
 
     @staticmethod
