@@ -93,8 +93,9 @@ def _records():
 
 @pytest.mark.parametrize("until", [None, "dossier", 25])
 def test_the_shared_tables_add_a_games_answers_as_one_by_one(until):
-    """The type tables that the beliefs of one game share, each actor's decisions added at once when first read,
-    hold the numbers of adding them decision by decision (``table + values``, in order), bit for bit."""
+    """The type tables that the beliefs of one game share, added to in place, hold the numbers of adding the
+    decisions with new arrays (``table + values``, in order), bit for bit; with the answers checked once per
+    game."""
     from heimlich_lab.games.heimlich.inference.belief_set import BeliefSet
     from heimlich_lab.games.heimlich.inference.likelihoods import batch_answers
     from heimlich_lab.games.heimlich.rules.replay import public_decisions

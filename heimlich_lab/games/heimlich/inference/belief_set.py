@@ -167,6 +167,10 @@ class BeliefSet:
             items = list(public_decisions(record, None, until)) if decisions is None else list(decisions)
             batch = batch_answers(self.model, items, len(self.agents))
             stream: Iterable[Decision] = items
+            if batch and self._shared is not None:   # every answer finite: checked once here, not per decision
+                given = [v for v in batch.values() if v is not None]
+                self._shared.finite = bool(given) and len({v.shape for v in given}) == 1 \
+                    and bool(np.stack(given).min() > -np.inf)
         else:
             stream = public_decisions(record, None, until) if decisions is None else decisions
         for item in stream:
@@ -294,11 +298,13 @@ class _SharedTypeTables:
     def __init__(self, beliefs: dict, prior: np.ndarray, n_agents: int):
         self.beliefs = beliefs
         self.readers: dict[str, list[Belief]] = {}
-        self._tables: dict[str, np.ndarray | None] = {}   # None: the prior (see tables)
-        self._pending: dict[str, list[np.ndarray]] = {}   # actor -> log-likelihoods added since, in order
+        self.tables: dict[str, np.ndarray] = {}
         self.steps: list = []      # the decisions added (Decision items), their steps made on delivery
         self.prior = prior
         self.n_agents = n_agents
+        #: every log-likelihood that :meth:`add` will be given is known to be finite (checked at once by the
+        #: caller): add checks none of them again
+        self.finite = False
 
     @classmethod
     def for_beliefs(cls, bs: BeliefSet) -> _SharedTypeTables | None:
@@ -315,37 +321,17 @@ class _SharedTypeTables:
         """Add one decision's log-likelihoods (types, agents) for every belief that reads it; ``False`` (nothing
         done) if one of them is impossible somewhere (then each belief must read it itself). The decision's
         step in the readers' histories (with its description) is made when the tables are handed over."""
-        if values.ndim != 2 or not values.min() > -np.inf:
+        if values.ndim != 2 or not (self.finite or values.min() > -np.inf):
             return False
         readers = self.readers.get(actor)
         if readers is None:
             readers = self.readers[actor] = [b for b in self.beliefs.values() if b.reads_decisions_of(actor)]
-        pending = self._pending.get(actor)
-        if pending is None:
-            pending = self._pending[actor] = []
-            if actor not in self._tables:
-                self._tables[actor] = None     # (the prior: a new table, in the order actors first acted)
-        pending.append(values)
+        table = self.tables.get(actor)
+        if table is None:   # a new table of this replay's own, added to in place (handed over only at the end)
+            table = self.tables[actor] = np.repeat(self.prior[:, :, None], self.n_agents, axis=2)
+        np.add(table, values, out=table)        # table + values, without a new array per decision
         self.steps.append(item)
         return True
-
-    @property
-    def tables(self) -> dict[str, np.ndarray]:
-        """Player -> type table (populations, types, agents): the prior plus the decisions added, in order. The
-        decisions are kept as they come and added when a table is first read, all of an actor's at once:
-        ``np.add.reduce`` along the first axis of (the table before, then each decision's log-likelihoods) adds
-        them one after the other, as ``table + values`` decision by decision would (the same numbers, bit for
-        bit; tested)."""
-        if self._pending:
-            M, K = self.prior.shape
-            for actor, values in self._pending.items():
-                rows = np.empty((len(values) + 1, M, K, self.n_agents))
-                before = self._tables[actor]
-                rows[0] = self.prior[:, :, None] if before is None else before
-                rows[1:] = np.stack(values)[:, None]
-                self._tables[actor] = np.add.reduce(rows, axis=0)
-            self._pending = {}
-        return self._tables  # type: ignore[return-value]   # (no None left once the pending ones are added)
 
     def marginals(self) -> dict:
         """Observer -> marginal table (players + free, agents) of every belief, from the shared tables, without
@@ -427,5 +413,5 @@ class _SharedTypeTables:
                               describe_action(item.view, item.actor, item.action), "observation", None, None)
             for b in self.readers[item.actor]:
                 b.history.append(step)
-        self._tables, self._pending, self.steps = {}, {}, []
+        self.tables, self.steps = {}, []
 
