@@ -331,9 +331,7 @@ class Belief:
                 or self.at_mark:
             raise ModelError("unread_copy() copies a belief that has read nothing yet")
         new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new._posterior = self._posterior.copy()
-        new.history, new._took = [], set()
+        new.__dict__.update(self.__dict__, _posterior=self._posterior.copy(), history=[], _took=set())
         return new
 
     # ---------------------------------------------------------------- construction from games and records
