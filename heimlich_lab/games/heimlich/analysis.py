@@ -139,7 +139,8 @@ class _GameWatch:
         from .rules.replay import Decision, reached_mark
         g = self.game
         if not self.ok or g is None or len(record.log) != len(g.history) \
-                or any(e.action != a or e.actor != p for e, (p, a) in zip(record.log, g.history)) \
+                or any((e.action is not a and e.action != a) or e.actor != p  # (its own actions: no ==)
+                       for e, (p, a) in zip(record.log, g.history)) \
                 or any(a.kind == "take" for _, a in g.history):     # a take changes who holds what: replayed
             return None
         items = [Decision(k, p, a, None, v, turn, 0) for k, p, a, v, turn in self.items]

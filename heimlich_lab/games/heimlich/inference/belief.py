@@ -161,6 +161,21 @@ def _initial_posterior(space: HypothesisSpace, model, keep_updates: bool) -> Pos
     return post
 
 
+#: (class, players, agents, observer, own agents, keep_updates, id(model)) -> (the model, :func:`_start_marks` of it, a
+#: belief at that start): :meth:`Belief.at_start`'s cache
+_AT_START: dict = {}
+
+
+def _start_marks(model) -> tuple | None:
+    """What of ``model`` a belief's start reads (its prior tables and names, as found: compared by identity), or
+    ``None`` if an array of them can be written to (then a start is not cached)."""
+    marks = tuple(getattr(model, name, None) for name in ("log_tables", "log_prior", "table_log_prior", "type_names",
+                                                           "table_names"))
+    if any(isinstance(m, np.ndarray) and m.flags.writeable for m in marks):
+        return None
+    return marks
+
+
 @dataclass(frozen=True, eq=False)
 class BeliefStep:
     """One change of a belief: an observed decision (``kind="observation"``) or a
@@ -280,6 +295,44 @@ class Belief:
         self._reader: ViewReader | None = None
         self._manual = False  # fed by observe()
         self._added = False  # fed by add()
+
+    @classmethod
+    def at_start(cls, players: Iterable[str], agents: Iterable[str], observer: str | None = None, model=None,
+                 own_agents: str | Iterable[str] | None = None, *, keep_updates: bool = True) -> Belief:
+        """``Belief(players, agents, observer, model, own_agents, keep_updates=...)``, built once per arguments
+        and copied after (an evaluation starts the same few beliefs in every game): the copy shares the start's
+        read-only arrays (a belief's arrays are replaced when it changes, never changed in place) and has its
+        own posterior and history. A model is recognised by identity, and what its start reads (its prior
+        tables and names) too; a model whose prior tables can be written to is not cached.
+
+        >>> b = Belief.at_start(["Ann", "Bob", "Cy"], ["red", "blue", "green"], "Bob", PushModel(0.5), "blue")
+        >>> again = Belief.at_start(["Ann", "Bob", "Cy"], ["red", "blue", "green"], "Bob", b.model, "blue")
+        >>> again is b, bool(np.array_equal(again.marginals_array(), b.marginals_array()))
+        (False, True)
+        """
+        own = (own_agents,) if isinstance(own_agents, str) else tuple(own_agents or ())
+        key = (cls, tuple(players), tuple(agents), observer, own, keep_updates, id(model))
+        marks = _start_marks(model)
+        hit = _AT_START.get(key)
+        if hit is not None and hit[0] is model and marks is not None and len(marks) == len(hit[1]) \
+                and all(a is b for a, b in zip(marks, hit[1])):
+            return hit[2].unread_copy()
+        made = cls(players, agents, observer, model, own_agents, keep_updates=keep_updates)
+        if marks is not None and model is not None:
+            if len(_AT_START) > 128:
+                _AT_START.clear()
+            _AT_START[key] = (model, marks, made.unread_copy())
+        return made
+
+    def unread_copy(self) -> Belief:
+        """A copy of a belief that has read nothing yet (its start: see :meth:`at_start`); raises
+        :class:`~heimlich_lab.errors.ModelError` for one that has."""
+        if self.history or self._count or self._took or self._reader is not None or self._manual or self._added \
+                or self.at_mark:
+            raise ModelError("unread_copy() copies a belief that has read nothing yet")
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__, _posterior=self._posterior.copy(), history=[], _took=set())
+        return new
 
     # ---------------------------------------------------------------- construction from games and records
     @classmethod

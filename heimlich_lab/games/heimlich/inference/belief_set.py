@@ -58,7 +58,8 @@ class BeliefSet:
         self.points_share: dict[str | None, PointsShareBelief] = {}
         for obs, own in observers.items():
             own = tuple([own] if isinstance(own, str) else (own or ()))
-            self._beliefs[obs] = Belief(self.players, self.agents, obs, self.model, own, keep_updates=keep_updates)
+            self._beliefs[obs] = Belief.at_start(self.players, self.agents, obs, self.model, own,
+                                                 keep_updates=keep_updates)
             if baselines:
                 self.independent[obs] = IndependentBelief(self.players, self.agents, obs, self.model, own or None)
                 self.points_share[obs] = PointsShareBelief(self.players, self.agents, obs, own or None, alpha)
@@ -166,6 +167,10 @@ class BeliefSet:
             items = list(public_decisions(record, None, until)) if decisions is None else list(decisions)
             batch = batch_answers(self.model, items, len(self.agents))
             stream: Iterable[Decision] = items
+            if batch and self._shared is not None:   # every answer finite: checked once here, not per decision
+                given = [v for v in batch.values() if v is not None]
+                self._shared.finite = bool(given) and len({v.shape for v in given}) == 1 \
+                    and bool(np.stack(given).min() > -np.inf)
         else:
             stream = public_decisions(record, None, until) if decisions is None else decisions
         for item in stream:
@@ -263,6 +268,15 @@ class BeliefSet:
 
 
 @lru_cache(maxsize=16)
+def _single_slots(space: HypothesisSpace) -> np.ndarray:
+    """Each owner's slot in every hypothesis of ``space`` (owners, H), where each owner holds one (cached per
+    space; read-only)."""
+    out = np.stack([space.single_slot(o) for o in range(space.n_owners)])
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=16)
 def _spectator_space(players: tuple, agents: tuple) -> HypothesisSpace:
     """Every assignment of one agent to each player (a spectator's hypotheses; cached: a space keeps its
     lookups)."""
@@ -288,6 +302,9 @@ class _SharedTypeTables:
         self.steps: list = []      # the decisions added (Decision items), their steps made on delivery
         self.prior = prior
         self.n_agents = n_agents
+        #: every log-likelihood that :meth:`add` will be given is known to be finite (checked at once by the
+        #: caller): add checks none of them again
+        self.finite = False
 
     @classmethod
     def for_beliefs(cls, bs: BeliefSet) -> _SharedTypeTables | None:
@@ -304,15 +321,15 @@ class _SharedTypeTables:
         """Add one decision's log-likelihoods (types, agents) for every belief that reads it; ``False`` (nothing
         done) if one of them is impossible somewhere (then each belief must read it itself). The decision's
         step in the readers' histories (with its description) is made when the tables are handed over."""
-        if values.ndim != 2 or not values.min() > -np.inf:
+        if values.ndim != 2 or not (self.finite or values.min() > -np.inf):
             return False
         readers = self.readers.get(actor)
         if readers is None:
             readers = self.readers[actor] = [b for b in self.beliefs.values() if b.reads_decisions_of(actor)]
         table = self.tables.get(actor)
-        if table is None:
-            table = np.repeat(self.prior[:, :, None], self.n_agents, axis=2)
-        self.tables[actor] = table + values[None]
+        if table is None:   # a new table of this replay's own, added to in place (handed over only at the end)
+            table = self.tables[actor] = np.repeat(self.prior[:, :, None], self.n_agents, axis=2)
+        np.add(table, values, out=table)        # table + values, without a new array per decision
         self.steps.append(item)
         return True
 
@@ -348,13 +365,27 @@ class _SharedTypeTables:
         full = _spectator_space(first.players, first.agents)
         # the gains as factors of at most 1 (each player's largest taken out), player q's of agent a at row q A + a
         factors = np.exp(gains - gains.max(axis=(1, 2), keepdims=True)).transpose(0, 2, 1).reshape(Q * A, M)
-        rows = np.stack([full.single_slot(a) + q * A for q, a in enumerate(actors)])     # (Q, H)
+        singles = _single_slots(full)                                             # (owners, H)
+        rows = singles[[full.owner_index(a) for a in actors]] + (A * np.arange(Q))[:, None]     # (Q, H)
         weights = np.take(factors, rows, axis=0).prod(axis=0) @ np.exp(pop)       # (H,)
+        # every observer's weights at once: the spectator's, the others' where they hold their own agent (the
+        # same products and sums as one observer at a time, row by row)
+        players = [o for o, _ in beliefs if o is not None]
+        own = np.array([first.agents.index(b.own_agents[0]) for o, b in beliefs if o is not None], dtype=np.intp)
+        held = weights * (singles[[full.owner_index(o) for o in players]] == own[:, None]) if players \
+            else np.empty((0, len(weights)))                                       # (O, H)
+        z = held.sum(axis=1)
+        scaled = held / z[:, None]
         out = {}
+        at = 0
         for o, b in beliefs:
-            w = weights if o is None else weights * (full.single_slot(o) == first.agents.index(b.own_agents[0]))
-            z = w.sum()
-            out[o] = full.event_sums(w / z) if z > 1e-200 else self._marginals_of(b, actors, gains, pop)
+            if o is None:
+                z_o = weights.sum()
+                out[o] = full.event_sums(weights / z_o) if z_o > 1e-200 \
+                    else self._marginals_of(b, actors, gains, pop)
+                continue
+            out[o] = full.event_sums(scaled[at]) if z[at] > 1e-200 else self._marginals_of(b, actors, gains, pop)
+            at += 1
         return out
 
     @staticmethod

@@ -148,7 +148,7 @@ class PublicWatch:
         if "start" in kinds or "take" in kinds or not DECISION_KINDS.isdisjoint(kinds):
             return None
         from .belief import Belief
-        return Belief(view.players, view.agents, None, self.model, keep_updates=False).posterior()
+        return Belief.at_start(view.players, view.agents, None, self.model, keep_updates=False).posterior()
 
     @staticmethod
     def _advance(view, fed: _FedSpectator, n: int) -> bool:

@@ -153,26 +153,36 @@ def exp_option_sums(centred: np.ndarray, betas) -> tuple[np.ndarray, np.ndarray 
     >>> bool(np.array_equal(e1, np.exp(c)))
     True
     """
-    e1 = None
-    out = np.empty((len(betas), *centred.shape[:-1]))
+    # every beta's exp(beta * centred) written into one array (then one sum over the options for all): integer
+    # betas from the powers e1, e1**2, e1**4, ... (each computed once for all betas), multiplied low to high
+    raised = np.empty((len(betas), *centred.shape))
+    powers: list[np.ndarray] = []       # e1 ** (2 ** i)
     for j, beta in enumerate(betas):
         beta = float(beta)
         if beta.is_integer() and 1 <= beta <= _POWERS:
-            if e1 is None:
-                e1 = np.exp(centred)
-            e, base, k = None, e1, int(beta)
+            k, i, e = int(beta), 0, None
             while True:         # e1 ** k by repeated squaring
+                if not powers:
+                    powers.append(np.exp(centred))
+                elif i == len(powers):
+                    powers.append(powers[-1] * powers[-1])
                 if k & 1:
-                    e = base if e is None else e * base
+                    if e is None:
+                        e = powers[i]
+                    elif k == 1:    # the last factor: into its row directly
+                        np.multiply(e, powers[i], out=raised[j])
+                        break
+                    else:
+                        e = e * powers[i]
                 k >>= 1
+                i += 1
                 if not k:
+                    raised[j] = e
                     break
-                base = base * base
-            assert e is not None
-            out[j] = e.sum(axis=-1)
         else:
-            out[j] = np.exp(beta * centred).sum(axis=-1)
-    return out, e1
+            np.multiply(centred, beta, out=raised[j])
+            np.exp(raised[j], out=raised[j])
+    return raised.sum(axis=-1), (powers[0] if powers else None)
 
 
 class PlayerPopulation:

@@ -1,0 +1,172 @@
+"""The evaluator's bookkeeping done in fewer array operations (issue 26 item 3, branch evalbook) gives the
+numbers of the step-by-step code it replaced, bit for bit: the type tables that the beliefs of one game share,
+and every rationality's option sums (``exp_option_sums``).
+Also the bluffer's spectator followed along a game
+(:meth:`PublicWatch.rows_along <heimlich_lab.games.heimlich.inference.exposure.PublicWatch.rows_along>`) against the
+exact posterior in logs, within 1e-12 (a run at once was tried and was slower: ``np.cumprod`` along the steps).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from heimlich_lab import Game
+from heimlich_lab.games.heimlich.inference.exposure import PublicWatch
+from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+
+
+def _rows_one_by_one(watch: PublicWatch, view, steps):
+    """The reference: the spectator's exact posterior (in logs, the core's Bayes' rule), each step's actor's row
+    read before the step; ``None`` once a step is impossible."""
+    from heimlich_lab.errors import HeimlichError
+    from heimlich_lab.games.heimlich.inference.belief import Belief
+    post = Belief(view.players, view.agents, None, watch.model, keep_updates=False).posterior()
+    rows = []
+    for actor, values in steps:
+        rows.append(post.marginal_row(actor))
+        if values is not None:
+            try:
+                post.update_actor(actor, np.asarray(values, dtype=float))
+            except HeimlichError:
+                return None
+    return rows
+
+
+def _steps(players, n_agents, seed, n=60, spread=3.0, none_every=7):
+    rng = np.random.default_rng(seed)
+    return [(players[t % len(players)], None if t % none_every == 3 else rng.normal(0, spread, n_agents))
+            for t in range(n)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("n_players", [3, 5])
+def test_the_spectator_along_a_game_is_the_step_by_step_one(seed, n_players):
+    g = Game(["Ann", "Bob", "Cy", "Dee", "Eve"][:n_players], seed=seed)
+    view = g.view(None)
+    steps = _steps(list(view.players), len(view.agents), seed)
+    got = PublicWatch(BoltzmannModel()).rows_along(view, steps)
+    want = _rows_one_by_one(PublicWatch(BoltzmannModel()), view, steps)
+    assert got is not None and want is not None and len(got) == len(want) == len(steps)
+    assert all(np.abs(a - b).max() < 1e-12 for a, b in zip(got, want))
+
+
+def test_the_spectator_along_a_game_rescales_as_before_when_the_probabilities_grow_small():
+    """Evidence that contradicts itself (every player points at the same agent) drives the probabilities under
+    1e-150: the run is rescaled and still agrees with the posterior in logs."""
+    g = Game(["Ann", "Bob", "Cy"], seed=4)
+    view = g.view(None)
+    red = np.full(len(view.agents), -30.0)      # (the sum of the probabilities falls to about 1e-261)
+    red[0] = 0.0
+    steps = [(p, red) for p in ("Ann", "Bob", "Cy") * 10] + [("Ann", None)]
+    got = PublicWatch(BoltzmannModel()).rows_along(view, steps)
+    want = _rows_one_by_one(PublicWatch(BoltzmannModel()), view, steps)
+    assert got is not None and all(np.abs(a - b).max() < 1e-12 for a, b in zip(got, want))
+    assert all(np.isfinite(r).all() and abs(r.sum() - 1) < 1e-12 for r in got)
+
+
+def test_an_impossible_step_along_a_game_gives_none():
+    g = Game(["Ann", "Bob", "Cy"], seed=4)
+    view = g.view(None)
+    never = np.full(len(view.agents), -np.inf)
+    assert PublicWatch(BoltzmannModel()).rows_along(view, [("Ann", None), ("Bob", never)]) is None
+
+
+def _records():
+    from heimlich_lab import Rules, play
+    from heimlich_lab.bots import BluffBot, BoltzmannBot, GreedyBot, RandomBot
+    five = ["A", "B", "C", "D", "E"]
+    return [
+        play(Rules(), {p: BoltzmannBot(seed=30 + i) for i, p in enumerate(five)}, seed=31),
+        play(Rules(dossier=True), {"Ann": BluffBot(seed=1), "Bob": BoltzmannBot(seed=2), "Cy": RandomBot(3),
+                                   "Dee": GreedyBot(seed=4)}, seed=32),
+    ]
+
+
+@pytest.mark.parametrize("until", [None, "dossier", 25])
+def test_the_shared_tables_add_a_games_answers_as_one_by_one(until):
+    """The type tables that the beliefs of one game share, added to in place, hold the numbers of adding the
+    decisions with new arrays (``table + values``, in order), bit for bit; with the answers checked once per
+    game."""
+    from heimlich_lab.games.heimlich.inference.belief_set import BeliefSet
+    from heimlich_lab.games.heimlich.inference.likelihoods import batch_answers
+    from heimlich_lab.games.heimlich.rules.replay import public_decisions
+    for rec in _records():
+        bs = BeliefSet.from_record(rec, until=until, keep_updates=False)
+        shared = bs._shared
+        assert shared is not None
+        got = shared.tables
+        items = list(public_decisions(rec, None, until))
+        answers = batch_answers(bs.model, items, len(bs.agents))
+        want: dict = {}
+        for item in items:
+            v = answers.get(item.index)
+            if v is None:
+                continue
+            before = want.get(item.actor, np.repeat(shared.prior[:, :, None], len(bs.agents), axis=2))
+            want[item.actor] = before + v[None]
+        assert list(got) == list(want) and len(want) >= 3
+        assert all(np.array_equal(got[a], want[a]) for a in want)
+        assert len(shared.steps) == sum(answers.get(i.index) is not None for i in items)
+
+
+def _exp_option_sums_before(centred, betas):
+    """exp_option_sums as it was before (each beta by itself, its powers squared afresh), the reference."""
+    e1 = None
+    out = np.empty((len(betas), *centred.shape[:-1]))
+    for j, beta in enumerate(betas):
+        beta = float(beta)
+        if beta.is_integer() and 1 <= beta <= 64:
+            if e1 is None:
+                e1 = np.exp(centred)
+            e, base, k = None, e1, int(beta)
+            while True:
+                if k & 1:
+                    e = base if e is None else e * base
+                k >>= 1
+                if not k:
+                    break
+                base = base * base
+            out[j] = e.sum(axis=-1)
+        else:
+            out[j] = np.exp(beta * centred).sum(axis=-1)
+    return out, e1
+
+
+@pytest.mark.parametrize("betas", [(0.3, 1.0, 3.0, 10.0), (1.0,), (2.0, 0.5, 7.0, 64.0, 5.0), (0.3,), (65.0, 12.0)])
+@pytest.mark.parametrize("shape", [(3, 7, 11), (1, 5, 2), (7, 30), (4, 6, 9)])
+def test_every_betas_option_sums_at_once_are_the_ones_beta_by_beta(betas, shape):
+    from heimlich_lab.games.heimlich.inference.player_types import exp_option_sums
+    rng = np.random.default_rng(len(shape) * 100 + len(betas))
+    u = rng.normal(0, 2, shape)
+    centred = u - u.max(axis=-1, keepdims=True)
+    got, e1 = exp_option_sums(centred, np.array(betas))
+    want, e1_want = _exp_option_sums_before(centred, np.array(betas))
+    assert got.shape == want.shape and np.array_equal(got, want)
+    assert (e1 is None) == (e1_want is None) and (e1 is None or np.array_equal(e1, e1_want))
+
+
+def test_a_belief_at_its_start_is_copied_from_one_built_once_and_reads_as_a_new_one():
+    """Belief.at_start: the same belief as Belief(...) (it reads a game to the same numbers), built once per
+    arguments and model; each copy has its own posterior and history; a model with writable prior tables, or
+    another model with the same prior, is not mistaken for the one cached."""
+    from heimlich_lab import Rules, play
+    from heimlich_lab.bots import BoltzmannBot
+    from heimlich_lab.errors import ModelError
+    from heimlich_lab.games.heimlich.inference.belief import Belief
+    from heimlich_lab.games.heimlich.inference.likelihoods import default_model
+    from heimlich_lab.games.heimlich.rules.replay import public_decisions
+    rec = play(Rules(), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}, seed=40)
+    model = default_model()
+    args = (rec.players, rec.rules.agents_for(3), "Bob", model, rec.deal["Bob"])
+    first, second = Belief.at_start(*args), Belief.at_start(*args)
+    plain = Belief(*args)
+    assert first is not second and first.posterior() is not second.posterior()
+    for b in (first, plain):
+        for d in public_decisions(rec, "Bob", 30):
+            b.add(d)
+    assert np.array_equal(first.marginals_array(), plain.marginals_array()) and len(first.history) > 3
+    assert second.history == [] and np.array_equal(second.marginals_array(), Belief(*args).marginals_array())
+    with pytest.raises(ModelError):
+        first.unread_copy()
+    other = default_model()
+    assert Belief.at_start(*args[:3], other, args[4]).model is other
