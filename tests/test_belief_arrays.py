@@ -8,8 +8,8 @@
   bluffer, or with probability ``cover`` the least exposing of the options within ``slack`` of its best), within
   1e-12;
 * the default population and one with other kinds of types (a grid of rationalities with integer and
-  non-integer values, a bluffer of another rationality and secrecy, hiders who cover, no type that is the bluffer's
-  watch), so that types
+  non-integer values, a bluffer of another rationality and secrecy, hiders who cover, among them cheap ones of
+  secrecy 0 whose part that does not cover is a Boltzmann type's, no type that is the bluffer's watch), so that types
   added to the default population are covered by the same code;
 * the tournament's evaluator reading games as they are played gives the same scores as replaying their records.
 """
@@ -48,7 +48,8 @@ def _other_population():
     types = [PlayerType("random", 0.0, 0.0), PlayerType("boltzmann", 0.5, 0.1), PlayerType("boltzmann", 2.0, 0.02),
              PlayerType("boltzmann", 5.0, 0.0), PlayerType("boltzmann", 7.5, 0.3),
              PlayerType("bluff", 3.0, 0.1, secrecy=2.5), PlayerType("cover", 2.0, 0.05, secrecy=2.0, cover=0.35),
-             PlayerType("cover", 4.0, 0.0, secrecy=1.0, cover=0.6, slack=3.0)]
+             PlayerType("cover", 4.0, 0.0, secrecy=1.0, cover=0.6, slack=3.0),
+             PlayerType("cover", 2.0, 0.02, secrecy=0.0, cover=0.4), PlayerType("cover", 0.7, 0.1, secrecy=0.0)]
     return PlayerPopulation(types)
 
 
