@@ -9,6 +9,8 @@ two heavy steps of each size run as one compiled loop over the options instead o
   player_types.exp_option_sums` does), with ``exp(U - top)`` kept for the bluffer's watch;
 * :func:`bluff_log_likelihoods`: every bluffer's log-probability of the option taken, from the watch's option
   probabilities, the spectator's rows and the secrecies.
+* :func:`cover_shares`: for every hider who covers, the share of the option taken in its cover step (of the options
+  within its slack of the best, the least exposing), from the same watch and rows.
 
 The numbers are the array code's to rounding (sums taken in another order, ``exp`` of another library: within
 1e-12, tested against it in ``tests/test_belief_kernels.py``). :data:`COMPILED` says whether the kernels are in use;
@@ -28,7 +30,7 @@ import os
 
 import numpy as np
 
-__all__ = ["COMPILED", "bluff_log_likelihoods", "option_sums"]
+__all__ = ["COMPILED", "bluff_log_likelihoods", "cover_shares", "option_sums"]
 
 #: Integer rationalities up to this are raised from ``exp(U - top)`` by multiplications (as the array code).
 POWERS = 64
@@ -123,6 +125,46 @@ def bluff_log_likelihoods(U: np.ndarray, top: np.ndarray, ew: np.ndarray, sums_w
     return out
 
 
+def cover_shares(U: np.ndarray, ew: np.ndarray, sums_w: np.ndarray, keep_w: float, tremble_w: float,
+                 rows: np.ndarray, pick: np.ndarray, slacks: np.ndarray, tie: float) -> np.ndarray:
+    """Every hider who covers' ``P(the option taken | it covers, plays for agent a)``, (len(slacks), G, A): of the
+    options worth at most ``slack`` less to agent ``a`` than its best, the ones whose exposure is lowest (within
+    ``tie``) share it equally. ``U``, ``ew``, ``sums_w``, ``keep_w``, ``tremble_w``, ``rows`` and ``pick`` as in
+    :func:`bluff_log_likelihoods` (every entry of ``U`` finite); ``slacks`` each hider's slack (marker points)."""
+    G, n, A = U.shape
+    C = len(slacks)
+    out = np.zeros((C, G, A))
+    ex = np.empty((n, A))
+    w = np.empty(A)
+    for g in range(G):
+        for x in range(n):
+            total = 0.0
+            for a in range(A):
+                w[a] = rows[g, a] * (keep_w * (ew[g, x, a] / sums_w[g, a]) + tremble_w)
+                total += w[a]
+            for a in range(A):
+                ex[x, a] = w[a] / total if total > 0 else 0.0
+        i = pick[g]
+        for a in range(A):
+            best = _column_max(U[g], a)
+            for c in range(C):
+                floor = best - slacks[c]
+                if U[g, i, a] < floor:
+                    continue
+                low = ex[i, a]
+                for x in range(n):
+                    if U[g, x, a] >= floor and ex[x, a] < low:
+                        low = ex[x, a]
+                if ex[i, a] > low + tie:
+                    continue
+                count = 0
+                for x in range(n):
+                    if U[g, x, a] >= floor and ex[x, a] <= low + tie:
+                        count += 1
+                out[c, g, a] = 1.0 / count
+    return out
+
+
 #: Whether the kernels above run compiled (numba installed, and ``HEIMLICH_NUMPY_ONLY`` not set): the population
 #: then uses them; otherwise it keeps its array code.
 COMPILED = False
@@ -136,4 +178,5 @@ if os.environ.get("HEIMLICH_NUMPY_ONLY", "") in ("", "0"):
         _column_max = numba.njit(cache=True)(_column_max)
         option_sums = numba.njit(cache=True)(option_sums)
         bluff_log_likelihoods = numba.njit(cache=True)(bluff_log_likelihoods)
+        cover_shares = numba.njit(cache=True)(cover_shares)
         COMPILED = True

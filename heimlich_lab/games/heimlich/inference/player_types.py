@@ -240,6 +240,7 @@ class PlayerPopulation:
         #: hider who covers of secrecy 0 is, when it does not cover, its Boltzmann type: its row is read from the
         #: option sums of every rationality, and only its cover step is added (a cheap type)
         self._secret = np.array([k for k in self._bluff if types[k].secrecy > 0], dtype=int)
+        self._slacks = np.array([c[2] for c in self._cover.values()])
         #: whether :meth:`batch_type_log_likelihoods` uses the compiled kernels when numba is installed
         #: (:data:`~heimlich_lab.games.heimlich.inference.kernels.COMPILED`); ``False``: always the array code
         self.compiled = True
@@ -567,12 +568,11 @@ class PlayerPopulation:
                                                          self._beta[self._secret], self._secrecy[self._secret])
                     for raw, k in zip(raws, self._secret):
                         res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - math.log(n))
-                    if self._cover:     # the kernels know no cover step: the exposure as arrays, (G, A, n)
-                        q = R[:, :, None] * ((1 - we) * (ew / sums_w[:, None, :]) + we / n).transpose(0, 2, 1)
-                        total = q.sum(axis=1, keepdims=True)
-                        with np.errstate(invalid="ignore", divide="ignore"):
-                            exposure = np.where(total > 0, q / total, 0.0)
-                        self._cover_step(res, ds, Ut.transpose(0, 2, 1), exposure, at, pick)
+                    if self._cover:     # every hider's cover step: the share of the option taken
+                        shares = kernels.cover_shares(Ut, ew, sums_w, 1 - we, we / n, R, pick, self._slacks,
+                                                      _COVER_TIE)
+                        for share, (k, cover) in zip(shares, self._cover.items()):
+                            res[k, ds] = _covered(res[k, ds], share, cover)
                     continue
                 if rows[0] is not None:
                     p = np.asarray([rows[d] for d in ds])[:, :, None] * p
@@ -773,8 +773,10 @@ def default_population(weights: UtilityWeights | None = None) -> PlayerPopulatio
                             table_prior=[t[1] for t in DEFAULT_TABLES])
 
 
-#: The hider who covers of :func:`careful_hiders_population` (chosen on evaluation seed 101, BENCHMARKS.md).
-COVER_TYPE = PlayerType("cover", 2.0, 0.05, secrecy=2.0, cover=0.35)
+#: The hider who covers of :func:`careful_hiders_population` (chosen on evaluation seed 101, BENCHMARKS.md): when it
+#: does not cover, the kit's own careful player (beta 1, epsilon 0.05; secrecy 0), so that it costs only its cover
+#: step.
+COVER_TYPE = PlayerType("cover", 1.0, 0.05, secrecy=0.0, cover=0.35)
 #: The prior weight of its kind of table, careful hiders (taken from the careful players' 0.55).
 HIDERS_TABLE = 0.05
 
@@ -788,7 +790,7 @@ def careful_hiders_population(weights: UtilityWeights | None = None) -> PlayerPo
 
     >>> pop = careful_hiders_population()
     >>> pop.table_names[-1], pop.type_names[-1]
-    ('careful hiders', 'hider who covers (β≈2, secrecy 2, cover 0.35)')
+    ('careful hiders', 'hider who covers (β≈1, secrecy 0, cover 0.35)')
     >>> base = default_population()
     >>> bool(np.allclose(pop.tables[:4, :-1], base.tables) and not pop.tables[:4, -1].any())
     True
