@@ -140,6 +140,24 @@ def test_a_games_decisions_read_at_once_equal_one_by_one(pop_name, rules, seed, 
     assert read > 20
 
 
+def test_a_hider_of_secrecy_0_is_its_boltzmann_type_when_it_does_not_cover():
+    """The cheap hider who covers: of secrecy 0 and never covering, it reads every decision as the Boltzmann type of
+    its rationality and tremble, one by one and a game at once; covering, it differs (its cover step is read)."""
+    twin = PlayerType("boltzmann", 1.0, 0.05)
+    pop = PlayerPopulation([PlayerType("random", 0.0, 0.0), twin, PlayerType("bluff", 1.0, 0.05),
+                            PlayerType("cover", 1.0, 0.05, secrecy=0.0, cover=0.0),
+                            PlayerType("cover", 1.0, 0.05, secrecy=0.0, cover=0.35)])
+    rec = _mixed_game(Rules(), 6, 5)
+    items = [(d.view, d.actor, d.action) for d in public_decisions(rec, None) if d.view is not None]
+    batch = pop.batch_type_log_likelihoods(items)
+    read = [r for r in batch if r is not None]
+    assert batch is not None and len(read) > 20
+    one = [pop.type_log_likelihoods(*d) for d in items]
+    for rows in [*read, *(r for r in one if r is not None)]:
+        assert np.allclose(rows[3], rows[1], rtol=0, atol=TOL)
+    assert max(float(np.abs(r[4] - r[1]).max()) for r in read) > 0.1
+
+
 def test_hand_decisions_are_left_to_one_by_one():
     rec = _mixed_game(Rules(top_secret=True), 9, 4)
     items = [(d.view, d.actor, d.action) for d in public_decisions(rec, None) if d.view is not None]

@@ -240,6 +240,7 @@ class PlayerPopulation:
         #: hider who covers of secrecy 0 is, when it does not cover, its Boltzmann type: its row is read from the
         #: option sums of every rationality, and only its cover step is added (a cheap type)
         self._secret = np.array([k for k in self._bluff if types[k].secrecy > 0], dtype=int)
+        #: each hider who covers' slack, in the order of ``_cover`` (the compiled cover step's argument)
         self._slacks = np.array([c[2] for c in self._cover.values()])
         #: whether :meth:`batch_type_log_likelihoods` uses the compiled kernels when numba is installed
         #: (:data:`~heimlich_lab.games.heimlich.inference.kernels.COMPILED`); ``False``: always the array code
@@ -773,10 +774,10 @@ def default_population(weights: UtilityWeights | None = None) -> PlayerPopulatio
                             table_prior=[t[1] for t in DEFAULT_TABLES])
 
 
-#: The hider who covers of :func:`careful_hiders_population` (chosen on evaluation seed 101, BENCHMARKS.md): when it
-#: does not cover, the kit's own careful player (beta 1, epsilon 0.05; secrecy 0), so that it costs only its cover
-#: step.
-COVER_TYPE = PlayerType("cover", 1.0, 0.05, secrecy=0.0, cover=0.35)
+#: The hider who covers of :func:`careful_hiders_population` (chosen on evaluation seed 101, BENCHMARKS.md). A cheap
+#: one, ``PlayerType("cover", 1.0, 0.05, secrecy=0.0, cover=0.35)`` (the kit's careful player when it does not
+#: cover: only its cover step costs), reads tables of careful hiders a little less sharply (BENCHMARKS.md).
+COVER_TYPE = PlayerType("cover", 2.0, 0.05, secrecy=2.0, cover=0.35)
 #: The prior weight of its kind of table, careful hiders (taken from the careful players' 0.55).
 HIDERS_TABLE = 0.05
 
@@ -790,7 +791,7 @@ def careful_hiders_population(weights: UtilityWeights | None = None) -> PlayerPo
 
     >>> pop = careful_hiders_population()
     >>> pop.table_names[-1], pop.type_names[-1]
-    ('careful hiders', 'hider who covers (β≈1, secrecy 0, cover 0.35)')
+    ('careful hiders', 'hider who covers (β≈2, secrecy 2, cover 0.35)')
     >>> base = default_population()
     >>> bool(np.allclose(pop.tables[:4, :-1], base.tables) and not pop.tables[:4, -1].any())
     True
