@@ -89,6 +89,21 @@ def option_sums(U: np.ndarray, betas: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return top, sums, e1
 
 
+def _exposures(ew: np.ndarray, sums_w: np.ndarray, row: np.ndarray, keep_w: float, tremble_w: float,
+               ex: np.ndarray, w: np.ndarray) -> None:
+    """One table's exposures into ``ex`` (n, A): the spectator's belief in agent a right after option x (0 where no
+    agent can take x), from ``ew`` (n, A), ``sums_w`` (A,) and its ``row`` (A,) (see :func:`bluff_log_likelihoods`);
+    ``w`` (A,) is scratch."""
+    n, A = ex.shape
+    for x in range(n):
+        total = 0.0
+        for a in range(A):
+            w[a] = row[a] * (keep_w * (ew[x, a] / sums_w[a]) + tremble_w)
+            total += w[a]
+        for a in range(A):
+            ex[x, a] = w[a] / total if total > 0 else 0.0
+
+
 def bluff_log_likelihoods(U: np.ndarray, top: np.ndarray, ew: np.ndarray, sums_w: np.ndarray, keep_w: float,
                           tremble_w: float, rows: np.ndarray, pick: np.ndarray, betas: np.ndarray,
                           secrecies: np.ndarray) -> np.ndarray:
@@ -104,17 +119,14 @@ def bluff_log_likelihoods(U: np.ndarray, top: np.ndarray, ew: np.ndarray, sums_w
     K = len(betas)
     out = np.empty((K, G, A))
     z = np.empty((K, n, A))
+    ex = np.empty((n, A))
     w = np.empty(A)
     for g in range(G):
+        _exposures(ew[g], sums_w[g], rows[g], keep_w, tremble_w, ex, w)
         for x in range(n):
-            total = 0.0
             for a in range(A):
-                w[a] = rows[g, a] * (keep_w * (ew[g, x, a] / sums_w[g, a]) + tremble_w)
-                total += w[a]
-            for a in range(A):
-                expo = w[a] / total if total > 0 else 0.0
                 for k in range(K):
-                    z[k, x, a] = betas[k] * (U[g, x, a] - secrecies[k] * expo)
+                    z[k, x, a] = betas[k] * (U[g, x, a] - secrecies[k] * ex[x, a])
         for k in range(K):
             for a in range(A):
                 zt = _column_max(z[k], a)
@@ -137,13 +149,7 @@ def cover_shares(U: np.ndarray, ew: np.ndarray, sums_w: np.ndarray, keep_w: floa
     ex = np.empty((n, A))
     w = np.empty(A)
     for g in range(G):
-        for x in range(n):
-            total = 0.0
-            for a in range(A):
-                w[a] = rows[g, a] * (keep_w * (ew[g, x, a] / sums_w[g, a]) + tremble_w)
-                total += w[a]
-            for a in range(A):
-                ex[x, a] = w[a] / total if total > 0 else 0.0
+        _exposures(ew[g], sums_w[g], rows[g], keep_w, tremble_w, ex, w)
         i = pick[g]
         for a in range(A):
             best = _column_max(U[g], a)
@@ -176,6 +182,7 @@ if os.environ.get("HEIMLICH_NUMPY_ONLY", "") in ("", "0"):
     else:
         _ipow = numba.njit(cache=True)(_ipow)
         _column_max = numba.njit(cache=True)(_column_max)
+        _exposures = numba.njit(cache=True)(_exposures)
         option_sums = numba.njit(cache=True)(option_sums)
         bluff_log_likelihoods = numba.njit(cache=True)(bluff_log_likelihoods)
         cover_shares = numba.njit(cache=True)(cover_shares)
