@@ -8,8 +8,8 @@
   bluffer, or with probability ``cover`` the least exposing of the options within ``slack`` of its best), within
   1e-12;
 * the default population and one with other kinds of types (a grid of rationalities with integer and
-  non-integer values, a bluffer of another rationality and secrecy, hiders who cover, no type that is the bluffer's
-  watch), so that types
+  non-integer values, a bluffer of another rationality and secrecy, hiders who cover, among them cheap ones of
+  secrecy 0 whose part that does not cover is a Boltzmann type's, no type that is the bluffer's watch), so that types
   added to the default population are covered by the same code;
 * the tournament's evaluator reading games as they are played gives the same scores as replaying their records.
 """
@@ -48,7 +48,8 @@ def _other_population():
     types = [PlayerType("random", 0.0, 0.0), PlayerType("boltzmann", 0.5, 0.1), PlayerType("boltzmann", 2.0, 0.02),
              PlayerType("boltzmann", 5.0, 0.0), PlayerType("boltzmann", 7.5, 0.3),
              PlayerType("bluff", 3.0, 0.1, secrecy=2.5), PlayerType("cover", 2.0, 0.05, secrecy=2.0, cover=0.35),
-             PlayerType("cover", 4.0, 0.0, secrecy=1.0, cover=0.6, slack=3.0)]
+             PlayerType("cover", 4.0, 0.0, secrecy=1.0, cover=0.6, slack=3.0),
+             PlayerType("cover", 2.0, 0.02, secrecy=0.0, cover=0.4), PlayerType("cover", 0.7, 0.1, secrecy=0.0)]
     return PlayerPopulation(types)
 
 
@@ -137,6 +138,24 @@ def test_a_games_decisions_read_at_once_equal_one_by_one(pop_name, rules, seed, 
             assert b.shape == o.shape and np.allclose(b, o, rtol=0, atol=TOL), np.abs(b - o).max()
             read += 1
     assert read > 20
+
+
+def test_a_hider_of_secrecy_0_is_its_boltzmann_type_when_it_does_not_cover():
+    """The cheap hider who covers: of secrecy 0 and never covering, it reads every decision as the Boltzmann type of
+    its rationality and tremble, one by one and a game at once; covering, it differs (its cover step is read)."""
+    twin = PlayerType("boltzmann", 1.0, 0.05)
+    pop = PlayerPopulation([PlayerType("random", 0.0, 0.0), twin, PlayerType("bluff", 1.0, 0.05),
+                            PlayerType("cover", 1.0, 0.05, secrecy=0.0, cover=0.0),
+                            PlayerType("cover", 1.0, 0.05, secrecy=0.0, cover=0.35)])
+    rec = _mixed_game(Rules(), 6, 5)
+    items = [(d.view, d.actor, d.action) for d in public_decisions(rec, None) if d.view is not None]
+    batch = pop.batch_type_log_likelihoods(items)
+    read = [r for r in batch if r is not None]
+    assert batch is not None and len(read) > 20
+    one = [pop.type_log_likelihoods(*d) for d in items]
+    for rows in [*read, *(r for r in one if r is not None)]:
+        assert np.allclose(rows[3], rows[1], rtol=0, atol=TOL)
+    assert max(float(np.abs(r[4] - r[1]).max()) for r in read) > 0.1
 
 
 def test_hand_decisions_are_left_to_one_by_one():

@@ -1,8 +1,9 @@
 """The compiled kernels of the population's likelihoods (``heimlich_lab/games/heimlich/inference/kernels.py``,
 numba, an optional extra) give the array code's numbers within 1e-12: a whole game read at once with the kernels
 against the array code, for the default population and one with other kinds of types (non-integer and integer
-rationalities, a bluffer of another rationality and secrecy, no type that is the watch's model). Without numba the
-same kernels run as plain Python (slowly), so this test checks them either way."""
+rationalities, a bluffer of another rationality and secrecy, hiders who cover (their cover step as arrays beside
+the kernels), one of secrecy 0, no type that is the watch's model). Without numba the same kernels run as plain
+Python (slowly), so this test checks them either way."""
 from __future__ import annotations
 
 import numpy as np
@@ -20,7 +21,9 @@ TOL = 1e-12
 def _other():
     return PlayerPopulation([PlayerType("random", 0.0, 0.0), PlayerType("boltzmann", 0.5, 0.1),
                              PlayerType("boltzmann", 2.0, 0.02), PlayerType("boltzmann", 7.5, 0.3),
-                             PlayerType("bluff", 3.0, 0.1, secrecy=2.5)])
+                             PlayerType("bluff", 3.0, 0.1, secrecy=2.5),
+                             PlayerType("cover", 2.0, 0.05, secrecy=2.0, cover=0.35),
+                             PlayerType("cover", 2.0, 0.02, secrecy=0.0, cover=0.4, slack=3.0)])
 
 
 @pytest.mark.parametrize("make", [default_population, _other])

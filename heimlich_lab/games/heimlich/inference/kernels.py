@@ -9,6 +9,8 @@ two heavy steps of each size run as one compiled loop over the options instead o
   player_types.exp_option_sums` does), with ``exp(U - top)`` kept for the bluffer's watch;
 * :func:`bluff_log_likelihoods`: every bluffer's log-probability of the option taken, from the watch's option
   probabilities, the spectator's rows and the secrecies.
+* :func:`cover_shares`: for every hider who covers, the share of the option taken in its cover step (of the options
+  within its slack of the best, the least exposing), from the same watch and rows.
 
 The numbers are the array code's to rounding (sums taken in another order, ``exp`` of another library: within
 1e-12, tested against it in ``tests/test_belief_kernels.py``). :data:`COMPILED` says whether the kernels are in use;
@@ -28,7 +30,7 @@ import os
 
 import numpy as np
 
-__all__ = ["COMPILED", "bluff_log_likelihoods", "option_sums"]
+__all__ = ["COMPILED", "bluff_log_likelihoods", "cover_shares", "option_sums"]
 
 #: Integer rationalities up to this are raised from ``exp(U - top)`` by multiplications (as the array code).
 POWERS = 64
@@ -87,6 +89,21 @@ def option_sums(U: np.ndarray, betas: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return top, sums, e1
 
 
+def _exposures(ew: np.ndarray, sums_w: np.ndarray, row: np.ndarray, keep_w: float, tremble_w: float,
+               ex: np.ndarray, w: np.ndarray) -> None:
+    """One table's exposures into ``ex`` (n, A): the spectator's belief in agent a right after option x (0 where no
+    agent can take x), from ``ew`` (n, A), ``sums_w`` (A,) and its ``row`` (A,) (see :func:`bluff_log_likelihoods`);
+    ``w`` (A,) is scratch."""
+    n, A = ex.shape
+    for x in range(n):
+        total = 0.0
+        for a in range(A):
+            w[a] = row[a] * (keep_w * (ew[x, a] / sums_w[a]) + tremble_w)
+            total += w[a]
+        for a in range(A):
+            ex[x, a] = w[a] / total if total > 0 else 0.0
+
+
 def bluff_log_likelihoods(U: np.ndarray, top: np.ndarray, ew: np.ndarray, sums_w: np.ndarray, keep_w: float,
                           tremble_w: float, rows: np.ndarray, pick: np.ndarray, betas: np.ndarray,
                           secrecies: np.ndarray) -> np.ndarray:
@@ -102,17 +119,14 @@ def bluff_log_likelihoods(U: np.ndarray, top: np.ndarray, ew: np.ndarray, sums_w
     K = len(betas)
     out = np.empty((K, G, A))
     z = np.empty((K, n, A))
+    ex = np.empty((n, A))
     w = np.empty(A)
     for g in range(G):
+        _exposures(ew[g], sums_w[g], rows[g], keep_w, tremble_w, ex, w)
         for x in range(n):
-            total = 0.0
             for a in range(A):
-                w[a] = rows[g, a] * (keep_w * (ew[g, x, a] / sums_w[g, a]) + tremble_w)
-                total += w[a]
-            for a in range(A):
-                expo = w[a] / total if total > 0 else 0.0
                 for k in range(K):
-                    z[k, x, a] = betas[k] * (U[g, x, a] - secrecies[k] * expo)
+                    z[k, x, a] = betas[k] * (U[g, x, a] - secrecies[k] * ex[x, a])
         for k in range(K):
             for a in range(A):
                 zt = _column_max(z[k], a)
@@ -120,6 +134,40 @@ def bluff_log_likelihoods(U: np.ndarray, top: np.ndarray, ew: np.ndarray, sums_w
                 for x in range(n):
                     s += math.exp(z[k, x, a] - zt)
                 out[k, g, a] = z[k, pick[g], a] - (math.log(s) + zt)
+    return out
+
+
+def cover_shares(U: np.ndarray, ew: np.ndarray, sums_w: np.ndarray, keep_w: float, tremble_w: float,
+                 rows: np.ndarray, pick: np.ndarray, slacks: np.ndarray, tie: float) -> np.ndarray:
+    """Every hider who covers' ``P(the option taken | it covers, plays for agent a)``, (len(slacks), G, A): of the
+    options worth at most ``slack`` less to agent ``a`` than its best, the ones whose exposure is lowest (within
+    ``tie``) share it equally. ``U``, ``ew``, ``sums_w``, ``keep_w``, ``tremble_w``, ``rows`` and ``pick`` as in
+    :func:`bluff_log_likelihoods` (every entry of ``U`` finite); ``slacks`` each hider's slack (marker points)."""
+    G, n, A = U.shape
+    C = len(slacks)
+    out = np.zeros((C, G, A))
+    ex = np.empty((n, A))
+    w = np.empty(A)
+    for g in range(G):
+        _exposures(ew[g], sums_w[g], rows[g], keep_w, tremble_w, ex, w)
+        i = pick[g]
+        for a in range(A):
+            best = _column_max(U[g], a)
+            for c in range(C):
+                floor = best - slacks[c]
+                if U[g, i, a] < floor:
+                    continue
+                low = ex[i, a]
+                for x in range(n):
+                    if U[g, x, a] >= floor and ex[x, a] < low:
+                        low = ex[x, a]
+                if ex[i, a] > low + tie:
+                    continue
+                count = 0
+                for x in range(n):
+                    if U[g, x, a] >= floor and ex[x, a] <= low + tie:
+                        count += 1
+                out[c, g, a] = 1.0 / count
     return out
 
 
@@ -134,6 +182,8 @@ if os.environ.get("HEIMLICH_NUMPY_ONLY", "") in ("", "0"):
     else:
         _ipow = numba.njit(cache=True)(_ipow)
         _column_max = numba.njit(cache=True)(_column_max)
+        _exposures = numba.njit(cache=True)(_exposures)
         option_sums = numba.njit(cache=True)(option_sums)
         bluff_log_likelihoods = numba.njit(cache=True)(bluff_log_likelihoods)
+        cover_shares = numba.njit(cache=True)(cover_shares)
         COMPILED = True

@@ -25,7 +25,10 @@ The types, from least to most deliberate:
   the one leaving the spectator's belief in its agent lowest (shared equally among options tied there);
   otherwise it plays like a ``bluff`` type of the same ``beta``, ``secrecy`` and ``epsilon`` (the tremble
   is in that part only, as a HiderBot's). Its cover move is the cover
-  move only for its own agent, so a player who covers tells which agent they cover for.
+  move only for its own agent, so a player who covers tells which agent they cover for. With ``secrecy``
+  0 the part that does not cover is the ``boltzmann`` type of its ``beta`` and ``epsilon``: the type then
+  costs no exponentials of its own (its row comes from the option sums every rationality shares), only
+  its cover step.
 
 A population is a player model: :meth:`PlayerPopulation.type_log_likelihoods`
 gives ``log P(decision | type k, plays for agent a)`` (K, A), which a
@@ -243,6 +246,12 @@ class PlayerPopulation:
         with np.errstate(divide="ignore"):
             self._cover = {k: (float(np.log(t.cover)), float(np.log1p(-t.cover)), t.slack)
                            for k, t in enumerate(types) if t.kind == "cover"}
+        #: the types whose own part reads the exposure (a secrecy above 0), each with its own exponentials; a
+        #: hider who covers of secrecy 0 is, when it does not cover, its Boltzmann type: its row is read from the
+        #: option sums of every rationality, and only its cover step is added (a cheap type)
+        self._secret = np.array([k for k in self._bluff if types[k].secrecy > 0], dtype=int)
+        #: each hider who covers' slack, in the order of ``_cover`` (the compiled cover step's argument)
+        self._slacks = np.array([c[2] for c in self._cover.values()])
         #: whether :meth:`batch_type_log_likelihoods` uses the compiled kernels when numba is installed
         #: (:data:`~heimlich_lab.games.heimlich.inference.kernels.COMPILED`); ``False``: always the array code
         self.compiled = True
@@ -437,13 +446,13 @@ class PlayerPopulation:
             else:
                 p = (1 - we) * np.exp(wb * Ut - lse_w[:, None]) + we / n                     # (A, n)
             exposure = public_exposure(row, p)
-            for k in self._bluff:
+            for k in self._secret:      # (a type of secrecy 0 keeps its Boltzmann row, above)
                 z = self._beta[k] * (Ut - self._secrecy[k] * exposure)                        # (A, n), finite
                 zt = z.max(axis=1)
                 out[k] = (z[:, i].T if np.ndim(i) else z[:, i]) - (np.log(np.exp(z - zt[:, None]).sum(axis=1)) + zt)
-                if k in self._cover:
-                    share = _cover_shares(Ut, exposure, self._cover[k][2])                   # (A, n)
-                    shares[k] = share[:, i].T if np.ndim(i) else share[:, i]
+            for k, (_, _, slack) in self._cover.items():
+                share = _cover_shares(Ut, exposure, slack)                                   # (A, n)
+                shares[k] = share[:, i].T if np.ndim(i) else share[:, i]
         # the tremble: log((1 - eps) P + eps / n); at eps 0 the second term is -inf, at eps 1 the first
         if np.ndim(i) == 0:
             out = np.logaddexp(self._log_keep + out, self._log_eps - math.log(n))
@@ -511,7 +520,7 @@ class PlayerPopulation:
         watch = self._public.model
         wb, we = watch.beta, watch.epsilon
         watched = np.empty((D, A))
-        compiled = self.compiled and kernels.COMPILED and not self._cover    # the kernels know no cover step
+        compiled = self.compiled and kernels.COMPILED
         for n, ds in sizes.items():
             at = np.arange(len(ds))
             pick = np.array([tables[d][2] for d in ds])
@@ -567,9 +576,14 @@ class PlayerPopulation:
                     top, ew, sums_w = p
                     R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else np.ones((len(ds), A))
                     raws = kernels.bluff_log_likelihoods(Ut, top, ew, sums_w, 1 - we, we / n, R, pick,
-                                                         self._beta[self._bluff], self._secrecy[self._bluff])
-                    for raw, k in zip(raws, self._bluff):
+                                                         self._beta[self._secret], self._secrecy[self._secret])
+                    for raw, k in zip(raws, self._secret):
                         res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - math.log(n))
+                    if self._cover:     # every hider's cover step: the share of the option taken
+                        shares = kernels.cover_shares(Ut, ew, sums_w, 1 - we, we / n, R, pick, self._slacks,
+                                                      _COVER_TIE)
+                        for share, (k, cover) in zip(shares, self._cover.items()):
+                            res[k, ds] = _covered(res[k, ds], share, cover)
                     continue
                 if rows[0] is not None:
                     p = np.asarray([rows[d] for d in ds])[:, :, None] * p
@@ -579,7 +593,7 @@ class PlayerPopulation:
                 else:
                     with np.errstate(invalid="ignore", divide="ignore"):
                         exposure = np.where(total > 0, p / total, 0.0)
-                for k in self._bluff:
+                for k in self._secret:      # (a type of secrecy 0 keeps its Boltzmann row, above)
                     z = Ut - self._secrecy[k] * exposure                                      # (G, A, n)
                     if self._beta[k] != 1:      # (the default bluffer's rationality is 1: no pass to multiply)
                         z *= self._beta[k]
@@ -589,12 +603,18 @@ class PlayerPopulation:
                     np.exp(z, out=z)
                     raw = taken - (np.log(z.sum(axis=2)) + zt)
                     res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - math.log(n))
-                    if k in self._cover:
-                        share = _cover_shares(Ut, exposure, self._cover[k][2])                # (G, A, n)
-                        res[k, ds] = _covered(res[k, ds], share[at, :, pick], self._cover[k])
+                self._cover_step(res, ds, Ut, exposure, at, pick)
         for d, (j, _, _) in enumerate(tables):
             out[j] = res[:, d]
         return out
+
+    def _cover_step(self, res, ds, Ut, exposure, at, pick) -> None:
+        """Mix every hider who covers' rows ``res[k, ds]`` (its part that does not cover, tremble included) with
+        its cover step, in place: ``Ut`` and ``exposure`` (G, A, n) a table size's tables and exposures, ``pick``
+        (G,) the options taken."""
+        for k, cover in self._cover.items():
+            share = _cover_shares(Ut, exposure, cover[2])                                     # (G, A, n)
+            res[k, ds] = _covered(res[k, ds], share[at, :, pick], cover)
 
     def option_log_probabilities(self, view, actor: str, legal) -> np.ndarray | None:
         """``log P(x | type k, agent a)`` for every action ``x`` of ``legal`` (one decision's options), shape
@@ -764,7 +784,9 @@ def default_population(weights: UtilityWeights | None = None) -> PlayerPopulatio
                             table_prior=[t[1] for t in DEFAULT_TABLES])
 
 
-#: The hider who covers of :func:`careful_hiders_population` (chosen on evaluation seed 101, BENCHMARKS.md).
+#: The hider who covers of :func:`careful_hiders_population` (chosen on evaluation seed 101, BENCHMARKS.md). A cheap
+#: one, ``PlayerType("cover", 1.0, 0.05, secrecy=0.0, cover=0.35)`` (the kit's careful player when it does not
+#: cover: only its cover step costs), reads tables of careful hiders a little less sharply (BENCHMARKS.md).
 COVER_TYPE = PlayerType("cover", 2.0, 0.05, secrecy=2.0, cover=0.35)
 #: The prior weight of its kind of table, careful hiders (taken from the careful players' 0.55).
 HIDERS_TABLE = 0.05
