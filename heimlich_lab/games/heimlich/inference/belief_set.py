@@ -159,10 +159,11 @@ class BeliefSet:
             if record.rules.top_secret and any(o is not None for o in obs) else None
         self._shared = _SharedTypeTables.for_beliefs(self)
         batch = None
-        if twin is None and callable(getattr(self.model, "batch_type_log_likelihoods", None)) \
+        if callable(getattr(self.model, "batch_type_log_likelihoods", None)) \
                 and not any(e.action.kind == "take" for e in record.log):
             # every decision's likelihoods computed at once over the game's tables (the evaluator's path; beliefs
             # that keep their own type tables read the same answers), then the beliefs read them in order below
+            # (the spectator's answers; with Top Secret cards each observer's own pool from the twin's views)
             items = list(public_decisions(record, None, until)) if decisions is None else list(decisions)
             batch = batch_answers(self.model, items, len(self.agents))
             stream: Iterable[Decision] = items

@@ -18,6 +18,7 @@ import numpy as np
 
 from ....errors import ModelError
 from ..rules.actions import DECISION_KINDS, Action
+from .model import HAND_DECISIONS
 
 __all__ = ["LIKELIHOOD_CACHE", "LikelihoodCache", "PushModel", "ask_model", "checked_likelihoods", "default_model",
            "is_typed", "model_cache_key", "model_name"]
@@ -202,12 +203,14 @@ def batch_answers(model, items, n_agents: int) -> dict | None:
     :class:`~heimlich_lab.games.heimlich.rules.replay.Decision` s from its start, in order): log index -> (types,
     agents) or ``None``, computed for the whole game at once (``model.batch_type_log_likelihoods``, a
     :class:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation`'s); ``None`` where the model or
-    the game's decisions cannot be read that way (then each decision is asked in turn)."""
+    the game's decisions cannot be read that way (then each decision is asked in turn). Decisions that depend on a
+    hand (Top Secret) are read as the items' views' viewer reads them (``hands=True``)."""
     batch = getattr(model, "batch_type_log_likelihoods", None)
     if not callable(batch) or not is_typed(model):
         return None
     asked = [it for it in items if it.action.kind in DECISION_KINDS and it.view is not None]
-    raw = batch([(it.view, it.actor, it.action) for it in asked])
+    decisions = [(it.view, it.actor, it.action) for it in asked]
+    raw = batch(decisions, hands=True) if any(it.action.kind in HAND_DECISIONS for it in asked) else batch(decisions)
     if raw is None:
         return None
     rows = [r for r in raw if r is not None]
@@ -235,21 +238,28 @@ def clear_game_answers() -> None:
 def game_answers(model, record, items, n_agents: int, until) -> dict | None:
     """:func:`batch_answers` of a record's public decisions ``items``, remembered for the next observer of the same
     record (the model's :func:`model_cache_key`, the record's setup and log as key; a model without a key is not
-    remembered)."""
+    remembered). The answers to decisions that depend on a hand are each observer's own (their pool of cards): the
+    next observer's are asked again from its views (``items``), the rest looked up."""
     if not callable(getattr(model, "batch_type_log_likelihoods", None)):
         return None
     mkey = model_cache_key(model)
     key = None
+    viewer = next((it.view.viewer for it in items if it.view is not None), None)
     if mkey is not None:
         key = (mkey, until, record.view, record.players, record.rules, record.start,
                tuple((e.actor, e.action) for e in record.log))
         hit = _GAME_ANSWERS.get(key)
         if hit is not None:
             _GAME_ANSWERS.move_to_end(key)
-            return hit
+            answers, seen_by = hit
+            if seen_by == viewer:
+                return answers
+            own = {it.index: ask_model(model, it.view, it.actor, it.action, n_agents) for it in items
+                   if it.action.kind in HAND_DECISIONS and it.view is not None and it.index in answers}
+            return {**answers, **own} if own else answers
     out = batch_answers(model, items, n_agents)
     if key is not None and out is not None:
-        _GAME_ANSWERS[key] = out
+        _GAME_ANSWERS[key] = (out, viewer)
         if len(_GAME_ANSWERS) > 8:
             _GAME_ANSWERS.popitem(last=False)
     return out
