@@ -1,0 +1,165 @@
+"""Issue 26 item 2's rest: games with Top Secret cards read at once give the numbers read one by one.
+
+* :meth:`PlayerPopulation.batch_type_log_likelihoods` with ``hands=True`` (the table decisions stacked, the
+  decisions that depend on a hand read from each viewer's own pool, the bluffer's watch following every decision as
+  a spectator reads it) against :meth:`PlayerPopulation.type_log_likelihoods` asked decision by decision, for every
+  observer of seeded 6- and 7-player Top Secret (+ dossier) games, the default population and one whose types do
+  not include the watch's model, within 1e-12 (and the same impossible entries);
+* :meth:`Belief.from_record` for every observer, and :class:`BeliefSet`'s marginals, against the same read one
+  by one (a population that cannot read a game at once), within 1e-12;
+* the batched path is the one taken (a game with a hand decision is no longer left to one by one), and a game with
+  a take is left to one by one (the watch cannot follow who holds what).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from heimlich_lab import Belief, Rules, play
+from heimlich_lab.bots import BluffBot, BoltzmannBot, GreedyBot, RandomBot
+from heimlich_lab.games.heimlich.inference import likelihoods
+from heimlich_lab.games.heimlich.inference.belief_set import BeliefSet
+from heimlich_lab.games.heimlich.inference.model import HAND_DECISIONS
+from heimlich_lab.games.heimlich.inference.player_types import PlayerPopulation, PlayerType, default_population
+from heimlich_lab.games.heimlich.rules.replay import public_decisions
+
+TOL = 1e-12
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
+
+
+def _game(rules, seed, n):
+    kinds = [lambda s: BoltzmannBot(seed=s), lambda s: BluffBot(seed=s), lambda s: GreedyBot(seed=s), RandomBot]
+    return play(rules, {p: kinds[i % 4](seed + i) for i, p in enumerate(NAMES[:n])}, seed=seed)
+
+
+def _other_population():
+    """Types around the default grid, a bluffer and a hider who covers; none is the watch's model (beta 1,
+    epsilon 0.05), so the watch's reading of a hand decision is its own."""
+    types = [PlayerType("random", 0.0, 0.0), PlayerType("boltzmann", 0.5, 0.1), PlayerType("boltzmann", 2.0, 0.02),
+             PlayerType("boltzmann", 5.0, 0.0), PlayerType("bluff", 3.0, 0.1, secrecy=2.5),
+             PlayerType("cover", 2.0, 0.05, secrecy=2.0, cover=0.35)]
+    return PlayerPopulation(types)
+
+
+POPULATIONS = {"default": default_population, "other": _other_population}
+#: seeded Top Secret games without a take (checked below): (rules, seed, players)
+GAMES = [(Rules(top_secret=True, dossier=True), 3, 7), (Rules(top_secret=True, dossier=True), 8, 7),
+         (Rules(top_secret=True), 6, 6), (Rules(top_secret=True, dossier=True), 11, 6)]
+
+
+def _items(rec, observer):
+    return [(d.view, d.actor, d.action) for d in public_decisions(rec, observer) if d.view is not None]
+
+
+def _same(a, b):
+    """Two answers (K, A) within TOL, with the same impossible entries."""
+    assert a.shape == b.shape
+    assert np.array_equal(np.isneginf(a), np.isneginf(b))
+    f = np.isfinite(a)
+    return np.allclose(a[f], b[f], rtol=0, atol=TOL)
+
+
+class _OneByOne(PlayerPopulation):
+    """A population asked decision by decision (no reading of a whole game at once)."""
+    batch_type_log_likelihoods = None
+
+
+def _one_by_one(make):
+    pop = make()
+    pop.__class__ = _OneByOne
+    return pop
+
+
+@pytest.mark.parametrize("pop_name", sorted(POPULATIONS))
+@pytest.mark.parametrize("rules, seed, n", GAMES)
+def test_a_top_secret_games_decisions_read_at_once_equal_one_by_one_for_every_observer(pop_name, rules, seed, n):
+    rec = _game(rules, seed, n)
+    assert not any(e.action.kind == "take" for e in rec.log)
+    for observer in [None, *rec.players]:
+        items = _items(rec, observer)
+        assert sum(a.kind in HAND_DECISIONS for _, _, a in items) > 20
+        batch = POPULATIONS[pop_name]().batch_type_log_likelihoods(items, hands=True)
+        pop = POPULATIONS[pop_name]()         # a fresh one: its watch is fed decision by decision
+        one = [pop.type_log_likelihoods(*d) for d in items]
+        assert batch is not None and len(batch) == len(one)
+        for (_, _, action), b, o in zip(items, batch, one):
+            assert (b is None) == (o is None), action
+            if b is not None:
+                assert _same(b, o), (observer, str(action), float(np.abs(b - o)[np.isfinite(b)].max()))
+
+
+def test_the_watch_follows_hand_decisions_as_a_spectator_reads_them():
+    """A bluffer's answers after a hand decision depend on it: leaving it out of the watch changes them (so the test
+    above can fail)."""
+    rec = _game(*GAMES[0][:1], GAMES[0][1], GAMES[0][2])
+    items = _items(rec, "Ann")
+    pop = default_population()
+    batch = pop.batch_type_log_likelihoods(items, hands=True)
+    blind = default_population()
+    real = blind._hand_log_likelihoods
+    blind._hand_log_likelihoods = lambda decisions, watch: [(r, None) for r, _ in real(decisions, watch)]
+    other = blind.batch_type_log_likelihoods(items, hands=True)
+    bluff = pop.type_names.index("bluffer")
+    moved = [float(np.abs(a[bluff] - b[bluff]).max()) for a, b in zip(batch, other) if a is not None]
+    assert max(moved) > 1e-6
+
+
+def test_hand_decisions_need_hands_and_a_take_is_left_to_one_by_one():
+    rec = _game(*GAMES[0])
+    assert default_population().batch_type_log_likelihoods(_items(rec, None)) is None      # without hands=True
+    took = _game(Rules(top_secret=True, dossier=True), 5, 6)
+    assert any(e.action.kind == "take" for e in took.log)
+    assert default_population().batch_type_log_likelihoods(_items(took, None), hands=True) is None
+
+
+@pytest.mark.parametrize("rules, seed, n", GAMES[:3])
+def test_every_observers_belief_from_a_top_secret_record_equals_one_by_one(rules, seed, n):
+    rec = _game(rules, seed, n)
+    likelihoods.clear_game_answers()
+    calls = []
+    real = PlayerPopulation.batch_type_log_likelihoods
+
+    def counted(self, decisions, hands=False):
+        calls.append(hands)
+        return real(self, decisions, hands)
+
+    PlayerPopulation.batch_type_log_likelihoods = counted
+    try:
+        fast = {p: Belief.from_record(rec, p) for p in [*rec.players, None]}
+    finally:
+        PlayerPopulation.batch_type_log_likelihoods = real
+    assert calls == [True]          # the game read at once, once for every observer
+    for p, a in fast.items():
+        b = Belief.from_record(rec, p, model=_one_by_one(default_population))
+        assert np.allclose(a.marginals_array(), b.marginals_array(), rtol=0, atol=TOL)
+        assert np.allclose(a.marginals_history(), b.marginals_history(), rtol=0, atol=TOL)
+        ta, tb = a.player_types(), b.player_types()
+        assert sorted(ta) == sorted(tb)
+        for who in ta:
+            assert all(abs(ta[who][k] - tb[who][k]) <= TOL for k in ta[who])
+        assert [s.description for s in a.history] == [s.description for s in b.history]
+
+
+@pytest.mark.parametrize("pop_name", sorted(POPULATIONS))
+@pytest.mark.parametrize("rules, seed, n", GAMES[1:])
+def test_a_belief_set_of_a_top_secret_record_equals_one_by_one(pop_name, rules, seed, n):
+    rec = _game(rules, seed, n)
+    calls = []
+    real = PlayerPopulation.batch_type_log_likelihoods
+
+    def counted(self, decisions, hands=False):
+        calls.append(hands)
+        return real(self, decisions, hands)
+
+    PlayerPopulation.batch_type_log_likelihoods = counted
+    try:
+        fast = BeliefSet.from_record(rec, model=POPULATIONS[pop_name](), spectator=True, keep_updates=False)
+        got = fast.marginals_arrays()
+    finally:
+        PlayerPopulation.batch_type_log_likelihoods = real
+    assert calls == [True]
+    slow = BeliefSet.from_record(rec, model=_one_by_one(POPULATIONS[pop_name]), spectator=True, keep_updates=False)
+    want = slow.marginals_arrays()
+    assert sorted(got, key=str) == sorted(want, key=str)
+    for o in want:
+        assert np.allclose(got[o], want[o], rtol=0, atol=TOL), o
