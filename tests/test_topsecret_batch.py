@@ -60,8 +60,10 @@ def _same(a, b):
 
 
 class _OneByOne(PlayerPopulation):
-    """A population asked decision by decision (no reading of a whole game at once)."""
+    """A population asked decision by decision and viewer by viewer (no reading of a whole game at once, nor of
+    every viewer's pool at once)."""
     batch_type_log_likelihoods = None
+    pool_type_log_likelihoods = None
 
 
 def _one_by_one(make):
@@ -163,3 +165,25 @@ def test_a_belief_set_of_a_top_secret_record_equals_one_by_one(pop_name, rules, 
     assert sorted(got, key=str) == sorted(want, key=str)
     for o in want:
         assert np.allclose(got[o], want[o], rtol=0, atol=TOL), o
+
+
+@pytest.mark.parametrize("pop_name", sorted(POPULATIONS))
+@pytest.mark.parametrize("rules, seed, n", GAMES[::2])
+def test_every_viewers_pool_read_at_once_equals_viewer_by_viewer(pop_name, rules, seed, n):
+    rec = _game(rules, seed, n)
+    per = {o: {d.index: d for d in public_decisions(rec, o) if d.view is not None} for o in rec.players}
+    pop, ref = POPULATIONS[pop_name](), POPULATIONS[pop_name]()
+    pooled = []
+    real = pop._pooled_round
+    pop._pooled_round = lambda *a: pooled.append(real(*a)) or pooled[-1]
+    checked = 0
+    for i, d in per[rec.players[0]].items():
+        if d.action.kind not in HAND_DECISIONS:
+            continue
+        views = {o: per[o][i].view for o in rec.players}
+        got = pop.pool_type_log_likelihoods(views, d.actor, d.action)
+        assert sorted(got) == sorted(views)
+        for o, v in views.items():
+            assert _same(got[o], ref.type_log_likelihoods(v, d.actor, d.action)), (o, str(d.action))
+            checked += 1
+    assert checked > 100 and sum(p is not None for p in pooled) > 20      # the pools were read at once

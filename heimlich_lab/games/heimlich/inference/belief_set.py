@@ -15,7 +15,7 @@ from ..rules.records import GameRecord
 from ..rules.replay import Decision, public_decisions
 from .baselines import IndependentBelief, PointsShareBelief
 from .belief import Belief, BeliefStep
-from .likelihoods import ask_model, batch_answers, default_model
+from .likelihoods import ask_model, batch_answers, default_model, own_pool_answers
 from .model import HAND_DECISIONS
 from .wording import describe_action
 
@@ -218,13 +218,8 @@ class BeliefSet:
             values = batch.get(item.index)
         else:
             values = ask_model(self.model, item.view, item.actor, item.action, len(self.agents))  # spectator view
-        own = {}   # observer -> values from the observer's own pool (hand decisions), one answer per hand
-        by_hand: dict = {}
-        for o, v in (views or {}).items():
-            hand = (tuple(sorted(v.hand)), o == item.actor)   # the actor's own hand is known to it
-            if hand not in by_hand:
-                by_hand[hand] = ask_model(self.model, v, item.actor, item.action, len(self.agents))
-            own[o] = by_hand[hand]
+        # observer -> values from the observer's own pool (hand decisions)
+        own = own_pool_answers(self.model, views, item.actor, item.action, len(self.agents)) if views else {}
         shared = self._shared
         if shared is not None and values is not None:
             if not own and shared.add(item.actor, values, item):

@@ -21,7 +21,7 @@ from ..rules.actions import DECISION_KINDS, Action
 from .model import HAND_DECISIONS
 
 __all__ = ["LIKELIHOOD_CACHE", "LikelihoodCache", "PushModel", "ask_model", "checked_likelihoods", "default_model",
-           "is_typed", "model_cache_key", "model_name"]
+           "is_typed", "model_cache_key", "model_name", "own_pool_answers"]
 
 
 def default_model():
@@ -150,6 +150,25 @@ def checked_type_rows(model, raw, actor: str, action: Action, n_agents: int) -> 
         raise ModelError(f"{model_name(model)}: {action} is impossible for every type and agent")
     out.setflags(write=False)
     return out
+
+
+def own_pool_answers(model, views: dict, actor: str, action: Action, n_agents: int) -> dict:
+    """Each observer's checked answer to one decision that depends on a hand, from their own view (``views``:
+    observer -> view just before it; each reads the actor's hand from their own pool): a typed model's
+    ``pool_type_log_likelihoods`` (every observer at once, as a
+    :class:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation` has) where it has one, else one
+    :func:`ask_model` per hand."""
+    pool = getattr(model, "pool_type_log_likelihoods", None)
+    if callable(pool) and is_typed(model):
+        raw = pool(views, actor, action)
+        return {o: checked_type_rows(model, raw[o], actor, action, n_agents) for o in views}
+    own, by_hand = {}, {}
+    for o, v in views.items():
+        hand = (tuple(sorted(v.hand)), o == actor)   # the actor's own hand is known to it
+        if hand not in by_hand:
+            by_hand[hand] = ask_model(model, v, actor, action, n_agents)
+        own[o] = by_hand[hand]
+    return own
 
 
 def model_cache_key(model):

@@ -343,15 +343,16 @@ class PlayerPopulation:
         return out[0] if watch else out
 
     def _hand_answer(self, hit, action: Action, codes, st, active, beta, eps) -> np.ndarray:
-        """The probability of ``action`` by type and agent from a hand decision's table ``hit``."""
+        """The probability of ``action`` by type and agent from a hand decision's table ``hit`` (its options in the
+        last axis but one; leading axes: several viewers' tables at once)."""
         model = self._models[0]
         u = self.utility
         k = action.kind
         if k == "announce":
             return hit if action.args[0] else 1.0 - hit
         if k in ("pass", "done"):
-            return hit[:, -1]
-        p_card = hit[:, model.card_row(codes, action)]
+            return hit[..., -1, :]
+        p_card = hit[..., model.card_row(codes, action), :]
         plays = card_plays(st, action.args[0])
         if action not in plays:
             raise ModelError(f"{action} cannot be carried out in this position")
@@ -361,6 +362,92 @@ class PlayerPopulation:
         p_t = np.exp(z[:, plays.index(action)] - log_sum_exp(z, 1))
         eps = eps[:, None]
         return p_card * ((1 - eps) * p_t + eps / len(plays))
+
+    def pool_type_log_likelihoods(self, views: dict, actor: str, action: Action) -> dict:
+        """:meth:`type_log_likelihoods` of one decision that depends on a hand as each of several viewers reads it
+        (``views``: viewer -> their own view just before it; each reads the actor's hand from their own pool): a
+        round's card choices of every viewer who does not hold the actor's hand in one pass, as the hands' tables
+        add up (the viewers' pools differ only in the hands' weights: every hand pattern's sums are computed once,
+        then weighed per viewer). The same numbers as asking viewer by viewer, to rounding (within 1e-12, tested).
+
+        >>> from heimlich_lab import Rules, play
+        >>> from heimlich_lab.bots import BoltzmannBot
+        >>> from heimlich_lab.games.heimlich.rules.replay import public_decisions
+        >>> rec = play(Rules(top_secret=True), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])},
+        ...            seed=4)
+        >>> views = {p: [d for d in public_decisions(rec, p) if d.action.kind == "done"][0] for p in rec.players}
+        >>> d = views["Ann"]
+        >>> pop = default_population()
+        >>> got = pop.pool_type_log_likelihoods({p: v.view for p, v in views.items()}, d.actor, d.action)
+        >>> all(np.allclose(got[p], pop.type_log_likelihoods(v.view, d.actor, d.action), rtol=0, atol=1e-12)
+        ...     for p, v in views.items())
+        True
+        """
+        pooled = {o: v for o, v in views.items() if v.viewer != actor}
+        out = self._pooled_round(pooled, actor, action) \
+            if action.kind in ("play", "pass", "done") and len(pooled) > 1 else None
+        out = {} if out is None else out
+        with np.errstate(divide="ignore"):
+            for o, v in views.items():
+                out[o] = np.log(self._hand_probabilities(v, actor, action)) if o not in out else np.log(out[o])
+        return out
+
+    def _pooled_round(self, views: dict, actor: str, action: Action) -> dict | None:
+        """:meth:`_hand_probabilities` of a round's decision for viewers who read the actor's hand from their pools,
+        at once (``None``: read them one by one, e.g. where a sharp type's sums underflow)."""
+        model = self._models[0]
+        first = next(iter(views.values()))
+        st, active, _, stay = model.hand_situation(first, actor, action)
+        u = self.utility
+        vals = u.card_values(st, CARD_CODES, active)
+        codes = tuple(vals)
+        k = len(codes)
+        if k > 30:
+            return None
+        deck = first.rules.deck_for(len(first.players))
+        public = first.discards + first.removed
+        n = first.hand_sizes[actor]
+        bits = 1 << np.arange(k)
+        keys, ws = [], []
+        for v in views.values():         # each viewer's hands, as patterns of playable codes (one number each)
+            if v.discards != first.discards or v.removed != first.removed or v.hand_sizes != first.hand_sizes:
+                return None
+            seen = public + tuple(v.hand)
+            M, w = hands_of(codes, None, tuple(deck[c] - seen.count(c) for c in CARD_CODES), n)
+            keys.append((M @ bits).astype(np.int64))
+            ws.append(w)
+        patterns, at = np.unique(np.concatenate(keys), return_inverse=True)
+        W = np.zeros((len(ws), len(patterns)))
+        start = 0
+        for o, w in enumerate(ws):
+            np.add.at(W[o], at[start:start + len(w)], w)
+            start += len(w)
+        P = ((patterns[:, None] >> np.arange(k)) & 1).astype(float)                      # (U, k)
+        G = np.array(list(vals.values())).reshape(k, len(st.agents))
+        V = np.vstack([G, u.stay(st)[None, :]])
+        beta, eps_k = self._beta, self._eps
+        L = beta[:, None, None] * (V - V.max(axis=0))[None]                               # (K, k + 1, A)
+        Es = np.exp(L)
+        E = Es[:, :-1]
+        D = np.einsum("uc,kca->kua", P, E)
+        n_opt = P.sum(axis=1)
+        if stay is not None:
+            D = D + Es[:, -1][:, None, :]
+            n_opt = n_opt + 1
+        ok = n_opt > 0
+        Wok = W[:, ok]
+        total = Wok.sum(axis=1)
+        if not (total > 0).all() or not (D[:, ok] > UNDERFLOW).all():
+            return None
+        P, D, n_opt, Wn = P[ok], D[:, ok], n_opt[ok], Wok / total[:, None]
+        inv = (1 - eps_k[None, :, None, None]) * Wn[:, None, :, None] / D[None]           # (O, K, U, A)
+        tremble = eps_k[None, :, None] * (Wn / n_opt)[:, None, :]                          # (O, K, U)
+        cards = E[None] * np.einsum("uc,okua->okca", P, inv) + (tremble @ P)[..., None]    # (O, K, k, A)
+        stays = Es[:, -1][None] * inv.sum(axis=2) + tremble.sum(axis=2)[..., None] if stay is not None \
+            else np.zeros((len(ws), len(beta), E.shape[2]))
+        hit = np.concatenate([cards, stays[:, :, None, :]], axis=2)
+        p = self._hand_answer(hit, action, codes, st, active, beta, eps_k)                # (O, K, A)
+        return dict(zip(views, p))
 
     def _announce_probs(self, G, M, w, stay, beta, eps):
         """``P(yes | type, a)`` (K, A), as :meth:`BoltzmannModel._announce_probs` for every type at once (``beta``,
