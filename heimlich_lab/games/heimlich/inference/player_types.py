@@ -384,8 +384,7 @@ class PlayerPopulation:
         True
         """
         pooled = {o: v for o, v in views.items() if v.viewer != actor}
-        out = self._pooled_round(pooled, actor, action) \
-            if action.kind in ("play", "pass", "done") and len(pooled) > 1 else None
+        out = self._pooled_round(pooled, actor, action) if len(pooled) > 1 else None
         out = {} if out is None else out
         with np.errstate(divide="ignore"):
             for o, v in views.items():
@@ -393,8 +392,9 @@ class PlayerPopulation:
         return out
 
     def _pooled_round(self, views: dict, actor: str, action: Action) -> dict | None:
-        """:meth:`_hand_probabilities` of a round's decision for viewers who read the actor's hand from their pools,
-        at once (``None``: read them one by one, e.g. where a sharp type's sums underflow)."""
+        """:meth:`_hand_probabilities` of a decision that depends on a hand (a round's card choice or an
+        announcement) for viewers who read the actor's hand from their pools, at once (``None``: read them one by
+        one, e.g. where a sharp type's sums underflow)."""
         model = self._models[0]
         first = next(iter(views.values()))
         st, active, _, stay = model.hand_situation(first, actor, action)
@@ -409,23 +409,27 @@ class PlayerPopulation:
         n = first.hand_sizes[actor]
         bits = 1 << np.arange(k)
         keys, ws = [], []
+        counts = [public.count(c) for c in CARD_CODES]
         for v in views.values():         # each viewer's hands, as patterns of playable codes (one number each)
-            if v.discards != first.discards or v.removed != first.removed or v.hand_sizes != first.hand_sizes:
+            if v.discards != first.discards or v.removed != first.removed:
                 return None
-            seen = public + tuple(v.hand)
-            M, w = hands_of(codes, None, tuple(deck[c] - seen.count(c) for c in CARD_CODES), n)
+            hand = v.hand
+            M, w = hands_of(codes, None, tuple(deck[c] - m - hand.count(c) for c, m in zip(CARD_CODES, counts)), n)
             keys.append((M @ bits).astype(np.int64))
             ws.append(w)
         patterns, at = np.unique(np.concatenate(keys), return_inverse=True)
-        W = np.zeros((len(ws), len(patterns)))
+        W = np.empty((len(ws), len(patterns)))
         start = 0
         for o, w in enumerate(ws):
-            np.add.at(W[o], at[start:start + len(w)], w)
+            W[o] = np.bincount(at[start:start + len(w)], weights=w, minlength=len(patterns))
             start += len(w)
         P = ((patterns[:, None] >> np.arange(k)) & 1).astype(float)                      # (U, k)
         G = np.array(list(vals.values())).reshape(k, len(st.agents))
-        V = np.vstack([G, u.stay(st)[None, :]])
         beta, eps_k = self._beta, self._eps
+        if action.kind == "announce":
+            hit = self._pooled_announce(G, P, W, u.stay(st))
+            return dict(zip(views, self._hand_answer(hit, action, codes, st, active, beta, eps_k)))
+        V = np.vstack([G, u.stay(st)[None, :]])
         L = beta[:, None, None] * (V - V.max(axis=0))[None]                               # (K, k + 1, A)
         Es = np.exp(L)
         E = Es[:, :-1]
@@ -440,14 +444,39 @@ class PlayerPopulation:
         if not (total > 0).all() or not (D[:, ok] > UNDERFLOW).all():
             return None
         P, D, n_opt, Wn = P[ok], D[:, ok], n_opt[ok], Wok / total[:, None]
-        inv = (1 - eps_k[None, :, None, None]) * Wn[:, None, :, None] / D[None]           # (O, K, U, A)
-        tremble = eps_k[None, :, None] * (Wn / n_opt)[:, None, :]                          # (O, K, U)
-        cards = E[None] * np.einsum("uc,okua->okca", P, inv) + (tremble @ P)[..., None]    # (O, K, k, A)
-        stays = Es[:, -1][None] * inv.sum(axis=2) + tremble.sum(axis=2)[..., None] if stay is not None \
-            else np.zeros((len(ws), len(beta), E.shape[2]))
+        # the sums over hands are linear in each viewer's weights: products of matrices, (1 - eps) w / D per hand
+        nv, K, A = len(ws), len(beta), E.shape[2]
+        R = (1.0 / D).transpose(1, 0, 2).reshape(len(P), K * A)                           # (U, K A)
+        X = np.matmul((Wn[:, :, None] * P[None]).transpose(0, 2, 1), R)                   # (viewers, k, K A)
+        keep = (1 - eps_k)[None, :, None, None]
+        spread = eps_k[None, :, None] * ((Wn / n_opt) @ P)[:, None, :]  # (viewers, K, k): the tremble
+        cards = E[None] * (keep * X.reshape(nv, k, K, A).transpose(0, 2, 1, 3)) + spread[..., None]
+        if stay is not None:
+            Y = (Wn @ R).reshape(nv, K, A)
+            tremble = eps_k[None, :] * (Wn / n_opt).sum(axis=1)[:, None]                  # (viewers, K)
+            stays = Es[:, -1][None] * (keep[..., 0] * Y) + tremble[..., None]
+        else:
+            stays = np.zeros((nv, K, A))
         hit = np.concatenate([cards, stays[:, :, None, :]], axis=2)
         p = self._hand_answer(hit, action, codes, st, active, beta, eps_k)                # (O, K, A)
         return dict(zip(views, p))
+
+    def _pooled_announce(self, G, P, W, stay):
+        """``P(yes | type, a)`` (O, K, A) for every viewer at once, as :meth:`_announce_probs` (``P`` the hand
+        patterns (U, k), ``W`` each viewer's weights of them (O, U))."""
+        S = P.sum(axis=1)
+        can = S > 0
+        K, A = len(self._beta), len(stay)
+        if not can.any():
+            return np.zeros((len(W), K, A))
+        tau = self.weights.softness
+        gm = G.max(axis=0)
+        Y = tau * np.log((P[can] @ np.exp((G - gm) / tau)) / S[can, None]) + gm          # (U, A)
+        beta, eps = self._beta[:, None, None], self._eps[:, None, None]
+        with np.errstate(over="ignore"):    # a sharp type: exp(+large) is inf and the fraction 0
+            p_yes = (1 - eps) / (1 + np.exp(-beta * (Y - stay)[None])) + eps / 2         # (K, U, A)
+        flat = p_yes.transpose(1, 0, 2).reshape(int(can.sum()), K * A)
+        return (W[:, can] @ flat).reshape(len(W), K, A) / W.sum(axis=1)[:, None, None]
 
     def _announce_probs(self, G, M, w, stay, beta, eps):
         """``P(yes | type, a)`` (K, A), as :meth:`BoltzmannModel._announce_probs` for every type at once (``beta``,
