@@ -14,22 +14,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_belief_evaluator_speed import TOL, _game
 
-from heimlich_lab import Belief, Rules, play
-from heimlich_lab.bots import BluffBot, BoltzmannBot, GreedyBot, RandomBot
+from heimlich_lab import Belief, Rules
 from heimlich_lab.games.heimlich.inference import likelihoods
 from heimlich_lab.games.heimlich.inference.belief_set import BeliefSet
 from heimlich_lab.games.heimlich.inference.model import HAND_DECISIONS
 from heimlich_lab.games.heimlich.inference.player_types import PlayerPopulation, PlayerType, default_population
 from heimlich_lab.games.heimlich.rules.replay import public_decisions
-
-TOL = 1e-12
-NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
-
-
-def _game(rules, seed, n):
-    kinds = [lambda s: BoltzmannBot(seed=s), lambda s: BluffBot(seed=s), lambda s: GreedyBot(seed=s), RandomBot]
-    return play(rules, {p: kinds[i % 4](seed + i) for i, p in enumerate(NAMES[:n])}, seed=seed)
 
 
 def _other_population():
@@ -70,6 +62,19 @@ def _one_by_one(make):
     pop = make()
     pop.__class__ = _OneByOne
     return pop
+
+
+def _batch_calls(monkeypatch) -> list:
+    """Each call of batch_type_log_likelihoods from now on (its ``hands``), while the test runs."""
+    calls = []
+    real = PlayerPopulation.batch_type_log_likelihoods
+
+    def counted(self, decisions, hands=False):
+        calls.append(hands)
+        return real(self, decisions, hands)
+
+    monkeypatch.setattr(PlayerPopulation, "batch_type_log_likelihoods", counted)
+    return calls
 
 
 @pytest.mark.parametrize("pop_name", sorted(POPULATIONS))
@@ -115,50 +120,28 @@ def test_hand_decisions_need_hands_and_a_take_is_left_to_one_by_one():
 
 
 @pytest.mark.parametrize("rules, seed, n", GAMES[:3])
-def test_every_observers_belief_from_a_top_secret_record_equals_one_by_one(rules, seed, n):
+def test_every_observers_belief_from_a_top_secret_record_equals_one_by_one(rules, seed, n, monkeypatch):
     rec = _game(rules, seed, n)
     likelihoods.clear_game_answers()
-    calls = []
-    real = PlayerPopulation.batch_type_log_likelihoods
-
-    def counted(self, decisions, hands=False):
-        calls.append(hands)
-        return real(self, decisions, hands)
-
-    PlayerPopulation.batch_type_log_likelihoods = counted
-    try:
-        fast = {p: Belief.from_record(rec, p) for p in [*rec.players, None]}
-    finally:
-        PlayerPopulation.batch_type_log_likelihoods = real
+    calls = _batch_calls(monkeypatch)
+    fast = {p: Belief.from_record(rec, p) for p in [*rec.players, None]}
     assert calls == [True]          # the game read at once, once for every observer
     for p, a in fast.items():
         b = Belief.from_record(rec, p, model=_one_by_one(default_population))
         assert np.allclose(a.marginals_array(), b.marginals_array(), rtol=0, atol=TOL)
         assert np.allclose(a.marginals_history(), b.marginals_history(), rtol=0, atol=TOL)
         ta, tb = a.player_types(), b.player_types()
-        assert sorted(ta) == sorted(tb)
-        for who in ta:
-            assert all(abs(ta[who][k] - tb[who][k]) <= TOL for k in ta[who])
+        assert sorted(ta) == sorted(tb) and all(abs(ta[w][k] - tb[w][k]) <= TOL for w in ta for k in ta[w])
         assert [s.description for s in a.history] == [s.description for s in b.history]
 
 
 @pytest.mark.parametrize("pop_name", sorted(POPULATIONS))
 @pytest.mark.parametrize("rules, seed, n", GAMES[1:])
-def test_a_belief_set_of_a_top_secret_record_equals_one_by_one(pop_name, rules, seed, n):
+def test_a_belief_set_of_a_top_secret_record_equals_one_by_one(pop_name, rules, seed, n, monkeypatch):
     rec = _game(rules, seed, n)
-    calls = []
-    real = PlayerPopulation.batch_type_log_likelihoods
-
-    def counted(self, decisions, hands=False):
-        calls.append(hands)
-        return real(self, decisions, hands)
-
-    PlayerPopulation.batch_type_log_likelihoods = counted
-    try:
-        fast = BeliefSet.from_record(rec, model=POPULATIONS[pop_name](), spectator=True, keep_updates=False)
-        got = fast.marginals_arrays()
-    finally:
-        PlayerPopulation.batch_type_log_likelihoods = real
+    calls = _batch_calls(monkeypatch)
+    got = BeliefSet.from_record(rec, model=POPULATIONS[pop_name](), spectator=True, keep_updates=False) \
+        .marginals_arrays()
     assert calls == [True]
     slow = BeliefSet.from_record(rec, model=_one_by_one(POPULATIONS[pop_name]), spectator=True, keep_updates=False)
     want = slow.marginals_arrays()
