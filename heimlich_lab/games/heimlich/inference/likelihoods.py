@@ -9,6 +9,7 @@ the cache that lets several beliefs of one game share each answer.
 """
 from __future__ import annotations
 
+import inspect
 import math
 from collections import OrderedDict
 from dataclasses import is_dataclass
@@ -229,7 +230,12 @@ def batch_answers(model, items, n_agents: int) -> dict | None:
         return None
     asked = [it for it in items if it.action.kind in DECISION_KINDS and it.view is not None]
     decisions = [(it.view, it.actor, it.action) for it in asked]
-    raw = batch(decisions, hands=True) if any(it.action.kind in HAND_DECISIONS for it in asked) else batch(decisions)
+    if any(it.action.kind in HAND_DECISIONS for it in asked):
+        if "hands" not in inspect.signature(batch).parameters:     # a model that reads no hand decision at once
+            return None
+        raw = batch(decisions, hands=True)
+    else:
+        raw = batch(decisions)
     if raw is None:
         return None
     rows = [r for r in raw if r is not None]
