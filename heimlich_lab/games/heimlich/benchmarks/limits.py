@@ -14,6 +14,9 @@ shared machine inflates them little; numpy's small products run on one core):
 * **a board bot-step**: the median CPU time of a step of the board (a 7-player Top Secret + Secret Dossier
   game between random bots, a spectator's belief panel on), as ``heimlich-lab bench --only board``
   measures it. The target: half of what it was before issue 26 (see BENCHMARKS.md).
+* **games with Top Secret cards** (``--only topsecret``, not in the default run): 7-player Top Secret + Secret
+  Dossier games between Boltzmann bots, the evaluator's cost per decision (the tournament with every belief minus
+  without) and :meth:`Belief.from_record` for every observer per decision read.
 
 Only public entry points are used, so this file also times an older tree
 (``PYTHONPATH=OLD python heimlich_lab/games/heimlich/benchmarks/limits.py``: scripts/speed_side_by_side.py's
