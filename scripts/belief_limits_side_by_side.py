@@ -1,6 +1,6 @@
 """Issue 26's belief figures for two trees, side by side in one run (``heimlich-lab bench --only limits``'s).
 
-    python scripts/belief_limits_side_by_side.py BEFORE_TREE AFTER_TREE [--rounds 2] [--quick] [--only board]
+    python scripts/belief_limits_side_by_side.py BEFORE_TREE AFTER_TREE [--rounds 2] [--quick] [--only board|topsecret]
 
 Each round runs this tree's ``heimlich_lab/games/heimlich/benchmarks/limits.py`` (public entry points only, so
 it times an older tree too) in a fresh process per tree, with ``PYTHONPATH`` set to that tree, the order of the
@@ -38,8 +38,9 @@ def main(argv=None) -> None:
     ap.add_argument("after")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", choices=("limits", "board"), default="limits",
-                    help="every figure (limits) or the board bot-step alone (board)")
+    ap.add_argument("--only", choices=("limits", "board", "topsecret"), default="limits",
+                    help="every figure (limits), the board bot-step alone (board) or the 7-player games with Top "
+                         "Secret cards (topsecret: the evaluator's path and Belief.from_record per decision)")
     a = ap.parse_args(argv)
     got: dict[str, list[dict]] = {"before": [], "after": []}
     for r in range(a.rounds):

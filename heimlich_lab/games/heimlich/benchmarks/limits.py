@@ -14,6 +14,9 @@ shared machine inflates them little; numpy's small products run on one core):
 * **a board bot-step**: the median CPU time of a step of the board (a 7-player Top Secret + Secret Dossier
   game between random bots, a spectator's belief panel on), as ``heimlich-lab bench --only board``
   measures it. The target: half of what it was before issue 26 (see BENCHMARKS.md).
+* **games with Top Secret cards** (``--only topsecret``, not in the default run): 7-player Top Secret + Secret
+  Dossier games between Boltzmann bots, the evaluator's cost per decision (the tournament with every belief minus
+  without) and :meth:`Belief.from_record` for every observer per decision read.
 
 Only public entry points are used, so this file also times an older tree
 (``PYTHONPATH=OLD python heimlich_lab/games/heimlich/benchmarks/limits.py``: scripts/speed_side_by_side.py's
@@ -180,8 +183,82 @@ def bench_limits(quick: bool = False) -> list[tuple[str, float, str]]:
     ]
 
 
-#: What ``--only`` may name: every figure (``limits``, the default) or the board step alone (``board``).
-FIGURES = {"limits": bench_limits, "board": board_step_figure}
+def topsecret_evaluator(games: int, rounds: int) -> tuple[float, float, int]:
+    """CPU seconds of ``games`` 7-player Top Secret + Secret Dossier games between Boltzmann bots through
+    :func:`tournament` (one process) with every player's belief (default model, whole game: the evaluator's path)
+    and without, the least of ``rounds`` alternated runs each, and the number of player decisions in them."""
+    tournament = _first("heimlich_lab.analysis:tournament")
+    BeliefEvaluator = _first(f"{_H}.analysis:BeliefEvaluator", "heimlich_lab.analysis:BeliefEvaluator")
+    kinds = _first(f"{_H}.rules.actions:DECISION_KINDS", "heimlich_lab.actions:DECISION_KINDS")
+    grid: dict[str, Any] = dict(player_counts=7, variants="both", bots="boltzmann", progress=False, n_jobs=1, seed=1)
+
+    def count(rec):
+        return {"n_decisions": {p: sum(e.action.kind in kinds for e in rec.log) for p in rec.players}}
+
+    df = tournament(**grid, games=games, evaluate=count)     # (not timed) the decisions
+    tournament(**grid, games=1, evaluate=BeliefEvaluator(until=None))   # imports, compiled kernels (not timed)
+    n = int(df.groupby("game_id")["n_decisions"].first().sum())
+    with_b, without = [], []
+    for _ in range(rounds):
+        without.append(_cpu(lambda: tournament(**grid, games=games)))
+        with_b.append(_cpu(lambda: tournament(**grid, games=games, evaluate=BeliefEvaluator(until=None))))
+    return min(with_b), min(without), n
+
+
+def topsecret_from_record(n_records: int, rounds: int) -> tuple[float, float, int]:
+    """CPU seconds of :meth:`Belief.from_record` (default model) for every observer of ``n_records`` 7-player
+    Top Secret + Secret Dossier games between Boltzmann bots, as it runs (answers shared from the record's
+    previous observer where the tree does) and each observer by itself, the least of ``rounds``; and the number of
+    decisions read (the observations of every observer's history)."""
+    Belief = _first(f"{_H}.inference.belief:Belief", "heimlich_lab.inference.belief:Belief")
+    Rules = _first(f"{_H}.rules:Rules", "heimlich_lab.rules:Rules")
+    play = _first(f"{_H}.play:play", "heimlich_lab.play:play")
+    BoltzmannBot = _first(f"{_H}.bots.model_bots:BoltzmannBot", "heimlich_lab.bots.model_bots:BoltzmannBot")
+    recs = [play(Rules(top_secret=True, dossier=True), {p: BoltzmannBot(seed=10 * k + i)
+                                                         for i, p in enumerate(PLAYERS_7)}, seed=200 + k)
+            for k in range(n_records)]
+    reads = [0]
+
+    def run(alone=False):
+        n = 0
+        for rec in recs:
+            for p in rec.players:
+                if alone:
+                    _forget_answers()
+                b = Belief.from_record(rec, observer=p)
+                b.marginals_array()
+                n += sum(1 for s in b.history if s.kind == "observation")
+        reads[0] = n
+
+    run()       # warm (not timed)
+    shared, alone = [], []
+    for _ in range(rounds):
+        shared.append(_cpu(run))
+        alone.append(_cpu(lambda: run(alone=True)))
+    return min(shared), min(alone), reads[0]
+
+
+def topsecret_figures(quick: bool = False) -> list[tuple[str, float, str]]:
+    """Games with Top Secret cards (``--only topsecret``): the evaluator's path and ``Belief.from_record`` at 7
+    players, per decision."""
+    games, rounds = (3, 1) if quick else (12, 2)
+    w, wo, n = topsecret_evaluator(games, rounds)
+    d, alone, reads = topsecret_from_record(1 if quick else 2, 1 if quick else 2)
+    return [
+        (f"{games} 7-player TS + dossier Boltzmann games ({n} decisions), bots only", wo / games * 1e3, "CPU-ms/game"),
+        ("  the same games with every belief, default model, whole game", w / games * 1e3, "CPU-ms/game"),
+        ("  beliefs vs bots only", w / wo, "x"),
+        ("  the beliefs' cost per decision (with - without)", (w - wo) / n * 1e6, "CPU-us/decision"),
+        (f"Belief.from_record, 7 players TS + dossier, every observer ({reads} reads)", d / reads * 1e6,
+         "CPU-us/decision"),
+        ("  each observer by itself (no answers from the record's previous observer)", alone / reads * 1e6,
+         "CPU-us/decision"),
+    ]
+
+
+#: What ``--only`` may name: every figure (``limits``, the default), the board step alone (``board``) or the games
+#: with Top Secret cards (``topsecret``).
+FIGURES = {"limits": bench_limits, "board": board_step_figure, "topsecret": topsecret_figures}
 
 
 def main(argv: list[str]) -> None:

@@ -402,10 +402,10 @@ class Belief:
         self = cls(record.players, agents, observer, model, own, **kw)
         items: Iterable[Decision] = public_decisions(record, observer, until)
         answers = None
-        if is_typed(self.model) and not record.rules.top_secret \
-                and not any(e.action.kind == "take" for e in record.log):
-            # a population of types reads the whole game's decisions at once (array code over their tables), and
-            # the next observer of the same record finds the answers
+        if is_typed(self.model) and not any(e.action.kind == "take" for e in record.log):
+            # a population of types reads the whole game's decisions at once (array code over their tables; Top
+            # Secret's hand decisions from this observer's pool), and the next observer of the same record finds the
+            # answers (those to hand decisions asked again from its own pool)
             items = list(items)
             answers = game_answers(self.model, record, items, len(agents), until)
         for d in items:

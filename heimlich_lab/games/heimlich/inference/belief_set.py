@@ -15,7 +15,7 @@ from ..rules.records import GameRecord
 from ..rules.replay import Decision, public_decisions
 from .baselines import IndependentBelief, PointsShareBelief
 from .belief import Belief, BeliefStep
-from .likelihoods import ask_model, batch_answers, default_model
+from .likelihoods import ask_model, batch_answers, default_model, own_pool_answers
 from .model import HAND_DECISIONS
 from .wording import describe_action
 
@@ -160,10 +160,11 @@ class BeliefSet:
             if record.rules.top_secret and any(o is not None for o in obs) else None
         self._shared = _SharedTypeTables.for_beliefs(self)
         batch = None
-        if twin is None and callable(getattr(self.model, "batch_type_log_likelihoods", None)) \
+        if callable(getattr(self.model, "batch_type_log_likelihoods", None)) \
                 and not any(e.action.kind == "take" for e in record.log):
             # every decision's likelihoods computed at once over the game's tables (the evaluator's path; beliefs
             # that keep their own type tables read the same answers), then the beliefs read them in order below
+            # (the spectator's answers; with Top Secret cards each observer's own pool from the twin's views)
             items = list(public_decisions(record, None, until)) if decisions is None else list(decisions)
             batch = batch_answers(self.model, items, len(self.agents))
             stream: Iterable[Decision] = items
@@ -222,13 +223,8 @@ class BeliefSet:
             values = batch.get(item.index)
         else:
             values = ask_model(self.model, item.view, item.actor, item.action, len(self.agents))  # spectator view
-        own = {}   # observer -> values from the observer's own pool (hand decisions), one answer per hand
-        by_hand: dict = {}
-        for o, v in (views or {}).items():
-            hand = (tuple(sorted(v.hand)), o == item.actor)   # the actor's own hand is known to it
-            if hand not in by_hand:
-                by_hand[hand] = ask_model(self.model, v, item.actor, item.action, len(self.agents))
-            own[o] = by_hand[hand]
+        # observer -> values from the observer's own pool (hand decisions)
+        own = own_pool_answers(self.model, views, item.actor, item.action, len(self.agents)) if views else {}
         shared = self._shared
         if shared is not None and values is not None:
             if not own and shared.add(item.actor, values, item):

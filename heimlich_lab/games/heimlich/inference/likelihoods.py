@@ -9,6 +9,7 @@ the cache that lets several beliefs of one game share each answer.
 """
 from __future__ import annotations
 
+import inspect
 import math
 from collections import OrderedDict
 from dataclasses import is_dataclass
@@ -18,9 +19,10 @@ import numpy as np
 
 from ....errors import ModelError
 from ..rules.actions import DECISION_KINDS, Action
+from .model import HAND_DECISIONS
 
 __all__ = ["LIKELIHOOD_CACHE", "LikelihoodCache", "PushModel", "ask_model", "checked_likelihoods", "default_model",
-           "is_typed", "model_cache_key", "model_name"]
+           "is_typed", "model_cache_key", "model_name", "own_pool_answers"]
 
 
 def default_model():
@@ -151,6 +153,25 @@ def checked_type_rows(model, raw, actor: str, action: Action, n_agents: int) -> 
     return out
 
 
+def own_pool_answers(model, views: dict, actor: str, action: Action, n_agents: int) -> dict:
+    """Each observer's checked answer to one decision that depends on a hand, from their own view (``views``:
+    observer -> view just before it; each reads the actor's hand from their own pool): a typed model's
+    ``pool_type_log_likelihoods`` (every observer at once, as a
+    :class:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation` has) where it has one, else one
+    :func:`ask_model` per hand."""
+    pool = getattr(model, "pool_type_log_likelihoods", None)
+    if callable(pool) and is_typed(model):
+        raw = pool(views, actor, action)
+        return {o: checked_type_rows(model, raw[o], actor, action, n_agents) for o in views}
+    own, by_hand = {}, {}
+    for o, v in views.items():
+        hand = (tuple(sorted(v.hand)), o == actor)   # the actor's own hand is known to it
+        if hand not in by_hand:
+            by_hand[hand] = ask_model(model, v, actor, action, n_agents)
+        own[o] = by_hand[hand]
+    return own
+
+
 def model_cache_key(model):
     """A hashable identity of the model's parameters, for sharing cached likelihoods (``None``: do not cache).
 
@@ -202,12 +223,19 @@ def batch_answers(model, items, n_agents: int) -> dict | None:
     :class:`~heimlich_lab.games.heimlich.rules.replay.Decision` s from its start, in order): log index -> (types,
     agents) or ``None``, computed for the whole game at once (``model.batch_type_log_likelihoods``, a
     :class:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation`'s); ``None`` where the model or
-    the game's decisions cannot be read that way (then each decision is asked in turn)."""
+    the game's decisions cannot be read that way (then each decision is asked in turn). Decisions that depend on a
+    hand (Top Secret) are read as the items' views' viewer reads them (``hands=True``)."""
     batch = getattr(model, "batch_type_log_likelihoods", None)
     if not callable(batch) or not is_typed(model):
         return None
     asked = [it for it in items if it.action.kind in DECISION_KINDS and it.view is not None]
-    raw = batch([(it.view, it.actor, it.action) for it in asked])
+    decisions = [(it.view, it.actor, it.action) for it in asked]
+    if any(it.action.kind in HAND_DECISIONS for it in asked):
+        if "hands" not in inspect.signature(batch).parameters:     # a model that reads no hand decision at once
+            return None
+        raw = batch(decisions, hands=True)
+    else:
+        raw = batch(decisions)
     if raw is None:
         return None
     rows = [r for r in raw if r is not None]
@@ -235,21 +263,28 @@ def clear_game_answers() -> None:
 def game_answers(model, record, items, n_agents: int, until) -> dict | None:
     """:func:`batch_answers` of a record's public decisions ``items``, remembered for the next observer of the same
     record (the model's :func:`model_cache_key`, the record's setup and log as key; a model without a key is not
-    remembered)."""
+    remembered). The answers to decisions that depend on a hand are each observer's own (their pool of cards): the
+    next observer's are asked again from its views (``items``), the rest looked up."""
     if not callable(getattr(model, "batch_type_log_likelihoods", None)):
         return None
     mkey = model_cache_key(model)
     key = None
+    viewer = next((it.view.viewer for it in items if it.view is not None), None)
     if mkey is not None:
         key = (mkey, until, record.view, record.players, record.rules, record.start,
                tuple((e.actor, e.action) for e in record.log))
         hit = _GAME_ANSWERS.get(key)
         if hit is not None:
             _GAME_ANSWERS.move_to_end(key)
-            return hit
+            answers, seen_by = hit
+            if seen_by == viewer:
+                return answers
+            own = {it.index: ask_model(model, it.view, it.actor, it.action, n_agents) for it in items
+                   if it.action.kind in HAND_DECISIONS and it.view is not None and it.index in answers}
+            return {**answers, **own} if own else answers
     out = batch_answers(model, items, n_agents)
     if key is not None and out is not None:
-        _GAME_ANSWERS[key] = out
+        _GAME_ANSWERS[key] = (out, viewer)
         if len(_GAME_ANSWERS) > 8:
             _GAME_ANSWERS.popitem(last=False)
     return out

@@ -331,59 +331,192 @@ class PlayerPopulation:
             self._public.feed(view, actor, action, out[self._watched])
         return out
 
-    def _hand_probabilities(self, view, actor: str, action: Action) -> np.ndarray:
+    def _hand_probabilities(self, view, actor: str, action: Action, public: bool = False,
+                            watch: bool = False) -> np.ndarray:
         """Every type's :meth:`~heimlich_lab.games.heimlich.inference.model.BoltzmannModel.hand_decision_probabilities`
         (K, A) in one pass: the types differ only by ``beta`` and ``epsilon`` there (a bluffer's hand
-        decisions are its Boltzmann model's)."""
+        decisions are its Boltzmann model's). ``public``: as a spectator reads it from ``view``'s public part
+        (the pool without the viewer's own hand, the actor's hand unknown), as the bluffer's watch does;
+        ``watch``: the watch's model's probabilities instead (A,), by the same arithmetic."""
         model = self._models[0]
         st, active, hands, stay = model.hand_situation(view, actor, action)
+        if public and view.viewer is not None:
+            hands = _spectator_hands(view, actor)
         u = self.utility
         vals = u.card_values(st, CARD_CODES, active)
         codes = tuple(vals)
         k = action.kind
-        key = (st, active, k == "announce", stay is not None, *hands)
+        key = (st, active, k == "announce", stay is not None, watch, *hands)
+        beta, eps = (np.array([self._public.model.beta]), np.array([self._public.model.epsilon])) if watch \
+            else (self._beta, self._eps)
         hit = self._hand_cache.get(key)
         if hit is None:
             M, w = hands_of(codes, *hands)
             G = np.array(list(vals.values())).reshape(len(codes), len(st.agents))
-            hit = self._announce_probs(G, M, w, u.stay(st)) if k == "announce" \
-                else self._card_choice_probs(M, w, np.vstack([G, u.stay(st)[None, :]]), stay is not None)
+            hit = self._announce_probs(G, M, w, u.stay(st), beta, eps) if k == "announce" \
+                else self._card_choice_probs(M, w, np.vstack([G, u.stay(st)[None, :]]), stay is not None, beta, eps)
             if len(self._hand_cache) > 512:
                 self._hand_cache.clear()
             self._hand_cache[key] = hit
+        out = self._hand_answer(hit, action, codes, st, active, beta, eps)
+        return out[0] if watch else out
+
+    def _hand_answer(self, hit, action: Action, codes, st, active, beta, eps) -> np.ndarray:
+        """The probability of ``action`` by type and agent from a hand decision's table ``hit`` (its options in the
+        last axis but one; leading axes: several viewers' tables at once)."""
+        model = self._models[0]
+        u = self.utility
+        k = action.kind
         if k == "announce":
             return hit if action.args[0] else 1.0 - hit
         if k in ("pass", "done"):
-            return hit[:, -1]
-        p_card = hit[:, model.card_row(codes, action)]
+            return hit[..., -1, :]
+        p_card = hit[..., model.card_row(codes, action), :]
         plays = card_plays(st, action.args[0])
         if action not in plays:
             raise ModelError(f"{action} cannot be carried out in this position")
         if len(plays) == 1:
             return p_card
-        z = self._beta[:, None, None] * u.cards(st, plays, active)[None]          # (K, P, A)
+        z = beta[:, None, None] * u.cards(st, plays, active)[None]          # (K, P, A)
         p_t = np.exp(z[:, plays.index(action)] - log_sum_exp(z, 1))
-        eps = self._eps[:, None]
+        eps = eps[:, None]
         return p_card * ((1 - eps) * p_t + eps / len(plays))
 
-    def _announce_probs(self, G, M, w, stay):
-        """``P(yes | type, a)`` (K, A), as :meth:`BoltzmannModel._announce_probs` for every type at once."""
+    def pool_type_log_likelihoods(self, views: dict, actor: str, action: Action) -> dict:
+        """:meth:`type_log_likelihoods` of one decision that depends on a hand as each of several viewers reads it
+        (``views``: viewer -> their own view just before it; each reads the actor's hand from their own pool): a
+        round's card choices of every viewer who does not hold the actor's hand in one pass, as the hands' tables
+        add up (the viewers' pools differ only in the hands' weights: every hand pattern's sums are computed once,
+        then weighed per viewer). The same numbers as asking viewer by viewer, to rounding (within 1e-12, tested).
+
+        >>> from heimlich_lab import Rules, play
+        >>> from heimlich_lab.bots import BoltzmannBot
+        >>> from heimlich_lab.games.heimlich.rules.replay import public_decisions
+        >>> rec = play(Rules(top_secret=True), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])},
+        ...            seed=4)
+        >>> views = {p: [d for d in public_decisions(rec, p) if d.action.kind == "done"][0] for p in rec.players}
+        >>> d = views["Ann"]
+        >>> pop = default_population()
+        >>> got = pop.pool_type_log_likelihoods({p: v.view for p, v in views.items()}, d.actor, d.action)
+        >>> all(np.allclose(got[p], pop.type_log_likelihoods(v.view, d.actor, d.action), rtol=0, atol=1e-12)
+        ...     for p, v in views.items())
+        True
+        """
+        pooled = {o: v for o, v in views.items() if v.viewer != actor}
+        out = self._pooled_round(pooled, actor, action) if len(pooled) > 1 else None
+        out = {} if out is None else out
+        with np.errstate(divide="ignore"):
+            for o, v in views.items():
+                out[o] = np.log(self._hand_probabilities(v, actor, action)) if o not in out else np.log(out[o])
+        return out
+
+    def _pooled_round(self, views: dict, actor: str, action: Action) -> dict | None:
+        """:meth:`_hand_probabilities` of a decision that depends on a hand (a round's card choice or an
+        announcement) for viewers who read the actor's hand from their pools, at once (``None``: read them one by
+        one, e.g. where a sharp type's sums underflow)."""
+        model = self._models[0]
+        first = next(iter(views.values()))
+        st, active, _, stay = model.hand_situation(first, actor, action)
+        u = self.utility
+        vals = u.card_values(st, CARD_CODES, active)
+        codes = tuple(vals)
+        k = len(codes)
+        if k > 30:
+            return None
+        deck = first.rules.deck_for(len(first.players))
+        public = first.discards + first.removed
+        n = first.hand_sizes[actor]
+        bits = 1 << np.arange(k)
+        keys, ws = [], []
+        counts = [public.count(c) for c in CARD_CODES]
+        for v in views.values():         # each viewer's hands, as patterns of playable codes (one number each)
+            if v.discards != first.discards or v.removed != first.removed:
+                return None
+            hand = v.hand
+            M, w = hands_of(codes, None, tuple(deck[c] - m - hand.count(c) for c, m in zip(CARD_CODES, counts)), n)
+            keys.append((M @ bits).astype(np.int64))
+            ws.append(w)
+        patterns, at = np.unique(np.concatenate(keys), return_inverse=True)
+        W = np.empty((len(ws), len(patterns)))
+        start = 0
+        for o, w in enumerate(ws):
+            W[o] = np.bincount(at[start:start + len(w)], weights=w, minlength=len(patterns))
+            start += len(w)
+        P = ((patterns[:, None] >> np.arange(k)) & 1).astype(float)                      # (U, k)
+        G = np.array(list(vals.values())).reshape(k, len(st.agents))
+        beta, eps_k = self._beta, self._eps
+        if action.kind == "announce":
+            hit = self._pooled_announce(G, P, W, u.stay(st))
+            return dict(zip(views, self._hand_answer(hit, action, codes, st, active, beta, eps_k)))
+        V = np.vstack([G, u.stay(st)[None, :]])
+        L = beta[:, None, None] * (V - V.max(axis=0))[None]                               # (K, k + 1, A)
+        Es = np.exp(L)
+        E = Es[:, :-1]
+        D = np.einsum("uc,kca->kua", P, E)
+        n_opt = P.sum(axis=1)
+        if stay is not None:
+            D = D + Es[:, -1][:, None, :]
+            n_opt = n_opt + 1
+        ok = n_opt > 0
+        Wok = W[:, ok]
+        total = Wok.sum(axis=1)
+        if not (total > 0).all() or not (D[:, ok] > UNDERFLOW).all():
+            return None
+        P, D, n_opt, Wn = P[ok], D[:, ok], n_opt[ok], Wok / total[:, None]
+        # the sums over hands are linear in each viewer's weights: products of matrices, (1 - eps) w / D per hand
+        nv, K, A = len(ws), len(beta), E.shape[2]
+        R = (1.0 / D).transpose(1, 0, 2).reshape(len(P), K * A)                           # (U, K A)
+        X = np.matmul((Wn[:, :, None] * P[None]).transpose(0, 2, 1), R)                   # (viewers, k, K A)
+        keep = (1 - eps_k)[None, :, None, None]
+        spread = eps_k[None, :, None] * ((Wn / n_opt) @ P)[:, None, :]  # (viewers, K, k): the tremble
+        cards = E[None] * (keep * X.reshape(nv, k, K, A).transpose(0, 2, 1, 3)) + spread[..., None]
+        if stay is not None:
+            Y = (Wn @ R).reshape(nv, K, A)
+            tremble = eps_k[None, :] * (Wn / n_opt).sum(axis=1)[:, None]                  # (viewers, K)
+            stays = Es[:, -1][None] * (keep[..., 0] * Y) + tremble[..., None]
+        else:
+            stays = np.zeros((nv, K, A))
+        hit = np.concatenate([cards, stays[:, :, None, :]], axis=2)
+        p = self._hand_answer(hit, action, codes, st, active, beta, eps_k)                # (O, K, A)
+        return dict(zip(views, p))
+
+    def _pooled_announce(self, G, P, W, stay):
+        """``P(yes | type, a)`` (O, K, A) for every viewer at once, as :meth:`_announce_probs` (``P`` the hand
+        patterns (U, k), ``W`` each viewer's weights of them (O, U))."""
+        S = P.sum(axis=1)
+        can = S > 0
+        K, A = len(self._beta), len(stay)
+        if not can.any():
+            return np.zeros((len(W), K, A))
+        tau = self.weights.softness
+        gm = G.max(axis=0)
+        Y = tau * np.log((P[can] @ np.exp((G - gm) / tau)) / S[can, None]) + gm          # (U, A)
+        beta, eps = self._beta[:, None, None], self._eps[:, None, None]
+        with np.errstate(over="ignore"):    # a sharp type: exp(+large) is inf and the fraction 0
+            p_yes = (1 - eps) / (1 + np.exp(-beta * (Y - stay)[None])) + eps / 2         # (K, U, A)
+        flat = p_yes.transpose(1, 0, 2).reshape(int(can.sum()), K * A)
+        return (W[:, can] @ flat).reshape(len(W), K, A) / W.sum(axis=1)[:, None, None]
+
+    def _announce_probs(self, G, M, w, stay, beta, eps):
+        """``P(yes | type, a)`` (K, A), as :meth:`BoltzmannModel._announce_probs` for every type at once (``beta``,
+        ``eps``: the types' rationalities and trembles)."""
         S = M.sum(axis=1)
         can = S > 0
         if not can.any():
-            return np.zeros((len(self._beta), len(stay)))
+            return np.zeros((len(beta), len(stay)))
         tau = self.weights.softness
         gm = G.max(axis=0)
         Y = tau * np.log((M[can] @ np.exp((G - gm) / tau)) / S[can, None]) + gm          # (H, A)
-        beta, eps = self._beta[:, None, None], self._eps[:, None, None]
+        beta, eps = beta[:, None, None], eps[:, None, None]
         with np.errstate(over="ignore"):    # a sharp type: exp(+large) is inf and the fraction 0
             p_yes = (1 - eps) / (1 + np.exp(-beta * (Y - stay)[None])) + eps / 2         # (K, H, A)
         return np.einsum("h,kha->ka", w[can], p_yes) / w.sum()
 
-    def _card_choice_probs(self, M, w, V, stay_legal):
+    def _card_choice_probs(self, M, w, V, stay_legal, beta, eps_k):
         """``P(option | type, a)`` (K, k + 1, A), as :meth:`BoltzmannModel._card_choice_probs` for every
-        type at once (``V``: the card values and the unchanged state stacked, (k + 1, A))."""
-        L = self._beta[:, None, None] * (V - V.max(axis=0))[None]                      # (K, k + 1, A)
+        type at once (``V``: the card values and the unchanged state stacked, (k + 1, A); ``beta``, ``eps_k``:
+        the types' rationalities and trembles)."""
+        L = beta[:, None, None] * (V - V.max(axis=0))[None]                      # (K, k + 1, A)
         Es = np.exp(L)
         E = Es[:, :-1]
         D = np.einsum("hc,kca->kha", M, E)
@@ -395,11 +528,11 @@ class PlayerPopulation:
         if not ok.any():
             raise ModelError("no hand the actor could hold gives it a legal option here")
         if not (D[:, ok] > UNDERFLOW).all():    # a sharp type: the same sums in log space (no 0 / 0)
-            return card_choice_probs_in_logs(M, w, L, stay_legal, self._eps)
+            return card_choice_probs_in_logs(M, w, L, stay_legal, eps_k)
         M, D, n_opt, w = M[ok], D[:, ok], n_opt[ok], w[ok] / w[ok].sum()
-        eps = self._eps[:, None, None]
+        eps = eps_k[:, None, None]
         inv = (1 - eps) * w[None, :, None] / D                                          # (K, H, A)
-        tremble = self._eps[:, None] * (w / n_opt)[None]                                # (K, H)
+        tremble = eps_k[:, None] * (w / n_opt)[None]                                # (K, H)
         cards = E * np.einsum("hc,kha->kca", M, inv) + (tremble @ M)[:, :, None]
         stay = Es[:, -1] * inv.sum(axis=1) + tremble.sum(axis=1)[:, None] if stay_legal \
             else np.zeros((len(eps), E.shape[2]))
@@ -462,7 +595,7 @@ class PlayerPopulation:
             out[k] = _covered(out[k], share, self._cover[k])
         return out
 
-    def batch_type_log_likelihoods(self, decisions) -> list[np.ndarray | None] | None:
+    def batch_type_log_likelihoods(self, decisions, hands: bool = False) -> list[np.ndarray | None] | None:
         """:meth:`type_log_likelihoods` of a game's decisions in order, computed over all their tables at once.
 
         ``decisions``: ``(view, actor, action)`` of one game from its start, in the order they were taken,
@@ -473,9 +606,14 @@ class PlayerPopulation:
         exposure is one array operation too. The same numbers as asking decision by decision, to rounding
         (sums over options taken in another order: within 1e-12, tested).
 
+        ``hands``: read the decisions that depend on a hand too (Top Secret's announcements and rounds), each as
+        its view's viewer reads it (their own pool of cards), the tables of one position and pool computed once;
+        the watch follows them as a spectator reads them. Without it (the default) a game with such a decision
+        returns ``None``, for callers that read those their own way.
+
         Returns one (K, A) array or ``None`` per decision, or ``None`` if this game's decisions cannot be
-        read this way (a decision that depends on a hand, an agent without a possible option): the caller
-        asks :meth:`type_log_likelihoods` one by one then.
+        read this way (a decision that depends on a hand without ``hands``, an agent without a possible
+        option): the caller asks :meth:`type_log_likelihoods` one by one then.
 
         >>> from heimlich_lab import Rules, play
         >>> from heimlich_lab.bots import BoltzmannBot
@@ -493,19 +631,33 @@ class PlayerPopulation:
         decisions = list(decisions)
         out: list[np.ndarray | None] = [None] * len(decisions)
         tables: list[tuple[int, np.ndarray, int]] = []
+        hand: list[int] = []        # the decisions that depend on a hand (Top Secret's announcements and rounds)
         model = self._models[0]
         for j, (view, actor, action) in enumerate(decisions):
-            if action.kind in HAND_DECISIONS:
-                return None
             if action.kind in UNINFORMATIVE:
+                continue
+            if action.kind in HAND_DECISIONS:
+                if not hands:
+                    return None
+                hand.append(j)
                 continue
             d = model.decision_utilities(view, actor, action)
             if d is not None:
                 tables.append((j, d[0], d[1]))
+        hand_watch: dict[int, np.ndarray] = {}
+        if hand:
+            follow = bool(tables) and self._bluff.size > 0
+            read = self._hand_log_likelihoods([decisions[j] for j in hand], follow)
+            if read is None:
+                return None
+            for j, (rows, seen) in zip(hand, read):
+                out[j] = rows
+                if seen is not None:
+                    hand_watch[j] = seen
         if not tables:
             return out
         A = tables[0][1].shape[1]
-        if any(U.shape[1] != A for _, U, _ in tables):
+        if any(U.shape[1] != A for _, U, _ in tables) or any(out[j].shape[1] != A for j in hand):
             return None
         D = len(tables)
         sizes: dict[int, list[int]] = {}
@@ -567,10 +719,17 @@ class PlayerPopulation:
             else:
                 groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we / n, n))
         if self._bluff.size:
-            steps = [(decisions[j][1], watched[d]) for d, (j, _, _) in enumerate(tables)]
-            rows = self._public.rows_along(decisions[tables[0][0]][0], steps)
-            if rows is None:
+            # the watch follows every decision in order: the tables' and the hand decisions' (as a spectator reads
+            # those, from the public pool), each table's row picked out after
+            if "take" in decisions[-1][0].log.kinds():    # who holds what changed: the watch cannot follow along
                 return None
+            at_step = {j: d for d, (j, _, _) in enumerate(tables)}
+            order = sorted([*at_step, *hand_watch])
+            steps = [(decisions[j][1], watched[at_step[j]] if j in at_step else hand_watch[j]) for j in order]
+            along = self._public.rows_along(decisions[order[0]][0], steps)
+            if along is None:
+                return None
+            rows = [along[s] for s, j in enumerate(order) if j in at_step]
             for ds, Ut, at, pick, p, n in groups:
                 if compiled:
                     top, ew, sums_w = p
@@ -615,6 +774,26 @@ class PlayerPopulation:
         for k, cover in self._cover.items():
             share = _cover_shares(Ut, exposure, cover[2])                                     # (G, A, n)
             res[k, ds] = _covered(res[k, ds], share[at, :, pick], cover)
+
+    def _hand_log_likelihoods(self, decisions, watch: bool) -> list | None:
+        """:meth:`type_log_likelihoods` of decisions that depend on a hand, each as its view's viewer reads it (their
+        own pool; their own hand when they are the actor): ``(rows (K, A), seen)`` per decision, ``seen`` the watch's
+        model's log-likelihoods of it as a spectator reads it (``None`` without ``watch``). The decisions of one
+        position and pool share one table (:meth:`_hand_probabilities`' cache: every observer whose pool is the
+        same, the spectator's among them). ``None`` if the watch's model is not one of the types (the caller reads
+        the decisions one by one then)."""
+        out = []
+        with np.errstate(divide="ignore"):
+            for view, actor, action in decisions:
+                rows = np.log(self._hand_probabilities(view, actor, action))
+                seen = None
+                if watch and self._watched is None:     # the watch's model by itself (the same arithmetic)
+                    seen = np.log(self._hand_probabilities(view, actor, action, public=True, watch=True))
+                elif watch:
+                    seen = rows[self._watched] if view.viewer is None \
+                        else np.log(self._hand_probabilities(view, actor, action, public=True)[self._watched])
+                out.append((rows, seen))
+        return out
 
     def option_log_probabilities(self, view, actor: str, legal) -> np.ndarray | None:
         """``log P(x | type k, agent a)`` for every action ``x`` of ``legal`` (one decision's options), shape
@@ -686,6 +865,15 @@ class PlayerPopulation:
 
 #: Options whose exposures differ by less than this are tied for a hider's cover (rounding must not pick one).
 _COVER_TIE = 1e-9
+
+
+def _spectator_hands(view, actor: str) -> tuple:
+    """The hands a spectator reads ``actor`` as holding at ``view``, as
+    :func:`~heimlich_lab.games.heimlich.inference.model.hands_of`'s ``(None, pool, n)``: the deck minus the discards
+    and the card out of the game, whatever the viewer holds."""
+    deck = view.rules.deck_for(len(view.players))
+    seen = view.discards + view.removed
+    return None, tuple(deck[c] - seen.count(c) for c in CARD_CODES), view.hand_sizes[actor]
 
 
 def _cover_shares(Ut: np.ndarray, exposure: np.ndarray, slack: float) -> np.ndarray:
