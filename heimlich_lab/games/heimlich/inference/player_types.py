@@ -140,6 +140,35 @@ class PlayerType:
 #: Integer rationalities up to this are raised from ``exp(U - top)`` by multiplications instead of an ``exp`` each.
 _POWERS = 64
 
+#: :meth:`PlayerPopulation.batch_type_log_likelihoods` (the array code) pads a size's tables to the next size's
+#: when that adds at most this many options in all (decisions x options added): a group of tables costs about 40
+#: array calls, about as much as that many options (measured on 5-player games, BENCHMARKS.md).
+_PAD_OPTIONS = 128
+
+
+def size_groups(sizes, pad: int) -> list[tuple[list[int], int, list[tuple[int, int, int]]]]:
+    """Groups of tables by size: ``(indices, n, parts)`` per group, ``n`` its largest size, ``parts`` its sizes'
+    ``(size, start, stop)`` in ``indices``. Sizes in increasing order join the group before them while that adds
+    at most ``pad`` options (its tables x the options each is padded by); ``pad=0`` gives one group per size.
+
+    >>> size_groups([3, 11, 3, 84, 7], 40)
+    [([0, 2, 4, 1], 11, [(3, 0, 2), (7, 2, 3), (11, 3, 4)]), ([3], 84, [(84, 0, 1)])]
+    >>> [n for _, n, _ in size_groups([3, 11, 3, 84, 7], 0)]
+    [3, 7, 11, 84]
+    """
+    by: dict[int, list[int]] = {}
+    for d, n in enumerate(sizes):
+        by.setdefault(n, []).append(d)
+    out: list[tuple[list[int], int, list[tuple[int, int, int]]]] = []
+    for n in sorted(by):
+        if out and len(out[-1][0]) * (n - out[-1][1]) <= pad:
+            ds, _, parts = out[-1]
+            parts.append((n, len(ds), len(ds) + len(by[n])))
+            out[-1] = (ds + by[n], n, parts)
+        else:
+            out.append((list(by[n]), n, [(n, 0, len(by[n]))]))
+    return out
+
 
 def exp_option_sums(centred: np.ndarray, betas) -> tuple[np.ndarray, np.ndarray | None]:
     """``sum_x exp(beta * centred[..., x])`` over the last axis for every ``beta`` of ``betas`` (all > 0), shape
@@ -660,10 +689,9 @@ class PlayerPopulation:
         if any(U.shape[1] != A for _, U, _ in tables) or any(out[j].shape[1] != A for j in hand):
             return None
         D = len(tables)
-        sizes: dict[int, list[int]] = {}
-        for d, (_, U, _) in enumerate(tables):
-            sizes.setdefault(len(U), []).append(d)
-        # one group per table size: (decisions, Ut (G, A, n), the option taken (G,), the per-beta lse (B, G, A))
+        compiled = self.compiled and kernels.COMPILED
+        # one group per table size, or (the array code) per run of sizes padded with impossible options to the
+        # largest: (decisions, Ut (G, A, n), the option taken (G,), the per-beta lse (B, G, A))
         groups = []
         res = np.empty((len(self.types), D, A))
         b = self._betas[:, None, None]
@@ -672,12 +700,17 @@ class PlayerPopulation:
         watch = self._public.model
         wb, we = watch.beta, watch.epsilon
         watched = np.empty((D, A))
-        compiled = self.compiled and kernels.COMPILED
-        for n, ds in sizes.items():
+        for ds, n, parts in size_groups([len(U) for _, U, _ in tables], 0 if compiled else _PAD_OPTIONS):
             at = np.arange(len(ds))
             pick = np.array([tables[d][2] for d in ds])
             lse = np.empty((len(self._betas), len(ds), A))
-            lse[:h] = math.log(n)
+            if len(parts) > 1:      # padded: each decision's own number of options
+                sizes_of = np.repeat([m for m, _, _ in parts], [e - s for _, s, e in parts])
+                log_n: float | np.ndarray = np.log(sizes_of)[:, None]                     # (G, 1)
+                we_n: float | np.ndarray = (we / sizes_of)[:, None, None]                 # (G, 1, 1)
+            else:
+                log_n, we_n = math.log(n), we / n
+            lse[:h] = log_n
             if compiled:    # one compiled pass over the options (kernels.py), the tables as stacked (G, n, A)
                 Ut = np.stack([tables[d][1] for d in ds])                                 # (G, n, A)
                 top, sums, e1 = kernels.option_sums(Ut, self._betas[h:])
@@ -685,7 +718,12 @@ class PlayerPopulation:
                     return None
                 chosen = Ut[at, pick]                                                     # (G, A)
             else:
-                Ut = np.stack([tables[d][1] for d in ds]).transpose(0, 2, 1).copy()    # (G, A, n)
+                if len(parts) > 1:
+                    Ut = np.full((len(ds), A, n), -np.inf)
+                    for m, s, e in parts:
+                        Ut[s:e, :, :m] = np.stack([tables[d][1].T for d in ds[s:e]])
+                else:
+                    Ut = np.stack([tables[d][1].T for d in ds])                           # (G, A, n)
                 top = Ut.max(axis=2)                                                  # (G, A)
                 if not np.isfinite(top).all():
                     return None
@@ -693,7 +731,7 @@ class PlayerPopulation:
                 centred = Ut - top[:, :, None]
                 sums, e1 = exp_option_sums(centred, self._betas[h:])
             lse[h:] = np.log(sums) + self._betas[h:, None, None] * top[None]
-            res[:, ds] = np.logaddexp(keep + (b * chosen[None] - lse)[self._beta_of], leps - math.log(n))
+            res[:, ds] = np.logaddexp(keep + (b * chosen[None] - lse)[self._beta_of], leps - log_n)
             if not self._bluff.size:
                 continue
             if compiled:
@@ -711,13 +749,14 @@ class PlayerPopulation:
                 watched[ds] = res[self._watched, ds]
             else:                           # the watch's model's own log-likelihoods of the option taken
                 with np.errstate(divide="ignore"):
-                    watched[ds] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - math.log(n))
+                    watched[ds] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - log_n)
             if compiled:
-                groups.append((ds, Ut, at, pick, (top, ew, sums_w), n))
+                groups.append((ds, Ut, at, pick, (top, ew, sums_w), n, log_n))
             elif wb == 1 and self._beta_watch is not None and e1 is not None:    # exp(U - lse) = e1 / its sum
-                groups.append((ds, Ut, at, pick, (1 - we) * (e1 / sums[self._beta_watch - h][:, :, None]) + we / n, n))
+                groups.append((ds, Ut, at, pick, (1 - we) * (e1 / sums[self._beta_watch - h][:, :, None]) + we_n, n,
+                               log_n))
             else:
-                groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we / n, n))
+                groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we_n, n, log_n))
         if self._bluff.size:
             # the watch follows every decision in order: the tables' and the hand decisions' (as a spectator reads
             # those, from the public pool), each table's row picked out after
@@ -730,7 +769,7 @@ class PlayerPopulation:
             if along is None:
                 return None
             rows = [along[s] for s, j in enumerate(order) if j in at_step]
-            for ds, Ut, at, pick, p, n in groups:
+            for ds, Ut, at, pick, p, n, log_n in groups:
                 if compiled:
                     top, ew, sums_w = p
                     R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else np.ones((len(ds), A))
@@ -761,7 +800,7 @@ class PlayerPopulation:
                     z -= zt[:, :, None]
                     np.exp(z, out=z)
                     raw = taken - (np.log(z.sum(axis=2)) + zt)
-                    res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - math.log(n))
+                    res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - log_n)
                 self._cover_step(res, ds, Ut, exposure, at, pick)
         for d, (j, _, _) in enumerate(tables):
             out[j] = res[:, d]
