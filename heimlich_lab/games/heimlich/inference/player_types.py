@@ -144,6 +144,9 @@ _POWERS = 64
 #: when that adds at most this many options in all (decisions x options added): a group of tables costs about 40
 #: array calls, about as much as that many options (measured on 5-player games, BENCHMARKS.md).
 _PAD_OPTIONS = 128
+#: A bluffer's exponentials are shifted by its rationality times the best utility (no pass for their maximum) when
+#: its rationality times its secrecy is at most this: the largest stays above exp(-this), far from underflow.
+_SHIFT_SPAN = 300.0
 
 
 def size_groups(sizes, pad: int) -> list[tuple[list[int], int, list[tuple[int, int, int]]]]:
@@ -189,13 +192,14 @@ def exp_option_sums(centred: np.ndarray, betas) -> tuple[np.ndarray, np.ndarray 
     # betas from the powers e1, e1**2, e1**4, ... (each computed once for all betas), multiplied low to high
     raised = np.empty((len(betas), *centred.shape))
     powers: list[np.ndarray] = []       # e1 ** (2 ** i)
+    ones = [j for j, beta in enumerate(betas) if float(beta) == 1.0]    # e1 written into beta 1's row directly
     for j, beta in enumerate(betas):
         beta = float(beta)
         if beta.is_integer() and 1 <= beta <= _POWERS:
             k, i, e = int(beta), 0, None
             while True:         # e1 ** k by repeated squaring
                 if not powers:
-                    powers.append(np.exp(centred))
+                    powers.append(np.exp(centred, out=raised[ones[0]]) if ones else np.exp(centred))
                 elif i == len(powers):
                     powers.append(powers[-1] * powers[-1])
                 if k & 1:
@@ -209,7 +213,8 @@ def exp_option_sums(centred: np.ndarray, betas) -> tuple[np.ndarray, np.ndarray 
                 k >>= 1
                 i += 1
                 if not k:
-                    raised[j] = e
+                    if not (ones and j == ones[0]):     # (beta 1's row holds e1 already)
+                        raised[j] = e
                     break
         else:
             np.multiply(centred, beta, out=raised[j])
@@ -753,8 +758,8 @@ class PlayerPopulation:
             if compiled:
                 groups.append((ds, Ut, at, pick, (top, ew, sums_w), n, log_n))
             elif wb == 1 and self._beta_watch is not None and e1 is not None:    # exp(U - lse) = e1 / its sum
-                groups.append((ds, Ut, at, pick, (1 - we) * (e1 / sums[self._beta_watch - h][:, :, None]) + we_n, n,
-                               log_n))
+                # the watch's P(option | agent) = (1 - we) e1 / its sum + we / n, built when its rows are known
+                groups.append((ds, Ut, at, pick, (e1, (1 - we) / sums[self._beta_watch - h], we_n, top), n, log_n))
             else:
                 groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we_n, n, log_n))
         if self._bluff.size:
@@ -783,25 +788,46 @@ class PlayerPopulation:
                         for share, (k, cover) in zip(shares, self._cover.items()):
                             res[k, ds] = _covered(res[k, ds], share, cover)
                     continue
-                if rows[0] is not None:
-                    p = np.asarray([rows[d] for d in ds])[:, :, None] * p
+                R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else None                 # (G, A)
+                top = None
+                if isinstance(p, tuple):    # P(option, agent) weighted by the rows: e1 (R (1 - we) / sum) + R we / n
+                    e1, f, we_n, top = p
+                    if R is not None:
+                        f = R * f
+                        we_n = R[:, :, None] * we_n
+                    p = e1 * f[:, :, None]
+                    p += we_n
+                elif R is not None:
+                    p = R[:, :, None] * p
                 total = p.sum(axis=1, keepdims=True)                                      # (G, 1, n)
-                if total.min() > 0:
-                    exposure = p / total
-                else:
-                    with np.errstate(invalid="ignore", divide="ignore"):
-                        exposure = np.where(total > 0, p / total, 0.0)
+                fine = bool(total.min() > 0)
+                exposure = None
+                if self._cover or not fine:
+                    if fine:
+                        exposure = p / total
+                    else:
+                        with np.errstate(invalid="ignore", divide="ignore"):
+                            exposure = np.where(total > 0, p / total, 0.0)
+                last = self._secret[-1] if self._secret.size else None
                 for k in self._secret:      # (a type of secrecy 0 keeps its Boltzmann row, above)
-                    z = Ut - self._secrecy[k] * exposure                                      # (G, A, n)
-                    if self._beta[k] != 1:      # (the default bluffer's rationality is 1: no pass to multiply)
-                        z *= self._beta[k]
-                    zt = z.max(axis=2)
+                    beta, secrecy = self._beta[k], self._secrecy[k]
+                    if exposure is None:    # Ut - secrecy * p / total, in p's array when no other type reads it
+                        z = np.multiply(p, secrecy / total, out=p if k == last else None)
+                        np.subtract(Ut, z, out=z)                                             # (G, A, n)
+                    else:
+                        z = Ut - secrecy * exposure                                           # (G, A, n)
+                    if beta != 1:      # (the default bluffer's rationality is 1: no pass to multiply)
+                        z *= beta
+                    # its largest entry lies within beta * secrecy under beta * top (an exposure is at most 1): that
+                    # shift keeps the largest exponential above exp(-beta * secrecy), with no pass to find the max
+                    zt = beta * top if top is not None and beta * secrecy <= _SHIFT_SPAN else z.max(axis=2)
                     taken = z[at, :, pick]                  # (a copy) before z is centred and raised in place
                     z -= zt[:, :, None]
                     np.exp(z, out=z)
                     raw = taken - (np.log(z.sum(axis=2)) + zt)
                     res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - log_n)
-                self._cover_step(res, ds, Ut, exposure, at, pick)
+                if self._cover:
+                    self._cover_step(res, ds, Ut, exposure, at, pick)
         for d, (j, _, _) in enumerate(tables):
             out[j] = res[:, d]
         return out
