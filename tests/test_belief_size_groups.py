@@ -68,3 +68,30 @@ def test_size_groups_join_sizes_while_the_padding_is_small():
     # 3 -> 7 pads two tables by 4 (8 options); 7 -> 28 pads three tables by 21 (63 > 40): a new group
     assert size_groups([3, 28, 3, 7], 40) == [([0, 2, 3], 7, [(3, 0, 2), (7, 2, 3)]), ([1], 28, [(28, 0, 1)])]
     assert [n for _, n, _ in size_groups([3, 28, 3, 7], 63)] == [28]
+
+
+@pytest.mark.parametrize("n_players", [3, 5, 7])
+def test_the_spectator_by_subsets_of_agents_gives_the_step_by_step_rows(n_players, monkeypatch):
+    from heimlich_lab import Game
+    from heimlich_lab.games.heimlich.inference import exposure
+    from heimlich_lab.games.heimlich.inference.exposure import PublicWatch
+    from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+
+    players = list(PLAYERS[:n_players])
+    view = Game(players, Rules(), seed=1).view(None)
+    rng = np.random.default_rng(n_players)
+    steps = [(players[t % n_players], None if t % 7 == 3 else rng.normal(0, 3, len(view.agents)))
+             for t in range(40)]
+    steps[5][1][0] = -np.inf                    # an agent the step rules out
+    used = []
+    real = exposure._rows_by_subsets
+    monkeypatch.setattr(exposure, "_rows_by_subsets", lambda *a: used.append(1) or real(*a))
+    got = PublicWatch(BoltzmannModel()).rows_along(view, steps)
+    never = np.full(len(view.agents), -np.inf)
+    assert PublicWatch(BoltzmannModel()).rows_along(view, [*steps[:3], (players[0], never)]) is None
+    monkeypatch.setattr(exposure, "_rows_by_subsets", lambda *a: NotImplemented)      # the step-by-step loop
+    want = PublicWatch(BoltzmannModel()).rows_along(view, steps)
+    assert len(used) == 2 and len(got) == len(want) == len(steps)
+    for a, b in zip(want, got):
+        assert np.allclose(a, b, rtol=0, atol=1e-13)
+        assert np.array_equal(a == 0, b == 0)
