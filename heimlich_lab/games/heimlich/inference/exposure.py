@@ -25,6 +25,8 @@ True
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ....errors import HeimlichError, ModelError
@@ -221,6 +223,11 @@ class _FedSpectator:
         p, n_slots = self.p, self.n_slots
         if not steps:
             return []
+        if len(p) == math.perm(n_slots, len(self.single)) and n_slots <= 10 and bool((p == p[0]).all()):
+            rows = _rows_by_subsets([self.owners[a] for a, _ in steps], [v for _, v in steps], len(self.single),
+                                    n_slots)
+            if rows is not NotImplemented:
+                return rows
         given = [v for _, v in steps if v is not None]
         if given:   # every step's factors at once: exp(values - their top), 1 at the likeliest agent
             V = np.asarray(given, dtype=float)
@@ -249,6 +256,66 @@ class _FedSpectator:
         if self.post is not None:
             return self.post.marginal_row(player)
         return np.bincount(self.single[self.owners[player]], weights=self.p, minlength=self.n_slots)
+
+
+#: (agents, players) -> each layer's subsets of agents and the matrices of the subset recursion
+_SUBSETS: dict = {}
+
+
+def _subset_layers(n_slots: int, n_players: int) -> tuple[list[np.ndarray], np.ndarray]:
+    """For :func:`_rows_by_subsets`: per layer ``k`` (1 .. players - 1) the 0/1 matrix (subsets of ``k - 1`` agents x
+    agents, subsets of ``k`` agents) adding an agent to a subset; and (subsets of ``players - 1`` agents, agents) 1
+    where the agent is not in the subset."""
+    key = (n_slots, n_players)
+    if key not in _SUBSETS:
+        layers = [[s for s in range(1 << n_slots) if bin(s).count("1") == k] for k in range(n_players)]
+        steps = []
+        for k in range(1, n_players):
+            at = {s: i for i, s in enumerate(layers[k])}
+            m = np.zeros((len(layers[k - 1]), n_slots, len(layers[k])))
+            for i, s in enumerate(layers[k - 1]):
+                for b in range(n_slots):
+                    if not s >> b & 1:
+                        m[i, b, at[s | 1 << b]] = 1.0
+            steps.append(m.reshape(-1, len(layers[k])))
+        free = np.array([[0.0 if s >> b & 1 else 1.0 for b in range(n_slots)] for s in layers[n_players - 1]])
+        _SUBSETS[key] = (steps, free)
+    return _SUBSETS[key]
+
+
+def _rows_by_subsets(actors: list[int], values: list, n_players: int, n_slots: int):
+    """:meth:`_FedSpectator.rows_along` from a uniform start over every assignment of one agent to each player:
+    each player's weights are the product of their own steps' factors, so the actor's row at a step is its
+    weights times, per agent, the sum over the other players' assignments to the other agents of their
+    weights' products: a recursion over the subsets of agents the other players hold (every step at once).
+    The same rows within rounding; ``None`` if a step is impossible; ``NotImplemented`` where a player's
+    every agent became impossible (the caller steps along then)."""
+    T = len(actors)
+    logs = np.zeros((T + 1, n_players, n_slots))       # each player's summed log-factors before each step
+    given = [t for t, v in enumerate(values) if v is not None]
+    if given:
+        V = np.asarray([values[t] for t in given], dtype=float)
+        tops = V.max(axis=1)
+        if not tops.min() > -np.inf:
+            return None
+        logs[np.asarray(given) + 1, np.asarray(actors)[given]] = V - tops[:, None]
+        np.cumsum(logs, axis=0, out=logs)
+    top = logs.max(axis=2, keepdims=True)
+    if not np.isfinite(top).all():
+        return NotImplemented
+    g = np.exp(logs - top)                                                    # (T + 1, players, agents)
+    who = [*actors, actors[-1]]                                         # after the last step: its actor's row
+    at = np.arange(T + 1)
+    steps, free = _subset_layers(n_slots, n_players)
+    f = np.ones((T + 1, 1))
+    for k, m in enumerate(steps):       # the k-th other player takes one more agent
+        others = np.array([o if o < a else o + 1 for a in who for o in (k,)])
+        f = (f[:, :, None] * g[at, others][:, None, :]).reshape(T + 1, -1) @ m
+    rows = g[at, who] * (f @ free)                                            # (T + 1, agents)
+    z = rows.sum(axis=1)
+    if not z.min() > 0:
+        return None
+    return list(rows[:T] / z[:T, None])
 
 
 def _check_player(view, player: str) -> None:

@@ -140,6 +140,38 @@ class PlayerType:
 #: Integer rationalities up to this are raised from ``exp(U - top)`` by multiplications instead of an ``exp`` each.
 _POWERS = 64
 
+#: :meth:`PlayerPopulation.batch_type_log_likelihoods` (the array code) pads a size's tables to the next size's
+#: when that adds at most this many options in all (decisions x options added): a group of tables costs about 40
+#: array calls, about as much as that many options (measured on 5-player games, BENCHMARKS.md).
+_PAD_OPTIONS = 128
+#: A bluffer's exponentials are shifted by its rationality times the best utility (no pass for their maximum) when
+#: its rationality times its secrecy is at most this: the largest stays above exp(-this), far from underflow.
+_SHIFT_SPAN = 300.0
+
+
+def size_groups(sizes, pad: int) -> list[tuple[list[int], int, list[tuple[int, int, int]]]]:
+    """Groups of tables by size: ``(indices, n, parts)`` per group, ``n`` its largest size, ``parts`` its sizes'
+    ``(size, start, stop)`` in ``indices``. Sizes in increasing order join the group before them while that adds
+    at most ``pad`` options (its tables x the options each is padded by); ``pad=0`` gives one group per size.
+
+    >>> size_groups([3, 11, 3, 84, 7], 40)
+    [([0, 2, 4, 1], 11, [(3, 0, 2), (7, 2, 3), (11, 3, 4)]), ([3], 84, [(84, 0, 1)])]
+    >>> [n for _, n, _ in size_groups([3, 11, 3, 84, 7], 0)]
+    [3, 7, 11, 84]
+    """
+    by: dict[int, list[int]] = {}
+    for d, n in enumerate(sizes):
+        by.setdefault(n, []).append(d)
+    out: list[tuple[list[int], int, list[tuple[int, int, int]]]] = []
+    for n in sorted(by):
+        if out and len(out[-1][0]) * (n - out[-1][1]) <= pad:
+            ds, _, parts = out[-1]
+            parts.append((n, len(ds), len(ds) + len(by[n])))
+            out[-1] = (ds + by[n], n, parts)
+        else:
+            out.append((list(by[n]), n, [(n, 0, len(by[n]))]))
+    return out
+
 
 def exp_option_sums(centred: np.ndarray, betas) -> tuple[np.ndarray, np.ndarray | None]:
     """``sum_x exp(beta * centred[..., x])`` over the last axis for every ``beta`` of ``betas`` (all > 0), shape
@@ -160,13 +192,14 @@ def exp_option_sums(centred: np.ndarray, betas) -> tuple[np.ndarray, np.ndarray 
     # betas from the powers e1, e1**2, e1**4, ... (each computed once for all betas), multiplied low to high
     raised = np.empty((len(betas), *centred.shape))
     powers: list[np.ndarray] = []       # e1 ** (2 ** i)
+    ones = [j for j, beta in enumerate(betas) if float(beta) == 1.0]    # e1 written into beta 1's row directly
     for j, beta in enumerate(betas):
         beta = float(beta)
         if beta.is_integer() and 1 <= beta <= _POWERS:
             k, i, e = int(beta), 0, None
             while True:         # e1 ** k by repeated squaring
                 if not powers:
-                    powers.append(np.exp(centred))
+                    powers.append(np.exp(centred, out=raised[ones[0]]) if ones else np.exp(centred))
                 elif i == len(powers):
                     powers.append(powers[-1] * powers[-1])
                 if k & 1:
@@ -180,7 +213,8 @@ def exp_option_sums(centred: np.ndarray, betas) -> tuple[np.ndarray, np.ndarray 
                 k >>= 1
                 i += 1
                 if not k:
-                    raised[j] = e
+                    if not (ones and j == ones[0]):     # (beta 1's row holds e1 already)
+                        raised[j] = e
                     break
         else:
             np.multiply(centred, beta, out=raised[j])
@@ -660,10 +694,9 @@ class PlayerPopulation:
         if any(U.shape[1] != A for _, U, _ in tables) or any(out[j].shape[1] != A for j in hand):
             return None
         D = len(tables)
-        sizes: dict[int, list[int]] = {}
-        for d, (_, U, _) in enumerate(tables):
-            sizes.setdefault(len(U), []).append(d)
-        # one group per table size: (decisions, Ut (G, A, n), the option taken (G,), the per-beta lse (B, G, A))
+        compiled = self.compiled and kernels.COMPILED
+        # one group per table size, or (the array code) per run of sizes padded with impossible options to the
+        # largest: (decisions, Ut (G, A, n), the option taken (G,), the per-beta lse (B, G, A))
         groups = []
         res = np.empty((len(self.types), D, A))
         b = self._betas[:, None, None]
@@ -672,12 +705,17 @@ class PlayerPopulation:
         watch = self._public.model
         wb, we = watch.beta, watch.epsilon
         watched = np.empty((D, A))
-        compiled = self.compiled and kernels.COMPILED
-        for n, ds in sizes.items():
+        for ds, n, parts in size_groups([len(U) for _, U, _ in tables], 0 if compiled else _PAD_OPTIONS):
             at = np.arange(len(ds))
             pick = np.array([tables[d][2] for d in ds])
             lse = np.empty((len(self._betas), len(ds), A))
-            lse[:h] = math.log(n)
+            if len(parts) > 1:      # padded: each decision's own number of options
+                sizes_of = np.repeat([m for m, _, _ in parts], [e - s for _, s, e in parts])
+                log_n: float | np.ndarray = np.log(sizes_of)[:, None]                     # (G, 1)
+                we_n: float | np.ndarray = (we / sizes_of)[:, None, None]                 # (G, 1, 1)
+            else:
+                log_n, we_n = math.log(n), we / n
+            lse[:h] = log_n
             if compiled:    # one compiled pass over the options (kernels.py), the tables as stacked (G, n, A)
                 Ut = np.stack([tables[d][1] for d in ds])                                 # (G, n, A)
                 top, sums, e1 = kernels.option_sums(Ut, self._betas[h:])
@@ -685,7 +723,12 @@ class PlayerPopulation:
                     return None
                 chosen = Ut[at, pick]                                                     # (G, A)
             else:
-                Ut = np.stack([tables[d][1] for d in ds]).transpose(0, 2, 1).copy()    # (G, A, n)
+                if len(parts) > 1:
+                    Ut = np.full((len(ds), A, n), -np.inf)
+                    for m, s, e in parts:
+                        Ut[s:e, :, :m] = np.stack([tables[d][1].T for d in ds[s:e]])
+                else:
+                    Ut = np.stack([tables[d][1].T for d in ds])                           # (G, A, n)
                 top = Ut.max(axis=2)                                                  # (G, A)
                 if not np.isfinite(top).all():
                     return None
@@ -693,7 +736,7 @@ class PlayerPopulation:
                 centred = Ut - top[:, :, None]
                 sums, e1 = exp_option_sums(centred, self._betas[h:])
             lse[h:] = np.log(sums) + self._betas[h:, None, None] * top[None]
-            res[:, ds] = np.logaddexp(keep + (b * chosen[None] - lse)[self._beta_of], leps - math.log(n))
+            res[:, ds] = np.logaddexp(keep + (b * chosen[None] - lse)[self._beta_of], leps - log_n)
             if not self._bluff.size:
                 continue
             if compiled:
@@ -711,13 +754,14 @@ class PlayerPopulation:
                 watched[ds] = res[self._watched, ds]
             else:                           # the watch's model's own log-likelihoods of the option taken
                 with np.errstate(divide="ignore"):
-                    watched[ds] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - math.log(n))
+                    watched[ds] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - log_n)
             if compiled:
-                groups.append((ds, Ut, at, pick, (top, ew, sums_w), n))
+                groups.append((ds, Ut, at, pick, (top, ew, sums_w), n, log_n))
             elif wb == 1 and self._beta_watch is not None and e1 is not None:    # exp(U - lse) = e1 / its sum
-                groups.append((ds, Ut, at, pick, (1 - we) * (e1 / sums[self._beta_watch - h][:, :, None]) + we / n, n))
+                # the watch's P(option | agent) = (1 - we) e1 / its sum + we / n, built when its rows are known
+                groups.append((ds, Ut, at, pick, (e1, (1 - we) / sums[self._beta_watch - h], we_n, top), n, log_n))
             else:
-                groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we / n, n))
+                groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we_n, n, log_n))
         if self._bluff.size:
             # the watch follows every decision in order: the tables' and the hand decisions' (as a spectator reads
             # those, from the public pool), each table's row picked out after
@@ -730,7 +774,7 @@ class PlayerPopulation:
             if along is None:
                 return None
             rows = [along[s] for s, j in enumerate(order) if j in at_step]
-            for ds, Ut, at, pick, p, n in groups:
+            for ds, Ut, at, pick, p, n, log_n in groups:
                 if compiled:
                     top, ew, sums_w = p
                     R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else np.ones((len(ds), A))
@@ -744,25 +788,46 @@ class PlayerPopulation:
                         for share, (k, cover) in zip(shares, self._cover.items()):
                             res[k, ds] = _covered(res[k, ds], share, cover)
                     continue
-                if rows[0] is not None:
-                    p = np.asarray([rows[d] for d in ds])[:, :, None] * p
+                R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else None                 # (G, A)
+                top = None
+                if isinstance(p, tuple):    # P(option, agent) weighted by the rows: e1 (R (1 - we) / sum) + R we / n
+                    e1, f, we_n, top = p
+                    if R is not None:
+                        f = R * f
+                        we_n = R[:, :, None] * we_n
+                    p = e1 * f[:, :, None]
+                    p += we_n
+                elif R is not None:
+                    p = R[:, :, None] * p
                 total = p.sum(axis=1, keepdims=True)                                      # (G, 1, n)
-                if total.min() > 0:
-                    exposure = p / total
-                else:
-                    with np.errstate(invalid="ignore", divide="ignore"):
-                        exposure = np.where(total > 0, p / total, 0.0)
+                fine = bool(total.min() > 0)
+                exposure = None
+                if self._cover or not fine:
+                    if fine:
+                        exposure = p / total
+                    else:
+                        with np.errstate(invalid="ignore", divide="ignore"):
+                            exposure = np.where(total > 0, p / total, 0.0)
+                last = self._secret[-1] if self._secret.size else None
                 for k in self._secret:      # (a type of secrecy 0 keeps its Boltzmann row, above)
-                    z = Ut - self._secrecy[k] * exposure                                      # (G, A, n)
-                    if self._beta[k] != 1:      # (the default bluffer's rationality is 1: no pass to multiply)
-                        z *= self._beta[k]
-                    zt = z.max(axis=2)
+                    beta, secrecy = self._beta[k], self._secrecy[k]
+                    if exposure is None:    # Ut - secrecy * p / total, in p's array when no other type reads it
+                        z = np.multiply(p, secrecy / total, out=p if k == last else None)
+                        np.subtract(Ut, z, out=z)                                             # (G, A, n)
+                    else:
+                        z = Ut - secrecy * exposure                                           # (G, A, n)
+                    if beta != 1:      # (the default bluffer's rationality is 1: no pass to multiply)
+                        z *= beta
+                    # its largest entry lies within beta * secrecy under beta * top (an exposure is at most 1): that
+                    # shift keeps the largest exponential above exp(-beta * secrecy), with no pass to find the max
+                    zt = beta * top if top is not None and beta * secrecy <= _SHIFT_SPAN else z.max(axis=2)
                     taken = z[at, :, pick]                  # (a copy) before z is centred and raised in place
                     z -= zt[:, :, None]
                     np.exp(z, out=z)
                     raw = taken - (np.log(z.sum(axis=2)) + zt)
-                    res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - math.log(n))
-                self._cover_step(res, ds, Ut, exposure, at, pick)
+                    res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - log_n)
+                if self._cover:
+                    self._cover_step(res, ds, Ut, exposure, at, pick)
         for d, (j, _, _) in enumerate(tables):
             out[j] = res[:, d]
         return out

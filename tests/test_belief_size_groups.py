@@ -1,0 +1,97 @@
+"""The batched likelihood's tables grouped by size (issue 26 item 3, branch evalgroups): tables of nearby sizes are
+padded with impossible options to one group (fewer array calls a game), with the numbers of one group per size
+within 1e-12 and the same impossible entries, for every kind of type (random, the Boltzmann grid, the bluffer,
+the hider who covers)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from heimlich_lab import Rules, play
+from heimlich_lab.bots import BoltzmannBot, make_bot
+from heimlich_lab.games.heimlich.inference import player_types
+from heimlich_lab.games.heimlich.inference.player_types import (
+    careful_hiders_population,
+    default_population,
+    size_groups,
+)
+from heimlich_lab.games.heimlich.rules.replay import public_decisions
+
+PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
+
+#: (players, rules options, seed, bots)
+GAMES = [(3, {}, 4, "boltzmann"), (5, {}, 1, "boltzmann"), (5, {"dossier": True}, 2, "mixed"),
+         (7, {}, 3, "boltzmann"), (6, {"dossier": True}, 5, "mixed")]
+
+
+def _items(n, options, seed, bots):
+    players = PLAYERS[:n]
+    kinds = ["boltzmann", "bluff", "greedy", "random", "boltzmann", "hider", "boltzmann"]
+    if bots == "boltzmann":
+        table = {p: BoltzmannBot(seed=seed * 10 + i) for i, p in enumerate(players)}
+    else:
+        table = {p: make_bot(kinds[i], seed=seed * 10 + i) for i, p in enumerate(players)}
+    rec = play(Rules(**options), table, seed=seed)
+    return [(d.view, d.actor, d.action) for d in public_decisions(rec, None, None) if d.view is not None]
+
+
+def _batch(pop, items, pad, monkeypatch):
+    monkeypatch.setattr(player_types, "_PAD_OPTIONS", pad)
+    pop.compiled = False
+    return pop.batch_type_log_likelihoods(items)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: f"{g[0]}p-{g[2]}")
+@pytest.mark.parametrize("population", [default_population, careful_hiders_population])
+def test_padded_groups_give_the_numbers_of_one_group_per_size(game, population, monkeypatch):
+    items = _items(*game)
+    pop = population()
+    sizes = [len(d[0]) for v, a, x in items if x.kind not in player_types.UNINFORMATIVE
+             for d in [pop._models[0].decision_utilities(v, a, x)] if d is not None]
+    assert len(size_groups(sizes, 10**9)) == 1 < len(size_groups(sizes, 0))     # the padding is exercised
+    exact = _batch(pop, items, 0, monkeypatch)
+    assert exact is not None
+    for pad in (player_types._PAD_OPTIONS, 10**9):      # the default groups, and every table in one group
+        got = _batch(pop, items, pad, monkeypatch)
+        assert len(got) == len(exact)
+        for a, b in zip(exact, got):
+            assert (a is None) == (b is None)
+            if a is not None:
+                assert np.array_equal(np.isneginf(a), np.isneginf(b))
+                f = np.isfinite(a)
+                assert np.allclose(a[f], b[f], rtol=0, atol=1e-12), np.abs(a[f] - b[f]).max()
+
+
+def test_size_groups_join_sizes_while_the_padding_is_small():
+    assert size_groups([], 100) == []
+    assert size_groups([5, 5], 0) == [([0, 1], 5, [(5, 0, 2)])]
+    # 3 -> 7 pads two tables by 4 (8 options); 7 -> 28 pads three tables by 21 (63 > 40): a new group
+    assert size_groups([3, 28, 3, 7], 40) == [([0, 2, 3], 7, [(3, 0, 2), (7, 2, 3)]), ([1], 28, [(28, 0, 1)])]
+    assert [n for _, n, _ in size_groups([3, 28, 3, 7], 63)] == [28]
+
+
+@pytest.mark.parametrize("n_players", [3, 5, 7])
+def test_the_spectator_by_subsets_of_agents_gives_the_step_by_step_rows(n_players, monkeypatch):
+    from heimlich_lab import Game
+    from heimlich_lab.games.heimlich.inference import exposure
+    from heimlich_lab.games.heimlich.inference.exposure import PublicWatch
+    from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+
+    players = list(PLAYERS[:n_players])
+    view = Game(players, Rules(), seed=1).view(None)
+    rng = np.random.default_rng(n_players)
+    steps = [(players[t % n_players], None if t % 7 == 3 else rng.normal(0, 3, len(view.agents)))
+             for t in range(40)]
+    steps[5][1][0] = -np.inf                    # an agent the step rules out
+    used = []
+    real = exposure._rows_by_subsets
+    monkeypatch.setattr(exposure, "_rows_by_subsets", lambda *a: used.append(1) or real(*a))
+    got = PublicWatch(BoltzmannModel()).rows_along(view, steps)
+    never = np.full(len(view.agents), -np.inf)
+    assert PublicWatch(BoltzmannModel()).rows_along(view, [*steps[:3], (players[0], never)]) is None
+    monkeypatch.setattr(exposure, "_rows_by_subsets", lambda *a: NotImplemented)      # the step-by-step loop
+    want = PublicWatch(BoltzmannModel()).rows_along(view, steps)
+    assert len(used) == 2 and len(got) == len(want) == len(steps)
+    for a, b in zip(want, got):
+        assert np.allclose(a, b, rtol=0, atol=1e-13)
+        assert np.array_equal(a == 0, b == 0)
