@@ -1,0 +1,43 @@
+"""Issue 26's first target in paired rounds: 5-player basic Boltzmann games without beliefs, then the same games
+with every player's belief (default model, whole game), round by round, so that both halves of a ratio run close
+together in time on a shared machine.
+
+    PYTHONPATH=TREE HEIMLICH_NUMPY_ONLY=1 python scripts/belief_paired_rounds.py [LABEL] [--rounds 20] [--games 5]
+
+Round ``r`` plays ``games`` games from seed ``r`` twice (utility caches cold each time). Printed: the least time of
+each half (CPU-ms per game) and the median and lower quartile of the per-round ratios. Run it in alternation on two
+trees (fresh processes) to compare them.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from heimlich_lab.analysis import tournament
+from heimlich_lab.games.heimlich.analysis import BeliefEvaluator
+from heimlich_lab.games.heimlich.inference.utility import Utility
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("label", nargs="?", default="this tree")
+    ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--games", type=int, default=5)
+    a = ap.parse_args(argv)
+    grid = dict(player_counts=5, variants="basic", bots="boltzmann", progress=False, n_jobs=1)
+    tournament(**grid, seed=1, games=2, evaluate=BeliefEvaluator(until=None))      # imports (not timed)
+    without, with_b = [], []
+    for r in range(a.rounds):
+        for out, kw in ((without, {}), (with_b, {"evaluate": BeliefEvaluator(until=None)})):
+            Utility.clear_shared()
+            t0 = time.process_time()
+            tournament(**grid, seed=r, games=a.games, **kw)
+            out.append((time.process_time() - t0) / a.games * 1e3)
+    ratios = sorted(w / b for w, b in zip(with_b, without))
+    print(f"{a.label}: bots only {min(without):.1f}, with every belief {min(with_b):.1f} CPU-ms/game (least); "
+          f"per-round ratio median {statistics.median(ratios):.2f}, lower quartile {ratios[len(ratios) // 4]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
