@@ -16,8 +16,9 @@ $(VENV)/.installed: pyproject.toml
 
 setup: $(VENV)/.installed
 
+# Jupyter refuses to run as root without --allow-root (a container, a cloud sandbox): given only then.
 lab: setup
-	$(VENV)/bin/jupyter lab notebooks/00-rules-primer.ipynb
+	$(VENV)/bin/jupyter lab $$([ "$$(id -u)" = 0 ] && echo --allow-root) notebooks/00-rules-primer.ipynb
 
 # The board as an app: Voila with a template that has no CDN links (heimlich_lab/commands/voila_app.py).
 app: setup
