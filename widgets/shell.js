@@ -356,6 +356,19 @@ export function debouncedSeek(go, ms = 60) {
 }
 
 /**
+ * DOM: a game's table mounted in anywidget's `el` (every game on the shell): its root (tableRoot's), the Class data
+ * box right after it (class `${p}-class-section`), its sections (mountSections') and its live region.
+ */
+export function mountTable(el, cls, label, skeleton, names, p) {
+  const doc = el.ownerDocument || document;
+  const root = tableRoot(doc, cls, label, skeleton);
+  const classBox = doc.createElement("div");
+  classBox.className = `${p}-class-section`;
+  el.replaceChildren(root, classBox);
+  return { doc, root, classBox, ...mountSections(root, names), live: root.querySelector('[data-testid="live"]') };
+}
+
+/**
  * A table's channel to the kernel (every game on the shell): `send(msg)`, the replay slider's debounced seeks
  * (`replay`, debouncedSeek's) and the Class data box's updater (classDataUpdater's with prefix `p`), which does
  * nothing once `isGone()` (the view was removed while a message was on its way).

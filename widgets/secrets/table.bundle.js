@@ -257,6 +257,14 @@ function debouncedSeek(go, ms = 60) {
     }
   };
 }
+function mountTable(el, cls, label, skeleton, names, p) {
+  const doc = el.ownerDocument || document;
+  const root = tableRoot(doc, cls, label, skeleton);
+  const classBox = doc.createElement("div");
+  classBox.className = `${p}-class-section`;
+  el.replaceChildren(root, classBox);
+  return { doc, root, classBox, ...mountSections(root, names), live: root.querySelector('[data-testid="live"]') };
+}
 function tableChannel(model, classBox, p, isGone, ms = 60) {
   const send = (msg) => model.send(msg);
   const update = classDataUpdater(classBox, model, p);
@@ -578,13 +586,7 @@ function classData(cd) {
   return classDataMarkup(cd, "st");
 }
 function render({ model, el }) {
-  const doc = el.ownerDocument || document;
-  const root = tableRoot(doc, "secrets-table", "Secrets table", renderSkeleton());
-  const classBox = doc.createElement("div");
-  classBox.className = "st-class-section";
-  el.replaceChildren(root, classBox);
-  const { sections, set, setPlayback } = mountSections(root, SECTIONS);
-  const live = root.querySelector('[data-testid="live"]');
+  const { doc, root, classBox, sections, set, setPlayback, live } = mountTable(el, "secrets-table", "Secrets table", renderSkeleton(), SECTIONS, "st");
   let state = null;
   let setup = null;
   let lastLog = null;

@@ -16,13 +16,8 @@ export function classData(cd) {
 }
 
 function render({ model, el }) {
-  const doc = el.ownerDocument || document;
-  const root = S.tableRoot(doc, "secrets-table", "Secrets table", R.renderSkeleton());
-  const classBox = doc.createElement("div");       // the Class data box, right after the table
-  classBox.className = "st-class-section";
-  el.replaceChildren(root, classBox);
-  const { sections, set, setPlayback } = S.mountSections(root, R.SECTIONS);
-  const live = root.querySelector('[data-testid="live"]');
+  const { doc, root, classBox, sections, set, setPlayback, live } =
+    S.mountTable(el, "secrets-table", "Secrets table", R.renderSkeleton(), R.SECTIONS, "st");
   let state = null;
   let setup = null;
   let lastLog = null;

@@ -424,8 +424,24 @@ describe("the table's root (both games)", () => {
     assert.deepEqual([root.className, root.tabIndex, root.attrs, root.innerHTML],
       ["secrets-table", 0, { role: "region", "aria-label": "Secrets table" }, "<div data-section=\"table\"></div>"]);
     for (const file of ["board.js", "secrets/table.js", "topsecret1985/table.js"]) {
-      assert.match(readFileSync(join(HERE, file), "utf8"), /S\.tableRoot\(doc, /, `${file} makes its root with the shell`);
+      assert.match(readFileSync(join(HERE, file), "utf8"), /S\.(tableRoot\(doc|mountTable\(el), /,
+        `${file} makes its root with the shell`);
     }
+  });
+
+  test("a table mounted: its root then the Class data box in el, its sections found, its live region", () => {
+    const made = (tag) => ({ tag, attrs: {}, setAttribute(k, v) { this.attrs[k] = v; },
+      querySelector: (sel) => ({ sel }) });
+    const doc = { createElement: made, activeElement: null };
+    const el = { ownerDocument: doc, replaceChildren(...kids) { this.kids = kids; } };
+    const t = S.mountTable(el, "topsecret-table", "Top Secret table", "<div></div>", ["map", "log"], "ts");
+    assert.deepEqual(el.kids, [t.root, t.classBox]);
+    assert.deepEqual([t.root.className, t.root.attrs["aria-label"], t.classBox.className, t.doc],
+      ["topsecret-table", "Top Secret table", "ts-class-section", doc]);
+    assert.deepEqual([t.sections.map.sel, t.sections.log.sel, t.live.sel],
+      ['[data-section="map"]', '[data-section="log"]', '[data-testid="live"]']);
+    assert.equal(typeof t.set, "function");
+    assert.equal(typeof t.setPlayback, "function");
   });
 });
 

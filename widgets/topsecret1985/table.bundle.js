@@ -253,6 +253,14 @@ function debouncedSeek(go, ms = 60) {
     }
   };
 }
+function mountTable(el, cls, label, skeleton, names, p) {
+  const doc = el.ownerDocument || document;
+  const root = tableRoot(doc, cls, label, skeleton);
+  const classBox = doc.createElement("div");
+  classBox.className = `${p}-class-section`;
+  el.replaceChildren(root, classBox);
+  return { doc, root, classBox, ...mountSections(root, names), live: root.querySelector('[data-testid="live"]') };
+}
 function tableChannel(model, classBox, p, isGone, ms = 60) {
   const send = (msg) => model.send(msg);
   const update = classDataUpdater(classBox, model, p);
@@ -607,13 +615,7 @@ function contentsNotation(decisions, chosen) {
   return d ? d.notation : `contents ${letters.map((L) => `${L}=${chosen[L]}`).join(" ")}`;
 }
 function render({ model, el }) {
-  const doc = el.ownerDocument || document;
-  const root = tableRoot(doc, "topsecret-table", "Top Secret table", renderSkeleton());
-  const classBox = doc.createElement("div");
-  classBox.className = "ts-class-section";
-  el.replaceChildren(root, classBox);
-  const { sections, set, setPlayback } = mountSections(root, SECTIONS);
-  const live = root.querySelector('[data-testid="live"]');
+  const { doc, root, classBox, sections, set, setPlayback, live } = mountTable(el, "topsecret-table", "Top Secret table", renderSkeleton(), SECTIONS, "ts");
   let state = null;
   let setup = null;
   let chosen = null;

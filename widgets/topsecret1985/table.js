@@ -24,13 +24,8 @@ export function contentsNotation(decisions, chosen) {
 }
 
 function render({ model, el }) {
-  const doc = el.ownerDocument || document;
-  const root = S.tableRoot(doc, "topsecret-table", "Top Secret table", R.renderSkeleton());
-  const classBox = doc.createElement("div");       // the Class data box, right after the table
-  classBox.className = "ts-class-section";
-  el.replaceChildren(root, classBox);
-  const { sections, set, setPlayback } = S.mountSections(root, R.SECTIONS);
-  const live = root.querySelector('[data-testid="live"]');
+  const { doc, root, classBox, sections, set, setPlayback, live } =
+    S.mountTable(el, "topsecret-table", "Top Secret table", R.renderSkeleton(), R.SECTIONS, "ts");
   let state = null;
   let setup = null;
   let chosen = null;          // the agent whose path is being clicked
