@@ -422,9 +422,15 @@ def test_a_broken_dask_is_not_reported_as_missing(monkeypatch):
             return None
 
     monkeypatch.delitem(sys.modules, "dask.distributed", raising=False)
-    monkeypatch.setattr(sys, "meta_path", [BrokenDask, *sys.meta_path])
-    with pytest.raises(ModuleNotFoundError, match="tornado"):
-        tournament(2, "basic", "random", games=1, progress=False, scheduler="tcp://127.0.0.1:1")
+    # Into the real list, not a copy: a module first imported meanwhile may add a finder of its own to
+    # sys.meta_path (the importlib_metadata backport adds one and removes the standard library's), which a copy
+    # would lose at the end, leaving every later metadata lookup (anywidget's version) empty.
+    sys.meta_path.insert(0, BrokenDask)
+    try:
+        with pytest.raises(ModuleNotFoundError, match="tornado"):
+            tournament(2, "basic", "random", games=1, progress=False, scheduler="tcp://127.0.0.1:1")
+    finally:
+        sys.meta_path.remove(BrokenDask)
 
 
 # ------------------------------------------------------------------------------------------ benchmark (smoke)
