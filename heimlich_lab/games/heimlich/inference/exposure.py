@@ -263,8 +263,8 @@ _SUBSETS: dict = {}
 
 
 def _subset_layers(n_slots: int, n_players: int) -> tuple[list[np.ndarray], np.ndarray]:
-    """For :func:`_rows_by_subsets`: per layer ``k`` (1 .. players - 1) the (subsets of ``k`` agents, ``k``) indices into
-    the flattened (subsets of ``k - 1`` agents x agents) products that make each subset of ``k`` agents (the subset
+    """For :func:`_rows_by_subsets`: per layer ``k`` (1 .. players - 1) the (subsets of ``k`` agents, ``k``) indices
+    into the flattened (subsets of ``k - 1`` agents x agents) products that make each subset of ``k`` agents (the subset
     without one of its agents, then that agent), in increasing order; and (agents, subsets of ``players - 1`` agents
     without it) the last layer's subsets that leave each agent free, in increasing order.
 
