@@ -181,3 +181,19 @@ def test_a_belief_at_its_start_is_copied_from_one_built_once_and_reads_as_a_new_
         first.unread_copy()
     other = default_model()
     assert Belief.at_start(*args[:3], other, args[4]).model is other
+
+
+@pytest.mark.parametrize("n_players", [3, 5, 7])
+def test_a_players_starting_space_is_the_enumerated_one_row_for_row(n_players):
+    """A player's space at the start, taken from the spectator's (the rows where it holds its card), is the one the
+    enumeration with the card pinned gives: the same rows in the same order, the same dtype, owners and slots."""
+    from heimlich_lab.games.heimlich.inference.belief import _initial_space
+    from heimlich_lab.inference.core import HypothesisSpace
+    players = tuple(f"P{i}" for i in range(1, n_players + 1))
+    agents = tuple(Game(list(players), seed=1).view(None).agents)
+    for observer in players:
+        for card in agents:
+            got = _initial_space(players, agents, observer, (card,))
+            want = HypothesisSpace.assignments(players, agents, {p: 1 for p in players}, known_owned={observer: [card]})
+            assert (got.owners, got.slots, got.table.dtype) == (want.owners, want.slots, want.table.dtype)
+            assert np.array_equal(got.table, want.table), (observer, card)
