@@ -1,6 +1,6 @@
 """The evaluator's bookkeeping done in fewer array operations (issue 26 item 3, branch evalbook) gives the
 numbers of the step-by-step code it replaced, bit for bit: the type tables that the beliefs of one game share,
-and every rationality's option sums (``exp_option_sums``).
+and every rationality's option sums (``exp_option_sums``; within 1e-13 where its betas share a root).
 Also the bluffer's spectator followed along a game
 (:meth:`PublicWatch.rows_along <heimlich_lab.games.heimlich.inference.exposure.PublicWatch.rows_along>`) against the
 exact posterior in logs, within 1e-12 (a run at once was tried and was slower: ``np.cumprod`` along the steps).
@@ -132,17 +132,28 @@ def _exp_option_sums_before(centred, betas):
     return out, e1
 
 
-@pytest.mark.parametrize("betas", [(0.3, 1.0, 3.0, 10.0), (1.0,), (2.0, 0.5, 7.0, 64.0, 5.0), (0.3,), (65.0, 12.0)])
+@pytest.mark.parametrize("betas", [(0.3, 1.0, 3.0, 10.0), (1.0,), (2.0, 0.5, 7.0, 64.0, 5.0), (0.3,), (65.0, 12.0),
+                                   (3.0, 10.0), (0.3, 65.0, 1.0), (0.25, 0.5)])
 @pytest.mark.parametrize("shape", [(3, 7, 11), (1, 5, 2), (7, 30), (4, 6, 9)])
 def test_every_betas_option_sums_at_once_are_the_ones_beta_by_beta(betas, shape):
-    from heimlich_lab.games.heimlich.inference.player_types import exp_option_sums
+    """Bit for bit where every beta is raised as before (integers from exp(centred), each other beta its own exp);
+    where the other betas are multiples of one 1 / m (0.3 = 3 / 10, as in the default grid) and a single
+    exp(centred / m) saves an exp, within 1e-13 (log sums) and 1e-14 relative (exp(centred))."""
+    from heimlich_lab.games.heimlich.inference.player_types import _sums_plan, exp_option_sums
     rng = np.random.default_rng(len(shape) * 100 + len(betas))
     u = rng.normal(0, 2, shape)
     centred = u - u.max(axis=-1, keepdims=True)
     got, e1 = exp_option_sums(centred, np.array(betas))
     want, e1_want = _exp_option_sums_before(centred, np.array(betas))
-    assert got.shape == want.shape and np.array_equal(got, want)
-    assert (e1 is None) == (e1_want is None) and (e1 is None or np.array_equal(e1, e1_want))
+    rooted = _sums_plan(tuple(float(b) for b in betas))[3] is not None
+    assert rooted == (betas in [(0.3, 1.0, 3.0, 10.0), (2.0, 0.5, 7.0, 64.0, 5.0), (0.25, 0.5)])
+    assert got.shape == want.shape and (e1 is None) == (e1_want is None)
+    if not rooted:
+        assert np.array_equal(got, want)
+        assert e1 is None or np.array_equal(e1, e1_want)
+    else:
+        assert np.allclose(np.log(got), np.log(want), rtol=0, atol=1e-13)
+        assert e1 is None or np.allclose(e1, e1_want, rtol=1e-14, atol=0)
 
 
 def test_a_belief_at_its_start_is_copied_from_one_built_once_and_reads_as_a_new_one():
@@ -170,3 +181,19 @@ def test_a_belief_at_its_start_is_copied_from_one_built_once_and_reads_as_a_new_
         first.unread_copy()
     other = default_model()
     assert Belief.at_start(*args[:3], other, args[4]).model is other
+
+
+@pytest.mark.parametrize("n_players", [3, 5, 7])
+def test_a_players_starting_space_is_the_enumerated_one_row_for_row(n_players):
+    """A player's space at the start, taken from the spectator's (the rows where it holds its card), is the one the
+    enumeration with the card pinned gives: the same rows in the same order, the same dtype, owners and slots."""
+    from heimlich_lab.games.heimlich.inference.belief import _initial_space
+    from heimlich_lab.inference.core import HypothesisSpace
+    players = tuple(f"P{i}" for i in range(1, n_players + 1))
+    agents = tuple(Game(list(players), seed=1).view(None).agents)
+    for observer in players:
+        for card in agents:
+            got = _initial_space(players, agents, observer, (card,))
+            want = HypothesisSpace.assignments(players, agents, {p: 1 for p in players}, known_owned={observer: [card]})
+            assert (got.owners, got.slots, got.table.dtype) == (want.owners, want.slots, want.table.dtype)
+            assert np.array_equal(got.table, want.table), (observer, card)

@@ -118,9 +118,16 @@ def marginals_dict(table: np.ndarray, players, agents) -> dict[str, dict[str, fl
 
 @lru_cache(maxsize=64)
 def _initial_space(players: tuple, agents: tuple, observer, own: tuple) -> HypothesisSpace:
-    """Every assignment the observer cannot rule out at the start (cached: a space keeps its lookups)."""
+    """Every assignment the observer cannot rule out at the start (cached: a space keeps its lookups). A player
+    holding one card: the spectator's assignments in which it holds that card, the same rows in the same order as
+    enumerating them with the card pinned (tested), without the enumeration (an evaluation's first games build one
+    space per player and card)."""
     if observer is None:
         return HypothesisSpace.assignments(players, agents)
+    if len(own) == 1 and observer in players and own[0] in agents:
+        every = _initial_space(players, agents, None, ())
+        held = every.table[:, every.slot_index(own[0])] == every.owner_index(observer)
+        return HypothesisSpace.unchecked(every.owners, every.slots, every.table[held])
     counts = {p: (len(own) if p == observer else 1) for p in players}
     return HypothesisSpace.assignments(players, agents, counts, known_owned={observer: list(own)})
 

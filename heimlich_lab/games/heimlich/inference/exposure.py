@@ -258,27 +258,30 @@ class _FedSpectator:
         return np.bincount(self.single[self.owners[player]], weights=self.p, minlength=self.n_slots)
 
 
-#: (agents, players) -> each layer's subsets of agents and the matrices of the subset recursion
+#: (agents, players) -> the gathers of the subset recursion (:func:`_subset_layers`)
 _SUBSETS: dict = {}
 
 
 def _subset_layers(n_slots: int, n_players: int) -> tuple[list[np.ndarray], np.ndarray]:
-    """For :func:`_rows_by_subsets`: per layer ``k`` (1 .. players - 1) the 0/1 matrix (subsets of ``k - 1`` agents x
-    agents, subsets of ``k`` agents) adding an agent to a subset; and (subsets of ``players - 1`` agents, agents) 1
-    where the agent is not in the subset."""
+    """For :func:`_rows_by_subsets`: per layer ``k`` (1 .. players - 1) the (subsets of ``k`` agents, ``k``) indices
+    into the flattened (subsets of ``k - 1`` agents x agents) products that make each subset of ``k`` agents (the subset
+    without one of its agents, then that agent), in increasing order; and (agents, subsets of ``players - 1`` agents
+    without it) the last layer's subsets that leave each agent free, in increasing order.
+
+    >>> steps, free = _subset_layers(3, 2)
+    >>> steps[0].tolist(), free.tolist()     # subsets of one agent {0}, {1}, {2}; {1} leaves agent 0 free, ...
+    ([[0], [1], [2]], [[1, 2], [0, 2], [0, 1]])
+    """
     key = (n_slots, n_players)
     if key not in _SUBSETS:
         layers = [[s for s in range(1 << n_slots) if bin(s).count("1") == k] for k in range(n_players)]
         steps = []
         for k in range(1, n_players):
-            at = {s: i for i, s in enumerate(layers[k])}
-            m = np.zeros((len(layers[k - 1]), n_slots, len(layers[k])))
-            for i, s in enumerate(layers[k - 1]):
-                for b in range(n_slots):
-                    if not s >> b & 1:
-                        m[i, b, at[s | 1 << b]] = 1.0
-            steps.append(m.reshape(-1, len(layers[k])))
-        free = np.array([[0.0 if s >> b & 1 else 1.0 for b in range(n_slots)] for s in layers[n_players - 1]])
+            at = {s: i for i, s in enumerate(layers[k - 1])}
+            steps.append(np.array([sorted(at[s & ~(1 << b)] * n_slots + b for b in range(n_slots) if s >> b & 1)
+                                   for s in layers[k]], dtype=np.intp).reshape(len(layers[k]), k))
+        free = np.array([[j for j, s in enumerate(layers[n_players - 1]) if not s >> b & 1] for b in range(n_slots)],
+                        dtype=np.intp)
         _SUBSETS[key] = (steps, free)
     return _SUBSETS[key]
 
@@ -287,9 +290,11 @@ def _rows_by_subsets(actors: list[int], values: list, n_players: int, n_slots: i
     """:meth:`_FedSpectator.rows_along` from a uniform start over every assignment of one agent to each player:
     each player's weights are the product of their own steps' factors, so the actor's row at a step is its
     weights times, per agent, the sum over the other players' assignments to the other agents of their
-    weights' products: a recursion over the subsets of agents the other players hold (every step at once).
-    The same rows within rounding; ``None`` if a step is impossible; ``NotImplemented`` where a player's
-    every agent became impossible (the caller steps along then)."""
+    weights' products: a recursion over the subsets of agents the other players hold (every step at once; each
+    layer's sums gathered from the one before, no matrix product: a product of these small 0/1 matrices runs
+    through BLAS's threads, whose waiting cost more CPU than the sums). The same rows within rounding; ``None``
+    if a step is impossible; ``NotImplemented`` where a player's every agent became impossible (the caller steps
+    along then)."""
     T = len(actors)
     logs = np.zeros((T + 1, n_players, n_slots))       # each player's summed log-factors before each step
     given = [t for t, v in enumerate(values) if v is not None]
@@ -304,14 +309,14 @@ def _rows_by_subsets(actors: list[int], values: list, n_players: int, n_slots: i
     if not np.isfinite(top).all():
         return NotImplemented
     g = np.exp(logs - top)                                                    # (T + 1, players, agents)
-    who = [*actors, actors[-1]]                                         # after the last step: its actor's row
+    who = np.array([*actors, actors[-1]])                               # after the last step: its actor's row
     at = np.arange(T + 1)
     steps, free = _subset_layers(n_slots, n_players)
     f = np.ones((T + 1, 1))
-    for k, m in enumerate(steps):       # the k-th other player takes one more agent
-        others = np.array([o if o < a else o + 1 for a in who for o in (k,)])
-        f = (f[:, :, None] * g[at, others][:, None, :]).reshape(T + 1, -1) @ m
-    rows = g[at, who] * (f @ free)                                            # (T + 1, agents)
+    for k, src in enumerate(steps):     # the k-th other player takes one more agent
+        others = k + (who <= k)         # (the k-th player other than the actor)
+        f = (f[:, :, None] * g[at, others][:, None, :]).reshape(T + 1, -1)[:, src].sum(axis=2)
+    rows = g[at, who] * f[:, free].sum(axis=2)                                # (T + 1, agents)
     z = rows.sum(axis=1)
     if not z.min() > 0:
         return None

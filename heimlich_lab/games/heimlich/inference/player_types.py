@@ -53,6 +53,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -173,6 +174,64 @@ def size_groups(sizes, pad: int) -> list[tuple[list[int], int, list[tuple[int, i
     return out
 
 
+def _raise(powers: list, k: int, out: np.ndarray | None, spare: list | None = None) -> np.ndarray:
+    """``powers[0] ** k`` by repeated squaring, the squares ``powers[i] = powers[0] ** (2 ** i)`` kept in ``powers``
+    for the next call (written into arrays taken from ``spare`` while it has some), the factors multiplied low to
+    high, the last product written into ``out`` (a power of two is copied there; ``out=None``: a new array, or a
+    square itself)."""
+    i, e = 0, None
+    while True:
+        if i == len(powers):
+            powers.append(np.multiply(powers[-1], powers[-1], out=spare.pop() if spare else None))
+        if k & 1:
+            if e is None:
+                e = powers[i]
+            elif k == 1:    # the last factor: into ``out`` directly
+                return np.multiply(e, powers[i], out=out)
+            else:
+                e = e * powers[i]
+        k >>= 1
+        i += 1
+        if not k:
+            if out is not None and e is not out:
+                out[...] = e
+                return out
+            return e
+
+
+#: :func:`exp_option_sums` reads rationalities that are not integers (up to :data:`_POWERS`) as powers of
+#: ``exp(centred / m)`` when they are all multiples of ``1 / m`` for an ``m`` up to this (0.3 = 3 / 10).
+_ROOTS = 16
+
+
+@lru_cache(maxsize=64)
+def _common_root(betas: tuple[float, ...]) -> int | None:
+    """The least ``m`` in 2 .. :data:`_ROOTS` for which every one of ``betas`` is ``k / m`` with an integer ``k`` from
+    1 to :data:`_POWERS` (to 1e-12 relative), else ``None``.
+
+    >>> _common_root((0.3,)), _common_root((0.5, 2.5)), _common_root((0.3, 0.25)), _common_root((1 / 3,))
+    (10, 2, None, 3)
+    """
+    for m in range(2, _ROOTS + 1):
+        ks = [b * m for b in betas]
+        if all(1 <= round(k) <= _POWERS and abs(k - round(k)) <= 1e-12 * k for k in ks):
+            return m
+    return None
+
+
+@lru_cache(maxsize=64)
+def _sums_plan(betas: tuple[float, ...]) -> tuple[list, list, int | None, int | None]:
+    """How :func:`exp_option_sums` raises ``betas``: ``(whole, other, one, m)``, ``whole`` the integer betas up to
+    :data:`_POWERS` as ``(row, beta)``, ``one`` beta 1's row (or ``None``), ``m`` the common root of the others
+    (:func:`_common_root`, when it saves an ``exp``; else ``None``) and ``other`` the others as ``(row, k)`` with
+    ``beta = k / m``, or as ``(row, beta)`` without a root."""
+    whole = [(j, int(beta)) for j, beta in enumerate(betas) if beta.is_integer() and 1 <= beta <= _POWERS]
+    rest = [j for j in range(len(betas)) if all(j != w for w, _ in whole)]
+    m = _common_root(tuple(betas[j] for j in rest)) if rest and (whole or len(rest) > 1) else None
+    other = [(j, round(betas[j] * m) if m is not None else betas[j]) for j in rest]
+    return whole, other, (betas.index(1.0) if 1.0 in betas else None), m
+
+
 def exp_option_sums(centred: np.ndarray, betas) -> tuple[np.ndarray, np.ndarray | None]:
     """``sum_x exp(beta * centred[..., x])`` over the last axis for every ``beta`` of ``betas`` (all > 0), shape
     ``(len(betas), *centred.shape[:-1])``, and ``exp(centred)`` when it was computed (else ``None``).
@@ -180,43 +239,40 @@ def exp_option_sums(centred: np.ndarray, betas) -> tuple[np.ndarray, np.ndarray 
     ``centred`` is a table of utilities minus their maximum (``<= 0``). ``exp`` is the costly part of reading a
     decision: ``exp(centred)`` is taken once, and an integer ``beta`` (up to 64) raises it by repeated squaring
     (a few multiplications, each a few ulp from ``exp(beta * centred)``: the sums agree to about 1e-15 relative).
+    When the other betas are all multiples of one ``1 / m`` (the default grid's 0.3 is 3 / 10) and that saves an
+    ``exp``, a single ``exp(centred / m)`` is raised to every power instead (``exp(centred)`` among them: each
+    within about 1e-14 relative of its own ``exp``).
 
     >>> c = np.array([[0.0, -1.0, -2.5]])
     >>> sums, e1 = exp_option_sums(c, [0.3, 1.0, 3.0])
     >>> bool(np.allclose(sums, [np.exp(b * c).sum(axis=-1) for b in (0.3, 1.0, 3.0)], rtol=1e-14, atol=0))
     True
-    >>> bool(np.array_equal(e1, np.exp(c)))
+    >>> bool(np.allclose(e1, np.exp(c), rtol=1e-14, atol=0))
+    True
+    >>> bool(np.array_equal(exp_option_sums(c, [1.0, 3.0])[1], np.exp(c)))     # integers only: exp(c) itself
     True
     """
     # every beta's exp(beta * centred) written into one array (then one sum over the options for all): integer
     # betas from the powers e1, e1**2, e1**4, ... (each computed once for all betas), multiplied low to high
     raised = np.empty((len(betas), *centred.shape))
+    whole, other, one, m = _sums_plan(tuple(float(beta) for beta in betas))
     powers: list[np.ndarray] = []       # e1 ** (2 ** i)
-    ones = [j for j, beta in enumerate(betas) if float(beta) == 1.0]    # e1 written into beta 1's row directly
-    for j, beta in enumerate(betas):
-        beta = float(beta)
-        if beta.is_integer() and 1 <= beta <= _POWERS:
-            k, i, e = int(beta), 0, None
-            while True:         # e1 ** k by repeated squaring
-                if not powers:
-                    powers.append(np.exp(centred, out=raised[ones[0]]) if ones else np.exp(centred))
-                elif i == len(powers):
-                    powers.append(powers[-1] * powers[-1])
-                if k & 1:
-                    if e is None:
-                        e = powers[i]
-                    elif k == 1:    # the last factor: into its row directly
-                        np.multiply(e, powers[i], out=raised[j])
-                        break
-                    else:
-                        e = e * powers[i]
-                k >>= 1
-                i += 1
-                if not k:
-                    if not (ones and j == ones[0]):     # (beta 1's row holds e1 already)
-                        raised[j] = e
-                    break
-        else:
+    spare: list[np.ndarray] = []        # arrays whose values are no longer needed (written into, not allocated)
+    if m is not None:       # q = exp(centred / m): e1 = q ** m, every other beta k / m as q ** k
+        roots = [np.multiply(centred, 1.0 / m)]
+        np.exp(roots[0], out=roots[0])
+        for j, k in other:
+            _raise(roots, k, raised[j])
+        if whole:
+            powers.append(_raise(roots, m, raised[one] if one is not None else None))
+            spare = [r for r in roots if r is not powers[0]]
+    elif whole:
+        powers.append(np.exp(centred, out=raised[one]) if one is not None else np.exp(centred))
+    for j, k in whole:
+        if j != one:
+            _raise(powers, k, raised[j], spare)
+    if m is None:
+        for j, beta in other:
             np.multiply(centred, beta, out=raised[j])
             np.exp(raised[j], out=raised[j])
     return raised.sum(axis=-1), (powers[0] if powers else None)
