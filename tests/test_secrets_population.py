@@ -132,3 +132,69 @@ def test_the_default_belief_reads_choices_through_the_default_population():
         Belief(PLAYERS, "Ann", model="typed")
     assert 0 <= default.team_player_probability("Ann") <= 1
     assert default.team_player_probability("Ann") == pytest.approx(1 - default.type_probabilities("Ann")["random"])
+
+
+
+SEEN_TYPE = SecretsType("team", 3.0, 0.0, knows="seen")
+
+
+def team_bot_game(seed: int, n: int):
+    """A seeded game of TeamBots: every choice of theirs a spectator reads (up to the first hidden Diplomat side,
+    Assassins apart: only they see their bullet) as (decider, action, the bot's own scores by option, the true
+    arrangement then), and the choices the spectator's belief read, in order."""
+    from heimlich_lab.engine.play import play_game
+    from heimlich_lab.games.secrets.bots import TeamBot
+    from heimlich_lab.games.secrets.game import Game
+    from heimlich_lab.games.secrets.model import choices
+
+    decided, read, hidden_side = [], [], []
+    players = [f"P{i}" for i in range(n)]
+    bots = {p: TeamBot(seed * 10 + i) for i, p in enumerate(players)}
+
+    def watch(g, p, a):
+        legal = list(g.legal_actions())
+        if a.kind == "side":
+            hidden_side.append(True)
+        if hidden_side or len(legal) < 2 or a.kind not in ("offer", "accept", "refuse", "interrupt", "allow", "give"):
+            return
+        scores = dict(zip(map(str, legal), bots[p].scores(g.view(p), legal)))
+        decided.append((p, str(a), scores, tuple(TEAMS.index(g.identities[s]) for s in g.slots)))
+
+    class Recorder(SecretsPopulation):
+        def type_readings(self, belief, e, ctx):
+            out = []
+            for c in choices(belief, e, ctx):
+                read.append(c)
+                out.append((c.decider, np.stack([SEEN_TYPE.log_likelihood(c, c.utilities(), None)]), c.label))
+            return out
+
+    g = play_game(Game, bots, seed=seed, watch=watch)
+    Belief.for_game(g, None, model=Recorder([SEEN_TYPE]))
+    return decided, read
+
+
+def test_a_team_type_that_knows_what_it_has_seen_reads_a_team_bot_by_its_own_rule():
+    """``knows="seen"`` is a TeamBot's own decision rule: at every choice a spectator reads of a TeamBot (offers,
+    answers, the UN's, the Politician's receiver; seeded 4- to 8-player games, up to the first hidden Diplomat
+    side, which the type only approximates), the type's utilities in the true arrangement are the bot's own
+    scores (its expected utilities under its seen-only belief), and the type's probability of the choice is the
+    softmax of those scores; a type that knows everything or only its own marker reads other utilities."""
+    from heimlich_lab.games.secrets.population import known_utilities
+
+    compared = differs_all = differs_own = 0
+    for seed, n in ((11, 4), (12, 5), (13, 6), (14, 7), (15, 8)):
+        decided, read = team_bot_game(seed, n)
+        assert len(decided) > 5
+        for p, action, scores, truth in decided:
+            c = next(c for c in read if c.decider == p and str(c.options[c.chosen]) == action)
+            read.remove(c)
+            row = int(np.flatnonzero((c.table == truth).all(axis=1))[0])
+            bot = np.array([scores[str(o)] for o in c.options])
+            assert np.allclose(known_utilities(c, False, "seen")[row], bot, atol=1e-9)
+            z = 3.0 * bot
+            expect = z[c.chosen] - np.log(np.exp(z).sum())
+            assert SEEN_TYPE.log_likelihood(c, c.utilities(), None)[row] == pytest.approx(expect, abs=1e-9)
+            differs_all += not np.allclose(c.utilities()[row], bot)
+            differs_own += not np.allclose(known_utilities(c, False, "own")[row], bot)
+            compared += 1
+    assert compared > 60 and differs_all > 10 and differs_own > 10
