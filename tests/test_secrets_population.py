@@ -121,13 +121,13 @@ def test_the_default_population_is_a_population():
 def test_the_default_belief_reads_choices_through_the_default_population():
     from heimlich_lab.secrets import TeamBot, play_game
     g = play_game([TeamBot(i) for i in range(5)], seed=4)
-    default = Belief.for_game(g, "Cy")
+    default = Belief.for_game(g, "Dee")
     assert isinstance(default.model, SecretsPopulation) and default.model is default_population()
-    typed = Belief.for_game(g, "Cy", model=default_population())
-    seen_only = Belief.for_game(g, "Cy", model=None)
+    typed = Belief.for_game(g, "Dee", model=default_population())
+    seen_only = Belief.for_game(g, "Dee", model=None)
     assert np.array_equal(np.asarray(default.marginals()), np.asarray(typed.marginals()))
     assert not np.allclose(np.asarray(default.marginals()), np.asarray(seen_only.marginals()), atol=1e-3)
-    assert Belief.from_record(g.record, "Cy").identities() == default.identities()
+    assert Belief.from_record(g.record, "Dee").identities() == default.identities()
     with pytest.raises(ModelError, match="'types'"):
         Belief(PLAYERS, "Ann", model="typed")
     assert 0 <= default.team_player_probability("Ann") <= 1

@@ -8,9 +8,10 @@ arrangement's history apart). The types (:class:`SecretsType`):
 
 * ``random``: every option alike (what :class:`~heimlich_lab.bots.RandomBot` does);
 * ``team``: a softmax at rationality ``beta`` of :func:`~heimlich_lab.games.secrets.model.decision_utilities`,
-  with a share ``epsilon`` of uniformly random choices (a :class:`~heimlich_lab.games.secrets.bots.TeamBot`
-  reads roughly so: it maximizes those utilities under its own belief, so it is less sure than the model's
-  decider, who knows the teams of the arrangement);
+  with a share ``epsilon`` of uniformly random choices, the decider read as knowing the teams of the arrangement
+  (``knows="all"``), only its own marker (``"own"``) or the markers it has seen (``"seen"``: the utilities
+  expected over the arrangements that agree with what it saw, which is what a
+  :class:`~heimlich_lab.games.secrets.bots.TeamBot` maximizes; the default population's team players);
 * ``bluff``: a team player who, with probability ``bluff`` per choice, plays as if its teammates were its rivals
   (:class:`~heimlich_lab.games.secrets.bots.BluffBot`).
 
@@ -231,20 +232,18 @@ class SecretsPopulation:
         return out
 
 
-#: The default population's types: random, team players from careless to sharp (read as if they knew the teams,
-#: so mostly a low rationality: a team bot only believes them; β 2 for the bots that play by the book), a bluffer
-#: (plays as if its teammates were its rivals half of the time).
-DEFAULT_TYPES = (SecretsType("random"), SecretsType("team", 0.3, 0.1), SecretsType("team", 0.5, 0.1),
-                 SecretsType("team", 2.0, 0.1), SecretsType("bluff", 0.5, 0.1, 0.5))
-#: The default kinds of table: (name, prior weight, weights of the types above). Most weight on a table of random
-#: players: reading a random player's choices as a team player's misleads, while team players' choices are read
-#: well even from a small prior (the kind of table is learnt from every player's choices at once). A table of
-#: bluffers reads bluffing tables, and the mixed tables with them, better than a team table alone. Tuned on seeds
+#: The default population's types: random; team players read by a TeamBot's own rule (they know the markers they
+#: have seen, ``knows="seen"``), a softer (β 2) and a sharper one (β 8), each with 10% random choices; a bluffer of
+#: that kind (β 4) who plays as if its teammates were its rivals 30% of the time (a BluffBot's share).
+DEFAULT_TYPES = (SecretsType("random"), SecretsType("team", 2.0, 0.1, knows="seen"),
+                 SecretsType("team", 8.0, 0.1, knows="seen"), SecretsType("bluff", 4.0, 0.1, 0.3, knows="seen"))
+#: The default kinds of table: (name, prior weight, weights of the types above). Players at one table tend to be
+#: alike, and which kind of table this is is learnt from every player's choices at once. Tuned on seeds
 #: 1000-1059 and 2000-2059 of ``evaluate_tables`` (BENCHMARKS.md, issue 26 item 5).
-DEFAULT_TABLES = (("a mixed table", 0.055, (0.6, 0.09, 0.09, 0.09, 0.13)),
-                  ("random players", 0.76, (0.98, 0.005, 0.005, 0.005, 0.005)),
-                  ("team players", 0.035, (0.02, 0.245, 0.245, 0.245, 0.245)),
-                  ("bluffers", 0.15, (0.02, 0.1, 0.1, 0.1, 0.68)))
+DEFAULT_TABLES = (("a mixed table", 0.1, (0.6, 0.13, 0.13, 0.14)),
+                  ("random players", 0.5, (0.97, 0.01, 0.01, 0.01)),
+                  ("team players", 0.2, (0.01, 0.33, 0.33, 0.33)),
+                  ("bluffers", 0.2, (0.01, 0.15, 0.15, 0.69)))
 
 
 @lru_cache(maxsize=1)
