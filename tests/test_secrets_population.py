@@ -198,3 +198,61 @@ def test_a_team_type_that_knows_what_it_has_seen_reads_a_team_bot_by_its_own_rul
             differs_own += not np.allclose(known_utilities(c, False, "own")[row], bot)
             compared += 1
     assert compared > 60 and differs_all > 10 and differs_own > 10
+
+
+SEEN_SMALL = SecretsPopulation([SecretsType("random"), SecretsType("team", 1.5, 0.1, knows="seen"),
+                                SecretsType("bluff", 2.0, 0.1, 0.4, knows="seen")],
+                               [[0.7, 0.2, 0.1], [0.1, 0.5, 0.4]], table_names=["casual", "serious"],
+                               table_prior=[0.4, 0.6])
+
+
+def seen_world_weight(deal: str, script: list[str], observer: str | None) -> float:
+    """P(every choice of the others read | this deal and these sides) under SEEN_SMALL, by hand: at each choice,
+    the decider's utilities are averaged over every arrangement of the markers that agrees with this world's on
+    the slots the decider has seen (which slots: public facts, the same in every world the observer cannot tell
+    apart), then softmax, tremble and bluff share as in :func:`by_hand`."""
+    from test_secrets_belief import arrangements
+    g = run(deal, [])
+    every = np.array(list(arrangements([2, 2, 1])))
+    watcher = Belief(PLAYERS, observer, g.rules, model=None)
+    per_player: dict[str, np.ndarray] = {}
+    for text in script:
+        decider = g.current_player
+        watcher.sync(g.view(observer))
+        if decider is not None and decider != observer and text.split()[0] in READ:
+            legal = list(g.legal_actions())
+            kw = dict(rules=g.rules, tableaux=g.tableaux, candidates=g.candidates, offerer=g.active_player,
+                      target=None if g.offer is None else g.offer[1])
+            me = g.players.index(decider)
+            now = np.array([TEAMS.index(g.identities[s]) for s in g.slots])
+            cols = [g.slots.index(s) for s in watcher.known_to(decider)]
+            agree = every[(every[:, cols] == now[cols]).all(axis=1)]
+            u = decision_utilities(agree, g.players, me, legal, **kw).mean(axis=0)
+            ub = decision_utilities(agree, g.players, me, legal, pretend=True, **kw).mean(axis=0)
+            chosen = [str(a) for a in legal].index(text)
+            n = u.size
+
+            def soft(v, beta, eps):
+                p = np.exp(beta * v - np.max(beta * v))
+                return (1 - eps) * p[chosen] / p.sum() + eps / n
+            p = np.array([1 / n, soft(u, 1.5, 0.1), 0.6 * soft(u, 2.0, 0.1) + 0.4 * soft(ub, 2.0, 0.1)])
+            per_player[decider] = per_player.get(decider, np.ones(3)) * p
+        g.apply(text)
+    return sum(table_p * np.prod([row @ lik for lik in per_player.values()])
+               for table_p, row in zip(SEEN_SMALL.table_prior, SEEN_SMALL.tables))
+
+
+@pytest.mark.parametrize("observer", ["Ann", None])
+def test_a_belief_through_types_that_know_what_they_have_seen_equals_brute_force(observer):
+    weights: dict[tuple, float] = {}
+    for deal, script, g, prior in consistent_worlds(observer):
+        key = tuple(g.identities.items())
+        weights[key] = weights.get(key, 0.0) + seen_world_weight(deal, script, observer) * float(prior)
+    z = sum(weights.values())
+    got = Belief.for_game(run(DEAL, SCRIPT), observer, model=SEEN_SMALL).identities()
+    seen_only = Belief.for_game(run(DEAL, SCRIPT), observer, model=None).identities()
+    for s in PLAYERS + [MIDDLE]:
+        for t in TEAMS:
+            want = sum(w for key, w in weights.items() if dict(key)[s] == t) / z
+            assert got[s][t] == pytest.approx(want, abs=1e-10), (observer, s, t)
+    assert any(abs(got[s][t] - seen_only[s][t]) > 1e-3 for s in PLAYERS for t in TEAMS)
