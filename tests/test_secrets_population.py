@@ -206,6 +206,16 @@ SEEN_SMALL = SecretsPopulation([SecretsType("random"), SecretsType("team", 1.5, 
                                table_prior=[0.4, 0.6])
 
 
+def seen_by_hand(u_team: np.ndarray, u_bluff: np.ndarray, chosen: int) -> np.ndarray:
+    """P(the choice) per type of SEEN_SMALL from the decider's averaged utilities (softmax, tremble, bluff share)."""
+    n = u_team.size
+
+    def soft(u, beta, eps):
+        p = np.exp(beta * u - np.max(beta * u))
+        return (1 - eps) * p[chosen] / p.sum() + eps / n
+    return np.array([1 / n, soft(u_team, 1.5, 0.1), 0.6 * soft(u_team, 2.0, 0.1) + 0.4 * soft(u_bluff, 2.0, 0.1)])
+
+
 def seen_world_weight(deal: str, script: list[str], observer: str | None) -> float:
     """P(every choice of the others read | this deal and these sides) under SEEN_SMALL, by hand: at each choice,
     the decider's utilities are averaged over every arrangement of the markers that agrees with this world's on
@@ -229,13 +239,7 @@ def seen_world_weight(deal: str, script: list[str], observer: str | None) -> flo
             agree = every[(every[:, cols] == now[cols]).all(axis=1)]
             u = decision_utilities(agree, g.players, me, legal, **kw).mean(axis=0)
             ub = decision_utilities(agree, g.players, me, legal, pretend=True, **kw).mean(axis=0)
-            chosen = [str(a) for a in legal].index(text)
-            n = u.size
-
-            def soft(v, beta, eps):
-                p = np.exp(beta * v - np.max(beta * v))
-                return (1 - eps) * p[chosen] / p.sum() + eps / n
-            p = np.array([1 / n, soft(u, 1.5, 0.1), 0.6 * soft(u, 2.0, 0.1) + 0.4 * soft(ub, 2.0, 0.1)])
+            p = seen_by_hand(u, ub, [str(a) for a in legal].index(text))
             per_player[decider] = per_player.get(decider, np.ones(3)) * p
         g.apply(text)
     return sum(table_p * np.prod([row @ lik for lik in per_player.values()])
