@@ -18,14 +18,18 @@ SMALL = SecretsPopulation([SecretsType("random"), SecretsType("team", 0.7, 0.2),
                           table_prior=[0.3, 0.7])
 
 
-def by_hand(u_team: np.ndarray, u_bluff: np.ndarray, chosen: int) -> np.ndarray:
-    """P(the choice) per type of SMALL, written out from the module doc (softmax, tremble, bluff share)."""
+def by_hand(u_team: np.ndarray, u_bluff: np.ndarray, chosen: int, team=(0.7, 0.2),
+            bluff=(1.3, 0.1, 0.6)) -> np.ndarray:
+    """P(the choice) per type of SMALL (random; ``team``: β, ε; ``bluff``: β, ε, the share of honest choices),
+    written out from the module doc (softmax, tremble, bluff share)."""
     n = u_team.size
 
     def soft(u, beta, eps):
         p = np.exp(beta * u - np.max(beta * u))
         return (1 - eps) * p[chosen] / p.sum() + eps / n
-    return np.array([1 / n, soft(u_team, 0.7, 0.2), 0.6 * soft(u_team, 1.3, 0.1) + 0.4 * soft(u_bluff, 1.3, 0.1)])
+    honest = bluff[2]
+    return np.array([1 / n, soft(u_team, *team),
+                     honest * soft(u_team, *bluff[:2]) + (1 - honest) * soft(u_bluff, *bluff[:2])])
 
 
 def per_player_types(deal: str, script: list[str], observer: str | None) -> dict[str, np.ndarray]:
@@ -59,23 +63,26 @@ def world_weight(deal: str, script: list[str], observer: str | None) -> float:
     return total
 
 
-@pytest.mark.parametrize("observer", ["Ann", "Bob", "Dee", None])
-def test_the_typed_belief_equals_brute_force_over_worlds_tables_and_types(observer):
+def assert_brute_force(observer: str | None, model, weight) -> None:
+    """The belief through ``model`` equals brute force over the worlds the observer cannot tell apart, each weighted
+    by its prior and ``weight(deal, script, observer)``; and it differs from the seen-only belief."""
     weights: dict[tuple, float] = {}
     for deal, script, g, prior in consistent_worlds(observer):
         key = tuple(g.identities.items())
-        weights[key] = weights.get(key, 0.0) + world_weight(deal, script, observer) * float(prior)
+        weights[key] = weights.get(key, 0.0) + weight(deal, script, observer) * float(prior)
     z = sum(weights.values())
-    got = Belief.for_game(run(DEAL, SCRIPT), observer, model=SMALL).identities()
-    moved = False
+    got = Belief.for_game(run(DEAL, SCRIPT), observer, model=model).identities()
     for s in PLAYERS + [MIDDLE]:
         for t in TEAMS:
             want = sum(w for key, w in weights.items() if dict(key)[s] == t) / z
             assert got[s][t] == pytest.approx(want, abs=1e-10), (observer, s, t)
-    seen_only = Belief.for_game(run(DEAL, SCRIPT), observer).identities()
-    moved = any(abs(got[s][t] - seen_only[s][t]) > 1e-3 for s in PLAYERS for t in TEAMS)
-    assert moved            # the choices were read: the check compares something
+    seen_only = Belief.for_game(run(DEAL, SCRIPT), observer, model=None).identities()
+    assert any(abs(got[s][t] - seen_only[s][t]) > 1e-3 for s in PLAYERS for t in TEAMS)   # the choices were read
 
+
+@pytest.mark.parametrize("observer", ["Ann", "Bob", "Dee", None])
+def test_the_typed_belief_equals_brute_force_over_worlds_tables_and_types(observer):
+    assert_brute_force(observer, SMALL, world_weight)
 
 def test_the_type_posterior_is_exact_too():
     # P(Cy's type) by brute force over worlds: per world, per table, Cy's types weighted by their likelihood
@@ -206,16 +213,6 @@ SEEN_SMALL = SecretsPopulation([SecretsType("random"), SecretsType("team", 1.5, 
                                table_prior=[0.4, 0.6])
 
 
-def seen_by_hand(u_team: np.ndarray, u_bluff: np.ndarray, chosen: int) -> np.ndarray:
-    """P(the choice) per type of SEEN_SMALL from the decider's averaged utilities (softmax, tremble, bluff share)."""
-    n = u_team.size
-
-    def soft(u, beta, eps):
-        p = np.exp(beta * u - np.max(beta * u))
-        return (1 - eps) * p[chosen] / p.sum() + eps / n
-    return np.array([1 / n, soft(u_team, 1.5, 0.1), 0.6 * soft(u_team, 2.0, 0.1) + 0.4 * soft(u_bluff, 2.0, 0.1)])
-
-
 def seen_world_weight(deal: str, script: list[str], observer: str | None) -> float:
     """P(every choice of the others read | this deal and these sides) under SEEN_SMALL, by hand: at each choice,
     the decider's utilities are averaged over every arrangement of the markers that agrees with this world's on
@@ -239,7 +236,7 @@ def seen_world_weight(deal: str, script: list[str], observer: str | None) -> flo
             agree = every[(every[:, cols] == now[cols]).all(axis=1)]
             u = decision_utilities(agree, g.players, me, legal, **kw).mean(axis=0)
             ub = decision_utilities(agree, g.players, me, legal, pretend=True, **kw).mean(axis=0)
-            p = seen_by_hand(u, ub, [str(a) for a in legal].index(text))
+            p = by_hand(u, ub, [str(a) for a in legal].index(text), team=(1.5, 0.1), bluff=(2.0, 0.1, 0.6))
             per_player[decider] = per_player.get(decider, np.ones(3)) * p
         g.apply(text)
     return sum(table_p * np.prod([row @ lik for lik in per_player.values()])
@@ -248,15 +245,4 @@ def seen_world_weight(deal: str, script: list[str], observer: str | None) -> flo
 
 @pytest.mark.parametrize("observer", ["Ann", None])
 def test_a_belief_through_types_that_know_what_they_have_seen_equals_brute_force(observer):
-    weights: dict[tuple, float] = {}
-    for deal, script, g, prior in consistent_worlds(observer):
-        key = tuple(g.identities.items())
-        weights[key] = weights.get(key, 0.0) + seen_world_weight(deal, script, observer) * float(prior)
-    z = sum(weights.values())
-    got = Belief.for_game(run(DEAL, SCRIPT), observer, model=SEEN_SMALL).identities()
-    seen_only = Belief.for_game(run(DEAL, SCRIPT), observer, model=None).identities()
-    for s in PLAYERS + [MIDDLE]:
-        for t in TEAMS:
-            want = sum(w for key, w in weights.items() if dict(key)[s] == t) / z
-            assert got[s][t] == pytest.approx(want, abs=1e-10), (observer, s, t)
-    assert any(abs(got[s][t] - seen_only[s][t]) > 1e-3 for s in PLAYERS for t in TEAMS)
+    assert_brute_force(observer, SEEN_SMALL, seen_world_weight)
