@@ -102,6 +102,7 @@ class Belief:
         self.seen = 0          # events of the view consumed so far
         self._context: dict = {}
         self._tableaux: dict[str, list[list]] = {p: [] for p in players}
+        self._known: dict[str, frozenset[str]] = {p: frozenset() for p in players}
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -145,9 +146,47 @@ class Belief:
         self.seen += 1
         return rec
 
+    def known_to(self, player: str) -> tuple[str, ...]:
+        """The slots whose marker ``player`` has seen, in slot order, as far as the observer can tell from what
+        everyone sees: ``player``'s looks (not what they saw), the public shows and others' Journalists, followed
+        through the swaps (a marker that moves is known where it went); another player's Diplomat, whose side
+        only they see, makes everyone forget the middle and the Diplomat's two neighbours (an approximation: a
+        player who saw the middle knows it went to one of the two). What a
+        :class:`~heimlich_lab.games.secrets.bots.TeamBot` decides by (its belief knows these markers and no other).
+
+        >>> from heimlich_lab.games.secrets import Game
+        >>> g = Game(["Ann", "Bob", "Cy", "Dee", "Eve"], chance="manual")
+        >>> g.apply("deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA Eve=KGB middle=Hippie")
+        >>> b = Belief.for_game(g, "Ann", model=None)
+        >>> b.known_to("Cy")                # at 5 players each looks at their own and their right neighbour's
+        ('Bob', 'Cy')
+        """
+        return tuple(s for s in self.slots if s in self._known[player])
+
+    def _follow_knowledge(self, e) -> None:
+        """Who knows which marker (:meth:`known_to`), after event ``e``."""
+        k, known = e.kind, self._known
+        if k == "look":
+            known[e.player] = known[e.player] | {e.slot}
+        elif k in ("show", "expose"):
+            slot = e.slot if k == "show" else e.player
+            for p in known:
+                if k == "show" or p != e.player:
+                    known[p] = known[p] | {slot}
+        elif k == "swap":
+            moved = {e.a: e.b, e.b: e.a}
+            for p in known:
+                known[p] = frozenset(moved.get(s, s) for s in known[p])
+        elif k == "side":
+            i, n = self.players.index(e.player), len(self.players)
+            lost = {self.players[(i + 1) % n], self.players[(i - 1) % n], MIDDLE}
+            for p in known:
+                known[p] = known[p] - lost
+
     def _read(self, e) -> Update | None:
         k, post, me = e.kind, self.posterior, self.observer
         ctx = self._context
+        self._follow_knowledge(e)
         if k in ("look", "show") and e.team is not None:
             who = "everyone" if k == "show" else ("you" if e.player == me else e.player)
             whose = ("your own" if e.slot == me and who == "you" else

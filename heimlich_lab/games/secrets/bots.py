@@ -60,6 +60,15 @@ class TeamBot:
     def choose(self, view, legal_actions):
         if len(legal_actions) == 1:
             return legal_actions[0]
+        scores = self.scores(view, legal_actions)
+        best = max(scores)
+        ties = [a for a, s in zip(legal_actions, scores) if s >= best - 1e-9]
+        return ties[int(self._rng.random() * len(ties))]
+
+    def scores(self, view, legal_actions) -> list[float]:
+        """What :meth:`choose` maximizes, one score per legal action (it picks among the best at random): the
+        expected utility under its belief; for a look, the entropy of the slot; for the Diplomat's side, what
+        bringing the middle marker matters. A BluffBot draws whether this choice is a bluff here."""
         b = self._sync(view)
         post = b.posterior
         w = post.posterior_vector()
@@ -86,9 +95,7 @@ class TeamBot:
                                    candidates=view.candidates, offerer=view.active_player, target=offer[1],
                                    bullet=bullet, pretend=self.bluffing())
             scores = list(w @ u)                # expected utility under the belief
-        best = max(scores)
-        ties = [a for a, s in zip(legal_actions, scores) if s >= best - 1e-9]
-        return ties[int(self._rng.random() * len(ties))]
+        return [float(x) for x in scores]
 
 
 class BluffBot(TeamBot):

@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.special import logsumexp
@@ -182,7 +182,8 @@ DECISIONS = ("offer", "answer", "un", "give", "shoot")
 class Choice:
     """One decision of another player that an event shows: who chose, what kind of decision (one of
     :data:`DECISIONS`), among which options, which one (its index), in words, and what
-    :func:`decision_utilities` needs (:meth:`utilities` computes them)."""
+    :func:`decision_utilities` needs (:meth:`utilities` computes them); ``known``: the slots whose marker the
+    decider has seen, as far as the observer can tell (:meth:`~heimlich_lab.games.secrets.Belief.known_to`)."""
 
     decider: str
     kind: str
@@ -193,6 +194,9 @@ class Choice:
     players: tuple
     rules: object
     context: dict
+    known: tuple = ()
+    #: utilities already computed for this choice (by the types of :mod:`~heimlich_lab.games.secrets.population`)
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     def utilities(self, pretend: bool = False, table: np.ndarray | None = None) -> np.ndarray:
         """(hypotheses x options) utilities of the decision (``pretend``: a bluff's, see
@@ -231,6 +235,7 @@ def choices(belief, e, ctx) -> list[Choice]:
     table = belief.posterior.space.table
     context = {"tableaux": ctx.get("tableaux", {}), "candidates": cands,
                "offerer": None if offer is None else offer[0], "target": None if offer is None else offer[1]}
+    known = getattr(belief, "known_to", None)
     return [Choice(decider, kind, tuple(options), options.index(chosen), label, table, players, belief.rules,
-                   context)
+                   context, () if known is None else known(decider))
             for decider, kind, options, chosen, label in read if decider != me]   # one's own choices tell nothing

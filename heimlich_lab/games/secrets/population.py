@@ -8,9 +8,10 @@ arrangement's history apart). The types (:class:`SecretsType`):
 
 * ``random``: every option alike (what :class:`~heimlich_lab.bots.RandomBot` does);
 * ``team``: a softmax at rationality ``beta`` of :func:`~heimlich_lab.games.secrets.model.decision_utilities`,
-  with a share ``epsilon`` of uniformly random choices (a :class:`~heimlich_lab.games.secrets.bots.TeamBot`
-  reads roughly so: it maximizes those utilities under its own belief, so it is less sure than the model's
-  decider, who knows the teams of the arrangement);
+  with a share ``epsilon`` of uniformly random choices, the decider read as knowing the teams of the arrangement
+  (``knows="all"``), only its own marker (``"own"``) or the markers it has seen (``"seen"``: the utilities
+  expected over the arrangements that agree with what it saw, which is what a
+  :class:`~heimlich_lab.games.secrets.bots.TeamBot` maximizes; the default population's team players);
 * ``bluff``: a team player who, with probability ``bluff`` per choice, plays as if its teammates were its rivals
   (:class:`~heimlich_lab.games.secrets.bots.BluffBot`).
 
@@ -46,10 +47,12 @@ from .belief import arrangement_space
 from .model import DECISIONS, choices, is_real_number
 from .rules import MIDDLE
 
-__all__ = ["KINDS", "SecretsPopulation", "SecretsType", "default_population"]
+__all__ = ["KINDS", "KNOWS", "SecretsPopulation", "SecretsType", "default_population", "known_utilities"]
 
 #: The kinds of player a type can be.
 KINDS = ("random", "team", "bluff")
+#: What a type's decider is read as knowing of the markers (see :class:`SecretsType`).
+KNOWS = ("all", "own", "seen")
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,13 @@ class SecretsType:
     """One kind of Secrets player: ``kind`` in :data:`KINDS`, its rationality ``beta``, its share of uniformly
     random choices ``epsilon`` and, for a bluffer, its share of bluffs ``bluff``. ``knows``: ``"all"``, the
     decider is read as if it knew the teams of the arrangement; ``"own"``, as if it knew only its own marker
-    (its utilities averaged over the arrangements that agree on it: it cannot aim at a teammate it does not know).
+    (its utilities averaged over the arrangements that agree on it: it cannot aim at a teammate it does not know);
+    ``"seen"``, as if it knew the markers it has seen and no other
+    (:meth:`~heimlich_lab.games.secrets.Belief.known_to`: its looks, the shows, others' Journalists, followed
+    through the swaps): its utilities averaged over the arrangements that agree on those, which is the expected
+    utility a :class:`~heimlich_lab.games.secrets.bots.TeamBot` maximizes (its seen-only belief is uniform over
+    them). A ``team`` type that knows what it has seen, at a high ``beta`` and a small ``epsilon``, is a TeamBot's
+    own rule with a little noise (a TeamBot breaks ties at random: the softmax's limit).
 
     >>> SecretsType("team", beta=0.5).name
     'team (β=0.5)'
@@ -82,15 +91,15 @@ class SecretsType:
             x = getattr(self, what)
             if not is_real_number(x) or not 0 <= x <= 1:
                 raise ModelError(f"SecretsType {what} must be a probability in [0, 1], not {x!r}")
-        if self.knows not in ("all", "own"):
-            raise ModelError(f"SecretsType knows must be 'all' or 'own', not {self.knows!r}")
+        if self.knows not in KNOWS:
+            raise ModelError(f"SecretsType knows must be one of {', '.join(map(repr, KNOWS))}, not {self.knows!r}")
 
     @property
     def name(self) -> str:
         if self.kind == "random":
             return "random"
         name = f"{self.kind} (β={self.beta:g}" + (")" if self.kind == "team" else f", {self.bluff:g})")
-        return name if self.knows == "all" else name[:-1] + ", knows own)"
+        return name if self.knows == "all" else name[:-1] + f", knows {self.knows})"
 
     def log_likelihood(self, choice, team_u: np.ndarray, pretend_u: np.ndarray | None) -> np.ndarray:
         """log P(the choice | arrangement) (H,) for this type, from the decision's utilities (hypotheses x
@@ -98,9 +107,9 @@ class SecretsType:
         n = team_u.shape[1]
         if self.kind == "random":
             return np.full(team_u.shape[0], -math.log(n))
-        if self.knows == "own":
-            team_u = _own_only(choice, False)
-            pretend_u = None if pretend_u is None else _own_only(choice, True)
+        if self.knows != "all":
+            team_u = known_utilities(choice, False, self.knows)
+            pretend_u = None if pretend_u is None else known_utilities(choice, True, self.knows)
         ll = _softmax_choice(team_u, choice.chosen, self.beta, self.epsilon)
         if self.kind == "bluff" and self.bluff > 0:
             assert pretend_u is not None
@@ -110,17 +119,41 @@ class SecretsType:
         return ll
 
 
-def _own_only(choice, pretend: bool) -> np.ndarray:
-    """The decision's utilities (hypotheses x options) averaged over every arrangement of the markers with the same
-    team on the decider's seat (all alike): what a decider who knows only its own marker expects."""
+def known_utilities(choice, pretend: bool, knows: str) -> np.ndarray:
+    """The decision's utilities (hypotheses x options), per hypothesis averaged over every arrangement of the
+    markers that agrees with it on the slots the decider knows (all alike): ``knows="own"``, its own seat;
+    ``"seen"``, the slots it has seen (``choice.known``). What a decider who knows only those expects.
+    Kept on the choice (``choice.cache``): every type that knows as much reads the same table.
+
+    >>> from heimlich_lab.games.secrets import Belief, Game
+    >>> g = Game(["Ann", "Bob", "Cy", "Dee"], chance="manual")
+    >>> for a in ["deal Ann=CIA Bob=KGB Cy=Hippie Dee=CIA middle=KGB", "reveal scientist", "reveal detective",
+    ...           "offer scientist Dee", "accept"]:
+    ...     g.apply(a)
+    >>> read = {k: Belief.for_game(g, "Bob", model=SecretsPopulation([SecretsType("team", 2.0, knows=k)]))
+    ...         for k in KNOWS}
+    >>> read["seen"].known_to("Ann")     # at 4 players each has seen only their own marker: "seen" is "own"
+    ('Ann',)
+    >>> read["seen"].identities() == read["own"].identities() != read["all"].identities()
+    True
+    """
+    key = (pretend, knows)
+    if key in choice.cache:
+        return choice.cache[key]
+    known = (choice.decider,) if knows == "own" else choice.known
     counts = tuple(int((choice.table[0] == t).sum()) for t in range(3))
-    full = arrangement_space(choice.players + (MIDDLE,), counts).table
+    slots = choice.players + (MIDDLE,)
+    full = arrangement_space(slots, counts).table
     u = choice.utilities(pretend, table=full)
-    me = choice.players.index(choice.decider)
-    sums = np.zeros((3, u.shape[1]))
-    np.add.at(sums, full[:, me], u)
-    n = np.bincount(full[:, me], minlength=3)[:, None]
-    return (sums / np.maximum(n, 1))[choice.table[:, me]]
+    cols = [slots.index(s) for s in known]
+    place = 3 ** np.arange(len(cols))
+    groups, key_full = np.unique(full[:, cols] @ place, return_inverse=True)
+    sums = np.zeros((len(groups), u.shape[1]))
+    np.add.at(sums, key_full, u)
+    means = sums / np.bincount(key_full, minlength=len(groups))[:, None]
+    out = means[np.searchsorted(groups, choice.table[:, cols] @ place)]
+    choice.cache[key] = out
+    return out
 
 
 def _softmax_choice(u: np.ndarray, chosen: int, beta: float, epsilon: float) -> np.ndarray:
@@ -199,20 +232,18 @@ class SecretsPopulation:
         return out
 
 
-#: The default population's types: random, team players from careless to sharp (read as if they knew the teams,
-#: so mostly a low rationality: a team bot only believes them; β 2 for the bots that play by the book), a bluffer
-#: (plays as if its teammates were its rivals half of the time).
-DEFAULT_TYPES = (SecretsType("random"), SecretsType("team", 0.3, 0.1), SecretsType("team", 0.5, 0.1),
-                 SecretsType("team", 2.0, 0.1), SecretsType("bluff", 0.5, 0.1, 0.5))
-#: The default kinds of table: (name, prior weight, weights of the types above). Most weight on a table of random
-#: players: reading a random player's choices as a team player's misleads, while team players' choices are read
-#: well even from a small prior (the kind of table is learnt from every player's choices at once). A table of
-#: bluffers reads bluffing tables, and the mixed tables with them, better than a team table alone. Tuned on seeds
+#: The default population's types: random; team players read by a TeamBot's own rule (they know the markers they
+#: have seen, ``knows="seen"``), a softer (β 2) and a sharper one (β 8), each with 10% random choices; a bluffer of
+#: that kind (β 4) who plays as if its teammates were its rivals 30% of the time (a BluffBot's share).
+DEFAULT_TYPES = (SecretsType("random"), SecretsType("team", 2.0, 0.1, knows="seen"),
+                 SecretsType("team", 8.0, 0.1, knows="seen"), SecretsType("bluff", 4.0, 0.1, 0.3, knows="seen"))
+#: The default kinds of table: (name, prior weight, weights of the types above). Players at one table tend to be
+#: alike, and which kind of table this is is learnt from every player's choices at once. Tuned on seeds
 #: 1000-1059 and 2000-2059 of ``evaluate_tables`` (BENCHMARKS.md, issue 26 item 5).
-DEFAULT_TABLES = (("a mixed table", 0.055, (0.6, 0.09, 0.09, 0.09, 0.13)),
-                  ("random players", 0.76, (0.98, 0.005, 0.005, 0.005, 0.005)),
-                  ("team players", 0.035, (0.02, 0.245, 0.245, 0.245, 0.245)),
-                  ("bluffers", 0.15, (0.02, 0.1, 0.1, 0.1, 0.68)))
+DEFAULT_TABLES = (("a mixed table", 0.1, (0.6, 0.13, 0.13, 0.14)),
+                  ("random players", 0.5, (0.97, 0.01, 0.01, 0.01)),
+                  ("team players", 0.2, (0.01, 0.33, 0.33, 0.33)),
+                  ("bluffers", 0.2, (0.01, 0.15, 0.15, 0.69)))
 
 
 @lru_cache(maxsize=1)
