@@ -376,25 +376,49 @@ def _tiny_notebook(path: Path, source: str) -> None:
     nbformat.write(nb, path)
 
 
-def _run_nbval(folder: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "--nbval-lax", "--nbval-current-env", "-p", "no:cacheprovider",
-                           "-q", str(folder)], cwd=folder, capture_output=True, text=True, timeout=300)
+#: The stderr hook's cases: a notebook of one cell each, and whether the hook must fail it.
+STDERR_CASES = {
+    "stderr": ("import sys\nprint('a warning', file=sys.stderr)", True),
+    "warning": ("import warnings\nwarnings.warn('deprecated')", True),
+    "clean": ("print('hello')", False),
+}
 
 
-@pytest.mark.parametrize("source, fails", [
-    ("import sys\nprint('a warning', file=sys.stderr)", True),
-    ("import warnings\nwarnings.warn('deprecated')", True),
-    ("print('hello')", False),
-])
-def test_stderr_hook(tmp_path, source, fails):
-    shutil.copy(NOTEBOOKS / "conftest.py", tmp_path / "conftest.py")
-    _tiny_notebook(tmp_path / "tiny.ipynb", source)
-    res = _run_nbval(tmp_path)
-    if fails:
-        assert res.returncode != 0, "a cell writing to stderr passed:\n" + res.stdout[-2000:]
-        assert "cell wrote to stderr" in res.stdout, res.stdout[-2000:]
+@pytest.fixture(scope="module")
+def stderr_hook_run(tmp_path_factory):
+    """One nbval run (as ``make test-notebooks`` runs it: lax, with the course's conftest.py) over one tiny
+    notebook per case in :data:`STDERR_CASES`; nbval gives each notebook its own kernel and test item, so each
+    case's outcome is read from the JUnit report on its own: {case: (failure message or None, nbval's output)}."""
+    import xml.etree.ElementTree as ET
+    folder = tmp_path_factory.mktemp("stderr-hook")
+    shutil.copy(NOTEBOOKS / "conftest.py", folder / "conftest.py")
+    for name, (source, _) in STDERR_CASES.items():
+        _tiny_notebook(folder / f"{name}.ipynb", source)
+    report = folder / "report.xml"
+    res = subprocess.run([sys.executable, "-m", "pytest", "--nbval-lax", "--nbval-current-env",
+                          "-p", "no:cacheprovider", "-q", f"--junitxml={report}", str(folder)],
+                         cwd=folder, capture_output=True, text=True, timeout=300)
+    log = res.stdout[-3000:] + res.stderr[-2000:]
+    cases = {}
+    for case in ET.parse(report).iter("testcase"):
+        failed = case.find("failure") if case.find("failure") is not None else case.find("error")
+        name = case.get("classname").removesuffix(".ipynb")
+        assert name not in cases, f"{name}: more than one item\n{log}"
+        cases[name] = (None if failed is None else (failed.get("message") or "") + (failed.text or ""))
+    assert sorted(cases) == sorted(STDERR_CASES), log
+    assert res.returncode == (1 if any(fails for _, fails in STDERR_CASES.values()) else 0), log
+    return cases, log
+
+
+@pytest.mark.parametrize("case", list(STDERR_CASES))
+def test_stderr_hook(stderr_hook_run, case):
+    cases, log = stderr_hook_run
+    failure = cases[case]
+    if STDERR_CASES[case][1]:
+        assert failure is not None, f"a cell writing to stderr ({case}) passed:\n{log}"
+        assert "cell wrote to stderr" in failure, failure
     else:
-        assert res.returncode == 0, "a clean cell failed:\n" + res.stdout[-2000:] + res.stderr[-2000:]
+        assert failure is None, f"a clean cell failed:\n{failure}\n{log}"
 
 
 def test_the_app_hides_the_instructor_cells(tmp_path):

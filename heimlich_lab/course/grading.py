@@ -36,8 +36,8 @@ import html
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
-
+# nbformat (with jsonschema) is imported where it is used: `heimlich-lab` builds its parser from every command
+# module, and importing jsonschema costs seconds of CPU (its rfc3987-syntax grammars) on every command.
 from ..errors import HeimlichError
 from . import release
 
@@ -112,6 +112,7 @@ def _check_out(out: Path) -> None:
 
 def _read_submission(path: Path):
     """The submitted notebook, or the reason it cannot be graded."""
+    import nbformat
     try:
         nb = nbformat.read(path, as_version=4)
         nbformat.validate(nb)
@@ -138,6 +139,7 @@ def grade(submissions: str | Path, out: str | Path, source: str | Path = release
           log=print) -> list[Row]:
     """Grade ``submissions`` against ``source``; write ``out/grades.csv`` and ``out/feedback/``; return the rows
     (totals last). Raises :class:`GradingError` before anything runs when the input is wrong."""
+    import nbformat
     # absolute: nbgrader changes the working folder while it runs
     submissions, out, source = Path(submissions).resolve(), Path(out).resolve(), Path(source).resolve()
     if submissions in out.parents or submissions == out:

@@ -44,12 +44,15 @@ import sys
 import tempfile
 import warnings
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
-import nbformat
-
+# nbformat (with jsonschema) is imported where it is used: `heimlich-lab` builds its parser from every command
+# module, and importing jsonschema costs seconds of CPU (its rfc3987-syntax grammars) on every command.
 from ..errors import HeimlichError
 from . import markup
+
+if TYPE_CHECKING:
+    import nbformat
 
 __all__ = ["ReleaseError", "DEFAULT_SOURCE", "DEFAULT_RELEASE", "CODE_STUB", "TEXT_STUB", "source_notebooks",
            "prepare", "nbgrader_config", "course_root", "stage", "generate_assignments", "student_copy",
@@ -87,6 +90,7 @@ def source_notebooks(source: str | Path) -> list[Path]:
 def prepare(nb) -> nbformat.NotebookNode:
     """A copy of a source notebook as nbgrader gets it: instructor notes and the old self-check cells left out,
     an old-format solution cell cut to its prompt. nbgrader's own cells are left to nbgrader."""
+    import nbformat
     nb = copy.deepcopy(nbformat.from_dict(nb))
     cells = []
     for cell in nb.cells:
@@ -152,6 +156,7 @@ def course_root() -> Iterator[Path]:
 def stage(paths: Iterable[Path], root: Path) -> list[str]:
     """Write each notebook, prepared, as the one notebook of its assignment in ``root/source/``; returns the
     assignment ids (the file names without ``.ipynb``)."""
+    import nbformat
     ids = []
     for path in paths:
         try:
@@ -194,6 +199,7 @@ def _nbgrader_error(result: dict) -> str:
 def student_copy(nb) -> str:
     """A released notebook as committed: nbgrader's checksums, run times and widget state dropped, outputs
     cleared."""
+    import nbformat
     nb = copy.deepcopy(nbformat.from_dict(nb))
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
@@ -207,6 +213,7 @@ def student_copy(nb) -> str:
 
 def build_release(source: str | Path = DEFAULT_SOURCE) -> dict[str, str]:
     """file name -> the student copy's text, for every notebook of ``source`` (nothing is written)."""
+    import nbformat
     paths = [p.resolve() for p in source_notebooks(source)]    # absolute: nbgrader changes the working folder
     with course_root() as root:
         ids = stage(paths, root)
@@ -332,6 +339,7 @@ def _visible_and_secret_lines(nb) -> tuple[set[str], set[str]]:
 
 def _release_text(nb) -> str:
     """Everything of a released notebook a student could read, cell ids left out (short random hex)."""
+    import nbformat
     nb = copy.deepcopy(nbformat.from_dict(nb))
     for cell in nb.cells:
         cell.pop("id", None)
@@ -344,6 +352,7 @@ def answer_material(sources: Iterable[Path], release: dict[str, str], extra_file
     ``sources``: the source notebooks; ``release``: file name -> released notebook text; ``extra_files``: names
     of other files in the release folder (none belongs there: the old ``selfcheck.py`` kept hashed answers).
     """
+    import nbformat
     findings = [f"{name}: not a released notebook (answer files such as selfcheck.py have no place here)"
                 for name in sorted(extra_files)]
     sources = {p.name: nbformat.read(p, as_version=4) for p in sources}
