@@ -11,7 +11,9 @@ PIP     = $(PY) -m pip
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -e ".[all]"
+	# --no-compile: pip would byte-compile every installed package (about a third of the install's time); Python
+	# compiles what is imported, on first import, instead
+	$(PIP) install --quiet --no-compile -e ".[all]"
 	touch $@
 
 setup: $(VENV)/.installed
