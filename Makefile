@@ -11,9 +11,7 @@ PIP     = $(PY) -m pip
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	# --no-compile: pip would byte-compile every installed package (about a third of the install's time); Python
-	# compiles what is imported, on first import, instead
-	$(PIP) install --quiet --no-compile -e ".[all]"
+	$(PIP) install --quiet -e ".[all]"
 	touch $@
 
 setup: $(VENV)/.installed
