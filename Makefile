@@ -6,14 +6,12 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(PY) -m pip
 
-.PHONY: lab app test setup setup-test browser bundle lint test-js test-py test-notebooks bench release grade slides slides-vendor clean
+.PHONY: lab app test setup setup-test browser bundle compiled lint test-js test-py test-notebooks bench release grade slides slides-vendor clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	# --no-compile: pip would byte-compile every installed package (about a third of the install's time); Python
-	# compiles what is imported, on first import, instead
-	$(PIP) install --quiet --no-compile -e ".[all]"
+	$(PIP) install --quiet -e ".[all]"
 	touch $@
 
 setup: $(VENV)/.installed
@@ -65,8 +63,14 @@ lint: setup
 XDIST = -n auto --dist loadfile
 
 # The real-browser tests run axe-core (widgets/package.json, with esbuild) on each table.
-test-py: setup browser slides-vendor widgets/node_modules/.package-lock.json
+test-py: setup browser slides-vendor widgets/node_modules/.package-lock.json compiled
 	$(PY) -m pytest $(XDIST) tests heimlich_lab
+
+# The package's own byte code, written once: where PYTHONDONTWRITEBYTECODE is set (CI machines, containers), every
+# process the tests start (workers, kernels, the command line) would compile it again. Stale files are never used
+# (Python checks each against its source).
+compiled: setup
+	$(PY) -m compileall -q heimlich_lab
 
 # The student release (notebooks/) is current and holds no answer material; every source notebook runs (lax), with
 # its hidden tests, and so do the assignments' model answers (their key cells are # NBVAL_CHECK_OUTPUT); those
@@ -77,7 +81,7 @@ test-py: setup browser slides-vendor widgets/node_modules/.package-lock.json
 STRICT_SOURCES = $(addprefix instructor/notebooks/,$(shell cat instructor/notebooks/STRICT))
 LAX_SOURCES = $(filter-out $(STRICT_SOURCES),$(wildcard instructor/notebooks/*.ipynb))
 
-test-notebooks: setup
+test-notebooks: setup compiled
 	$(PY) scripts/make_release.py --check
 	$(PY) scripts/make_answer_key.py --check
 	$(PY) -m pytest $(XDIST) --nbval-lax --nbval-current-env --nbval-sanitize-with instructor/notebooks/sanitize.cfg \
