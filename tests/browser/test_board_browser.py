@@ -529,11 +529,12 @@ def test_replay_slider_drag_seeks_in_the_kernel(page, lab, notebooks, artifacts)
     page.mouse.move(x, box["y"] + box["height"] / 2, steps=8)
     page.mouse.up()
     # the kernel seeks as the drag's events arrive (a slow machine shows the steps): wait until the board shows
-    # the slider's final position
+    # the slider's final position. The first seek reads the whole record's belief, which on a CI machine busy with
+    # another test worker took more than 15 s once: a wait for the kernel, not a speed target
     page.wait_for_function(
         f"""() => {{ const text = document.querySelector('{BOARD} [data-bind="replay"]').textContent;
                       const value = document.querySelector('{BOARD} [data-control="replay"]').value;
-                      return !text.startsWith('0 /') && text.startsWith(value + ' /'); }}""", timeout=15_000)
+                      return !text.startsWith('0 /') && text.startsWith(value + ' /'); }}""", timeout=60_000)
     shown = int(b.locator("[data-bind='replay']").text_content().split(" /")[0])
     assert abs(shown - target) <= max(2, last // 20), (shown, target)
     rep = run_report(page)
