@@ -529,8 +529,8 @@ def test_replay_slider_drag_seeks_in_the_kernel(page, lab, notebooks, artifacts)
     page.mouse.move(x, box["y"] + box["height"] / 2, steps=8)
     page.mouse.up()
     # the kernel seeks as the drag's events arrive (a slow machine shows the steps): wait until the board shows
-    # the slider's final position. The first seek reads the whole record's belief, which on a CI machine busy with
-    # another test worker took more than 15 s once: a wait for the kernel, not a speed target
+    # the slider's final position. The first seek builds the record's whole history of marginals; in one clean CI
+    # run, the other worker busy, the board had not shown it after 15 s: a wait for the kernel, not a speed target
     page.wait_for_function(
         f"""() => {{ const text = document.querySelector('{BOARD} [data-bind="replay"]').textContent;
                       const value = document.querySelector('{BOARD} [data-control="replay"]').value;
