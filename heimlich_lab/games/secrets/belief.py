@@ -160,7 +160,13 @@ class Belief:
         >>> b = Belief.for_game(g, "Ann", model=None)
         >>> b.known_to("Cy")                # at 5 players each looks at their own and their right neighbour's
         ('Bob', 'Cy')
+        >>> b.known_to("Zed")
+        Traceback (most recent call last):
+        ...
+        heimlich_lab.errors.ModelError: unknown player 'Zed': players are Ann, Bob, Cy, Dee, Eve
         """
+        if player not in self._known:
+            raise ModelError(f"unknown player {player!r}: players are {', '.join(self.players)}")
         return tuple(s for s in self.slots if s in self._known[player])
 
     def _follow_knowledge(self, e) -> None:
