@@ -752,7 +752,7 @@ class PlayerPopulation:
         D = len(tables)
         compiled = self.compiled and kernels.COMPILED
         # one group per table size, or (the array code) per run of sizes padded with impossible options to the
-        # largest: (decisions, Ut (G, A, n), the option taken (G,), the per-beta lse (B, G, A))
+        # largest: (decisions, Ut (G, A, n), the option taken (G,), the watch's part, n, log n, Ut's max by agent)
         groups = []
         res = np.empty((len(self.types), D, A))
         b = self._betas[:, None, None]
@@ -812,12 +812,14 @@ class PlayerPopulation:
                 with np.errstate(divide="ignore"):
                     watched[ds] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - log_n)
             if compiled:
-                groups.append((ds, Ut, at, pick, (top, ew, sums_w), n, log_n))
+                groups.append((ds, Ut, at, pick, (top, ew, sums_w), n, log_n, top))
             elif wb == 1 and self._beta_watch is not None and e1 is not None:    # exp(U - lse) = e1 / its sum
                 # the watch's P(option | agent) = (1 - we) e1 / its sum + we / n, built when its rows are known
-                groups.append((ds, Ut, at, pick, (e1, (1 - we) / sums[self._beta_watch - h], we_n, top), n, log_n))
+                groups.append((ds, Ut, at, pick, (e1, (1 - we) / sums[self._beta_watch - h], we_n, top), n, log_n,
+                               top))
             else:
-                groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we_n, n, log_n))
+                groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we_n, n, log_n,
+                               top))
         if self._bluff.size:
             # the watch follows every decision in order: the tables' and the hand decisions' (as a spectator reads
             # those, from the public pool), each table's row picked out after
@@ -830,7 +832,7 @@ class PlayerPopulation:
             if along is None:
                 return None
             rows = [along[s] for s, j in enumerate(order) if j in at_step]
-            for ds, Ut, at, pick, p, n, log_n in groups:
+            for ds, Ut, at, pick, p, n, log_n, umax in groups:    # umax: Ut's max by agent
                 if compiled:
                     top, ew, sums_w = p
                     R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else np.ones((len(ds), A))
@@ -859,19 +861,23 @@ class PlayerPopulation:
                 fine = bool(total.min() > 0)
                 exposure = None
                 if self._cover or not fine:
-                    if fine:
-                        exposure = p / total
+                    if fine:        # p / total, in p's array (p is not read again)
+                        exposure = np.divide(p, total, out=p)
                     else:
                         with np.errstate(invalid="ignore", divide="ignore"):
                             exposure = np.where(total > 0, p / total, 0.0)
+                # every hider's cover step, the share of the option taken (G, A), before the bluffers' parts
+                # overwrite the exposures
+                shares = [_cover_share_taken(Ut, umax, exposure, at, pick, cover[2])
+                          for cover in self._cover.values()]
                 last = self._secret[-1] if self._secret.size else None
                 for k in self._secret:      # (a type of secrecy 0 keeps its Boltzmann row, above)
                     beta, secrecy = self._beta[k], self._secrecy[k]
                     if exposure is None:    # Ut - secrecy * p / total, in p's array when no other type reads it
                         z = np.multiply(p, secrecy / total, out=p if k == last else None)
-                        np.subtract(Ut, z, out=z)                                             # (G, A, n)
-                    else:
-                        z = Ut - secrecy * exposure                                           # (G, A, n)
+                    else:                   # Ut - secrecy * exposure, in the exposures' array for the last type
+                        z = np.multiply(exposure, secrecy, out=exposure if k == last else None)
+                    np.subtract(Ut, z, out=z)                                                 # (G, A, n)
                     if beta != 1:      # (the default bluffer's rationality is 1: no pass to multiply)
                         z *= beta
                     # its largest entry lies within beta * secrecy under beta * top (an exposure is at most 1): that
@@ -882,19 +888,11 @@ class PlayerPopulation:
                     np.exp(z, out=z)
                     raw = taken - (np.log(z.sum(axis=2)) + zt)
                     res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - log_n)
-                if self._cover:
-                    self._cover_step(res, ds, Ut, exposure, at, pick)
+                for share, (k, cover) in zip(shares, self._cover.items()):
+                    res[k, ds] = _covered(res[k, ds], share, cover)
         for d, (j, _, _) in enumerate(tables):
             out[j] = res[:, d]
         return out
-
-    def _cover_step(self, res, ds, Ut, exposure, at, pick) -> None:
-        """Mix every hider who covers' rows ``res[k, ds]`` (its part that does not cover, tremble included) with
-        its cover step, in place: ``Ut`` and ``exposure`` (G, A, n) a table size's tables and exposures, ``pick``
-        (G,) the options taken."""
-        for k, cover in self._cover.items():
-            share = _cover_shares(Ut, exposure, cover[2])                                     # (G, A, n)
-            res[k, ds] = _covered(res[k, ds], share[at, :, pick], cover)
 
     def _hand_log_likelihoods(self, decisions, watch: bool) -> list | None:
         """:meth:`type_log_likelihoods` of decisions that depend on a hand, each as its view's viewer reads it (their
@@ -1012,6 +1010,31 @@ def _cover_shares(Ut: np.ndarray, exposure: np.ndarray, slack: float) -> np.ndar
     ex = np.where(near, exposure, np.inf)
     low = near & (ex <= ex.min(axis=-1, keepdims=True) + _COVER_TIE)
     return low / np.maximum(low.sum(axis=-1, keepdims=True), 1)     # an agent with no possible option: none
+
+
+def _cover_share_taken(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, at: np.ndarray, pick: np.ndarray,
+                       slack: float) -> np.ndarray:
+    """:func:`_cover_shares` ``(Ut, exposure, slack)[at, :, pick]`` (G, A), the share of the option taken, bit for
+    bit, without its (G, A, n) arrays: ``top`` is ``Ut.max(axis=2)`` (every entry finite), ``at`` is
+    ``arange(G)``. Only the agents for whom the option taken is near the best are read further, and the count of
+    tied options only where it is the lowest.
+
+    >>> Ut = np.array([[[3.0, 2.0, 0.0], [0.0, 2.0, 3.0]]])               # one table: two agents, three options
+    >>> ex = np.array([[[0.6, 0.2, 0.1], [0.1, 0.3, 0.3]]])
+    >>> _cover_share_taken(Ut, Ut.max(axis=2), ex, np.arange(1), np.array([2]), 1.5)
+    array([[0. , 0.5]])
+    """
+    floor = top - slack                                                     # (G, A)
+    out = np.zeros(top.shape)
+    g, a = np.nonzero(Ut[at, :, pick] >= floor)     # the option taken is near the best (-inf never is)
+    if not g.size:
+        return out
+    ex = np.where(Ut[g, a] >= floor[g, a, None], exposure[g, a], np.inf)   # (k, n): the near options' exposures
+    limit = ex.min(axis=1) + _COVER_TIE                                     # (k,)
+    low = ex[np.arange(g.size), pick[g]] <= limit                           # the option taken is among the lowest
+    ex = ex[low]
+    out[g[low], a[low]] = 1 / np.add.reduce(ex <= limit[low, None], axis=1, dtype=np.intp)
+    return out
 
 
 def _covered(log_p: np.ndarray, share: np.ndarray, cover) -> np.ndarray:
