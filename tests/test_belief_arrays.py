@@ -258,7 +258,7 @@ def test_the_cover_share_of_the_option_taken_is_the_plain_formulas_bit_for_bit(s
     """The batched cover step (:func:`_cover_share_taken`: only the option taken, only the agents for whom it is
     near the best) against the plain :func:`_cover_shares` read at the option taken, on random tables with tied
     utilities (some exactly ``slack`` under the best), impossible options (-inf, also taken), exposures tied
-    exactly, within the tie (1e-9) and just outside it."""
+    exactly, within the tie (1e-9) and outside it."""
     from heimlich_lab.games.heimlich.inference import player_types as pt
     rng = np.random.default_rng(26)
     seen = set()
@@ -271,7 +271,7 @@ def test_the_cover_share_of_the_option_taken_is_the_plain_formulas_bit_for_bit(s
             Ut[: G // 2 + 1, :, n - 2:] = -np.inf                                # padding, as a group of sizes
             Ut[: G // 2 + 1, :, 0] = rng.integers(0, 6, (G // 2 + 1, A)) * 0.5
         base = rng.choice([0.1, 0.2, 0.3], (G, A, n))
-        exposure = base + rng.choice([0.0, 0.0, 0.4 * pt._COVER_TIE, 2.5 * pt._COVER_TIE], (G, A, n))
+        exposure = base + rng.choice([0.0, 0.0, 0.4, 1.5, 2.5], (G, A, n)) * pt._COVER_TIE
         at, pick = np.arange(G), rng.integers(0, n, G)
         want = pt._cover_shares(Ut, exposure, slack)[at, :, pick]
         got = pt._cover_share_taken(Ut, Ut.max(axis=2), exposure, at, pick, slack)
