@@ -60,8 +60,8 @@ def add_arguments(command: str, p) -> None:
     p.add_argument("--model", choices=("robust", "hiders", "boltzmann"), default="robust",
                    help="the beliefs' player model: robust (default: learns each player's type; with "
                         "--populations the single BoltzmannModel is scored beside it), hiders (robust with its hider "
-                        "who covers of secrecy 2 instead of 0: sharper on careful hiders, slower) or boltzmann (the single BoltzmannModel of "
-                        "--beta/--epsilon)")
+                        "who covers of secrecy 2 instead of 0: sharper on careful hiders, slower) or boltzmann (the "
+                        "single BoltzmannModel of --beta/--epsilon)")
     p.add_argument("--populations", default=None,
                    help="a population grid instead of --bots, comma-separated: random, greedy, boltzmann, bluff, "
                         "mixed, or bots joined by + (e.g. random,mixed,random+bluff); one table per population")
