@@ -359,19 +359,21 @@ def test_evaluate_population_grid(tmp_path, capsys):
 
 
 def test_evaluate_reads_with_the_careful_hiders_population(capsys):
-    """``evaluate --model hiders`` reads with :func:`careful_hiders_population` (the default population, a hider who
-    covers and a kind of table of careful hiders), the single BoltzmannModel beside it."""
+    """``evaluate --model hiders`` reads with :func:`careful_hiders_population` (the default population with its hider
+    who covers of secrecy 2 instead of 0), the single BoltzmannModel beside it."""
     from heimlich_lab.cli import main
     from heimlich_lab.inference.player_types import careful_hiders_population
     pop = careful_hiders_population()
-    assert pop.types[:-1] == default_population().types and pop.types[-1].kind == "cover"
+    base = default_population()
+    assert pop.types[:-1] == base.types[:-1] and pop.types[-1].kind == base.types[-1].kind == "cover"
+    assert pop.types[-1].secrecy == 2 and base.types[-1].secrecy == 0
     assert main(["evaluate", "--populations", "hider", "--games", "1", "--players", "3", "--seed", "1",
                  "--model", "hiders"]) == 0
     out = capsys.readouterr().out
-    assert "exact: the robust population (11 player types, 5 kinds of table)" in out and "== hider ==" in out
+    assert "exact: the robust population (10 player types, 5 kinds of table)" in out and "== hider ==" in out
     assert main(["evaluate", "--bots", "hider", "--games", "1", "--players", "3", "--seed", "1",
                  "--model", "hiders"]) == 0
-    assert "11 player types" in capsys.readouterr().out
+    assert "10 player types" in capsys.readouterr().out
 
 
 def test_the_belief_panel_shows_the_types():
@@ -438,8 +440,14 @@ def test_the_fast_option_table_equals_the_plain_definition():
             if t.kind == "random":
                 out.append(np.full(7, 1.0 / n))
                 continue
-            z = t.beta * (U - t.secrecy * exposure) if t.kind == "bluff" else t.beta * U
-            out.append((1 - t.epsilon) * softmax(z, axis=0)[i] + t.epsilon / n)
+            z = t.beta * (U - t.secrecy * exposure) if t.kind in ("bluff", "cover") else t.beta * U
+            p = (1 - t.epsilon) * softmax(z, axis=0)[i] + t.epsilon / n
+            if t.kind == "cover":     # of the options within slack of its best, the least exposing
+                near = U >= U.max(axis=0) - t.slack
+                least = np.where(near, exposure, np.inf).min(axis=0)
+                low = near & (exposure <= least + 1e-9)
+                p = (1 - t.cover) * p + t.cover * low[i] / low.sum(axis=0)
+            out.append(p)
         return np.log(np.array(out))
 
     lean = rng.dirichlet(np.ones(7))

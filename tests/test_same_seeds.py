@@ -5,6 +5,10 @@ tree before the refactor (commit a71ef2b). It holds, for fixed seeds of both gam
 and per-player records' JSON and of transcripts, every observer's belief table rounded to 10 decimals, the
 rows of small tournaments (with the belief evaluator) and what ``heimlich-lab play``, ``replay`` and
 ``evaluate`` print. Only public entry points are used, those that exist before and after.
+
+Rewritten (``--write``) when issue 26 item 4 changed the default population (a hider who covers, a fifth kind of
+table): only the entries read through it changed (``heimlich``'s ``belief_default`` and ``belief_set_dossier``,
+``tournaments``' ``heimlich-beliefs``); every other entry is as written at a71ef2b.
 """
 from __future__ import annotations
 

@@ -59,9 +59,9 @@ def add_arguments(command: str, p) -> None:
                    help="the beliefs' BoltzmannModel epsilon (default 0.05)")
     p.add_argument("--model", choices=("robust", "hiders", "boltzmann"), default="robust",
                    help="the beliefs' player model: robust (default: learns each player's type; with "
-                        "--populations the single BoltzmannModel is scored beside it), hiders (robust with a kind "
-                        "of table of careful hiders who cover) or boltzmann (the single BoltzmannModel of "
-                        "--beta/--epsilon)")
+                        "--populations the single BoltzmannModel is scored beside it), hiders (robust with its hider "
+                        "who covers of secrecy 2 instead of 0: sharper on careful hiders, slower) or boltzmann (the "
+                        "single BoltzmannModel of --beta/--epsilon)")
     p.add_argument("--populations", default=None,
                    help="a population grid instead of --bots, comma-separated: random, greedy, boltzmann, bluff, "
                         "mixed, or bots joined by + (e.g. random,mixed,random+bluff); one table per population")

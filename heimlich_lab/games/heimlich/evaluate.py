@@ -353,7 +353,7 @@ def _model_words(model) -> str:
 
 
 def _robust(name: str):
-    """The population of ``--model robust`` (the default) or ``--model hiders`` (with careful hiders who cover)."""
+    """The population of ``--model robust`` (the default) or ``--model hiders`` (its hider who covers of secrecy 2)."""
     from .inference.player_types import careful_hiders_population, default_population
     return careful_hiders_population() if name == "hiders" else default_population()
 

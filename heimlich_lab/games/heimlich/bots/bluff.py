@@ -143,8 +143,9 @@ class HiderBot(BluffBot):
     ``slack`` is 1.5 points and ``epsilon`` 0.02. The spectator it hides from reads with the bot's own
     ``beta`` (as a BluffBot's does).
 
-    This is the evaluation's table of careful hiders (``evaluate --populations hider``); none of its
-    parameters is a type of the default population, and the cover step is no type's rule.
+    This is the evaluation's table of careful hiders (``evaluate --populations hider``). The default population
+    has a type with its cover step (a hider who covers of beta 1 and secrecy 0, spectator beta 1); none of this
+    bot's own parameters (beta 2 to 4, secrecy 1 to 3, a spectator of its own beta) is a type of it.
 
     >>> bot = HiderBot(seed=3)
     >>> 2 <= bot.beta <= 4 and 1 <= bot.secrecy <= 3 and 0.2 <= bot.cover <= 0.5

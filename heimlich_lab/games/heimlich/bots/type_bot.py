@@ -7,11 +7,11 @@ then be calibrated (the simulation-based calibration check in ``tests/test_playe
 >>> from heimlich_lab import Rules, play
 >>> from heimlich_lab.games.heimlich.inference.player_types import default_population
 >>> pop = default_population()
->>> bots = {p: TypeBot(pop, k, seed=k) for k, p in zip((0, 3, 9), ["Ann", "Bob", "Cy"])}
+>>> bots = {p: TypeBot(pop, k, seed=k) for k, p in zip((0, 2, 9), ["Ann", "Bob", "Cy"])}
 >>> play(Rules(), bots, seed=1).result is not None
 True
 >>> bots["Bob"]
-TypeBot(steady (β≈1), seed=3)
+TypeBot(steady (β≈1), seed=2)
 """
 from __future__ import annotations
 
