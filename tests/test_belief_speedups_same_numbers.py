@@ -7,6 +7,10 @@ so the file holds the old values exactly. Fixed seeds, three tables: 5 players b
 with Top Secret cards (mixed bots) and 4 players with both variants; every observer's belief under the default
 model (with update records: the notebooks' and the board's path), under ``BoltzmannModel``, the evaluator's
 :class:`BeliefSet` (no update records) and :class:`BeliefEvaluator`'s scores.
+
+The default population has changed since (issue 26 item 4 added a hider who covers and a kind of table), so the
+"default" entries are read here through the population that was the default at 74f3b3c, built as data
+(:func:`_population_of_74f3b3c`): what is compared is the speed-ups' arithmetic, not the choice of population.
 """
 from __future__ import annotations
 
@@ -56,6 +60,24 @@ def _games():
     }
 
 
+def _population_of_74f3b3c():
+    """The default population of 74f3b3c, the tree the fixture was written with: random, a Boltzmann grid of
+    beta (0.3, 1, 3, 10) x epsilon (0.05, 0.25) and a bluffer, on four kinds of table."""
+    from heimlich_lab.games.heimlich.inference.player_types import PlayerPopulation, PlayerType
+    grid = [PlayerType("boltzmann", b, e) for b in (0.3, 1.0, 3.0, 10.0) for e in (0.05, 0.25)]
+    types = [PlayerType("random", 0.0, 0.0), *grid, PlayerType("bluff", 1.0, 0.05)]
+    careful = np.array((0.01, 0.01, 0.8, 0.05, 0.05, 0.02, 0.04, 0.02))
+    spread = {"flat": np.full(8, 1 / 8), "careful": careful / careful.sum(),
+              "steady": np.array((0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0))}
+    tables = (("a mixed table", 0.1, 0.25, 0.6, 0.15, "flat"),
+              ("random players", 0.3, 0.99, 0.009, 0.001, "careful"),
+              ("careful players", 0.55, 0.002, 0.995, 0.003, "steady"),
+              ("bluffers", 0.02, 0.01, 0.04, 0.95, "careful"))
+    rows = [[r, *(b * spread[g]), f] for _, _, r, b, f, g in tables]
+    return PlayerPopulation(types, rows, None, table_names=[t[0] for t in tables],
+                            table_prior=[t[1] for t in tables])
+
+
 def collect() -> dict:
     import heimlich_lab.analysis  # noqa: F401  (the game's analysis module is imported through it)
     from heimlich_lab import Belief
@@ -66,7 +88,7 @@ def collect() -> dict:
     for name, rec in _games().items():
         case: dict = {"default": {}, "boltzmann": {}}
         for p in rec.players:
-            b = Belief.from_record(rec, observer=p)
+            b = Belief.from_record(rec, observer=p, model=_population_of_74f3b3c())
             steps = [s for s in b.history if s.update is not None]
             case["default"][p] = {
                 "marginals": b.marginals_array(),
@@ -78,10 +100,11 @@ def collect() -> dict:
             }
             case["boltzmann"][p] = Belief.from_record(rec, observer=p, model=BoltzmannModel()).marginals_array()
         for until in ("dossier", None):
-            bs = BeliefSet.from_record(rec, until=until, keep_updates=False)
+            bs = BeliefSet.from_record(rec, model=_population_of_74f3b3c(), until=until, keep_updates=False)
             case[f"belief_set_{until}"] = {p: bs[p].marginals_array() for p in rec.players}
-        case["spectator"] = Belief.from_record(rec.public(), observer=None).marginals_array()
-        case["evaluator"] = BeliefEvaluator()(rec)
+        case["spectator"] = Belief.from_record(rec.public(), observer=None,
+                                               model=_population_of_74f3b3c()).marginals_array()
+        case["evaluator"] = BeliefEvaluator(model=_population_of_74f3b3c())(rec)
         out[name] = _plain(case)
     return out
 
