@@ -53,6 +53,27 @@ def assert_axe_finds_no_serious_or_critical_violation(page):
     assert found == [], json.dumps(found, indent=1)
 
 
+def assert_a_card_option_previews_its_effect_as_ghosts(page, artifacts):
+    """Hovering a card option shows its effect as a ghost (one agent: the option's), its button names the agent
+    (its swatch with its letter, then its name); the ghost goes when the pointer leaves."""
+    b = page.locator(BOARD)
+    option = b.locator("[data-action^='play fwd123']").first
+    notation = option.get_attribute("data-action")           # "play fwd123 red+2": red goes 2 forward
+    colour = notation.split()[2].split("+")[0]
+    page.mouse.move(0, 0)                                  # nothing under the pointer, nothing focused
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.wait_for_function(f"() => !document.querySelector('{BOARD} [data-ghost]')", timeout=5_000)
+    option.hover()
+    page.wait_for_selector(f"{BOARD} [data-ghost='{colour}']", timeout=5_000)
+    letter, name = option.text_content().split()[:2]       # the agent's swatch with its letter, then its name
+    assert name in ("Schulz", "Perry", "Bucci", "Jaques", "Mirkov", "Doyle") and letter == name[0]
+    assert option.locator(f".hb-swatch.hb-c-{colour}").count() == 1
+    assert b.locator("[data-ghost]").count() == 1
+    b.screenshot(path=str(artifacts / "classroom-05-card-preview.png"))
+    b.locator("[data-testid='banner']").hover()
+    page.wait_for_function(f"() => !document.querySelector('{BOARD} [data-ghost]')", timeout=5_000)
+
+
 # ---------------------------------------------------------------------------- tests
 def test_a_human_turn_by_clicking_roll_allocate_confirm_and_move_the_safe(page, lab, notebooks, artifacts):
     open_and_run(page, lab, "turn.ipynb", artifacts, "turn-01-start")
@@ -272,6 +293,7 @@ def test_keyboard_allocation_and_a_top_secret_card_with_targets(page, lab, noteb
     page.keyboard.press("y")
     page.wait_for_selector(f"{BOARD} [data-action='play fwd123 grey+3']", timeout=30_000)
     screenshot(page, artifacts, "keys-03-round")
+    assert_a_card_option_previews_its_effect_as_ghosts(page, artifacts)     # before playing one of the options
     click_wait(page, "[data-action='play fwd123 grey+3']")
     page.wait_for_function(f"() => !document.querySelector('{BOARD} [data-card]')", timeout=15_000)
     assert agent_building(page, "grey") == "5"
