@@ -15,8 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from heimlich_lab.cli import main
 
@@ -167,11 +166,12 @@ def test_ctrl_c_during_a_tournament_keeps_the_file_and_prints_no_traceback(tmp_p
     # the child takes Ctrl-C as a terminal would give it, even when this test runs in the background of a shell
     # (which starts it with SIGINT ignored, and a child inherits that)
     proc = subprocess.Popen([sys.executable, "-m", "heimlich_lab.cli", "tournament", "--games", "100000",
-                             "--no-progress", "--seed", "1", "--out", str(out)], stdout=subprocess.PIPE,
+                             "--no-progress", "--seed", "1", "--out", str(out), "--save-every", "0.2"],
+                            stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        for _ in range(3000):           # wait until the first games are saved (every 10 s; a few minutes at most)
+        for _ in range(3000):           # wait until the first games are saved (every 0.2 s; 5 minutes at most)
             if out.exists() and len(out.read_text().splitlines()) > 4:
                 break
             time.sleep(0.1)

@@ -94,9 +94,12 @@ def test_the_rationality_mixture_learns_who_plays_at_random_and_stops_reading_th
 
 
 def test_the_mixture_keeps_random_players_from_misleading_the_belief():
+    # 5 games (was 10): measured on these seeds, (mixture - hard) / (plain - hard) is 0.17 at 5 games (0.17 at 10;
+    # 0.17-0.20 at every size from 3 to 10), asked < 0.5; the team players' loss ratio is 0.51 (0.50 at 10; at most
+    # 0.61 from 3 to 10 games), asked < 0.8
     def mean_log_loss(model, bots):
         losses = []
-        for s in range(10):
+        for s in range(5):
             g = play_game([bots[i % len(bots)](10 * s + i) for i in range(6)], seed=s)
             truth = g.record.final_identities
             for p in g.players:

@@ -1,11 +1,11 @@
-"""The type checker and the linter pass on the package, as ``make lint`` runs them (and so ``make test`` and CI):
-mypy with the configuration in pyproject.toml (strict on the engine and the game-agnostic inference modules) and
-ruff (pyflakes, pycodestyle, import order, bugbear). The package is marked typed (PEP 561).
+"""The type checker and the linter pass on the package: ``make lint`` runs them (mypy with the configuration in
+pyproject.toml, strict on the engine and the game-agnostic inference modules, and ruff: pyflakes, pycodestyle, import
+order, bugbear), and ``make test`` (so CI) runs ``make lint`` before pytest and stops if it fails, which
+``test_make_test_runs_the_linters`` checks; pytest does not run them a second time. The package is marked typed
+(PEP 561).
 """
 from __future__ import annotations
 
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -13,20 +13,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 #: How many modules were not yet type-clean when the checker was added; the list may only shrink.
 NOT_YET_CLEAN_AT_MOST = 38
-
-
-def _run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
-
-
-def test_ruff_passes_on_the_package():
-    run = _run("ruff", "check", "heimlich_lab")
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-
-
-def test_mypy_passes_on_the_package():
-    run = _run("mypy")
-    assert run.returncode == 0 and "Success" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
 
 
 def test_the_contract_and_the_inference_core_are_checked_strictly():

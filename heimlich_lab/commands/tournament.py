@@ -55,6 +55,9 @@ def register(sub):
                         "else local processes)")
     p.add_argument("--out", type=out_file(".parquet", ".csv"), default=None,
                    help="save to this .parquet or .csv file (in a folder that exists); rerunning resumes")
+    p.add_argument("--save-every", type=positive_number, default=10.0, metavar="SECONDS",
+                   help="with --out, save the games played so far every SECONDS (default: 10); always at the end "
+                        "and on Ctrl-C")
     p.add_argument("--by", default="n_players,variant,lineup,bot",
                    help="columns to group the win rates by (default: n_players,variant,lineup,bot)")
     p.add_argument("--evaluate", default=None, choices=("beliefs",),
@@ -134,7 +137,7 @@ def run(args) -> int:
     lineups = parse_lineups(args.bots or ([f"rotate:{','.join(files)},random"] if files else None))
     df = tournament(player_counts=parse_counts(players), variants=split_names(args.variants, "variant"),
                     bots=lineups, games=args.games, seed=args.seed, n_jobs=args.jobs,
-                    scheduler=args.scheduler, out=args.out, progress=not args.no_progress,
+                    scheduler=args.scheduler, out=args.out, flush_every=args.save_every, progress=not args.no_progress,
                     evaluate=args.evaluate, game=spec.name, bot_files=files)
     games = df["game_id"].nunique() if len(df) else 0
     # without --seed the root seed is drawn from the OS (or is the one of the run saved in --out, resumed)

@@ -129,11 +129,13 @@ def lab(lab_root, server_env, tmp_path_factory):
     stop_server(proc)
 
 
-@pytest.fixture
-def voila(server_env, tmp_path):
+@pytest.fixture(scope="module")
+def voila(server_env, tmp_path_factory):
     """notebooks/app.ipynb (the app: a chooser, then one table) served by Voila on a free loopback port; yields
-    the app's URL."""
+    the app's URL. One server for a test module: Voila runs the notebook in a new kernel for each page request,
+    so each test's page starts from a fresh app all the same."""
     pytest.importorskip("voila", reason="Voila is the optional 'app' extra (pip install -e '.[app]')")
+    tmp_path = tmp_path_factory.mktemp("voila")
     root = tmp_path / "voila-root"
     root.mkdir()
     (root / "app.ipynb").write_bytes((ROOT / "notebooks" / "app.ipynb").read_bytes())

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from board_page import one_screen_boxes
 from notebook_page import SCREEN, axe_violations, inside
-from test_board_browser import one_screen_boxes
 
 from heimlich_lab.commands.app import (
     MODES,

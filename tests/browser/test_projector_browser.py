@@ -138,11 +138,9 @@ def set_projector(page, game, on):
                            arg=[sel, on])
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_board_decision_and_headline_on_one_1366x768_screen_with_the_file_browser_open(
-        page, lab, projector_notebooks, artifacts, game):
+def assert_board_decision_and_headline_on_one_1366x768_screen_with_the_file_browser_open(page, root, artifacts, game):
+    """The table as it opens (projector mode off) on a 1366x768 screen, JupyterLab's file browser open."""
     page.set_viewport_size(SCREEN)
-    root = open_game(page, lab, game)
     show_file_browser(page, True)
     assert root.locator("[data-control='projector']").get_attribute("aria-pressed") == "false"
     boxes = boxes_at_top(page, root, game)
@@ -173,9 +171,14 @@ COVERING_FINISH = """(sel) => {
 @pytest.mark.parametrize("game", list(GAMES))
 def test_projector_mode_at_150_percent_zoom_fits_one_screen_and_is_remembered(
         page, lab, projector_notebooks, artifacts, game):
+    """First the table as it opens at 1366x768, beside the file browser; then the same page at 150% zoom (911x512
+    CSS pixels, what zooming the browser does to a page already drawn), the file browser folded away, projector
+    mode on: one kernel and one page for both."""
     g = GAMES[game]
-    page.set_viewport_size(PROJECTOR)
+    page.set_viewport_size(SCREEN)
     root = open_game(page, lab, game)
+    assert_board_decision_and_headline_on_one_1366x768_screen_with_the_file_browser_open(page, root, artifacts, game)
+    page.set_viewport_size(PROJECTOR)
     show_file_browser(page, False)
     before = boxes_at_top(page, root, game)
     page.screenshot(path=str(artifacts / f"projector-{game}-02-911x512-off.png"))

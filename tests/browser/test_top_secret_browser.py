@@ -5,8 +5,8 @@ test-artifacts/."""
 from __future__ import annotations
 
 import pytest
+from board_page import BOARD, REPORT, click_wait, open_and_run, screenshot
 from notebook_page import run_report
-from test_board_browser import BOARD, REPORT, click_wait, open_and_run, screenshot
 
 pytestmark = pytest.mark.browser
 
