@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
@@ -150,6 +151,62 @@ _PAD_OPTIONS = 128
 _SHIFT_SPAN = 300.0
 
 
+class Scratch:
+    """Scratch arrays (float64) reused from call to call: a bump allocator over one flat buffer, for the large
+    temporaries of a call of :meth:`PlayerPopulation.batch_type_log_likelihoods` (a game's option tables, a few
+    times over). A new array that large is a new mapping of memory whose pages fault in again on every call; these
+    are written into instead (in 5-player games, about a third of the array code's time: BENCHMARKS.md, issue 26).
+    :meth:`reset` starts a call: arrays taken before it are overwritten after it. What a call takes beyond the
+    buffer is new arrays, and the next :meth:`reset` grows the buffer to hold all of it.
+
+    >>> s = Scratch()
+    >>> s.take((2, 3)).shape, s.size                  # the first call: a new array (the buffer is empty)
+    ((2, 3), 0)
+    >>> s.reset(); s.size                             # the next call's buffer holds what the first took
+    8
+    >>> b, c = s.take((2, 3)), s.take((1,))           # b from the buffer; no room left for c: a new array
+    >>> b.base is c.base
+    False
+    >>> s.reset(); b, c = s.take((2, 3)), s.take((1,)); s.size      # now both (each padded to 8 floats, 64 bytes)
+    16
+    >>> b.base is c.base, bool(np.shares_memory(b, c))
+    (True, False)
+    """
+
+    __slots__ = ("_buf", "_at", "_need", "busy")
+
+    def __init__(self):
+        self._buf = np.empty(0)
+        self._at = self._need = 0
+        self.busy = False
+
+    @property
+    def size(self) -> int:
+        """The buffer's length (floats)."""
+        return len(self._buf)
+
+    def reset(self) -> None:
+        """Start a call: take from the buffer's start again (grown first to what the last call took)."""
+        if self._need > len(self._buf):
+            self._buf = np.empty(self._need)
+        self._at = self._need = 0
+
+    def take(self, shape) -> np.ndarray:
+        """A float64 array of ``shape`` (its values undefined), from the buffer while it has room."""
+        size = math.prod(shape)
+        step = -(-size // 8) * 8            # 64-byte steps: every array starts where the buffer's start is aligned
+        self._need += step
+        if self._at + step > len(self._buf):
+            return np.empty(shape)
+        out = self._buf[self._at:self._at + size].reshape(shape)
+        self._at += step
+        return out
+
+
+#: each thread's :class:`Scratch` for :meth:`PlayerPopulation.batch_type_log_likelihoods`
+_SCRATCH = threading.local()
+
+
 def size_groups(sizes, pad: int) -> list[tuple[list[int], int, list[tuple[int, int, int]]]]:
     """Groups of tables by size: ``(indices, n, parts)`` per group, ``n`` its largest size, ``parts`` its sizes'
     ``(size, start, stop)`` in ``indices``. Sizes in increasing order join the group before them while that adds
@@ -174,22 +231,24 @@ def size_groups(sizes, pad: int) -> list[tuple[list[int], int, list[tuple[int, i
     return out
 
 
-def _raise(powers: list, k: int, out: np.ndarray | None, spare: list | None = None) -> np.ndarray:
+def _raise(powers: list, k: int, out: np.ndarray | None, spare: list | None = None,
+           take=None) -> np.ndarray:
     """``powers[0] ** k`` by repeated squaring, the squares ``powers[i] = powers[0] ** (2 ** i)`` kept in ``powers``
-    for the next call (written into arrays taken from ``spare`` while it has some), the factors multiplied low to
-    high, the last product written into ``out`` (a power of two is copied there; ``out=None``: a new array, or a
-    square itself)."""
+    for the next call (written into arrays taken from ``spare`` while it has some, then from ``take(shape)`` if
+    given), the factors multiplied low to high, the last product written into ``out`` (a power of two is copied
+    there; ``out=None``: a new array, or a square itself)."""
     i, e = 0, None
     while True:
         if i == len(powers):
-            powers.append(np.multiply(powers[-1], powers[-1], out=spare.pop() if spare else None))
+            powers.append(np.multiply(powers[-1], powers[-1], out=spare.pop() if spare else
+                                      take(powers[-1].shape) if take is not None else None))
         if k & 1:
             if e is None:
                 e = powers[i]
             elif k == 1:    # the last factor: into ``out`` directly
                 return np.multiply(e, powers[i], out=out)
             else:
-                e = e * powers[i]
+                e = np.multiply(e, powers[i], out=take(e.shape) if take is not None else None)
         k >>= 1
         i += 1
         if not k:
@@ -232,9 +291,10 @@ def _sums_plan(betas: tuple[float, ...]) -> tuple[list, list, int | None, int | 
     return whole, other, (betas.index(1.0) if 1.0 in betas else None), m
 
 
-def exp_option_sums(centred: np.ndarray, betas) -> tuple[np.ndarray, np.ndarray | None]:
+def exp_option_sums(centred: np.ndarray, betas, take=None) -> tuple[np.ndarray, np.ndarray | None]:
     """``sum_x exp(beta * centred[..., x])`` over the last axis for every ``beta`` of ``betas`` (all > 0), shape
-    ``(len(betas), *centred.shape[:-1])``, and ``exp(centred)`` when it was computed (else ``None``).
+    ``(len(betas), *centred.shape[:-1])``, and ``exp(centred)`` when it was computed (else ``None``). ``take``:
+    where the large temporaries come from (a function of a shape, as :meth:`Scratch.take`; default new arrays).
 
     ``centred`` is a table of utilities minus their maximum (``<= 0``). ``exp`` is the costly part of reading a
     decision: ``exp(centred)`` is taken once, and an integer ``beta`` (up to 64) raises it by repeated squaring
@@ -254,23 +314,24 @@ def exp_option_sums(centred: np.ndarray, betas) -> tuple[np.ndarray, np.ndarray 
     """
     # every beta's exp(beta * centred) written into one array (then one sum over the options for all): integer
     # betas from the powers e1, e1**2, e1**4, ... (each computed once for all betas), multiplied low to high
-    raised = np.empty((len(betas), *centred.shape))
+    new = take if take is not None else np.empty
+    raised = new((len(betas), *centred.shape))
     whole, other, one, m = _sums_plan(tuple(float(beta) for beta in betas))
     powers: list[np.ndarray] = []       # e1 ** (2 ** i)
     spare: list[np.ndarray] = []        # arrays whose values are no longer needed (written into, not allocated)
     if m is not None:       # q = exp(centred / m): e1 = q ** m, every other beta k / m as q ** k
-        roots = [np.multiply(centred, 1.0 / m)]
+        roots = [np.multiply(centred, 1.0 / m, out=new(centred.shape))]
         np.exp(roots[0], out=roots[0])
         for j, k in other:
-            _raise(roots, k, raised[j])
+            _raise(roots, k, raised[j], take=take)
         if whole:
-            powers.append(_raise(roots, m, raised[one] if one is not None else None))
+            powers.append(_raise(roots, m, raised[one] if one is not None else new(centred.shape), take=take))
             spare = [r for r in roots if r is not powers[0]]
     elif whole:
-        powers.append(np.exp(centred, out=raised[one]) if one is not None else np.exp(centred))
+        powers.append(np.exp(centred, out=raised[one] if one is not None else new(centred.shape)))
     for j, k in whole:
         if j != one:
-            _raise(powers, k, raised[j], spare)
+            _raise(powers, k, raised[j], spare, take)
     if m is None:
         for j, beta in other:
             np.multiply(centred, beta, out=raised[j])
@@ -718,6 +779,21 @@ class PlayerPopulation:
         >>> max(float(np.abs(a - b).max()) for a, b in zip(batch, one) if a is not None) < 1e-12
         True
         """
+        scratch = getattr(_SCRATCH, "scratch", None)
+        if scratch is None:
+            scratch = _SCRATCH.scratch = Scratch()
+        if scratch.busy:        # (a call within a call: its own arrays)
+            return self._batch(decisions, hands, Scratch())
+        scratch.busy = True
+        scratch.reset()
+        try:
+            return self._batch(decisions, hands, scratch)
+        finally:
+            scratch.busy = False
+
+    def _batch(self, decisions, hands: bool, scratch: Scratch) -> list[np.ndarray | None] | None:
+        """:meth:`batch_type_log_likelihoods`, the large temporaries taken from ``scratch``."""
+        take = scratch.take
         decisions = list(decisions)
         out: list[np.ndarray | None] = [None] * len(decisions)
         tables: list[tuple[int, np.ndarray, int]] = []
@@ -779,18 +855,19 @@ class PlayerPopulation:
                     return None
                 chosen = Ut[at, pick]                                                     # (G, A)
             else:
+                Ut = take((len(ds), A, n))
                 if len(parts) > 1:
-                    Ut = np.full((len(ds), A, n), -np.inf)
+                    Ut.fill(-np.inf)
                     for m, s, e in parts:
                         Ut[s:e, :, :m] = np.stack([tables[d][1].T for d in ds[s:e]])
                 else:
-                    Ut = np.stack([tables[d][1].T for d in ds])                           # (G, A, n)
+                    np.stack([tables[d][1].T for d in ds], out=Ut)                        # (G, A, n)
                 top = Ut.max(axis=2)                                                  # (G, A)
                 if not np.isfinite(top).all():
                     return None
                 chosen = Ut[at, :, pick]                                              # (G, A): the option taken
-                centred = Ut - top[:, :, None]
-                sums, e1 = exp_option_sums(centred, self._betas[h:])
+                centred = np.subtract(Ut, top[:, :, None], out=take(Ut.shape))
+                sums, e1 = exp_option_sums(centred, self._betas[h:], take)
             lse[h:] = np.log(sums) + self._betas[h:, None, None] * top[None]
             res[:, ds] = np.logaddexp(keep + (b * chosen[None] - lse)[self._beta_of], leps - log_n)
             if not self._bluff.size:
@@ -853,10 +930,10 @@ class PlayerPopulation:
                     if R is not None:
                         f = R * f
                         we_n = R[:, :, None] * we_n
-                    p = e1 * f[:, :, None]
+                    p = np.multiply(e1, f[:, :, None], out=take(e1.shape))
                     p += we_n
                 elif R is not None:
-                    p = R[:, :, None] * p
+                    p = np.multiply(R[:, :, None], p, out=take(p.shape))
                 total = p.sum(axis=1, keepdims=True)                                      # (G, 1, n)
                 fine = bool(total.min() > 0)
                 exposure = None
@@ -874,9 +951,9 @@ class PlayerPopulation:
                 for k in self._secret:      # (a type of secrecy 0 keeps its Boltzmann row, above)
                     beta, secrecy = self._beta[k], self._secrecy[k]
                     if exposure is None:    # Ut - secrecy * p / total, in p's array when no other type reads it
-                        z = np.multiply(p, secrecy / total, out=p if k == last else None)
+                        z = np.multiply(p, secrecy / total, out=p if k == last else take(p.shape))
                     else:                   # Ut - secrecy * exposure, in the exposures' array for the last type
-                        z = np.multiply(exposure, secrecy, out=exposure if k == last else None)
+                        z = np.multiply(exposure, secrecy, out=exposure if k == last else take(p.shape))
                     np.subtract(Ut, z, out=z)                                                 # (G, A, n)
                     if beta != 1:      # (the default bluffer's rationality is 1: no pass to multiply)
                         z *= beta
