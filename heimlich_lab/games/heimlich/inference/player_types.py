@@ -830,7 +830,10 @@ class PlayerPopulation:
         # one group per table size, or (the array code) per run of sizes padded with impossible options to the
         # largest: (decisions, Ut (G, A, n), the option taken (G,), the watch's part, n, log n, Ut's max by agent)
         groups = []
-        res = np.empty((len(self.types), D, A))
+        # every distinct rationality's log P(option taken) before the tremble, and log n, by decision: the tremble
+        # is mixed in once for all decisions after the groups (elementwise: the same numbers as group by group)
+        raw_all = np.empty((len(self._betas), D, A))
+        log_ns = np.empty((D, 1))
         b = self._betas[:, None, None]
         h = self._hot
         keep, leps = self._log_keep[:, :, None], self._log_eps[:, :, None]
@@ -869,7 +872,8 @@ class PlayerPopulation:
                 centred = np.subtract(Ut, top[:, :, None], out=take(Ut.shape))
                 sums, e1 = exp_option_sums(centred, self._betas[h:], take)
             lse[h:] = np.log(sums) + self._betas[h:, None, None] * top[None]
-            res[:, ds] = np.logaddexp(keep + (b * chosen[None] - lse)[self._beta_of], leps - log_n)
+            raw_all[:, ds] = b * chosen[None] - lse
+            log_ns[ds] = log_n
             if not self._bluff.size:
                 continue
             if compiled:
@@ -883,9 +887,7 @@ class PlayerPopulation:
             else:
                 lse_w = lse[self._beta_watch] if self._beta_watch is not None \
                     else np.log(np.exp(wb * centred).sum(axis=2)) + wb * top
-            if self._watched is not None:   # the watch's model is one of the types: its answer is ours
-                watched[ds] = res[self._watched, ds]
-            else:                           # the watch's model's own log-likelihoods of the option taken
+            if self._watched is None:       # the watch's model's own log-likelihoods of the option taken
                 with np.errstate(divide="ignore"):
                     watched[ds] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - log_n)
             if compiled:
@@ -897,7 +899,13 @@ class PlayerPopulation:
             else:
                 groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we_n, n, log_n,
                                top))
+        res = np.logaddexp(keep + raw_all[self._beta_of], leps - log_ns)                            # (K, D, A)
         if self._bluff.size:
+            if self._watched is not None:   # the watch's model is one of the types: its answer is ours
+                watched = res[self._watched]
+            # the bluffers' log P(option taken) before the tremble and the hiders' cover shares, by decision
+            secret_raw = np.empty((len(self._secret), D, A))
+            cover_share = np.empty((len(self._cover), D, A))
             # the watch follows every decision in order: the tables' and the hand decisions' (as a spectator reads
             # those, from the public pool), each table's row picked out after
             if "take" in decisions[-1][0].log.kinds():    # who holds what changed: the watch cannot follow along
@@ -909,19 +917,16 @@ class PlayerPopulation:
             if along is None:
                 return None
             rows = [along[s] for s, j in enumerate(order) if j in at_step]
-            for ds, Ut, at, pick, p, n, log_n, umax in groups:    # umax: Ut's max by agent
+            for ds, Ut, at, pick, p, n, _, umax in groups:    # umax: Ut's max by agent
                 if compiled:
                     top, ew, sums_w = p
                     R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else np.ones((len(ds), A))
                     raws = kernels.bluff_log_likelihoods(Ut, top, ew, sums_w, 1 - we, we / n, R, pick,
                                                          self._beta[self._secret], self._secrecy[self._secret])
-                    for raw, k in zip(raws, self._secret):
-                        res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - math.log(n))
+                    secret_raw[:, ds] = raws
                     if self._cover:     # every hider's cover step: the share of the option taken
-                        shares = kernels.cover_shares(Ut, ew, sums_w, 1 - we, we / n, R, pick, self._slacks,
-                                                      _COVER_TIE)
-                        for share, (k, cover) in zip(shares, self._cover.items()):
-                            res[k, ds] = _covered(res[k, ds], share, cover)
+                        cover_share[:, ds] = kernels.cover_shares(Ut, ew, sums_w, 1 - we, we / n, R, pick,
+                                                                  self._slacks, _COVER_TIE)
                     continue
                 R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else None                 # (G, A)
                 top = None
@@ -945,10 +950,10 @@ class PlayerPopulation:
                             exposure = np.where(total > 0, p / total, 0.0)
                 # every hider's cover step, the share of the option taken (G, A), before the bluffers' parts
                 # overwrite the exposures
-                shares = [_cover_share_taken(Ut, umax, exposure, at, pick, cover[2])
-                          for cover in self._cover.values()]
+                for c, cover in enumerate(self._cover.values()):
+                    cover_share[c, ds] = _cover_share_taken(Ut, umax, exposure, at, pick, cover[2])
                 last = self._secret[-1] if self._secret.size else None
-                for k in self._secret:      # (a type of secrecy 0 keeps its Boltzmann row, above)
+                for s, k in enumerate(self._secret):      # (a type of secrecy 0 keeps its Boltzmann row, above)
                     beta, secrecy = self._beta[k], self._secrecy[k]
                     if exposure is None:    # Ut - secrecy * p / total, in p's array when no other type reads it
                         z = np.multiply(p, secrecy / total, out=p if k == last else take(p.shape))
@@ -963,10 +968,11 @@ class PlayerPopulation:
                     taken = z[at, :, pick]                  # (a copy) before z is centred and raised in place
                     z -= zt[:, :, None]
                     np.exp(z, out=z)
-                    raw = taken - (np.log(z.sum(axis=2)) + zt)
-                    res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - log_n)
-                for share, (k, cover) in zip(shares, self._cover.items()):
-                    res[k, ds] = _covered(res[k, ds], share, cover)
+                    secret_raw[s, ds] = taken - (np.log(z.sum(axis=2)) + zt)
+            for s, k in enumerate(self._secret):
+                res[k] = np.logaddexp(self._log_keep[k] + secret_raw[s], self._log_eps[k] - log_ns)
+            for share, (k, cover) in zip(cover_share, self._cover.items()):
+                res[k] = _covered(res[k], share, cover)
         for d, (j, _, _) in enumerate(tables):
             out[j] = res[:, d]
         return out
