@@ -146,8 +146,9 @@ _POWERS = 64
 #: when that adds at most this many options in all (decisions x options added): a group of tables costs about 40
 #: array calls, about as much as that many options (measured on 5-player games, BENCHMARKS.md).
 _PAD_OPTIONS = 128
-#: A bluffer's exponentials are shifted by its rationality times the best utility (no pass for their maximum) when
-#: its rationality times its secrecy is at most this: the largest stays above exp(-this), far from underflow.
+#: A bluffer's exponentials are of its scores minus its rationality times the best utility (no pass for their
+#: maximum) when its rationality times its secrecy is at most this: the largest stays above exp(-this), far from
+#: underflow.
 _SHIFT_SPAN = 300.0
 
 
@@ -894,10 +895,10 @@ class PlayerPopulation:
                 groups.append((ds, Ut, at, pick, (top, ew, sums_w), n, log_n, top))
             elif wb == 1 and self._beta_watch is not None and e1 is not None:    # exp(U - lse) = e1 / its sum
                 # the watch's P(option | agent) = (1 - we) e1 / its sum + we / n, built when its rows are known
-                groups.append((ds, Ut, at, pick, (e1, (1 - we) / sums[self._beta_watch - h], we_n, top), n, log_n,
+                groups.append((ds, Ut, at, pick, (e1, (1 - we) / sums[self._beta_watch - h], we_n, top), n, centred,
                                top))
             else:
-                groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we_n, n, log_n,
+                groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we_n, n, centred,
                                top))
         res = np.logaddexp(keep + raw_all[self._beta_of], leps - log_ns)                            # (K, D, A)
         if self._bluff.size:
@@ -917,7 +918,7 @@ class PlayerPopulation:
             if along is None:
                 return None
             rows = [along[s] for s, j in enumerate(order) if j in at_step]
-            for ds, Ut, at, pick, p, n, _, umax in groups:    # umax: Ut's max by agent
+            for ds, Ut, at, pick, p, n, centred, umax in groups:    # umax: Ut's max by agent (centred: Ut - it)
                 if compiled:
                     top, ew, sums_w = p
                     R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else np.ones((len(ds), A))
@@ -929,9 +930,8 @@ class PlayerPopulation:
                                                                   self._slacks, _COVER_TIE)
                     continue
                 R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else None                 # (G, A)
-                top = None
                 if isinstance(p, tuple):    # P(option, agent) weighted by the rows: e1 (R (1 - we) / sum) + R we / n
-                    e1, f, we_n, top = p
+                    e1, f, we_n, _ = p
                     if R is not None:
                         f = R * f
                         we_n = R[:, :, None] * we_n
@@ -940,35 +940,38 @@ class PlayerPopulation:
                 elif R is not None:
                     p = np.multiply(R[:, :, None], p, out=take(p.shape))
                 total = p.sum(axis=1, keepdims=True)                                      # (G, 1, n)
-                fine = bool(total.min() > 0)
+                # the exposures are p / total (the spectator's belief in each agent after each option): divided out
+                # only where the cover step reads them, the bluffers' parts multiplying p by secrecy / total
                 exposure = None
-                if self._cover or not fine:
-                    if fine:        # p / total, in p's array (p is not read again)
-                        exposure = np.divide(p, total, out=p)
-                    else:
-                        with np.errstate(invalid="ignore", divide="ignore"):
-                            exposure = np.where(total > 0, p / total, 0.0)
+                if not bool(total.min() > 0):
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        exposure = np.where(total > 0, p / total, 0.0)
                 # every hider's cover step, the share of the option taken (G, A), before the bluffers' parts
-                # overwrite the exposures
+                # overwrite p
                 for c, cover in enumerate(self._cover.values()):
-                    cover_share[c, ds] = _cover_share_taken(Ut, umax, exposure, at, pick, cover[2])
+                    cover_share[c, ds] = _cover_share_taken(Ut, umax, p, at, pick, cover[2], total) \
+                        if exposure is None else _cover_share_taken(Ut, umax, exposure, at, pick, cover[2])
                 last = self._secret[-1] if self._secret.size else None
                 for s, k in enumerate(self._secret):      # (a type of secrecy 0 keeps its Boltzmann row, above)
                     beta, secrecy = self._beta[k], self._secrecy[k]
-                    if exposure is None:    # Ut - secrecy * p / total, in p's array when no other type reads it
+                    if exposure is None:    # secrecy * p / total, in p's array for the last type
                         z = np.multiply(p, secrecy / total, out=p if k == last else take(p.shape))
-                    else:                   # Ut - secrecy * exposure, in the exposures' array for the last type
+                    else:
                         z = np.multiply(exposure, secrecy, out=exposure if k == last else take(p.shape))
-                    np.subtract(Ut, z, out=z)                                                 # (G, A, n)
+                    np.subtract(centred, z, out=z)        # U - top - secrecy * exposure (G, A, n)
                     if beta != 1:      # (the default bluffer's rationality is 1: no pass to multiply)
                         z *= beta
-                    # its largest entry lies within beta * secrecy under beta * top (an exposure is at most 1): that
-                    # shift keeps the largest exponential above exp(-beta * secrecy), with no pass to find the max
-                    zt = beta * top if top is not None and beta * secrecy <= _SHIFT_SPAN else z.max(axis=2)
-                    taken = z[at, :, pick]                  # (a copy) before z is centred and raised in place
-                    z -= zt[:, :, None]
-                    np.exp(z, out=z)
-                    secret_raw[s, ds] = taken - (np.log(z.sum(axis=2)) + zt)
+                    # its largest entry is at least -beta * secrecy (at the best option; an exposure is at most 1):
+                    # unless that is far down, no shift keeps the largest exponential away from underflow
+                    taken = z[at, :, pick]                  # (a copy) before z is raised in place
+                    if beta * secrecy <= _SHIFT_SPAN:
+                        np.exp(z, out=z)
+                        secret_raw[s, ds] = taken - np.log(z.sum(axis=2))
+                    else:
+                        zt = z.max(axis=2)
+                        z -= zt[:, :, None]
+                        np.exp(z, out=z)
+                        secret_raw[s, ds] = taken - (np.log(z.sum(axis=2)) + zt)
             for s, k in enumerate(self._secret):
                 res[k] = np.logaddexp(self._log_keep[k] + secret_raw[s], self._log_eps[k] - log_ns)
             for share, (k, cover) in zip(cover_share, self._cover.items()):
@@ -1096,11 +1099,12 @@ def _cover_shares(Ut: np.ndarray, exposure: np.ndarray, slack: float) -> np.ndar
 
 
 def _cover_share_taken(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, at: np.ndarray, pick: np.ndarray,
-                       slack: float) -> np.ndarray:
+                       slack: float, total: np.ndarray | None = None) -> np.ndarray:
     """:func:`_cover_shares` ``(Ut, exposure, slack)[at, :, pick]`` (G, A), the share of the option taken, bit for
     bit, without its (G, A, n) arrays: ``top`` is ``Ut.max(axis=2)`` (every entry finite), ``at`` is
     ``arange(G)``. Only the agents for whom the option taken is near the best are read further, and the count of
-    tied options only where it is the lowest.
+    tied options only where it is the lowest. With ``total`` (G, 1, n), ``exposure`` is its numerators: the
+    exposures are ``exposure / total``, divided out only on the rows read.
 
     >>> Ut = np.array([[[3.0, 2.0, 0.0], [0.0, 2.0, 3.0]]])               # one table: two agents, three options
     >>> ex = np.array([[[0.6, 0.2, 0.1], [0.1, 0.3, 0.3]]])
@@ -1112,7 +1116,8 @@ def _cover_share_taken(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, at
     g, a = np.nonzero(Ut[at, :, pick] >= floor)     # the option taken is near the best (-inf never is)
     if not g.size:
         return out
-    ex = np.where(Ut[g, a] >= floor[g, a, None], exposure[g, a], np.inf)   # (k, n): the near options' exposures
+    rows = exposure[g, a] if total is None else exposure[g, a] / total[g, 0]
+    ex = np.where(Ut[g, a] >= floor[g, a, None], rows, np.inf)             # (k, n): the near options' exposures
     limit = ex.min(axis=1) + _COVER_TIE                                     # (k,)
     low = ex[np.arange(g.size), pick[g]] <= limit                           # the option taken is among the lowest
     ex = ex[low]
