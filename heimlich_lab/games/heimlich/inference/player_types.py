@@ -144,8 +144,9 @@ _POWERS = 64
 
 #: :meth:`PlayerPopulation.batch_type_log_likelihoods` (the array code) pads a size's tables to the next size's
 #: when that adds at most this many options in all (decisions x options added): a group of tables costs about 40
-#: array calls, about as much as that many options (measured on 5-player games, BENCHMARKS.md).
-_PAD_OPTIONS = 128
+#: array calls, about as much as that many options (measured on 5-player games, BENCHMARKS.md; 128 until the
+#: large temporaries came from a :class:`Scratch`, since when an option costs less than a group's calls: 256).
+_PAD_OPTIONS = 256
 #: A bluffer's exponentials are of its scores minus its rationality times the best utility (no pass for their
 #: maximum) when its rationality times its secrecy is at most this: the largest stays above exp(-this), far from
 #: underflow.
