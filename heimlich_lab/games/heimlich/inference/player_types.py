@@ -919,10 +919,11 @@ class PlayerPopulation:
             if along is None:
                 return None
             rows = [along[s] for s, j in enumerate(order) if j in at_step]
+            rows_all = np.asarray(rows) if rows[0] is not None else None       # (D, A): each table's row, stacked once
             for ds, Ut, at, pick, p, n, centred, umax in groups:    # umax: Ut's max by agent (centred: Ut - it)
                 if compiled:
                     top, ew, sums_w = p
-                    R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else np.ones((len(ds), A))
+                    R = rows_all[ds] if rows_all is not None else np.ones((len(ds), A))
                     raws = kernels.bluff_log_likelihoods(Ut, top, ew, sums_w, 1 - we, we / n, R, pick,
                                                          self._beta[self._secret], self._secrecy[self._secret])
                     secret_raw[:, ds] = raws
@@ -930,7 +931,7 @@ class PlayerPopulation:
                         cover_share[:, ds] = kernels.cover_shares(Ut, ew, sums_w, 1 - we, we / n, R, pick,
                                                                   self._slacks, _COVER_TIE)
                     continue
-                R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else None                 # (G, A)
+                R = rows_all[ds] if rows_all is not None else None                                  # (G, A)
                 if isinstance(p, tuple):    # P(option, agent) weighted by the rows: e1 (R (1 - we) / sum) + R we / n
                     e1, f, we_n, _ = p
                     if R is not None:
