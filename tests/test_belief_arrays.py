@@ -276,6 +276,13 @@ def test_the_cover_share_of_the_option_taken_is_the_plain_formulas_bit_for_bit(s
         want = pt._cover_shares(Ut, exposure, slack)[at, :, pick]
         got = pt._cover_share_taken(Ut, Ut.max(axis=2), exposure, at, pick, slack)
         assert got.shape == (G, A) and np.array_equal(got, want), (got, want)
+        # the exposures as numerators over a total per option (divided out on the rows read): the same numbers as
+        # the plain formula on the divided exposures
+        total = rng.choice([0.5, 1.0, 1.7, 3.3], (G, 1, n))
+        num = exposure * total
+        want_t = pt._cover_shares(Ut, num / total, slack)[at, :, pick]
+        got_t = pt._cover_share_taken(Ut, Ut.max(axis=2), num, at, pick, slack, total)
+        assert np.array_equal(got_t, want_t), (got_t, want_t)
         near = Ut[at, :, pick] >= Ut.max(axis=2) - slack
         seen |= {("share", float(s)) for s in want[want > 0]}
         seen |= {"near, not the lowest"} if (near & (want == 0)).any() else set()

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
@@ -143,11 +144,69 @@ _POWERS = 64
 
 #: :meth:`PlayerPopulation.batch_type_log_likelihoods` (the array code) pads a size's tables to the next size's
 #: when that adds at most this many options in all (decisions x options added): a group of tables costs about 40
-#: array calls, about as much as that many options (measured on 5-player games, BENCHMARKS.md).
-_PAD_OPTIONS = 128
-#: A bluffer's exponentials are shifted by its rationality times the best utility (no pass for their maximum) when
-#: its rationality times its secrecy is at most this: the largest stays above exp(-this), far from underflow.
+#: array calls, about as much as that many options (measured on 5-player games, BENCHMARKS.md; 128 until the
+#: large temporaries came from a :class:`Scratch`, since when an option costs less than a group's calls: 256).
+_PAD_OPTIONS = 256
+#: A bluffer's exponentials are of its scores minus its rationality times the best utility (no pass for their
+#: maximum) when its rationality times its secrecy is at most this: the largest stays above exp(-this), far from
+#: underflow.
 _SHIFT_SPAN = 300.0
+
+
+class Scratch:
+    """Scratch arrays (float64) reused from call to call: a bump allocator over one flat buffer, for the large
+    temporaries of a call of :meth:`PlayerPopulation.batch_type_log_likelihoods` (a game's option tables, a few
+    times over). A new array that large is a new mapping of memory whose pages fault in again on every call; these
+    are written into instead (in 5-player games, about a third of the array code's time: BENCHMARKS.md, issue 26).
+    :meth:`reset` starts a call: arrays taken before it are overwritten after it. What a call takes beyond the
+    buffer is new arrays, and the next :meth:`reset` grows the buffer to hold all of it.
+
+    >>> s = Scratch()
+    >>> s.take((2, 3)).shape, s.size                  # the first call: a new array (the buffer is empty)
+    ((2, 3), 0)
+    >>> s.reset(); s.size                             # the next call's buffer holds what the first took
+    8
+    >>> b, c = s.take((2, 3)), s.take((1,))           # b from the buffer; no room left for c: a new array
+    >>> b.base is c.base
+    False
+    >>> s.reset(); b, c = s.take((2, 3)), s.take((1,)); s.size      # now both (each padded to 8 floats, 64 bytes)
+    16
+    >>> b.base is c.base, bool(np.shares_memory(b, c))
+    (True, False)
+    """
+
+    __slots__ = ("_buf", "_at", "_need", "busy")
+
+    def __init__(self):
+        self._buf = np.empty(0)
+        self._at = self._need = 0
+        self.busy = False
+
+    @property
+    def size(self) -> int:
+        """The buffer's length (floats)."""
+        return len(self._buf)
+
+    def reset(self) -> None:
+        """Start a call: take from the buffer's start again (grown first to what the last call took)."""
+        if self._need > len(self._buf):
+            self._buf = np.empty(self._need)
+        self._at = self._need = 0
+
+    def take(self, shape) -> np.ndarray:
+        """A float64 array of ``shape`` (its values undefined), from the buffer while it has room."""
+        size = math.prod(shape)
+        step = -(-size // 8) * 8            # 64-byte steps: every array starts where the buffer's start is aligned
+        self._need += step
+        if self._at + step > len(self._buf):
+            return np.empty(shape)
+        out = self._buf[self._at:self._at + size].reshape(shape)
+        self._at += step
+        return out
+
+
+#: each thread's :class:`Scratch` for :meth:`PlayerPopulation.batch_type_log_likelihoods`
+_SCRATCH = threading.local()
 
 
 def size_groups(sizes, pad: int) -> list[tuple[list[int], int, list[tuple[int, int, int]]]]:
@@ -174,22 +233,24 @@ def size_groups(sizes, pad: int) -> list[tuple[list[int], int, list[tuple[int, i
     return out
 
 
-def _raise(powers: list, k: int, out: np.ndarray | None, spare: list | None = None) -> np.ndarray:
+def _raise(powers: list, k: int, out: np.ndarray | None, spare: list | None = None,
+           take=None) -> np.ndarray:
     """``powers[0] ** k`` by repeated squaring, the squares ``powers[i] = powers[0] ** (2 ** i)`` kept in ``powers``
-    for the next call (written into arrays taken from ``spare`` while it has some), the factors multiplied low to
-    high, the last product written into ``out`` (a power of two is copied there; ``out=None``: a new array, or a
-    square itself)."""
+    for the next call (written into arrays taken from ``spare`` while it has some, then from ``take(shape)`` if
+    given), the factors multiplied low to high, the last product written into ``out`` (a power of two is copied
+    there; ``out=None``: a new array, or a square itself)."""
     i, e = 0, None
     while True:
         if i == len(powers):
-            powers.append(np.multiply(powers[-1], powers[-1], out=spare.pop() if spare else None))
+            powers.append(np.multiply(powers[-1], powers[-1], out=spare.pop() if spare else
+                                      take(powers[-1].shape) if take is not None else None))
         if k & 1:
             if e is None:
                 e = powers[i]
             elif k == 1:    # the last factor: into ``out`` directly
                 return np.multiply(e, powers[i], out=out)
             else:
-                e = e * powers[i]
+                e = np.multiply(e, powers[i], out=take(e.shape) if take is not None else None)
         k >>= 1
         i += 1
         if not k:
@@ -232,9 +293,10 @@ def _sums_plan(betas: tuple[float, ...]) -> tuple[list, list, int | None, int | 
     return whole, other, (betas.index(1.0) if 1.0 in betas else None), m
 
 
-def exp_option_sums(centred: np.ndarray, betas) -> tuple[np.ndarray, np.ndarray | None]:
+def exp_option_sums(centred: np.ndarray, betas, take=None) -> tuple[np.ndarray, np.ndarray | None]:
     """``sum_x exp(beta * centred[..., x])`` over the last axis for every ``beta`` of ``betas`` (all > 0), shape
-    ``(len(betas), *centred.shape[:-1])``, and ``exp(centred)`` when it was computed (else ``None``).
+    ``(len(betas), *centred.shape[:-1])``, and ``exp(centred)`` when it was computed (else ``None``). ``take``:
+    where the large temporaries come from (a function of a shape, as :meth:`Scratch.take`; default new arrays).
 
     ``centred`` is a table of utilities minus their maximum (``<= 0``). ``exp`` is the costly part of reading a
     decision: ``exp(centred)`` is taken once, and an integer ``beta`` (up to 64) raises it by repeated squaring
@@ -254,23 +316,24 @@ def exp_option_sums(centred: np.ndarray, betas) -> tuple[np.ndarray, np.ndarray 
     """
     # every beta's exp(beta * centred) written into one array (then one sum over the options for all): integer
     # betas from the powers e1, e1**2, e1**4, ... (each computed once for all betas), multiplied low to high
-    raised = np.empty((len(betas), *centred.shape))
+    new = take if take is not None else np.empty
+    raised = new((len(betas), *centred.shape))
     whole, other, one, m = _sums_plan(tuple(float(beta) for beta in betas))
     powers: list[np.ndarray] = []       # e1 ** (2 ** i)
     spare: list[np.ndarray] = []        # arrays whose values are no longer needed (written into, not allocated)
     if m is not None:       # q = exp(centred / m): e1 = q ** m, every other beta k / m as q ** k
-        roots = [np.multiply(centred, 1.0 / m)]
+        roots = [np.multiply(centred, 1.0 / m, out=new(centred.shape))]
         np.exp(roots[0], out=roots[0])
         for j, k in other:
-            _raise(roots, k, raised[j])
+            _raise(roots, k, raised[j], take=take)
         if whole:
-            powers.append(_raise(roots, m, raised[one] if one is not None else None))
+            powers.append(_raise(roots, m, raised[one] if one is not None else new(centred.shape), take=take))
             spare = [r for r in roots if r is not powers[0]]
     elif whole:
-        powers.append(np.exp(centred, out=raised[one]) if one is not None else np.exp(centred))
+        powers.append(np.exp(centred, out=raised[one] if one is not None else new(centred.shape)))
     for j, k in whole:
         if j != one:
-            _raise(powers, k, raised[j], spare)
+            _raise(powers, k, raised[j], spare, take)
     if m is None:
         for j, beta in other:
             np.multiply(centred, beta, out=raised[j])
@@ -718,6 +781,21 @@ class PlayerPopulation:
         >>> max(float(np.abs(a - b).max()) for a, b in zip(batch, one) if a is not None) < 1e-12
         True
         """
+        scratch = getattr(_SCRATCH, "scratch", None)
+        if scratch is None:
+            scratch = _SCRATCH.scratch = Scratch()
+        if scratch.busy:        # (a call within a call: its own arrays)
+            return self._batch(decisions, hands, Scratch())
+        scratch.busy = True
+        scratch.reset()
+        try:
+            return self._batch(decisions, hands, scratch)
+        finally:
+            scratch.busy = False
+
+    def _batch(self, decisions, hands: bool, scratch: Scratch) -> list[np.ndarray | None] | None:
+        """:meth:`batch_type_log_likelihoods`, the large temporaries taken from ``scratch``."""
+        take = scratch.take
         decisions = list(decisions)
         out: list[np.ndarray | None] = [None] * len(decisions)
         tables: list[tuple[int, np.ndarray, int]] = []
@@ -754,7 +832,10 @@ class PlayerPopulation:
         # one group per table size, or (the array code) per run of sizes padded with impossible options to the
         # largest: (decisions, Ut (G, A, n), the option taken (G,), the watch's part, n, log n, Ut's max by agent)
         groups = []
-        res = np.empty((len(self.types), D, A))
+        # every distinct rationality's log P(option taken) before the tremble, and log n, by decision: the tremble
+        # is mixed in once for all decisions after the groups (elementwise: the same numbers as group by group)
+        raw_all = np.empty((len(self._betas), D, A))
+        log_ns = np.empty((D, 1))
         b = self._betas[:, None, None]
         h = self._hot
         keep, leps = self._log_keep[:, :, None], self._log_eps[:, :, None]
@@ -779,20 +860,22 @@ class PlayerPopulation:
                     return None
                 chosen = Ut[at, pick]                                                     # (G, A)
             else:
+                Ut = take((len(ds), A, n))
                 if len(parts) > 1:
-                    Ut = np.full((len(ds), A, n), -np.inf)
+                    Ut.fill(-np.inf)
                     for m, s, e in parts:
                         Ut[s:e, :, :m] = np.stack([tables[d][1].T for d in ds[s:e]])
                 else:
-                    Ut = np.stack([tables[d][1].T for d in ds])                           # (G, A, n)
+                    np.stack([tables[d][1].T for d in ds], out=Ut)                        # (G, A, n)
                 top = Ut.max(axis=2)                                                  # (G, A)
                 if not np.isfinite(top).all():
                     return None
                 chosen = Ut[at, :, pick]                                              # (G, A): the option taken
-                centred = Ut - top[:, :, None]
-                sums, e1 = exp_option_sums(centred, self._betas[h:])
+                centred = np.subtract(Ut, top[:, :, None], out=take(Ut.shape))
+                sums, e1 = exp_option_sums(centred, self._betas[h:], take)
             lse[h:] = np.log(sums) + self._betas[h:, None, None] * top[None]
-            res[:, ds] = np.logaddexp(keep + (b * chosen[None] - lse)[self._beta_of], leps - log_n)
+            raw_all[:, ds] = b * chosen[None] - lse
+            log_ns[ds] = log_n
             if not self._bluff.size:
                 continue
             if compiled:
@@ -806,21 +889,25 @@ class PlayerPopulation:
             else:
                 lse_w = lse[self._beta_watch] if self._beta_watch is not None \
                     else np.log(np.exp(wb * centred).sum(axis=2)) + wb * top
-            if self._watched is not None:   # the watch's model is one of the types: its answer is ours
-                watched[ds] = res[self._watched, ds]
-            else:                           # the watch's model's own log-likelihoods of the option taken
+            if self._watched is None:       # the watch's model's own log-likelihoods of the option taken
                 with np.errstate(divide="ignore"):
                     watched[ds] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - log_n)
             if compiled:
                 groups.append((ds, Ut, at, pick, (top, ew, sums_w), n, log_n, top))
             elif wb == 1 and self._beta_watch is not None and e1 is not None:    # exp(U - lse) = e1 / its sum
                 # the watch's P(option | agent) = (1 - we) e1 / its sum + we / n, built when its rows are known
-                groups.append((ds, Ut, at, pick, (e1, (1 - we) / sums[self._beta_watch - h], we_n, top), n, log_n,
+                groups.append((ds, Ut, at, pick, (e1, (1 - we) / sums[self._beta_watch - h], we_n, top), n, centred,
                                top))
             else:
-                groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we_n, n, log_n,
+                groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we_n, n, centred,
                                top))
+        res = np.logaddexp(keep + raw_all[self._beta_of], leps - log_ns)                            # (K, D, A)
         if self._bluff.size:
+            if self._watched is not None:   # the watch's model is one of the types: its answer is ours
+                watched = res[self._watched]
+            # the bluffers' log P(option taken) before the tremble and the hiders' cover shares, by decision
+            secret_raw = np.empty((len(self._secret), D, A))
+            cover_share = np.empty((len(self._cover), D, A))
             # the watch follows every decision in order: the tables' and the hand decisions' (as a spectator reads
             # those, from the public pool), each table's row picked out after
             if "take" in decisions[-1][0].log.kinds():    # who holds what changed: the watch cannot follow along
@@ -832,64 +919,65 @@ class PlayerPopulation:
             if along is None:
                 return None
             rows = [along[s] for s, j in enumerate(order) if j in at_step]
-            for ds, Ut, at, pick, p, n, log_n, umax in groups:    # umax: Ut's max by agent
+            rows_all = np.asarray(rows) if rows[0] is not None else None       # (D, A): each table's row, stacked once
+            for ds, Ut, at, pick, p, n, centred, umax in groups:    # umax: Ut's max by agent (centred: Ut - it)
                 if compiled:
                     top, ew, sums_w = p
-                    R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else np.ones((len(ds), A))
+                    R = rows_all[ds] if rows_all is not None else np.ones((len(ds), A))
                     raws = kernels.bluff_log_likelihoods(Ut, top, ew, sums_w, 1 - we, we / n, R, pick,
                                                          self._beta[self._secret], self._secrecy[self._secret])
-                    for raw, k in zip(raws, self._secret):
-                        res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - math.log(n))
+                    secret_raw[:, ds] = raws
                     if self._cover:     # every hider's cover step: the share of the option taken
-                        shares = kernels.cover_shares(Ut, ew, sums_w, 1 - we, we / n, R, pick, self._slacks,
-                                                      _COVER_TIE)
-                        for share, (k, cover) in zip(shares, self._cover.items()):
-                            res[k, ds] = _covered(res[k, ds], share, cover)
+                        cover_share[:, ds] = kernels.cover_shares(Ut, ew, sums_w, 1 - we, we / n, R, pick,
+                                                                  self._slacks, _COVER_TIE)
                     continue
-                R = np.asarray([rows[d] for d in ds]) if rows[0] is not None else None                 # (G, A)
-                top = None
+                R = rows_all[ds] if rows_all is not None else None                                  # (G, A)
                 if isinstance(p, tuple):    # P(option, agent) weighted by the rows: e1 (R (1 - we) / sum) + R we / n
-                    e1, f, we_n, top = p
+                    e1, f, we_n, _ = p
                     if R is not None:
                         f = R * f
                         we_n = R[:, :, None] * we_n
-                    p = e1 * f[:, :, None]
+                    p = np.multiply(e1, f[:, :, None], out=take(e1.shape))
                     p += we_n
                 elif R is not None:
-                    p = R[:, :, None] * p
+                    p = np.multiply(R[:, :, None], p, out=take(p.shape))
                 total = p.sum(axis=1, keepdims=True)                                      # (G, 1, n)
-                fine = bool(total.min() > 0)
+                # the exposures are p / total (the spectator's belief in each agent after each option): divided out
+                # only where the cover step reads them, the bluffers' parts multiplying p by secrecy / total
                 exposure = None
-                if self._cover or not fine:
-                    if fine:        # p / total, in p's array (p is not read again)
-                        exposure = np.divide(p, total, out=p)
-                    else:
-                        with np.errstate(invalid="ignore", divide="ignore"):
-                            exposure = np.where(total > 0, p / total, 0.0)
+                if not bool(total.min() > 0):
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        exposure = np.where(total > 0, p / total, 0.0)
                 # every hider's cover step, the share of the option taken (G, A), before the bluffers' parts
-                # overwrite the exposures
-                shares = [_cover_share_taken(Ut, umax, exposure, at, pick, cover[2])
-                          for cover in self._cover.values()]
+                # overwrite p
+                for c, cover in enumerate(self._cover.values()):
+                    cover_share[c, ds] = _cover_share_taken(Ut, umax, p, at, pick, cover[2], total) \
+                        if exposure is None else _cover_share_taken(Ut, umax, exposure, at, pick, cover[2])
                 last = self._secret[-1] if self._secret.size else None
-                for k in self._secret:      # (a type of secrecy 0 keeps its Boltzmann row, above)
+                for s, k in enumerate(self._secret):      # (a type of secrecy 0 keeps its Boltzmann row, above)
                     beta, secrecy = self._beta[k], self._secrecy[k]
-                    if exposure is None:    # Ut - secrecy * p / total, in p's array when no other type reads it
-                        z = np.multiply(p, secrecy / total, out=p if k == last else None)
-                    else:                   # Ut - secrecy * exposure, in the exposures' array for the last type
-                        z = np.multiply(exposure, secrecy, out=exposure if k == last else None)
-                    np.subtract(Ut, z, out=z)                                                 # (G, A, n)
+                    if exposure is None:    # secrecy * p / total, in p's array for the last type
+                        z = np.multiply(p, secrecy / total, out=p if k == last else take(p.shape))
+                    else:
+                        z = np.multiply(exposure, secrecy, out=exposure if k == last else take(p.shape))
+                    np.subtract(centred, z, out=z)        # U - top - secrecy * exposure (G, A, n)
                     if beta != 1:      # (the default bluffer's rationality is 1: no pass to multiply)
                         z *= beta
-                    # its largest entry lies within beta * secrecy under beta * top (an exposure is at most 1): that
-                    # shift keeps the largest exponential above exp(-beta * secrecy), with no pass to find the max
-                    zt = beta * top if top is not None and beta * secrecy <= _SHIFT_SPAN else z.max(axis=2)
-                    taken = z[at, :, pick]                  # (a copy) before z is centred and raised in place
-                    z -= zt[:, :, None]
-                    np.exp(z, out=z)
-                    raw = taken - (np.log(z.sum(axis=2)) + zt)
-                    res[k, ds] = np.logaddexp(self._log_keep[k] + raw, self._log_eps[k] - log_n)
-                for share, (k, cover) in zip(shares, self._cover.items()):
-                    res[k, ds] = _covered(res[k, ds], share, cover)
+                    # its largest entry is at least -beta * secrecy (at the best option; an exposure is at most 1):
+                    # unless that is far down, no shift keeps the largest exponential away from underflow
+                    taken = z[at, :, pick]                  # (a copy) before z is raised in place
+                    if beta * secrecy <= _SHIFT_SPAN:
+                        np.exp(z, out=z)
+                        secret_raw[s, ds] = taken - np.log(z.sum(axis=2))
+                    else:
+                        zt = z.max(axis=2)
+                        z -= zt[:, :, None]
+                        np.exp(z, out=z)
+                        secret_raw[s, ds] = taken - (np.log(z.sum(axis=2)) + zt)
+            for s, k in enumerate(self._secret):
+                res[k] = np.logaddexp(self._log_keep[k] + secret_raw[s], self._log_eps[k] - log_ns)
+            for share, (k, cover) in zip(cover_share, self._cover.items()):
+                res[k] = _covered(res[k], share, cover)
         for d, (j, _, _) in enumerate(tables):
             out[j] = res[:, d]
         return out
@@ -1013,11 +1101,12 @@ def _cover_shares(Ut: np.ndarray, exposure: np.ndarray, slack: float) -> np.ndar
 
 
 def _cover_share_taken(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, at: np.ndarray, pick: np.ndarray,
-                       slack: float) -> np.ndarray:
+                       slack: float, total: np.ndarray | None = None) -> np.ndarray:
     """:func:`_cover_shares` ``(Ut, exposure, slack)[at, :, pick]`` (G, A), the share of the option taken, bit for
     bit, without its (G, A, n) arrays: ``top`` is ``Ut.max(axis=2)`` (every entry finite), ``at`` is
     ``arange(G)``. Only the agents for whom the option taken is near the best are read further, and the count of
-    tied options only where it is the lowest.
+    tied options only where it is the lowest. With ``total`` (G, 1, n), ``exposure`` is its numerators: the
+    exposures are ``exposure / total``, divided out only on the rows read.
 
     >>> Ut = np.array([[[3.0, 2.0, 0.0], [0.0, 2.0, 3.0]]])               # one table: two agents, three options
     >>> ex = np.array([[[0.6, 0.2, 0.1], [0.1, 0.3, 0.3]]])
@@ -1029,7 +1118,8 @@ def _cover_share_taken(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, at
     g, a = np.nonzero(Ut[at, :, pick] >= floor)     # the option taken is near the best (-inf never is)
     if not g.size:
         return out
-    ex = np.where(Ut[g, a] >= floor[g, a, None], exposure[g, a], np.inf)   # (k, n): the near options' exposures
+    rows = exposure[g, a] if total is None else exposure[g, a] / total[g, 0]
+    ex = np.where(Ut[g, a] >= floor[g, a, None], rows, np.inf)             # (k, n): the near options' exposures
     limit = ex.min(axis=1) + _COVER_TIE                                     # (k,)
     low = ex[np.arange(g.size), pick[g]] <= limit                           # the option taken is among the lowest
     ex = ex[low]
