@@ -272,6 +272,27 @@ def _single_slots(space: HypothesisSpace) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=64)
+def _factor_rows(space: HypothesisSpace, actors: tuple) -> np.ndarray:
+    """Row ``q A + a`` of :meth:`_SharedTypeTables.marginals`' factors for every hypothesis of ``space`` (an
+    assignment of one agent to each player) and every actor ``q`` holding agent ``a`` there: (actors, H), cached per
+    space and order of actors (read-only)."""
+    singles = _single_slots(space)
+    out = singles[[space.owner_index(a) for a in actors]] + (space.n_slots * np.arange(len(actors)))[:, None]
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _held_rows(space: HypothesisSpace, owner: int, slot: int) -> tuple[np.ndarray, HypothesisSpace]:
+    """The hypotheses of ``space`` (an assignment of one agent to each player) in which ``owner`` holds ``slot``:
+    their indices, in order, and the space of those rows (an observer's own hypotheses; cached: a space keeps its
+    lookups)."""
+    idx = np.flatnonzero(_single_slots(space)[owner] == slot)
+    idx.setflags(write=False)
+    return idx, HypothesisSpace.unchecked(space.owners, space.slots, space.table[idx])
+
+
 @lru_cache(maxsize=16)
 def _spectator_space(players: tuple, agents: tuple) -> HypothesisSpace:
     """Every assignment of one agent to each player (a spectator's hypotheses; cached: a space keeps its
@@ -361,27 +382,21 @@ class _SharedTypeTables:
         full = _spectator_space(first.players, first.agents)
         # the gains as factors of at most 1 (each player's largest taken out), player q's of agent a at row q A + a
         factors = np.exp(gains - gains.max(axis=(1, 2), keepdims=True)).transpose(0, 2, 1).reshape(Q * A, M)
-        singles = _single_slots(full)                                             # (owners, H)
-        rows = singles[[full.owner_index(a) for a in actors]] + (A * np.arange(Q))[:, None]     # (Q, H)
+        rows = _factor_rows(full, tuple(actors))                                  # (Q, H)
         weights = np.take(factors, rows, axis=0).prod(axis=0) @ np.exp(pop)       # (H,)
-        # every observer's weights at once: the spectator's, the others' where they hold their own agent (the
-        # same products and sums as one observer at a time, row by row)
-        players = [o for o, _ in beliefs if o is not None]
-        own = np.array([first.agents.index(b.own_agents[0]) for o, b in beliefs if o is not None], dtype=np.intp)
-        held = weights * (singles[[full.owner_index(o) for o in players]] == own[:, None]) if players \
-            else np.empty((0, len(weights)))                                       # (O, H)
-        z = held.sum(axis=1)
-        scaled = held / z[:, None]
+        # each observer's weights: the spectator's, the others' the spectator's where they hold their own agent
+        # (the rows of their own hypotheses, in the same order), each table summed over those rows only
         out = {}
-        at = 0
         for o, b in beliefs:
             if o is None:
                 z_o = weights.sum()
                 out[o] = full.event_sums(weights / z_o) if z_o > 1e-200 \
                     else self._marginals_of(b, actors, gains, pop)
                 continue
-            out[o] = full.event_sums(scaled[at]) if z[at] > 1e-200 else self._marginals_of(b, actors, gains, pop)
-            at += 1
+            idx, space = _held_rows(full, full.owner_index(o), full.slot_index(b.own_agents[0]))
+            w = weights[idx]
+            z = w.sum()
+            out[o] = space.event_sums(w / z) if z > 1e-200 else self._marginals_of(b, actors, gains, pop)
         return out
 
     @staticmethod
