@@ -43,7 +43,7 @@ def _marginals_before(shared) -> dict:
     z = held.sum(axis=1)
     scaled = held / z[:, None]
     out, at = {}, 0
-    for o, b in beliefs:
+    for o, _b in beliefs:
         if o is None:
             out[o] = full.event_sums(weights / weights.sum())
         else:
@@ -79,3 +79,80 @@ def test_the_reference_can_tell_an_observer_from_another():
     bs = BeliefSet.from_record(rec, keep_updates=False)
     got = bs.marginals_arrays()
     assert np.abs(got["Ann"] - got["Bob"]).max() > 0.1
+
+
+def _watched(rules, seed, n, until):
+    """A game played with the evaluator watching it: (the game, the evaluator, the watch)."""
+    from heimlich_lab import Game
+    from heimlich_lab.engine.play import play_game
+    from heimlich_lab.games.heimlich.analysis import BeliefEvaluator
+    kinds = [lambda s: BoltzmannBot(seed=s), lambda s: BluffBot(seed=s), lambda s: GreedyBot(seed=s), RandomBot]
+    ev = BeliefEvaluator(until=until)
+    watch = ev.watch_game()
+    g = play_game(Game, {p: kinds[i % 4](seed + i) for i, p in enumerate(NAMES[:n])}, seed=seed, rules=rules,
+                  watch=watch)
+    return g, ev, watch
+
+
+def _same_sets(a: BeliefSet, b: BeliefSet) -> None:
+    assert (a.truth, a.truth_at_stop, a.final_owners, a.at_mark, a.index, a.own_agents) == \
+        (b.truth, b.truth_at_stop, b.final_owners, b.at_mark, b.index, b.own_agents)
+    ma, mb = a.marginals_arrays(), b.marginals_arrays()
+    assert list(ma) == list(mb) and all(np.array_equal(ma[o], mb[o]) for o in ma)
+    for o in a.beliefs:                          # handed their tables: the same posteriors and histories
+        assert np.array_equal(a[o].marginals_array(), b[o].marginals_array())
+        assert [(s.index, s.actor, s.action, s.description) for s in a[o].history] == \
+            [(s.index, s.actor, s.action, s.description) for s in b[o].history]
+
+
+@pytest.mark.parametrize("until", [None, "dossier"])
+@pytest.mark.parametrize("rules, seed, n", [(Rules(), 3, 5), (Rules(dossier=True), 8, 3), (Rules(), 11, 7),
+                                            (Rules(dossier=True), 6, 6)])
+def test_a_watched_game_read_without_its_record_gives_the_beliefs_of_its_record(rules, seed, n, until):
+    from heimlich_lab.games.heimlich.analysis import BeliefEvaluator
+    g, ev, watch = _watched(rules, seed, n, until)
+    rec = g.record
+    decisions = watch.decisions_played(g)
+    assert decisions is not None
+    assert [(d.index, d.actor, d.action, d.view, d.turn, d.at_mark) for d in decisions] == \
+        [(d.index, d.actor, d.action, d.view, d.turn, d.at_mark) for d in watch.decisions_of(rec)]
+    deal = next(dict(a.args) for _, a in g.history if a.kind == "deal")
+    def played():
+        return BeliefSet.from_played(g.players, g.agents, deal, decisions, ev.model, final_owners=g.final_owners,
+                                     keep_updates=False)
+
+    _same_sets(played(), BeliefSet.from_record(rec, model=ev.model, until=until, keep_updates=False,
+                                               decisions=watch.decisions_of(rec)))
+    _same_sets(played(), BeliefSet.from_record(rec, model=ev.model, until=until, keep_updates=False))
+    # the evaluator's columns: the same from the game it watched and from the record replayed
+    assert ev.evaluate_game(g) == BeliefEvaluator(until=until)(rec)
+
+
+def test_the_evaluator_reads_a_game_it_did_not_watch_from_its_record():
+    from heimlich_lab.games.heimlich.analysis import BeliefEvaluator
+    g, ev, watch = _watched(Rules(), 3, 4, None)
+    other, _, _ = _watched(Rules(), 4, 4, None)
+    ev._watch = watch
+    assert watch.decisions_played(other) is None
+    assert ev.evaluate_game(other) == BeliefEvaluator(until=None)(other.record)
+    assert ev.evaluate_game(g) == BeliefEvaluator(until=None)(g.record)     # no watch left: the record
+
+
+@pytest.mark.parametrize("rules, seed, n", [(Rules(), 3, 5), (Rules(dossier=True), 8, 3), (Rules(), 11, 7)])
+def test_the_decisions_added_to_the_shared_tables_directly_are_those_each_one_read(rules, seed, n, monkeypatch):
+    """``_read_at_once`` adds a game's answers to the shared tables itself: the same tables, steps and beliefs as
+    handing every decision to ``_consume`` (the plain loop)."""
+    rec = _game(rules, seed, n)
+    fast = BeliefSet.from_record(rec, keep_updates=False, until="dossier")
+    tables = {a: t.copy() for a, t in fast._shared.tables.items()}
+    steps = list(fast._shared.steps)
+
+    def plain(self, items, record):
+        return self._read(items, record, None, self._answers(items))
+
+    monkeypatch.setattr(BeliefSet, "_read_at_once", plain)
+    slow = BeliefSet.from_record(rec, keep_updates=False, until="dossier")
+    assert list(tables) == list(slow._shared.tables)
+    assert [(d.index, d.actor, d.action) for d in steps] == [(d.index, d.actor, d.action) for d in slow._shared.steps]
+    assert all(np.array_equal(tables[a], slow._shared.tables[a]) for a in tables)
+    _same_sets(fast, slow)

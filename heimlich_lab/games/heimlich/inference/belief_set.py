@@ -159,21 +159,100 @@ class BeliefSet:
         twin = Game(record.players, record.rules, chance="manual", start=record.start) \
             if record.rules.top_secret and any(o is not None for o in obs) else None
         self._shared = _SharedTypeTables.for_beliefs(self)
-        batch = None
-        if callable(getattr(self.model, "batch_type_log_likelihoods", None)) \
-                and not any(e.action.kind == "take" for e in record.log):
+        took = any(e.action.kind == "take" for e in record.log)
+        if callable(getattr(self.model, "batch_type_log_likelihoods", None)) and not took:
             # every decision's likelihoods computed at once over the game's tables (the evaluator's path; beliefs
             # that keep their own type tables read the same answers), then the beliefs read them in order below
             # (the spectator's answers; with Top Secret cards each observer's own pool from the twin's views)
             items = list(public_decisions(record, None, until)) if decisions is None else list(decisions)
-            batch = batch_answers(self.model, items, len(self.agents))
-            stream: Iterable[Decision] = items
-            if batch and self._shared is not None:   # every answer finite: checked once here, not per decision
-                given = [v for v in batch.values() if v is not None]
-                self._shared.finite = bool(given) and len({v.shape for v in given}) == 1 \
-                    and bool(np.stack(given).min() > -np.inf)
+            if twin is None:
+                stop = self._read_at_once(items, record)
+            else:
+                stop = self._read(items, record, twin, self._answers(items))
         else:
-            stream = public_decisions(record, None, until) if decisions is None else decisions
+            stop = self._read(public_decisions(record, None, until) if decisions is None else decisions, record,
+                              twin, None)
+        # the shared type tables are handed to the beliefs when a belief is first read (:attr:`beliefs`), and
+        # marginals_arrays() reads them without that
+        if stop is not None:
+            # only a take changes who controls what: in a game without one, the owners are the deal's (no second
+            # replay; with one, the engine's replay says, as its automatic chance may take right after the stop)
+            self._set_truth(record.replay(until=stop.index + 1).owners if took else None, own_of,
+                            (record.result or {}).get("final_owners"))
+        return self
+
+    @classmethod
+    def from_played(cls, players, agents, deal: Mapping[str, str], decisions: list[Decision], model=None, *,
+                    final_owners: Mapping[str, str | None] | None = None, keep_updates: bool = True) -> BeliefSet:
+        """Every player's belief (observers ``"all"``, no spectator, no foils) read from a game's public decisions
+        as the spectator saw them while the game was played, without its record: ``from_record(game.record,
+        model=model, until=..., keep_updates=..., decisions=decisions)`` with the same numbers (the tournament's
+        evaluator, which watched the game; tested). For games without Top Secret cards, a take or a start from a
+        position (the caller knows: it watched the game): ``deal`` is player -> the dealt agent card;
+        ``final_owners`` the finished game's agent -> owner (``None`` for a game not over: the truth is then the
+        deal).
+
+        >>> from heimlich_lab import Rules, play
+        >>> from heimlich_lab.bots import BoltzmannBot
+        >>> from heimlich_lab.games.heimlich.rules.replay import public_decisions
+        >>> rec = play(Rules(), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}, seed=4)
+        >>> items = list(public_decisions(rec, None, None))
+        >>> bs = BeliefSet.from_played(rec.players, rec.rules.agents_for(3), rec.deal, items,
+        ...                            final_owners=rec.result["final_owners"], keep_updates=False)
+        >>> plain = BeliefSet.from_record(rec, keep_updates=False)
+        >>> bs.truth == plain.truth and all(np.array_equal(bs[p].marginals_array(), plain[p].marginals_array())
+        ...                                 for p in rec.players)
+        True
+        """
+        own_of = {p: [deal[p]] for p in players}
+        self = cls(players, agents, own_of, model, keep_updates=keep_updates)
+        self._shared = _SharedTypeTables.for_beliefs(self)
+        if callable(getattr(self.model, "batch_type_log_likelihoods", None)):
+            stop = self._read_at_once(decisions, None)
+        else:
+            stop = self._read(decisions, None, None, None)
+        if stop is not None:
+            self._set_truth(None, own_of, final_owners)
+        return self
+
+    def _answers(self, items: list[Decision]) -> dict | None:
+        """The model's answers to a game's decisions at once (:func:`batch_answers`), and whether every one of them
+        is finite (checked once here for the shared tables, not per decision)."""
+        batch = batch_answers(self.model, items, len(self.agents))
+        if batch and self._shared is not None:
+            given = [v for v in batch.values() if v is not None]
+            self._shared.finite = bool(given) and len({v.shape for v in given}) == 1 \
+                and bool(np.stack(given).min() > -np.inf)
+        return batch
+
+    def _read_at_once(self, items: list[Decision], record: GameRecord | None) -> Decision | None:
+        """:meth:`_read` of a game's decisions (no Top Secret twin) with their answers at once; while the
+        beliefs share their type tables, a decision whose answer is finite everywhere is added to them here
+        directly (what :meth:`_consume` does with it). The last item read."""
+        batch = self._answers(items)
+        shared = self._shared
+        if batch is None or shared is None or not shared.finite:
+            return self._read(items, record, None, batch)
+        stop = None
+        kinds = DECISION_KINDS
+        for item in items:
+            if self._shared is shared and item.action.kind in kinds:
+                values = batch.get(item.index)
+                # no answer: nothing to read (sharing beliefs keep no foils); one that cannot be shared: read
+                if values is not None and not shared.add(item.actor, values, item):
+                    self._consume(item, record, None, batch)
+            else:
+                self._consume(item, record, None, batch)
+            self.index = item.index + 1
+            if item.at_mark:
+                self.at_mark = True
+            stop = item
+        return stop
+
+    def _read(self, stream: Iterable[Decision], record: GameRecord | None, twin: Game | None,
+              batch: dict | None) -> Decision | None:
+        """Every observer reads ``stream`` (:meth:`_consume`); the last item read."""
+        stop = None
         for item in stream:
             views = None
             if twin is not None:
@@ -187,23 +266,20 @@ class BeliefSet:
             if item.at_mark:
                 self.at_mark = True
             stop = item
-        # the shared type tables are handed to the beliefs when a belief is first read (:attr:`beliefs`), and
-        # marginals_arrays() reads them without that
-        if stop is not None:
-            # only a take changes who controls what: in a game without one, the owners are the deal's (no second
-            # replay; with one, the engine's replay says, as its automatic chance may take right after the stop)
-            took = any(e.action.kind == "take" for e in record.log)
-            self.truth_at_stop = record.replay(until=stop.index + 1).owners if took \
-                else {p: list(own_of[p]) for p in record.players}
-            final = (record.result or {}).get("final_owners")
-            if final is not None:
-                self.final_owners = dict(final)
-                self.truth = {p: [c for c in agents if final.get(c) == p] for p in record.players}
-            else:
-                self.truth = {p: list(c) for p, c in self.truth_at_stop.items()}
-        return self
+        return stop
 
-    def _consume(self, item: Decision, record: GameRecord, views: dict | None = None,
+    def _set_truth(self, owners_at_stop: dict | None, own_of: Mapping, final: Mapping | None) -> None:
+        """:attr:`truth_at_stop` (``owners_at_stop``, else the deal's ``own_of``), :attr:`final_owners` and
+        :attr:`truth` (see :meth:`from_record`)."""
+        self.truth_at_stop = owners_at_stop if owners_at_stop is not None \
+            else {p: list(own_of[p]) for p in self.players}
+        if final is not None:
+            self.final_owners = dict(final)
+            self.truth = {p: [c for c in self.agents if final.get(c) == p] for p in self.players}
+        else:
+            self.truth = {p: list(c) for p, c in self.truth_at_stop.items()}
+
+    def _consume(self, item: Decision, record: GameRecord | None, views: dict | None = None,
                  batch: dict | None = None) -> None:
         """One log entry for every observer, all or nothing: the model's answer is validated before any
         belief changes, and if one observer's update fails (an impossible observation, a second take)
@@ -212,6 +288,8 @@ class BeliefSet:
         k = item.action.kind
         if k == "take":
             self._end_sharing()     # the taker's holdings change: each belief goes on by itself
+            if record is None:
+                raise ModelError("a take is read from the game's full record (from_record)")
             agent = record.log[item.index].action.args[0]  # the full record: given only to the taker
             with self._all_or_nothing():
                 for o, b in self._beliefs.items():
