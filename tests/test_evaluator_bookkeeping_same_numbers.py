@@ -156,3 +156,38 @@ def test_the_decisions_added_to_the_shared_tables_directly_are_those_each_one_re
     assert [(d.index, d.actor, d.action) for d in steps] == [(d.index, d.actor, d.action) for d in slow._shared.steps]
     assert all(np.array_equal(tables[a], slow._shared.tables[a]) for a in tables)
     _same_sets(fast, slow)
+
+
+@pytest.mark.parametrize("rules, seed, n", [(Rules(), 3, 5), (Rules(dossier=True), 8, 3), (Rules(), 11, 7)])
+def test_whether_every_answer_is_finite_is_what_the_answers_say(rules, seed, n):
+    """``batch_answers_checked``'s flag (seen while checking the answers) against the check it replaced (every
+    answer given finite, of one shape), on played games and on answers with an impossible option put in."""
+    from heimlich_lab.games.heimlich.inference.likelihoods import batch_answers, batch_answers_checked, default_model
+    from heimlich_lab.games.heimlich.rules.replay import public_decisions
+    rec = _game(rules, seed, n)
+    items = list(public_decisions(rec, None, None))
+    model = default_model()
+    n_agents = len(rec.rules.agents_for(n))
+    answers, finite = batch_answers_checked(model, items, n_agents)
+    assert answers is not None and answers.keys() == batch_answers(model, items, n_agents).keys()
+
+    def before(batch):
+        given = [v for v in batch.values() if v is not None]
+        return bool(given) and len({v.shape for v in given}) == 1 and bool(np.stack(given).min() > -np.inf)
+
+    assert finite is True and before(answers) is True
+    real = type(model).batch_type_log_likelihoods
+
+    def one_impossible(self, decisions, **kw):
+        out = real(self, decisions, **kw)
+        j = next(i for i, v in enumerate(out) if v is not None)
+        out[j] = out[j].copy()
+        out[j][1, 0] = -np.inf          # one type cannot have taken it with the first agent
+        return out
+
+    type(model).batch_type_log_likelihoods = one_impossible
+    try:
+        answers, finite = batch_answers_checked(model, items, n_agents)
+    finally:
+        type(model).batch_type_log_likelihoods = real
+    assert finite is False and before(answers) is False

@@ -15,7 +15,7 @@ from ..rules.records import GameRecord
 from ..rules.replay import Decision, public_decisions
 from .baselines import IndependentBelief, PointsShareBelief
 from .belief import Belief, BeliefStep
-from .likelihoods import ask_model, batch_answers, default_model, own_pool_answers
+from .likelihoods import ask_model, batch_answers_checked, default_model, own_pool_answers
 from .model import HAND_DECISIONS
 from .wording import describe_action
 
@@ -216,13 +216,15 @@ class BeliefSet:
         return self
 
     def _answers(self, items: list[Decision]) -> dict | None:
-        """The model's answers to a game's decisions at once (:func:`batch_answers`), and whether every one of them
-        is finite (checked once here for the shared tables, not per decision)."""
-        batch = batch_answers(self.model, items, len(self.agents))
+        """The model's answers to a game's decisions at once
+        (:func:`~heimlich_lab.games.heimlich.inference.likelihoods.batch_answers`); whether every one of them is
+        finite goes to the shared tables (checked once here, not per decision)."""
+        batch, finite = batch_answers_checked(self.model, items, len(self.agents))
         if batch and self._shared is not None:
-            given = [v for v in batch.values() if v is not None]
-            self._shared.finite = bool(given) and len({v.shape for v in given}) == 1 \
-                and bool(np.stack(given).min() > -np.inf)
+            if finite is None:      # not seen while checking them
+                given = [v for v in batch.values() if v is not None]
+                finite = bool(given) and len({v.shape for v in given}) == 1 and bool(np.stack(given).min() > -np.inf)
+            self._shared.finite = finite
         return batch
 
     def _read_at_once(self, items: list[Decision], record: GameRecord | None) -> Decision | None:
@@ -408,7 +410,7 @@ class _SharedTypeTables:
         priors = [b.type_table_prior() for b in beliefs.values()]
         if bs.independent or bs.points_share or not priors or any(p is None for p in priors):
             return None
-        if not all(np.array_equal(p, priors[0]) for p in priors):
+        if not all(p is priors[0] or np.array_equal(p, priors[0]) for p in priors):    # (copies of a start share it)
             return None
         return cls(beliefs, priors[0], len(bs.agents))
 
