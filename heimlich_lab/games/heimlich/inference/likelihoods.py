@@ -228,6 +228,9 @@ def batch_answers(model, items, n_agents: int) -> dict | None:
     return batch_answers_checked(model, items, n_agents)[0]
 
 
+_FLOAT = np.dtype(float)     # (a float array's dtype is this one: compared by identity, cheaper than == float)
+
+
 def batch_answers_checked(model, items, n_agents: int) -> tuple[dict | None, bool | None]:
     """:func:`batch_answers`, and whether every answer given (not ``None``) is finite everywhere, when that was
     seen while checking them (every answer a (types, agents) array, checked at once); else ``None``.
@@ -254,10 +257,10 @@ def batch_answers_checked(model, items, n_agents: int) -> tuple[dict | None, boo
     if raw is None:
         return None, None
     rows = [r for r in raw if r is not None]
-    k = len(model.type_names)
-    if rows and all(isinstance(r, np.ndarray) and r.shape == (k, n_agents) and r.dtype == float for r in rows):
+    shape = (len(model.type_names), n_agents)
+    if rows and all(isinstance(r, np.ndarray) and r.shape == shape and r.dtype is _FLOAT for r in rows):
         # every answer checked at once (as checked_type_rows checks each); one that fails is checked by itself below
-        table = np.stack(rows)
+        table = np.concatenate(rows).reshape(len(rows), *shape)       # np.stack(rows), without its per-row calls
         if (table <= _LOGLIK_TOL).all() and not np.isneginf(table).all(axis=(1, 2)).any():
             for r in rows:
                 r.setflags(write=False)
