@@ -245,10 +245,7 @@ class BeliefSet:
                     self._consume(item, record, None, batch)
             else:
                 self._consume(item, record, None, batch)
-            self.index = item.index + 1
-            if item.at_mark:
-                self.at_mark = True
-            stop = item
+            stop = self._passed(item)
         return stop
 
     def _read(self, stream: Iterable[Decision], record: GameRecord | None, twin: Game | None,
@@ -264,11 +261,15 @@ class BeliefSet:
                 entry = record.log[item.index]
                 twin.apply(entry.action, player=entry.actor)
             self._consume(item, record, views, batch)
-            self.index = item.index + 1
-            if item.at_mark:
-                self.at_mark = True
-            stop = item
+            stop = self._passed(item)
         return stop
+
+    def _passed(self, item: Decision) -> Decision:
+        """After ``item`` is read: the log entries read so far, whether the dossier mark was reached; ``item``."""
+        self.index = item.index + 1
+        if item.at_mark:
+            self.at_mark = True
+        return item
 
     def _set_truth(self, owners_at_stop: dict | None, own_of: Mapping, final: Mapping | None) -> None:
         """:attr:`truth_at_stop` (``owners_at_stop``, else the deal's ``own_of``), :attr:`final_owners` and
