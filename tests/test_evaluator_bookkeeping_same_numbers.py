@@ -191,3 +191,30 @@ def test_whether_every_answer_is_finite_is_what_the_answers_say(rules, seed, n):
     finally:
         type(model).batch_type_log_likelihoods = real
     assert finite is False and before(answers) is False
+
+
+@pytest.mark.parametrize("make_model", ["default", "push"])
+def test_a_start_copys_type_table_prior_is_the_one_computed(make_model):
+    """``Belief.type_table_prior`` of a belief copied from a start (``at_start``) is read from the start while the
+    copy has read nothing: the value computed (the same array, or ``None``); computed again once it has read, and
+    after a take (a second agent: no longer one slot per holding; the start's answer was a table)."""
+    from heimlich_lab.games.heimlich.inference.belief import Belief
+    from heimlich_lab.games.heimlich.inference.likelihoods import PushModel, default_model
+    rec = _game(Rules(dossier=True), 6, 4)
+    model = default_model() if make_model == "default" else PushModel(0.5)
+    agents = rec.rules.agents_for(4)
+    for p in rec.players:
+        for _ in range(2):                  # the first builds the start, the second copies it
+            b = Belief.at_start(rec.players, agents, p, model, rec.deal[p], keep_updates=False)
+            want = Belief(rec.players, agents, p, model, rec.deal[p], keep_updates=False).type_table_prior()
+            got = b.type_table_prior()
+            assert (got is None) == (want is None) and (got is None or np.array_equal(got, want))
+        copy = Belief.at_start(rec.players, agents, p, model, rec.deal[p], keep_updates=False)
+        assert copy._start_table_prior is not None and copy._start_table_prior[0] is copy.space
+    rec = _game(Rules(top_secret=True, dossier=True), 1, 4)
+    model = default_model()
+    BeliefSet.from_record(rec, model=model, keep_updates=False)      # the starts built: the next set copies them
+    full = BeliefSet.from_record(rec, model=model, keep_updates=False)
+    took = [p for p in rec.players if len(full.own_agents[p]) == 2]
+    assert took             # this game has a take: someone may hold two agents, in every belief's hypotheses
+    assert all(full[p]._start_table_prior is not None and full[p].type_table_prior() is None for p in rec.players)
