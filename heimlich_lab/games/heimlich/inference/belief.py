@@ -331,20 +331,20 @@ class Belief:
         if marks is not None and model is not None:
             if len(_AT_START) > 128:
                 _AT_START.clear()
-            start = made.unread_copy()
-            # what type_table_prior() says of every copy until it reads something (asked of each belief of a game)
-            start._start_table_prior = (start.space, start.type_table_prior())
-            _AT_START[key] = (model, marks, start)
+            _AT_START[key] = (model, marks, made.unread_copy(start=True))
         return made
 
-    def unread_copy(self) -> Belief:
+    def unread_copy(self, start: bool = False) -> Belief:
         """A copy of a belief that has read nothing yet (its start: see :meth:`at_start`); raises
-        :class:`~heimlich_lab.errors.ModelError` for one that has."""
+        :class:`~heimlich_lab.errors.ModelError` for one that has. ``start=True``: the copy keeps what
+        :meth:`type_table_prior` says at the start, for its own copies (asked of each belief of a game)."""
         if self.history or self._count or self._took or self._reader is not None or self._manual or self._added \
                 or self.at_mark:
             raise ModelError("unread_copy() copies a belief that has read nothing yet")
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__, _posterior=self._posterior.copy(), history=[], _took=set())
+        if start:
+            new.__dict__["_start_table_prior"] = (new.space, new.type_table_prior())
         return new
 
     # ---------------------------------------------------------------- construction from games and records
