@@ -188,18 +188,25 @@ def test_the_evaluator_reads_played_games_as_their_replay(until):
 
     live = []
     real = belief_set.BeliefSet.from_record.__func__
+    real_played = belief_set.BeliefSet.from_played.__func__
 
     def spy(cls, *args, decisions=None, **kw):
         live.append(decisions is not None)
         return real(cls, *args, decisions=decisions, **kw)
 
+    def spy_played(cls, *args, **kw):       # a game the evaluator watched, read without its record
+        live.append(True)
+        return real_played(cls, *args, **kw)
+
     grid = dict(player_counts=4, variants=["dossier", "top_secret"], bots=["bluff", "boltzmann"],
                 progress=False, n_jobs=1, seed=5, games=2)
     belief_set.BeliefSet.from_record = classmethod(spy)
+    belief_set.BeliefSet.from_played = classmethod(spy_played)
     try:
         a = tournament(**grid, evaluate=BeliefEvaluator(until=until))
     finally:
         belief_set.BeliefSet.from_record = classmethod(real)
+        belief_set.BeliefSet.from_played = classmethod(real_played)
     b = tournament(**grid, evaluate=Replayed(until=until))
     cols = [c for c in a.columns if c.startswith("belief_")]
     assert cols and a[cols].equals(b[cols])

@@ -54,7 +54,9 @@ def play_task(task: GameTask, evaluate: Callable | None) -> list[dict]:
             faults = getattr(lineup[players[s]], "faults", None) or []
             row.update(bot_faults=len(faults), bot_fault=str(faults[0]) if faults else "")
     if evaluate is not None:
-        metrics = evaluate(g.record)
+        # an evaluator that reads the finished game itself (one that watched it: no record to make) says so
+        of_game = getattr(evaluate, "evaluate_game", None)
+        metrics = of_game(g) if callable(of_game) else evaluate(g.record)
         if not isinstance(metrics, Mapping):
             raise HeimlichError(f"evaluate(record) must return a dict of metrics, not {type(metrics).__name__}")
         clash = set(metrics) & set(columns_of(spec.name))

@@ -104,7 +104,8 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
         :class:`~heimlich_lab.analysis.beliefs.BeliefEvaluator`). Or a hook ``evaluate(record) -> dict`` called with
         each finished game's full :class:`~heimlich_lab.GameRecord` (e.g. how well a belief guessed the identities). A
         scalar value is copied to every player's row; a dict ``{player: value}`` goes to that player's row. It runs in
-        the worker processes, so it must be picklable (cloudpickle: lambdas are fine).
+        the worker processes, so it must be picklable (cloudpickle: lambdas are fine). An evaluator with a method
+        ``evaluate_game(game) -> dict`` is given the finished game instead (one that watched it needs no record).
     out:
         ``.parquet`` or ``.csv`` file to save to. Games already in it are skipped (resume).
     progress:

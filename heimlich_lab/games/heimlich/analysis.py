@@ -87,12 +87,39 @@ class BeliefEvaluator:
         return self._watch
 
     def __call__(self, record) -> dict:
-        from ...inference.metrics import truth_table
         from .inference.belief_set import BeliefSet
         watch, self._watch = getattr(self, "_watch", None), None
         decisions = watch.decisions_of(record) if watch is not None else None
-        bs = BeliefSet.from_record(record, model=self.model, until=self.until, keep_updates=False,
-                                   decisions=decisions)
+        return self._scored(BeliefSet.from_record(record, model=self.model, until=self.until, keep_updates=False,
+                                                  decisions=decisions))
+
+    def evaluate_game(self, game) -> dict:
+        """``self(game.record)`` for a finished game of the tournament (which calls this instead when an evaluator
+        has it): the game this evaluator watched is read from the decisions it kept, without making its record
+        or checking that record against the game (the same beliefs, so the same scores: tested); any other game
+        from its record.
+
+        >>> from heimlich_lab import Game, Rules
+        >>> from heimlich_lab.bots import BoltzmannBot
+        >>> from heimlich_lab.engine.play import play_game
+        >>> ev = BeliefEvaluator(until=None)
+        >>> bots = {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}
+        >>> g = play_game(Game, bots, seed=4, rules=Rules(), watch=ev.watch_game())
+        >>> ev.evaluate_game(g) == BeliefEvaluator(until=None)(g.record)
+        True
+        """
+        from .inference.belief_set import BeliefSet
+        watch, self._watch = getattr(self, "_watch", None), None
+        decisions = watch.decisions_played(game) if watch is not None else None
+        if decisions is None:
+            return self(game.record)
+        deal = next(dict(a.args) for _, a in game.history if a.kind == "deal")
+        return self._scored(BeliefSet.from_played(game.players, game.agents, deal, decisions, self.model,
+                                                  final_owners=game.final_owners, keep_updates=False))
+
+    def _scored(self, bs) -> dict:
+        """The evaluator's columns from a :class:`BeliefSet` read to the stop."""
+        from ...inference.metrics import truth_table
         owners = bs.truth
         agents = list(bs.agents)
         players = list(bs.players)
@@ -136,11 +163,19 @@ class _GameWatch:
     def decisions_of(self, record) -> list | None:
         """The watched game's decisions as :class:`~heimlich_lab.games.heimlich.rules.replay.Decision` items, if
         ``record`` is that game's (its log as the game's history), else ``None``."""
-        from .rules.replay import Decision, reached_mark
         g = self.game
         if not self.ok or g is None or len(record.log) != len(g.history) \
                 or any((e.action is not a and e.action != a) or e.actor != p  # (its own actions: no ==)
-                       for e, (p, a) in zip(record.log, g.history)) \
+                       for e, (p, a) in zip(record.log, g.history)):
+            return None
+        return self.decisions_played(g)
+
+    def decisions_played(self, game) -> list | None:
+        """The watched game's decisions as :class:`~heimlich_lab.games.heimlich.rules.replay.Decision` items, if
+        ``game`` is that game and the watch could follow it, else ``None``."""
+        from .rules.replay import Decision, reached_mark
+        g = self.game
+        if not self.ok or g is None or game is not g \
                 or any(a.kind == "take" for _, a in g.history):     # a take changes who holds what: replayed
             return None
         items = [Decision(k, p, a, None, v, turn, 0) for k, p, a, v, turn in self.items]

@@ -255,6 +255,9 @@ class Belief:
     the belief as it was.
     """
 
+    #: (the start's space, :meth:`type_table_prior` there) on the beliefs :meth:`at_start` copies, else ``None``
+    _start_table_prior: tuple[HypothesisSpace, np.ndarray | None] | None = None
+
     def __init__(self, players: Iterable[str], agents: Iterable[str], observer: str | None = None, model=None,
                  own_agents: str | Iterable[str] | None = None, *, keep_updates: bool = True):
         if isinstance(players, str) or isinstance(agents, str):
@@ -328,17 +331,20 @@ class Belief:
         if marks is not None and model is not None:
             if len(_AT_START) > 128:
                 _AT_START.clear()
-            _AT_START[key] = (model, marks, made.unread_copy())
+            _AT_START[key] = (model, marks, made.unread_copy(start=True))
         return made
 
-    def unread_copy(self) -> Belief:
+    def unread_copy(self, start: bool = False) -> Belief:
         """A copy of a belief that has read nothing yet (its start: see :meth:`at_start`); raises
-        :class:`~heimlich_lab.errors.ModelError` for one that has."""
+        :class:`~heimlich_lab.errors.ModelError` for one that has. ``start=True``: the copy keeps what
+        :meth:`type_table_prior` says at the start, for its own copies (asked of each belief of a game)."""
         if self.history or self._count or self._took or self._reader is not None or self._manual or self._added \
                 or self.at_mark:
             raise ModelError("unread_copy() copies a belief that has read nothing yet")
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__, _posterior=self._posterior.copy(), history=[], _took=set())
+        if start:
+            new.__dict__["_start_table_prior"] = (new.space, new.type_table_prior())
         return new
 
     # ---------------------------------------------------------------- construction from games and records
@@ -713,6 +719,9 @@ class Belief:
         (:meth:`receive_type_table`): one with player types, without update records, each player holding one
         agent in every hypothesis. ``None`` for any other belief."""
         post = self._posterior
+        start = self._start_table_prior     # a copy of a start (at_start): found there while it has read nothing
+        if start is not None and start[0] is post.space and not (self.history or self._count or self._took):
+            return start[1]
         if not isinstance(post, TypedPosterior) or post.keep_updates or \
                 any(post.slot_columns(p) is None for p in self.players):
             return None

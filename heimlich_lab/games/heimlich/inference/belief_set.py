@@ -15,7 +15,7 @@ from ..rules.records import GameRecord
 from ..rules.replay import Decision, public_decisions
 from .baselines import IndependentBelief, PointsShareBelief
 from .belief import Belief, BeliefStep
-from .likelihoods import ask_model, batch_answers, default_model, own_pool_answers
+from .likelihoods import ask_model, batch_answers_checked, default_model, own_pool_answers
 from .model import HAND_DECISIONS
 from .wording import describe_action
 
@@ -159,21 +159,99 @@ class BeliefSet:
         twin = Game(record.players, record.rules, chance="manual", start=record.start) \
             if record.rules.top_secret and any(o is not None for o in obs) else None
         self._shared = _SharedTypeTables.for_beliefs(self)
-        batch = None
-        if callable(getattr(self.model, "batch_type_log_likelihoods", None)) \
-                and not any(e.action.kind == "take" for e in record.log):
+        took = any(e.action.kind == "take" for e in record.log)
+        if callable(getattr(self.model, "batch_type_log_likelihoods", None)) and not took:
             # every decision's likelihoods computed at once over the game's tables (the evaluator's path; beliefs
             # that keep their own type tables read the same answers), then the beliefs read them in order below
             # (the spectator's answers; with Top Secret cards each observer's own pool from the twin's views)
             items = list(public_decisions(record, None, until)) if decisions is None else list(decisions)
-            batch = batch_answers(self.model, items, len(self.agents))
-            stream: Iterable[Decision] = items
-            if batch and self._shared is not None:   # every answer finite: checked once here, not per decision
-                given = [v for v in batch.values() if v is not None]
-                self._shared.finite = bool(given) and len({v.shape for v in given}) == 1 \
-                    and bool(np.stack(given).min() > -np.inf)
+            if twin is None:
+                stop = self._read_at_once(items, record)
+            else:
+                stop = self._read(items, record, twin, self._answers(items))
         else:
-            stream = public_decisions(record, None, until) if decisions is None else decisions
+            stop = self._read(public_decisions(record, None, until) if decisions is None else decisions, record,
+                              twin, None)
+        # the shared type tables are handed to the beliefs when a belief is first read (:attr:`beliefs`), and
+        # marginals_arrays() reads them without that
+        if stop is not None:
+            # only a take changes who controls what: in a game without one, the owners are the deal's (no second
+            # replay; with one, the engine's replay says, as its automatic chance may take right after the stop)
+            self._set_truth(record.replay(until=stop.index + 1).owners if took else None, own_of,
+                            (record.result or {}).get("final_owners"))
+        return self
+
+    @classmethod
+    def from_played(cls, players, agents, deal: Mapping[str, str], decisions: list[Decision], model=None, *,
+                    final_owners: Mapping[str, str | None] | None = None, keep_updates: bool = True) -> BeliefSet:
+        """Every player's belief (observers ``"all"``, no spectator, no foils) read from a game's public decisions
+        as the spectator saw them while the game was played, without its record: ``from_record(game.record,
+        model=model, until=..., keep_updates=..., decisions=decisions)`` with the same numbers (the tournament's
+        evaluator, which watched the game; tested). For games without Top Secret cards, a take or a start from a
+        position (the caller knows: it watched the game): ``deal`` is player -> the dealt agent card;
+        ``final_owners`` the finished game's agent -> owner (``None`` for a game not over: the truth is then the
+        deal).
+
+        >>> from heimlich_lab import Rules, play
+        >>> from heimlich_lab.bots import BoltzmannBot
+        >>> from heimlich_lab.games.heimlich.rules.replay import public_decisions
+        >>> rec = play(Rules(), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}, seed=4)
+        >>> items = list(public_decisions(rec, None, None))
+        >>> bs = BeliefSet.from_played(rec.players, rec.rules.agents_for(3), rec.deal, items,
+        ...                            final_owners=rec.result["final_owners"], keep_updates=False)
+        >>> plain = BeliefSet.from_record(rec, keep_updates=False)
+        >>> bs.truth == plain.truth and all(np.array_equal(bs[p].marginals_array(), plain[p].marginals_array())
+        ...                                 for p in rec.players)
+        True
+        """
+        own_of = {p: [deal[p]] for p in players}
+        self = cls(players, agents, own_of, model, keep_updates=keep_updates)
+        self._shared = _SharedTypeTables.for_beliefs(self)
+        if callable(getattr(self.model, "batch_type_log_likelihoods", None)):
+            stop = self._read_at_once(decisions, None)
+        else:
+            stop = self._read(decisions, None, None, None)
+        if stop is not None:
+            self._set_truth(None, own_of, final_owners)
+        return self
+
+    def _answers(self, items: list[Decision]) -> dict | None:
+        """The model's answers to a game's decisions at once
+        (:func:`~heimlich_lab.games.heimlich.inference.likelihoods.batch_answers`); whether every one of them is
+        finite goes to the shared tables (checked once here, not per decision)."""
+        batch, finite = batch_answers_checked(self.model, items, len(self.agents))
+        if batch and self._shared is not None:
+            if finite is None:      # not seen while checking them
+                given = [v for v in batch.values() if v is not None]
+                finite = bool(given) and len({v.shape for v in given}) == 1 and bool(np.stack(given).min() > -np.inf)
+            self._shared.finite = finite
+        return batch
+
+    def _read_at_once(self, items: list[Decision], record: GameRecord | None) -> Decision | None:
+        """:meth:`_read` of a game's decisions (no Top Secret twin) with their answers at once; while the
+        beliefs share their type tables, a decision whose answer is finite everywhere is added to them here
+        directly (what :meth:`_consume` does with it). The last item read."""
+        batch = self._answers(items)
+        shared = self._shared
+        if batch is None or shared is None or not shared.finite:
+            return self._read(items, record, None, batch)
+        stop = None
+        kinds = DECISION_KINDS
+        for item in items:
+            if self._shared is shared and item.action.kind in kinds:
+                values = batch.get(item.index)
+                # no answer: nothing to read (sharing beliefs keep no foils); one that cannot be shared: read
+                if values is not None and not shared.add(item.actor, values, item):
+                    self._consume(item, record, None, batch)
+            else:
+                self._consume(item, record, None, batch)
+            stop = self._passed(item)
+        return stop
+
+    def _read(self, stream: Iterable[Decision], record: GameRecord | None, twin: Game | None,
+              batch: dict | None) -> Decision | None:
+        """Every observer reads ``stream`` (:meth:`_consume`); the last item read."""
+        stop = None
         for item in stream:
             views = None
             if twin is not None:
@@ -183,27 +261,28 @@ class BeliefSet:
                 entry = record.log[item.index]
                 twin.apply(entry.action, player=entry.actor)
             self._consume(item, record, views, batch)
-            self.index = item.index + 1
-            if item.at_mark:
-                self.at_mark = True
-            stop = item
-        # the shared type tables are handed to the beliefs when a belief is first read (:attr:`beliefs`), and
-        # marginals_arrays() reads them without that
-        if stop is not None:
-            # only a take changes who controls what: in a game without one, the owners are the deal's (no second
-            # replay; with one, the engine's replay says, as its automatic chance may take right after the stop)
-            took = any(e.action.kind == "take" for e in record.log)
-            self.truth_at_stop = record.replay(until=stop.index + 1).owners if took \
-                else {p: list(own_of[p]) for p in record.players}
-            final = (record.result or {}).get("final_owners")
-            if final is not None:
-                self.final_owners = dict(final)
-                self.truth = {p: [c for c in agents if final.get(c) == p] for p in record.players}
-            else:
-                self.truth = {p: list(c) for p, c in self.truth_at_stop.items()}
-        return self
+            stop = self._passed(item)
+        return stop
 
-    def _consume(self, item: Decision, record: GameRecord, views: dict | None = None,
+    def _passed(self, item: Decision) -> Decision:
+        """After ``item`` is read: the log entries read so far, whether the dossier mark was reached; ``item``."""
+        self.index = item.index + 1
+        if item.at_mark:
+            self.at_mark = True
+        return item
+
+    def _set_truth(self, owners_at_stop: dict | None, own_of: Mapping, final: Mapping | None) -> None:
+        """:attr:`truth_at_stop` (``owners_at_stop``, else the deal's ``own_of``), :attr:`final_owners` and
+        :attr:`truth` (see :meth:`from_record`)."""
+        self.truth_at_stop = owners_at_stop if owners_at_stop is not None \
+            else {p: list(own_of[p]) for p in self.players}
+        if final is not None:
+            self.final_owners = dict(final)
+            self.truth = {p: [c for c in self.agents if final.get(c) == p] for p in self.players}
+        else:
+            self.truth = {p: list(c) for p, c in self.truth_at_stop.items()}
+
+    def _consume(self, item: Decision, record: GameRecord | None, views: dict | None = None,
                  batch: dict | None = None) -> None:
         """One log entry for every observer, all or nothing: the model's answer is validated before any
         belief changes, and if one observer's update fails (an impossible observation, a second take)
@@ -212,6 +291,8 @@ class BeliefSet:
         k = item.action.kind
         if k == "take":
             self._end_sharing()     # the taker's holdings change: each belief goes on by itself
+            if record is None:
+                raise ModelError("a take is read from the game's full record (from_record)")
             agent = record.log[item.index].action.args[0]  # the full record: given only to the taker
             with self._all_or_nothing():
                 for o, b in self._beliefs.items():
@@ -272,6 +353,27 @@ def _single_slots(space: HypothesisSpace) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=64)
+def _factor_rows(space: HypothesisSpace, actors: tuple) -> np.ndarray:
+    """Row ``q A + a`` of :meth:`_SharedTypeTables.marginals`' factors for every hypothesis of ``space`` (an
+    assignment of one agent to each player) and every actor ``q`` holding agent ``a`` there: (actors, H), cached per
+    space and order of actors (read-only)."""
+    singles = _single_slots(space)
+    out = singles[[space.owner_index(a) for a in actors]] + (space.n_slots * np.arange(len(actors)))[:, None]
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _held_rows(space: HypothesisSpace, owner: int, slot: int) -> tuple[np.ndarray, HypothesisSpace]:
+    """The hypotheses of ``space`` (an assignment of one agent to each player) in which ``owner`` holds ``slot``:
+    their indices, in order, and the space of those rows (an observer's own hypotheses; cached: a space keeps its
+    lookups)."""
+    idx = np.flatnonzero(_single_slots(space)[owner] == slot)
+    idx.setflags(write=False)
+    return idx, HypothesisSpace.unchecked(space.owners, space.slots, space.table[idx])
+
+
 @lru_cache(maxsize=16)
 def _spectator_space(players: tuple, agents: tuple) -> HypothesisSpace:
     """Every assignment of one agent to each player (a spectator's hypotheses; cached: a space keeps its
@@ -309,7 +411,7 @@ class _SharedTypeTables:
         priors = [b.type_table_prior() for b in beliefs.values()]
         if bs.independent or bs.points_share or not priors or any(p is None for p in priors):
             return None
-        if not all(np.array_equal(p, priors[0]) for p in priors):
+        if not all(p is priors[0] or np.array_equal(p, priors[0]) for p in priors):    # (copies of a start share it)
             return None
         return cls(beliefs, priors[0], len(bs.agents))
 
@@ -361,27 +463,21 @@ class _SharedTypeTables:
         full = _spectator_space(first.players, first.agents)
         # the gains as factors of at most 1 (each player's largest taken out), player q's of agent a at row q A + a
         factors = np.exp(gains - gains.max(axis=(1, 2), keepdims=True)).transpose(0, 2, 1).reshape(Q * A, M)
-        singles = _single_slots(full)                                             # (owners, H)
-        rows = singles[[full.owner_index(a) for a in actors]] + (A * np.arange(Q))[:, None]     # (Q, H)
+        rows = _factor_rows(full, tuple(actors))                                  # (Q, H)
         weights = np.take(factors, rows, axis=0).prod(axis=0) @ np.exp(pop)       # (H,)
-        # every observer's weights at once: the spectator's, the others' where they hold their own agent (the
-        # same products and sums as one observer at a time, row by row)
-        players = [o for o, _ in beliefs if o is not None]
-        own = np.array([first.agents.index(b.own_agents[0]) for o, b in beliefs if o is not None], dtype=np.intp)
-        held = weights * (singles[[full.owner_index(o) for o in players]] == own[:, None]) if players \
-            else np.empty((0, len(weights)))                                       # (O, H)
-        z = held.sum(axis=1)
-        scaled = held / z[:, None]
+        # each observer's weights: the spectator's, the others' the spectator's where they hold their own agent
+        # (the rows of their own hypotheses, in the same order), each table summed over those rows only
         out = {}
-        at = 0
         for o, b in beliefs:
             if o is None:
                 z_o = weights.sum()
                 out[o] = full.event_sums(weights / z_o) if z_o > 1e-200 \
                     else self._marginals_of(b, actors, gains, pop)
                 continue
-            out[o] = full.event_sums(scaled[at]) if z[at] > 1e-200 else self._marginals_of(b, actors, gains, pop)
-            at += 1
+            idx, space = _held_rows(full, full.owner_index(o), full.slot_index(b.own_agents[0]))
+            w = weights[idx]
+            z = w.sum()
+            out[o] = space.event_sums(w / z) if z > 1e-200 else self._marginals_of(b, actors, gains, pop)
         return out
 
     @staticmethod

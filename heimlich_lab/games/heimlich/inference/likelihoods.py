@@ -225,29 +225,47 @@ def batch_answers(model, items, n_agents: int) -> dict | None:
     :class:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation`'s); ``None`` where the model or
     the game's decisions cannot be read that way (then each decision is asked in turn). Decisions that depend on a
     hand (Top Secret) are read as the items' views' viewer reads them (``hands=True``)."""
+    return batch_answers_checked(model, items, n_agents)[0]
+
+
+_FLOAT = np.dtype(float)     # (a float array's dtype is this one: compared by identity, cheaper than == float)
+
+
+def batch_answers_checked(model, items, n_agents: int) -> tuple[dict | None, bool | None]:
+    """:func:`batch_answers`, and whether every answer given (not ``None``) is finite everywhere, when that was
+    seen while checking them (every answer a (types, agents) array, checked at once); else ``None``.
+
+    >>> from heimlich_lab import Rules, play
+    >>> from heimlich_lab.bots import BoltzmannBot
+    >>> from heimlich_lab.games.heimlich.rules.replay import public_decisions
+    >>> rec = play(Rules(), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}, seed=4)
+    >>> answers, finite = batch_answers_checked(default_model(), list(public_decisions(rec, None, None)), 6)
+    >>> finite, all(v is None or bool(np.isfinite(v).all()) for v in answers.values())
+    (True, True)
+    """
     batch = getattr(model, "batch_type_log_likelihoods", None)
     if not callable(batch) or not is_typed(model):
-        return None
+        return None, None
     asked = [it for it in items if it.action.kind in DECISION_KINDS and it.view is not None]
     decisions = [(it.view, it.actor, it.action) for it in asked]
     if any(it.action.kind in HAND_DECISIONS for it in asked):
         if "hands" not in inspect.signature(batch).parameters:     # a model that reads no hand decision at once
-            return None
+            return None, None
         raw = batch(decisions, hands=True)
     else:
         raw = batch(decisions)
     if raw is None:
-        return None
+        return None, None
     rows = [r for r in raw if r is not None]
-    k = len(model.type_names)
-    if rows and all(isinstance(r, np.ndarray) and r.shape == (k, n_agents) and r.dtype == float for r in rows):
+    shape = (len(model.type_names), n_agents)
+    if rows and all(isinstance(r, np.ndarray) and r.shape == shape and r.dtype is _FLOAT for r in rows):
         # every answer checked at once (as checked_type_rows checks each); one that fails is checked by itself below
-        table = np.stack(rows)
+        table = np.concatenate(rows).reshape(len(rows), *shape)       # np.stack(rows), without its per-row calls
         if (table <= _LOGLIK_TOL).all() and not np.isneginf(table).all(axis=(1, 2)).any():
             for r in rows:
                 r.setflags(write=False)
-            return {it.index: r for it, r in zip(asked, raw)}
-    return {it.index: checked_type_rows(model, r, it.actor, it.action, n_agents) for it, r in zip(asked, raw)}
+            return {it.index: r for it, r in zip(asked, raw)}, bool(table.min() > -np.inf)
+    return {it.index: checked_type_rows(model, r, it.actor, it.action, n_agents) for it, r in zip(asked, raw)}, None
 
 
 #: The answers of the last few games read at once (:func:`game_answers`): every observer of a record reads the
