@@ -284,9 +284,9 @@ def story_headline(belief, steps: int | None = None, since: int | None = None, m
     >>> rec = play(Rules(), {"Ann": GreedyBot(seed=1), "Bob": GreedyBot(seed=2), "Cy": GreedyBot(seed=3)}, seed=5)
     >>> b = Belief.from_record(rec, "Ann", until=30)
     >>> story_headline(b, since=-1)["text"]          # since the start
-    'Bob moved orange from the Church to 6: 357\u00d7 more likely if Bob controls orange (0.20 \u2192 0.99)'
+    'Bob moved orange from the Church to 6: 356\u00d7 more likely if Bob controls orange (0.20 \u2192 0.99)'
     >>> story_headline(b, steps=10)["text"]          # Ann's turn 7: Bob's and Cy's turns 5, 6 (not Ann's own)
-    'Cy moved blue from 5 to 8: 40\u00d7 more likely if Cy controls blue (0.97 \u2192 1.00)'
+    'Cy moved blue from 5 to 8: 41\u00d7 more likely if Cy controls blue (0.97 \u2192 1.00)'
     >>> h = story_headline(b)                        # since Ann's last turn: only what is known by now
     >>> h["text"], h["earlier"][:30]                 # and the most telling update so far stays
     ("Nothing has changed the belief much since Ann's last turn.", 'Bob moved orange from the Chur')
