@@ -830,7 +830,8 @@ class PlayerPopulation:
         D = len(tables)
         compiled = self.compiled and kernels.COMPILED
         # one group per table size, or (the array code) per run of sizes padded with impossible options to the
-        # largest: (decisions, Ut (G, A, n), the option taken (G,), the watch's part, n, log n, Ut's max by agent)
+        # largest: (decisions, Ut (G, A, n), the option taken (G,), the watch's part, n, Ut minus its max by agent
+        # (the array code; None for the kernels), Ut's max by agent)
         groups = []
         # every distinct rationality's log P(option taken) before the tremble, and log n, by decision: the tremble
         # is mixed in once for all decisions after the groups (elementwise: the same numbers as group by group)
@@ -893,11 +894,10 @@ class PlayerPopulation:
                 with np.errstate(divide="ignore"):
                     watched[ds] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - log_n)
             if compiled:
-                groups.append((ds, Ut, at, pick, (top, ew, sums_w), n, log_n, top))
+                groups.append((ds, Ut, at, pick, (top, ew, sums_w), n, None, top))
             elif wb == 1 and self._beta_watch is not None and e1 is not None:    # exp(U - lse) = e1 / its sum
                 # the watch's P(option | agent) = (1 - we) e1 / its sum + we / n, built when its rows are known
-                groups.append((ds, Ut, at, pick, (e1, (1 - we) / sums[self._beta_watch - h], we_n, top), n, centred,
-                               top))
+                groups.append((ds, Ut, at, pick, (e1, (1 - we) / sums[self._beta_watch - h], we_n), n, centred, top))
             else:
                 groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we_n, n, centred,
                                top))
@@ -933,7 +933,7 @@ class PlayerPopulation:
                     continue
                 R = rows_all[ds] if rows_all is not None else None                                  # (G, A)
                 if isinstance(p, tuple):    # P(option, agent) weighted by the rows: e1 (R (1 - we) / sum) + R we / n
-                    e1, f, we_n, _ = p
+                    e1, f, we_n = p
                     if R is not None:
                         f = R * f
                         we_n = R[:, :, None] * we_n
@@ -950,9 +950,9 @@ class PlayerPopulation:
                         exposure = np.where(total > 0, p / total, 0.0)
                 # every hider's cover step, the share of the option taken (G, A), before the bluffers' parts
                 # overwrite p
+                ex, tot = (p, total) if exposure is None else (exposure, None)
                 for c, cover in enumerate(self._cover.values()):
-                    cover_share[c, ds] = _cover_share_taken(Ut, umax, p, at, pick, cover[2], total) \
-                        if exposure is None else _cover_share_taken(Ut, umax, exposure, at, pick, cover[2])
+                    cover_share[c, ds] = _cover_share_taken(Ut, umax, ex, at, pick, cover[2], tot)
                 last = self._secret[-1] if self._secret.size else None
                 for s, k in enumerate(self._secret):      # (a type of secrecy 0 keeps its Boltzmann row, above)
                     beta, secrecy = self._beta[k], self._secrecy[k]
