@@ -1,0 +1,63 @@
+"""Issue 26's first target as the issue states it: the 10,000-game run (5-player basic games, five BoltzmannBots,
+2 processes) without beliefs, then with every player's belief under the default model (whole game), and the
+ratio of their costs.
+
+    PYTHONPATH=TREE HEIMLICH_NUMPY_ONLY=1 python scripts/belief_target_real_run.py [--games 10000] [--jobs 2] \\
+        [--pairs 1]
+
+Each pair runs the bots-only games, then the same games with beliefs, in fresh worker processes (joblib's loky,
+as ``tournament(n_jobs=2)`` runs them). The workers are started first (a few games, not timed).
+Printed per pair: wall-clock seconds of each half and their ratio, CPU seconds of this process and its
+worker processes together and their ratio, and the workers' alone.
+Both halves play the same games (the same seed), so the bots' share is the same work.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import psutil  # (installed with Jupyter)
+
+from heimlich_lab.analysis import tournament
+from heimlich_lab.games.heimlich.analysis import BeliefEvaluator
+
+
+def _cpu() -> tuple[float, float]:
+    """CPU seconds of this process, and of its live worker processes (joblib's loky workers stay up between runs)."""
+    me = psutil.Process()
+    total = 0.0
+    for child in me.children(recursive=True):
+        try:
+            t = child.cpu_times()
+        except psutil.Error:        # a worker that ended meanwhile
+            continue
+        total += t.user + t.system
+    return time.process_time(), total
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--pairs", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=2)
+    a = ap.parse_args(argv)
+    grid = dict(player_counts=5, variants="basic", bots="boltzmann", progress=False, n_jobs=a.jobs, seed=a.seed,
+                games=a.games)
+    tournament(**{**grid, "games": 2 * a.jobs}, evaluate=BeliefEvaluator(until=None))     # start the workers
+    for pair in range(a.pairs):
+        times = []
+        for kw in ({}, {"evaluate": BeliefEvaluator(until=None)}):
+            c0, t0 = _cpu(), time.perf_counter()
+            df = tournament(**grid, **kw)
+            c1 = _cpu()
+            times.append((time.perf_counter() - t0, c1[0] - c0[0], c1[1] - c0[1], len(df)))
+        (wb, pb, cb, n), (we, pe, ce, _) = times
+        cpu_b, cpu_e = pb + cb, pe + ce
+        print(f"pair {pair + 1}: {a.games} games ({n} rows), bots only {wb:.1f} s, with every belief {we:.1f} s "
+              f"wall (ratio {we / wb:.2f}); CPU {cpu_b:.1f} s and {cpu_e:.1f} s (ratio {cpu_e / cpu_b:.2f}), "
+              f"of which the workers' {cb:.1f} s and {ce:.1f} s (ratio {ce / cb:.2f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
