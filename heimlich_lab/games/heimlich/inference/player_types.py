@@ -293,6 +293,89 @@ def _sums_plan(betas: tuple[float, ...]) -> tuple[list, list, int | None, int | 
     return whole, other, (betas.index(1.0) if 1.0 in betas else None), m
 
 
+@lru_cache(maxsize=64)
+def _addition_chain(targets: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """Steps ``(k, a, b)``, ``k = a + b``, from 1 to every one of ``targets`` (each ``a`` and ``b`` 1 or an earlier
+    step's ``k``): a short addition chain, so that ``x ** k`` for every target costs one multiplication a step.
+    Each target in increasing order is one step from two numbers had (``a + b``), else two (``a + (b + c)``), else
+    reached from its half. 3, 10, 30, 100 (the default grid's rationalities over 10) in 8 steps, where squaring
+    afresh for each (``x ** 10`` from ``x ** 2`` and ``x ** 8``, its powers then by squaring ``x ** 10``) takes 10.
+
+    >>> [k for k, _, _ in _addition_chain((3, 10, 30, 100))]
+    [2, 3, 5, 10, 20, 30, 50, 100]
+    >>> [k for k, _, _ in _addition_chain((1, 64))], [k for k, _, _ in _addition_chain((1, 2, 4, 10, 14, 128))]
+    ([2, 4, 8, 16, 32, 64], [2, 4, 6, 10, 14, 18, 32, 64, 128])
+    """
+    had, steps = [1], []
+
+    def add(k, a, b):
+        had.append(k)
+        steps.append((k, a, b))
+
+    def reach(t):
+        if t in had:
+            return
+        for a in sorted(had, reverse=True):
+            if t - a in had:
+                return add(t, a, t - a)
+        for a in sorted(had, reverse=True):
+            for b in sorted(had, reverse=True):
+                if t - a - b in had:
+                    add(t - a, b, t - a - b)
+                    return add(t, a, t - a)
+        h = t // 2
+        reach(h)
+        if t % 2:
+            reach(h + 1)
+        add(t, h, t - h)
+
+    for t in sorted(set(targets)):
+        reach(t)
+    return tuple(steps)
+
+
+@lru_cache(maxsize=64)
+def _rooted_plan(betas: tuple[float, ...]) -> tuple[int, list, list, int, int | None]:
+    """:func:`exp_option_sums`' steps for ``betas`` with a common root ``m`` (:func:`_sums_plan`): arrays numbered
+    ``raised``'s rows first, then temporaries; ``(base, steps, copies, temps, e1)``, ``base`` the array of
+    ``q = exp(centred / m)``, ``steps`` the multiplications ``(out, a, b)`` along :func:`_addition_chain` (a
+    temporary written into again once its power is no longer read), ``copies`` the rows ``(out, row)`` of a power
+    two betas share, ``temps`` how many temporaries, ``e1`` the array of ``q ** m`` (``None`` without an integer
+    beta: not computed)."""
+    whole, other, _, m = _sums_plan(betas)
+    rows: dict[int, list[int]] = {}             # the powers of q written into raised: their rows
+    for j, k in [*other, *((j, m * k) for j, k in whole)]:
+        rows.setdefault(k, []).append(j)
+    chain = _addition_chain(tuple([*rows, m] if whole else rows))
+    last = {1: 0}                               # the step after which a power is no longer read
+    for s, (_, a, b) in enumerate(chain):
+        last[a] = last[b] = s
+    if whole:
+        last[m] = len(chain)                    # e1: returned
+    temps = 0
+    free: list[int] = []
+    def place(k):
+        nonlocal temps
+        if k in rows:
+            return rows[k][0]
+        if free:
+            return free.pop()
+        temps += 1
+        return len(betas) + temps - 1
+    at = {1: place(1)}
+    base = at[1]
+    steps = []
+    for s, (k, a, b) in enumerate(chain):
+        x, y = at[a], at[b]
+        for d in {a, b}:
+            if last[d] == s and d not in rows:
+                free.append(at.pop(d))
+        at[k] = place(k)
+        steps.append((at[k], x, y))
+    copies = [(j, js[0]) for js in rows.values() for j in js[1:]]
+    return base, steps, copies, temps, (at[m] if whole else None)
+
+
 def exp_option_sums(centred: np.ndarray, betas, take=None) -> tuple[np.ndarray, np.ndarray | None]:
     """``sum_x exp(beta * centred[..., x])`` over the last axis for every ``beta`` of ``betas`` (all > 0), shape
     ``(len(betas), *centred.shape[:-1])``, and ``exp(centred)`` when it was computed (else ``None``). ``take``:
@@ -302,8 +385,8 @@ def exp_option_sums(centred: np.ndarray, betas, take=None) -> tuple[np.ndarray, 
     decision: ``exp(centred)`` is taken once, and an integer ``beta`` (up to 64) raises it by repeated squaring
     (a few multiplications, each a few ulp from ``exp(beta * centred)``: the sums agree to about 1e-15 relative).
     When the other betas are all multiples of one ``1 / m`` (the default grid's 0.3 is 3 / 10) and that saves an
-    ``exp``, a single ``exp(centred / m)`` is raised to every power instead (``exp(centred)`` among them: each
-    within about 1e-14 relative of its own ``exp``).
+    ``exp``, a single ``exp(centred / m)`` is raised to every power instead, along one short addition chain
+    (:func:`_addition_chain`; ``exp(centred)`` among them: each within about 1e-14 relative of its own ``exp``).
 
     >>> c = np.array([[0.0, -1.0, -2.5]])
     >>> sums, e1 = exp_option_sums(c, [0.3, 1.0, 3.0])
@@ -318,26 +401,27 @@ def exp_option_sums(centred: np.ndarray, betas, take=None) -> tuple[np.ndarray, 
     # betas from the powers e1, e1**2, e1**4, ... (each computed once for all betas), multiplied low to high
     new = take if take is not None else np.empty
     raised = new((len(betas), *centred.shape))
-    whole, other, one, m = _sums_plan(tuple(float(beta) for beta in betas))
+    key = tuple(map(float, betas))
+    whole, other, one, m = _sums_plan(key)
+    if m is not None:       # q = exp(centred / m) raised along one addition chain: beta k / m as q ** k, e1 = q ** m
+        base, steps, copies, temps, e1 = _rooted_plan(key)
+        arrays = [*raised, *(new(centred.shape) for _ in range(temps))]     # raised's rows, then the temporaries
+        q = np.multiply(centred, 1.0 / m, out=arrays[base])
+        np.exp(q, out=q)
+        for k, i, j in steps:
+            np.multiply(arrays[i], arrays[j], out=arrays[k])
+        for k, i in copies:
+            raised[k] = raised[i]
+        return raised.sum(axis=-1), (arrays[e1] if e1 is not None else None)
     powers: list[np.ndarray] = []       # e1 ** (2 ** i)
-    spare: list[np.ndarray] = []        # arrays whose values are no longer needed (written into, not allocated)
-    if m is not None:       # q = exp(centred / m): e1 = q ** m, every other beta k / m as q ** k
-        roots = [np.multiply(centred, 1.0 / m, out=new(centred.shape))]
-        np.exp(roots[0], out=roots[0])
-        for j, k in other:
-            _raise(roots, k, raised[j], take=take)
-        if whole:
-            powers.append(_raise(roots, m, raised[one] if one is not None else new(centred.shape), take=take))
-            spare = [r for r in roots if r is not powers[0]]
-    elif whole:
+    if whole:
         powers.append(np.exp(centred, out=raised[one] if one is not None else new(centred.shape)))
     for j, k in whole:
         if j != one:
-            _raise(powers, k, raised[j], spare, take)
-    if m is None:
-        for j, beta in other:
-            np.multiply(centred, beta, out=raised[j])
-            np.exp(raised[j], out=raised[j])
+            _raise(powers, k, raised[j], take=take)
+    for j, beta in other:
+        np.multiply(centred, beta, out=raised[j])
+        np.exp(raised[j], out=raised[j])
     return raised.sum(axis=-1), (powers[0] if powers else None)
 
 
@@ -403,6 +487,15 @@ class PlayerPopulation:
         #: hider who covers of secrecy 0 is, when it does not cover, its Boltzmann type: its row is read from the
         #: option sums of every rationality, and only its cover step is added (a cheap type)
         self._secret = np.array([k for k in self._bluff if types[k].secrecy > 0], dtype=int)
+        #: the batch's tremble step, one row per distinct (rationality, tremble) among the types whose row it keeps
+        #: (a bluffer's is written over): (the rows' betas, log(1 - epsilon), log(epsilon), each type's row or
+        #: None when every type has its own)
+        mix: dict[tuple, int] = {}
+        of = [mix.setdefault((int(self._beta_of[k]), float(self._eps[k])), len(mix)) if k not in self._secret
+              else 0 for k in range(len(types))]
+        first = [of.index(r) for r in range(len(mix))]
+        self._mix = (self._beta_of[first], self._log_keep[first][:, :, None], self._log_eps[first][:, :, None],
+                     None if len(mix) == len(types) else np.array(of))
         #: each hider who covers' slack, in the order of ``_cover`` (the compiled cover step's argument)
         self._slacks = np.array([c[2] for c in self._cover.values()])
         #: whether :meth:`batch_type_log_likelihoods` uses the compiled kernels when numba is installed
@@ -839,7 +932,6 @@ class PlayerPopulation:
         log_ns = np.empty((D, 1))
         b = self._betas[:, None, None]
         h = self._hot
-        keep, leps = self._log_keep[:, :, None], self._log_eps[:, :, None]
         watch = self._public.model
         wb, we = watch.beta, watch.epsilon
         watched = np.empty((D, A))
@@ -901,7 +993,10 @@ class PlayerPopulation:
             else:
                 groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we_n, n, centred,
                                top))
-        res = np.logaddexp(keep + raw_all[self._beta_of], leps - log_ns)                            # (K, D, A)
+        mix_b, mix_keep, mix_eps, mix_of = self._mix      # each distinct row once, then every type's
+        res = np.logaddexp(mix_keep + raw_all[mix_b], mix_eps - log_ns)
+        if mix_of is not None:
+            res = res[mix_of]                                                                       # (K, D, A)
         if self._bluff.size:
             if self._watched is not None:   # the watch's model is one of the types: its answer is ours
                 watched = res[self._watched]
