@@ -320,19 +320,44 @@ class Belief:
         >>> again is b, bool(np.array_equal(again.marginals_array(), b.marginals_array()))
         (False, True)
         """
+        start = cls.cached_start(players, agents, observer, model, own_agents, keep_updates=keep_updates)
+        if start is not None:
+            return start.unread_copy()
         own = (own_agents,) if isinstance(own_agents, str) else tuple(own_agents or ())
         key = (cls, tuple(players), tuple(agents), observer, own, keep_updates, id(model))
         marks = _start_marks(model)
-        hit = _AT_START.get(key)
-        if hit is not None and hit[0] is model and marks is not None and len(marks) == len(hit[1]) \
-                and all(a is b for a, b in zip(marks, hit[1])):
-            return hit[2].unread_copy()
         made = cls(players, agents, observer, model, own_agents, keep_updates=keep_updates)
         if marks is not None and model is not None:
             if len(_AT_START) > 128:
                 _AT_START.clear()
             _AT_START[key] = (model, marks, made.unread_copy(start=True))
         return made
+
+    @classmethod
+    def cached_start(cls, players: Iterable[str], agents: Iterable[str], observer: str | None = None, model=None,
+                     own_agents: str | Iterable[str] | None = None, *, keep_updates: bool = True) -> Belief | None:
+        """The start that :meth:`at_start` copies for these arguments, if it has one (else ``None``): a belief that
+        has read nothing, shared by every later call, to be read only (never updated; :meth:`at_start` gives a
+        copy to update). A :class:`BeliefSet <heimlich_lab.games.heimlich.inference.belief_set.BeliefSet>` asks it
+        what a belief at the start says (its type prior, whose decisions it reads) without copying it.
+
+        >>> m = PushModel(0.5)
+        >>> Belief.cached_start(["Ann", "Bob"], ["red", "blue"], "Bob", m, "blue") is None
+        True
+        >>> b = Belief.at_start(["Ann", "Bob"], ["red", "blue"], "Bob", m, "blue")
+        >>> start = Belief.cached_start(["Ann", "Bob"], ["red", "blue"], "Bob", m, "blue")
+        >>> start is not b and bool(np.array_equal(start.marginals_array(), b.marginals_array()))
+        True
+        """
+        own = (own_agents,) if isinstance(own_agents, str) else tuple(own_agents or ())
+        hit = _AT_START.get((cls, tuple(players), tuple(agents), observer, own, keep_updates, id(model)))
+        if hit is None or hit[0] is not model:
+            return None
+        marks = _start_marks(model)
+        if marks is not None and len(marks) == len(hit[1]) and all(a is b for a, b in zip(marks, hit[1])):
+            start: Belief = hit[2]
+            return start
+        return None
 
     def unread_copy(self, start: bool = False) -> Belief:
         """A copy of a belief that has read nothing yet (its start: see :meth:`at_start`); raises
