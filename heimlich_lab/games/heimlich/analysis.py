@@ -218,13 +218,17 @@ def _scores(marginals: Mapping | np.ndarray, t: np.ndarray, players: list, agent
     others[obs, obs] = -np.inf
     best = others.argmax(axis=1)                                                      # (O, A): row index
     truth = (mp * t[None]).sum(axis=1)                                                # (O, A)
-    return {
-        "log_loss": -(np.log(np.clip(truth, 1e-15, 1.0)) * mask).sum(axis=1) / n,
-        "brier": (((mp - t[None]) ** 2).sum(axis=1) * mask).sum(axis=1) / n,
-        "accuracy": ((t[mp.argmax(axis=1), cols] == 1) * mask).sum(axis=1) / n,
-        "expected_correct": (m[obs[:, None], best, cols] / total * mask).sum(axis=1),
-        "actual_correct": ((t[best, cols] == 1) * mask).sum(axis=1).astype(float),
-    }
+    # each score's value per observer and agent, then each summed over the scored agents (one sum for all five: the
+    # same additions, in the same order, as one per score)
+    per_agent = np.empty((5, len(players), len(agents)))
+    per_agent[0] = np.log(np.clip(truth, 1e-15, 1.0))
+    per_agent[1] = ((mp - t[None]) ** 2).sum(axis=1)
+    per_agent[2] = t[mp.argmax(axis=1), cols] == 1
+    per_agent[3] = m[obs[:, None], best, cols] / total
+    per_agent[4] = t[best, cols] == 1
+    sums = (per_agent * mask).sum(axis=2)                                             # (5, O)
+    return {"log_loss": -sums[0] / n, "brier": sums[1] / n, "accuracy": sums[2] / n, "expected_correct": sums[3],
+            "actual_correct": sums[4]}
 
 
 #: Named variants: name -> Rules options.

@@ -349,15 +349,40 @@ class Belief:
         >>> start is not b and bool(np.array_equal(start.marginals_array(), b.marginals_array()))
         True
         """
-        own = (own_agents,) if isinstance(own_agents, str) else tuple(own_agents or ())
-        hit = _AT_START.get((cls, tuple(players), tuple(agents), observer, own, keep_updates, id(model)))
-        if hit is None or hit[0] is not model:
-            return None
-        marks = _start_marks(model)
-        if marks is not None and len(marks) == len(hit[1]) and all(a is b for a, b in zip(marks, hit[1])):
-            start: Belief = hit[2]
-            return start
-        return None
+        starts = cls.cached_starts(players, agents, {observer: own_agents}, model, keep_updates=keep_updates)
+        return None if starts is None else starts[observer]
+
+    @classmethod
+    def cached_starts(cls, players: Iterable[str], agents: Iterable[str], owns: Mapping, model=None, *,
+                      keep_updates: bool = True) -> dict | None:
+        """:meth:`cached_start` of several observers at once (``owns``: observer -> own agents), the model's marks
+        read once: observer -> start, or ``None`` if one of them has none.
+
+        >>> m = PushModel(0.5)
+        >>> for o, own in (("Ann", "red"), ("Bob", "blue")):
+        ...     _ = Belief.at_start(["Ann", "Bob"], ["red", "blue"], o, m, own)
+        >>> starts = Belief.cached_starts(["Ann", "Bob"], ["red", "blue"], {"Ann": "red", "Bob": "blue"}, m)
+        >>> [(o, b.observer, b.own_agents) for o, b in starts.items()]
+        [('Ann', 'Ann', ('red',)), ('Bob', 'Bob', ('blue',))]
+        >>> Belief.cached_starts(["Ann", "Bob"], ["red", "blue"], {"Ann": "blue"}, m) is None
+        True
+        """
+        players, agents = tuple(players), tuple(agents)
+        marks = None
+        out = {}
+        for observer, own_agents in owns.items():
+            own = (own_agents,) if isinstance(own_agents, str) else tuple(own_agents or ())
+            hit = _AT_START.get((cls, players, agents, observer, own, keep_updates, id(model)))
+            if hit is None or hit[0] is not model:
+                return None
+            if marks is None:
+                marks = _start_marks(model)
+                if marks is None:
+                    return None
+            if len(marks) != len(hit[1]) or not all(a is b for a, b in zip(marks, hit[1])):
+                return None
+            out[observer] = hit[2]
+        return out
 
     def unread_copy(self, start: bool = False) -> Belief:
         """A copy of a belief that has read nothing yet (its start: see :meth:`at_start`); raises

@@ -62,10 +62,9 @@ class BeliefSet:
         # the beliefs (the evaluator's replay, whose shared type tables give every marginal table), the starts
         # themselves answer what the replay asks of them and no copy is made: :attr:`_beliefs` makes them when
         # first read. A start not made yet is made now (and checks the arguments): every belief is made now.
-        starts = {o: Belief.cached_start(self.players, self.agents, o, self.model, own, keep_updates=keep_updates)
-                  for o, own in self._owns.items()}
+        starts = Belief.cached_starts(self.players, self.agents, self._owns, self.model, keep_updates=keep_updates)
         self._made: dict[str | None, Belief] | None = None
-        if baselines or any(b is None for b in starts.values()):
+        if baselines or starts is None:
             self._made = {o: Belief.at_start(self.players, self.agents, o, self.model, own,
                                              keep_updates=keep_updates) for o, own in self._owns.items()}
             starts = dict(self._made)
@@ -502,6 +501,25 @@ def _observer_rows(space: HypothesisSpace, owner: int, slot: int) -> tuple[np.nd
     return rows, cells
 
 
+#: (id, id) of two type priors -> (the two, whether they are equal): what :meth:`_SharedTypeTables.for_beliefs` asks
+#: of the starts of every game (each space's start has its own prior array, all of them equal)
+_SAME_PRIORS: dict = {}
+
+
+def _same_prior(a: np.ndarray, b: np.ndarray) -> bool:
+    """``np.array_equal(a, b)``, remembered for arrays that cannot be written to (the starts' priors)."""
+    if a.flags.writeable or b.flags.writeable:
+        return bool(np.array_equal(a, b))
+    hit = _SAME_PRIORS.get((id(a), id(b)))
+    if hit is not None and hit[0] is a and hit[1] is b:
+        return hit[2]
+    same = bool(np.array_equal(a, b))
+    if len(_SAME_PRIORS) > 256:
+        _SAME_PRIORS.clear()
+    _SAME_PRIORS[(id(a), id(b))] = (a, b, same)
+    return same
+
+
 #: a start's type prior (by identity) -> (that prior, the population log prior, the prior summed over types):
 #: what :meth:`_SharedTypeTables.marginals` reads of the starts of every game (kept with the arrays they came from)
 _PRIOR_SUMS: dict = {}
@@ -553,7 +571,7 @@ class _SharedTypeTables:
         priors = [b.type_table_prior() for b in starts.values()]
         if bs.independent or bs.points_share or not priors or any(p is None for p in priors):
             return None
-        if not all(p is priors[0] or np.array_equal(p, priors[0]) for p in priors):    # (copies of a start share it)
+        if not all(p is priors[0] or _same_prior(p, priors[0]) for p in priors):    # (copies of a start share it)
             return None
         return cls(starts, priors[0], len(bs.agents))
 
