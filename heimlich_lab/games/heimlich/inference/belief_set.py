@@ -679,8 +679,10 @@ class _SharedTypeTables:
         pop, then = _prior_sums(self.prior, first)                                  # (M,), (M,)
         # what Belief.reads_decisions_of gives: every player's, the observer's own too with several kinds of table
         # (with one, its own decisions would weigh the observer's hypotheses alike)
-        readers = [self.readers[a] for a in actors]
-        if not all(o in r or (a == o and len(pop) == 1) for o in observers for a, r in zip(actors, readers)):
+        # (each actor's readers are observers, once each: those left out are all observers but the ones read)
+        n_obs, own_ok = len(observers), len(pop) == 1
+        if not all(len(r) == n_obs or (own_ok and len(r) == n_obs - 1 and a in self.beliefs and a not in r)
+                   for a, r in ((a, self.readers[a]) for a in actors)):
             beliefs = made()
             self.deliver(beliefs)
             return observers, np.stack([b.marginals_array() for b in beliefs.values()])
@@ -705,15 +707,18 @@ class _SharedTypeTables:
             z = w.sum(axis=1)
             ok = z > 1e-200
             sums = (w / np.where(ok, z, 1.0)[:, None]) @ _canonical_rows(full)[0]   # (O, cells)
-            cells = np.stack([c for _, c in held])
-            out[seen] = np.take_along_axis(sums, cells, axis=1).reshape(len(seen), full.n_owners + 1, full.n_slots)
-            for k in np.flatnonzero(~ok):
-                i = seen[k]
-                out[i] = self._marginals_of(starts[i][1], actors, gains, pop)
-        for i, (o, b) in enumerate(starts):
-            if o is None:       # the spectator: every hypothesis
-                z_o = weights.sum()
-                out[i] = full.event_sums(weights / z_o) if z_o > 1e-200 else self._marginals_of(b, actors, gains, pop)
+            k = sums.shape[1]
+            cells = np.stack([c for _, c in held]) + (k * np.arange(len(seen)))[:, None]
+            out[seen] = sums.ravel()[cells].reshape(len(seen), full.n_owners + 1, full.n_slots)
+            if not ok.all():
+                for j in np.flatnonzero(~ok):
+                    i = seen[j]
+                    out[i] = self._marginals_of(starts[i][1], actors, gains, pop)
+        if None in self.beliefs:       # the spectator: every hypothesis
+            i = observers.index(None)
+            z_o = weights.sum()
+            out[i] = full.event_sums(weights / z_o) if z_o > 1e-200 \
+                else self._marginals_of(starts[i][1], actors, gains, pop)
         return observers, out
 
     @staticmethod
