@@ -36,6 +36,8 @@ def test_every_observers_rows_and_cells_give_its_own_spaces_sums(n_players, n_ag
     for owner in range(n_players):
         for slot in range(n_agents):
             rows, cells = bs_module._observer_rows(full, owner, slot)
+            every_rows, every_cells = bs_module._every_observers_rows(full)
+            assert np.array_equal(every_rows[owner, slot], rows) and np.array_equal(every_cells[owner, slot], cells)
             idx, space = bs_module._held_rows(full, owner, slot)
             assert sorted(rows.tolist()) == idx.tolist()
             got = (weights[rows] @ onehot)[cells].reshape(n_players + 1, n_agents)

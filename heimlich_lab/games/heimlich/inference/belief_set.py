@@ -353,7 +353,10 @@ class BeliefSet:
             else {p: list(own_of[p]) for p in self.players}
         if final is not None:
             self.final_owners = dict(final)
-            self.truth = {p: [c for c in self.agents if final.get(c) == p] for p in self.players}
+            held: dict = {}
+            for c in self.agents:       # each player's agents, in the agents' order
+                held.setdefault(final.get(c), []).append(c)
+            self.truth = {p: held.get(p, []) for p in self.players}
         else:
             self.truth = {p: list(c) for p, c in self.truth_at_stop.items()}
 
@@ -496,6 +499,19 @@ def _observer_rows(space: HypothesisSpace, owner: int, slot: int) -> tuple[np.nd
         raise ModelError("an observer's hypotheses are not all in the spectator's space")   # (not a space of one each)
     rows = order[at]
     cells = (swap_o[:, None] * space.n_slots + swap_s[None, :]).ravel()
+    rows.setflags(write=False)
+    cells.setflags(write=False)
+    return rows, cells
+
+
+@lru_cache(maxsize=16)
+def _every_observers_rows(space: HypothesisSpace) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_observer_rows` of every owner and slot of ``space``, as two arrays: rows (owners, slots, hypotheses
+    of one observer) and cells (owners, slots, cells), so that a game's observers' are one look-up (cached,
+    read-only)."""
+    each = [[_observer_rows(space, o, s) for s in range(space.n_slots)] for o in range(space.n_owners)]
+    rows = np.array([[r for r, _ in by_slot] for by_slot in each])
+    cells = np.array([[c for _, c in by_slot] for by_slot in each])
     rows.setflags(write=False)
     cells.setflags(write=False)
     return rows, cells
@@ -701,14 +717,15 @@ class _SharedTypeTables:
         # over those rows only, for every player at once
         seen = [i for i, o in enumerate(observers) if o is not None]
         if seen:
-            held = [_observer_rows(full, full.owner_index(observers[i]), full.slot_index(starts[i][1].own_agents[0]))
-                    for i in seen]
-            w = weights[np.stack([r for r, _ in held])]                          # (O, h)
+            every_rows, every_cells = _every_observers_rows(full)
+            at = ([full.owner_index(observers[i]) for i in seen], [full.slot_index(starts[i][1].own_agents[0])
+                                                                   for i in seen])
+            w = weights[every_rows[at]]                                           # (O, h)
             z = w.sum(axis=1)
             ok = z > 1e-200
             sums = (w / np.where(ok, z, 1.0)[:, None]) @ _canonical_rows(full)[0]   # (O, cells)
             k = sums.shape[1]
-            cells = np.stack([c for _, c in held]) + (k * np.arange(len(seen)))[:, None]
+            cells = every_cells[at] + (k * np.arange(len(seen)))[:, None]
             out[seen] = sums.ravel()[cells].reshape(len(seen), full.n_owners + 1, full.n_slots)
             if not ok.all():
                 for j in np.flatnonzero(~ok):
