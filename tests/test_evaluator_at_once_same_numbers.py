@@ -145,3 +145,30 @@ def test_the_scores_of_the_stacked_tables_are_those_of_the_tables_by_player(rule
     assert all(np.array_equal(by_player[k], stacked[k]) for k in by_player)
     with pytest.raises(Exception, match="not an observer"):
         bs.marginals_stack(["Zed"])
+
+
+def test_a_new_model_equal_to_one_seen_starts_from_its_start_as_if_built():
+    """Each evaluator makes its own default model: a start made for an equal model (by value) is copied, with the new
+    model as its model, and reads a game as a belief built afresh with that model (bit for bit)."""
+    from heimlich_lab.games.heimlich.inference import belief as belief_module
+    from heimlich_lab.games.heimlich.inference.likelihoods import default_model
+    rec = _game(Rules(), 4, 4)
+    agents = rec.rules.agents_for(4)
+    first, second = default_model(), default_model()
+    Belief.at_start(rec.players, agents, "Bob", first, rec.deal["Bob"], keep_updates=False)
+    starts = Belief.cached_starts(rec.players, agents, {"Bob": rec.deal["Bob"]}, second, keep_updates=False)
+    assert starts is not None and starts["Bob"].model is second
+    copied = Belief.at_start(rec.players, agents, "Bob", second, rec.deal["Bob"], keep_updates=False)
+    assert copied.model is second
+    built = Belief(rec.players, agents, "Bob", second, rec.deal["Bob"], keep_updates=False)
+    for d in public_decisions(rec, None, None):
+        copied._consume(d)
+        built._consume(d)
+    assert np.array_equal(copied.marginals_array(), built.marginals_array())
+    assert copied.player_types() == built.player_types()
+    # a model without player types is recognised by identity only
+    from heimlich_lab.games.heimlich.inference.likelihoods import PushModel
+    Belief.at_start(rec.players, agents, "Bob", PushModel(0.5), rec.deal["Bob"], keep_updates=False)
+    assert belief_module._model_values(PushModel(0.5), ()) is None
+    assert Belief.cached_starts(rec.players, agents, {"Bob": rec.deal["Bob"]}, PushModel(0.5),
+                                keep_updates=False) is None

@@ -61,8 +61,18 @@ class BeliefSet:
         # Each belief starts as a copy of a start made once per arguments (Belief.at_start). While nothing reads
         # the beliefs (the evaluator's replay, whose shared type tables give every marginal table), the starts
         # themselves answer what the replay asks of them and no copy is made: :attr:`_beliefs` makes them when
-        # first read. A start not made yet is made now (and checks the arguments): every belief is made now.
+        # first read. A start not made yet is made now (and checks the arguments); a model whose starts are not
+        # kept (its prior tables can be written to) has every belief made now.
         starts = Belief.cached_starts(self.players, self.agents, self._owns, self.model, keep_updates=keep_updates)
+        if starts is None and not baselines:
+            # the starts not made yet made now (Belief.at_start keeps each for later calls; the copy it gives is
+            # not needed yet)
+            for o, own in self._owns.items():
+                if Belief.cached_start(self.players, self.agents, o, self.model, own, keep_updates=keep_updates) \
+                        is None:
+                    Belief.at_start(self.players, self.agents, o, self.model, own, keep_updates=keep_updates)
+            starts = Belief.cached_starts(self.players, self.agents, self._owns, self.model,
+                                          keep_updates=keep_updates)
         self._made: dict[str | None, Belief] | None = None
         if baselines or starts is None:
             self._made = {o: Belief.at_start(self.players, self.agents, o, self.model, own,
