@@ -126,7 +126,7 @@ class BeliefEvaluator:
         t = truth_table(players, agents, owners)
         # scored against what each observer holds at the stop (bs.truth is the final owners: a dropped second
         # agent is free)
-        scores = _scores(bs.marginals_arrays(), t, players, agents, bs.own_agents)
+        scores = _scores(bs.marginals_stack(players), t, players, agents, bs.own_agents)
         out: dict = {f"{self.prefix}{k}": dict(zip(players, map(float, v))) for k, v in scores.items()}
         out[f"{self.prefix}at_mark"] = bool(bs.at_mark)
         return out
@@ -184,9 +184,11 @@ class _GameWatch:
         return items
 
 
-def _scores(marginals: Mapping, t: np.ndarray, players: list, agents: list, own: Mapping) -> dict[str, np.ndarray]:
+def _scores(marginals: Mapping | np.ndarray, t: np.ndarray, players: list, agents: list, own: Mapping
+            ) -> dict[str, np.ndarray]:
     """:func:`~heimlich_lab.inference.metrics.score_belief` of every player's exact marginals (``marginals``:
-    player -> (players + free, agents), ``own``: player -> the agents they hold) against the truth table ``t``, for
+    player -> (players + free, agents), or those tables stacked in ``players`` order, ``own``: player -> the agents
+    they hold) against the truth table ``t``, for
     all of them at once: score name -> one value per player, in ``players`` order. The same arithmetic without its
     input checks (the BeliefSet's tables are valid by construction; the checks took about a tenth of a tournament
     game's time). Tested against score_belief.
@@ -198,23 +200,35 @@ def _scores(marginals: Mapping, t: np.ndarray, players: list, agents: list, own:
     >>> s["accuracy"].tolist(), s["actual_correct"].tolist()
     ([1.0, 1.0], [2.0, 2.0])
     """
-    m = np.stack([np.asarray(marginals[p], dtype=float) for p in players])            # (O, R, A)
+    m = np.asarray(marginals, dtype=float) if isinstance(marginals, np.ndarray) \
+        else np.stack([np.asarray(marginals[p], dtype=float) for p in players])     # (O, R, A)
     m = m / m.sum(axis=1, keepdims=True)                  # as score_belief
-    mp = m / m.sum(axis=1, keepdims=True)                 # as metrics._prepare
-    mask = np.array([[a not in own[p] for a in agents] for p in players])             # (O, A): scored agents
+    total = m.sum(axis=1)                                 # (O, A)
+    mp = m / total[:, None, :]                            # as metrics._prepare
+    at = {a: j for j, a in enumerate(agents)}
+    mask = np.ones((len(players), len(agents)), dtype=bool)                         # (O, A): scored agents
+    held = [(i, at[a]) for i, p in enumerate(players) for a in own[p] if a in at]
+    if held:
+        mask[tuple(np.array(held).T)] = False
     n = mask.sum(axis=1)
     cols = np.arange(len(agents))
+    obs = np.arange(len(players))
     # the sheet's entry per agent: the likeliest of the observer's opponents and "free" (the first on a tie)
-    others = np.where(np.eye(len(players), len(players) + 1, dtype=bool)[:, :, None], -np.inf, m)
+    others = m.copy()
+    others[obs, obs] = -np.inf
     best = others.argmax(axis=1)                                                      # (O, A): row index
     truth = (mp * t[None]).sum(axis=1)                                                # (O, A)
-    return {
-        "log_loss": -(np.log(np.clip(truth, 1e-15, 1.0)) * mask).sum(axis=1) / n,
-        "brier": (((mp - t[None]) ** 2).sum(axis=1) * mask).sum(axis=1) / n,
-        "accuracy": ((t[mp.argmax(axis=1), cols] == 1) * mask).sum(axis=1) / n,
-        "expected_correct": (np.take_along_axis(m, best[:, None, :], axis=1)[:, 0] / m.sum(axis=1) * mask).sum(axis=1),
-        "actual_correct": ((t[best, cols] == 1) * mask).sum(axis=1).astype(float),
-    }
+    # each score's value per observer and agent, then each summed over the scored agents (one sum for all five: the
+    # same additions, in the same order, as one per score)
+    per_agent = np.empty((5, len(players), len(agents)))
+    per_agent[0] = np.log(np.clip(truth, 1e-15, 1.0))
+    per_agent[1] = ((mp - t[None]) ** 2).sum(axis=1)
+    per_agent[2] = t[mp.argmax(axis=1), cols] == 1
+    per_agent[3] = m[obs[:, None], best, cols] / total
+    per_agent[4] = t[best, cols] == 1
+    sums = (per_agent * mask).sum(axis=2)                                             # (5, O)
+    return {"log_loss": -sums[0] / n, "brier": sums[1] / n, "accuracy": sums[2] / n, "expected_correct": sums[3],
+            "actual_correct": sums[4]}
 
 
 #: Named variants: name -> Rules options.

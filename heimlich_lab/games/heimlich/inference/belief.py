@@ -173,6 +173,29 @@ def _initial_posterior(space: HypothesisSpace, model, keep_updates: bool) -> Pos
 _AT_START: dict = {}
 
 
+#: the same as :data:`_AT_START`, keyed by what of a model with player types a start reads (its values, instead of the
+#: model's identity): a new model equal to one seen (each evaluator makes its own default model) copies that start
+_AT_START_VALUES: dict = {}
+#: id(model) -> (the model, its marks, :func:`_model_values` of it)
+_MODEL_VALUES: dict = {}
+
+
+def _model_values(model, marks: tuple) -> tuple | None:
+    """What of ``model`` (with player types) a belief's start reads, by value (:func:`_start_key` without the space),
+    with its class; ``None`` for a model without player types. Computed once per model (its marks, as found, the
+    same objects)."""
+    hit = _MODEL_VALUES.get(id(model))
+    if hit is not None and hit[0] is model and len(hit[1]) == len(marks) and all(a is b for a, b in zip(marks, hit[1])):
+        return hit[2]
+    if not is_typed(model):
+        return None
+    values = (type(model), *_start_key(None, model, False)[3:])   # type: ignore[arg-type]
+    if len(_MODEL_VALUES) > 64:
+        _MODEL_VALUES.clear()
+    _MODEL_VALUES[id(model)] = (model, marks, values)
+    return values
+
+
 def _start_marks(model) -> tuple | None:
     """What of ``model`` a belief's start reads (its prior tables and names, as found: compared by identity), or
     ``None`` if an array of them can be written to (then a start is not cached)."""
@@ -313,26 +336,96 @@ class Belief:
         and copied after (an evaluation starts the same few beliefs in every game): the copy shares the start's
         read-only arrays (a belief's arrays are replaced when it changes, never changed in place) and has its
         own posterior and history. A model is recognised by identity, and what its start reads (its prior
-        tables and names) too; a model whose prior tables can be written to is not cached.
+        tables and names) too; a model whose prior tables can be written to is not cached. A new model with player
+        types equal to one seen (those tables and names by value) copies that model's start, with itself as the
+        model (:meth:`cached_starts`).
 
         >>> b = Belief.at_start(["Ann", "Bob", "Cy"], ["red", "blue", "green"], "Bob", PushModel(0.5), "blue")
         >>> again = Belief.at_start(["Ann", "Bob", "Cy"], ["red", "blue", "green"], "Bob", b.model, "blue")
         >>> again is b, bool(np.array_equal(again.marginals_array(), b.marginals_array()))
         (False, True)
         """
+        start = cls.cached_start(players, agents, observer, model, own_agents, keep_updates=keep_updates)
+        if start is not None:
+            return start.unread_copy()
         own = (own_agents,) if isinstance(own_agents, str) else tuple(own_agents or ())
-        key = (cls, tuple(players), tuple(agents), observer, own, keep_updates, id(model))
+        args = (cls, tuple(players), tuple(agents), observer, own, keep_updates)
         marks = _start_marks(model)
-        hit = _AT_START.get(key)
-        if hit is not None and hit[0] is model and marks is not None and len(marks) == len(hit[1]) \
-                and all(a is b for a, b in zip(marks, hit[1])):
-            return hit[2].unread_copy()
         made = cls(players, agents, observer, model, own_agents, keep_updates=keep_updates)
         if marks is not None and model is not None:
             if len(_AT_START) > 128:
                 _AT_START.clear()
-            _AT_START[key] = (model, marks, made.unread_copy(start=True))
+            start = made.unread_copy(start=True)
+            _AT_START[(*args, id(model))] = (model, marks, start)
+            values = _model_values(model, marks)
+            if values is not None:
+                if len(_AT_START_VALUES) > 128:
+                    _AT_START_VALUES.clear()
+                _AT_START_VALUES[(*args, values)] = start
         return made
+
+    @classmethod
+    def cached_start(cls, players: Iterable[str], agents: Iterable[str], observer: str | None = None, model=None,
+                     own_agents: str | Iterable[str] | None = None, *, keep_updates: bool = True) -> Belief | None:
+        """The start that :meth:`at_start` copies for these arguments, if it has one (else ``None``): a belief that
+        has read nothing, shared by every later call, to be read only (never updated; :meth:`at_start` gives a
+        copy to update). A :class:`BeliefSet <heimlich_lab.games.heimlich.inference.belief_set.BeliefSet>` asks it
+        what a belief at the start says (its type prior, whose decisions it reads) without copying it.
+
+        >>> m = PushModel(0.5)
+        >>> Belief.cached_start(["Ann", "Bob"], ["red", "blue"], "Bob", m, "blue") is None
+        True
+        >>> b = Belief.at_start(["Ann", "Bob"], ["red", "blue"], "Bob", m, "blue")
+        >>> start = Belief.cached_start(["Ann", "Bob"], ["red", "blue"], "Bob", m, "blue")
+        >>> start is not b and bool(np.array_equal(start.marginals_array(), b.marginals_array()))
+        True
+        """
+        starts = cls.cached_starts(players, agents, {observer: own_agents}, model, keep_updates=keep_updates)
+        return None if starts is None else starts[observer]
+
+    @classmethod
+    def cached_starts(cls, players: Iterable[str], agents: Iterable[str], owns: Mapping, model=None, *,
+                      keep_updates: bool = True) -> dict | None:
+        """:meth:`cached_start` of several observers at once (``owns``: observer -> own agents), the model's marks
+        read once: observer -> start, or ``None`` if one of them has none. A model with player types that has no
+        start of its own yet gets a copy of the start of an equal model (the same prior tables and names: the same
+        starting posterior), with itself as its model.
+
+        >>> m = PushModel(0.5)
+        >>> for o, own in (("Ann", "red"), ("Bob", "blue")):
+        ...     _ = Belief.at_start(["Ann", "Bob"], ["red", "blue"], o, m, own)
+        >>> starts = Belief.cached_starts(["Ann", "Bob"], ["red", "blue"], {"Ann": "red", "Bob": "blue"}, m)
+        >>> [(o, b.observer, b.own_agents) for o, b in starts.items()]
+        [('Ann', 'Ann', ('red',)), ('Bob', 'Bob', ('blue',))]
+        >>> Belief.cached_starts(["Ann", "Bob"], ["red", "blue"], {"Ann": "blue"}, m) is None
+        True
+        """
+        players, agents = tuple(players), tuple(agents)
+        marks = None
+        out = {}
+        for observer, own_agents in owns.items():
+            own = (own_agents,) if isinstance(own_agents, str) else tuple(own_agents or ())
+            if marks is None:
+                marks = _start_marks(model)
+                if marks is None or model is None:
+                    return None
+            hit = _AT_START.get((cls, players, agents, observer, own, keep_updates, id(model)))
+            if hit is None or hit[0] is not model:
+                # a start made for an equal model (by value): copied for this one, and kept as its own
+                values = _model_values(model, marks)
+                other = None if values is None else \
+                    _AT_START_VALUES.get((cls, players, agents, observer, own, keep_updates, values))
+                if other is None:
+                    return None
+                start = other.unread_copy(start=True)
+                start.model = model
+                if len(_AT_START) > 128:
+                    _AT_START.clear()
+                hit = _AT_START[(cls, players, agents, observer, own, keep_updates, id(model))] = (model, marks, start)
+            if len(marks) != len(hit[1]) or not all(a is b for a, b in zip(marks, hit[1])):
+                return None
+            out[observer] = hit[2]
+        return out
 
     def unread_copy(self, start: bool = False) -> Belief:
         """A copy of a belief that has read nothing yet (its start: see :meth:`at_start`); raises

@@ -1,7 +1,7 @@
 """The beliefs of several observers of one game, updated together from one replay of a full record."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
 
@@ -15,7 +15,7 @@ from ..rules.records import GameRecord
 from ..rules.replay import Decision, public_decisions
 from .baselines import IndependentBelief, PointsShareBelief
 from .belief import Belief, BeliefStep
-from .likelihoods import ask_model, batch_answers_checked, default_model, own_pool_answers
+from .likelihoods import ask_model, batch_answers_stacked, default_model, own_pool_answers
 from .model import HAND_DECISIONS
 from .wording import describe_action
 
@@ -53,13 +53,35 @@ class BeliefSet:
                  baselines: bool = False, keep_updates: bool = True, alpha: float = 1.0):
         self.players, self.agents = tuple(players), tuple(agents)
         self.model = default_model() if model is None else model
-        self._beliefs: dict[str | None, Belief] = {}
         self.independent: dict[str | None, IndependentBelief] = {}
         self.points_share: dict[str | None, PointsShareBelief] = {}
-        for obs, own in observers.items():
-            own = tuple([own] if isinstance(own, str) else (own or ()))
-            self._beliefs[obs] = Belief.at_start(self.players, self.agents, obs, self.model, own,
-                                                 keep_updates=keep_updates)
+        #: observer -> the agents it holds at the start; the beliefs themselves are made when first read (below)
+        self._owns = {o: tuple([own] if isinstance(own, str) else (own or ())) for o, own in observers.items()}
+        self._keep_updates = keep_updates
+        # Each belief starts as a copy of a start made once per arguments (Belief.at_start). While nothing reads
+        # the beliefs (the evaluator's replay, whose shared type tables give every marginal table), the starts
+        # themselves answer what the replay asks of them and no copy is made: :attr:`_beliefs` makes them when
+        # first read. A start not made yet is made now (and checks the arguments); a model whose starts are not
+        # kept (its prior tables can be written to) has every belief made now.
+        starts = Belief.cached_starts(self.players, self.agents, self._owns, self.model, keep_updates=keep_updates)
+        if starts is None and not baselines:
+            # the starts not made yet made now (Belief.at_start keeps each for later calls; the copy it gives is
+            # not needed yet)
+            for o, own in self._owns.items():
+                if Belief.cached_start(self.players, self.agents, o, self.model, own, keep_updates=keep_updates) \
+                        is None:
+                    Belief.at_start(self.players, self.agents, o, self.model, own, keep_updates=keep_updates)
+            starts = Belief.cached_starts(self.players, self.agents, self._owns, self.model,
+                                          keep_updates=keep_updates)
+        self._made: dict[str | None, Belief] | None = None
+        if baselines or starts is None:
+            self._made = {o: Belief.at_start(self.players, self.agents, o, self.model, own,
+                                             keep_updates=keep_updates) for o, own in self._owns.items()}
+            starts = dict(self._made)
+        #: observer -> a belief as it starts (the start itself, or the belief made), read by the shared type tables
+        #: (:class:`_SharedTypeTables`: while they are shared, the beliefs read nothing themselves)
+        self._starts: dict[str | None, Belief] = starts   # type: ignore[assignment]
+        for obs, own in self._owns.items():
             if baselines:
                 self.independent[obs] = IndependentBelief(self.players, self.agents, obs, self.model, own or None)
                 self.points_share[obs] = PointsShareBelief(self.players, self.agents, obs, own or None, alpha)
@@ -70,6 +92,28 @@ class BeliefSet:
         self.final_owners: dict[str, str | None] | None = None  # agent -> final owner (finished games only)
         self.index = 0
         self._shared: _SharedTypeTables | None = None   # during from_record (see there)
+        self._stacked_answers: tuple | None = None      # (answered items, their answers stacked): see _answers
+
+    @property
+    def _beliefs(self) -> dict[str | None, Belief]:
+        """Observer -> :class:`Belief`, each made (copied from its start) when first asked for."""
+        made = self._made
+        if made is None:
+            made = self._made = {o: Belief.at_start(self.players, self.agents, o, self.model, own,
+                                                    keep_updates=self._keep_updates) for o, own in self._owns.items()}
+        return made
+
+    @property
+    def starts(self) -> dict[str | None, Belief]:
+        """Observer -> a belief as that observer started (to be read, never updated): what a replay asks of the
+        beliefs before any of them is made (their type prior, whose decisions they read, their hypotheses).
+
+        >>> from heimlich_lab.games.heimlich.inference.likelihoods import PushModel
+        >>> bs = BeliefSet(["Ann", "Bob"], ["red", "blue"], {"Bob": "blue", None: ()}, PushModel(0.5))
+        >>> sorted(bs.starts, key=str), bs.starts["Bob"].own_agents, len(bs.starts["Bob"].space)
+        (['Bob', None], ('blue',), 1)
+        """
+        return self._starts
 
     @property
     def beliefs(self) -> dict[str | None, Belief]:
@@ -83,7 +127,9 @@ class BeliefSet:
     @property
     def own_agents(self) -> dict[str | None, tuple[str, ...]]:
         """Observer -> the agent card(s) the observer holds now (a take adds one; none for a spectator)."""
-        return {o: b.own_agents for o, b in self._beliefs.items()}
+        if self._made is None:      # (nothing read: what each holds at the start)
+            return dict(self._owns)
+        return {o: b.own_agents for o, b in self._made.items()}
 
     def marginals_arrays(self) -> dict[str | None, np.ndarray]:
         """Observer -> :meth:`Belief.marginals_array`. After a replay whose beliefs kept their type tables
@@ -100,11 +146,37 @@ class BeliefSet:
         True
         """
         if self._shared is not None:
-            return self._shared.marginals()
+            return self._shared.marginals(lambda: self._beliefs)
         return {o: b.marginals_array() for o, b in self._beliefs.items()}
 
+    def marginals_stack(self, observers: Iterable[str | None] | None = None) -> np.ndarray:
+        """:meth:`marginals_arrays` of ``observers`` (default: every observer, in order) as one array (observers,
+        players + 1, agents), the same numbers (computed at once for all of them after a replay that kept the
+        type tables shared).
+
+        >>> from heimlich_lab import Rules, play
+        >>> from heimlich_lab.bots import BoltzmannBot
+        >>> rec = play(Rules(), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}, seed=4)
+        >>> bs = BeliefSet.from_record(rec, keep_updates=False)
+        >>> stack, each = bs.marginals_stack(["Cy", "Ann"]), bs.marginals_arrays()
+        >>> stack.shape, bool(np.array_equal(stack[0], each["Cy"]) and np.array_equal(stack[1], each["Ann"]))
+        ((2, 4, 6), True)
+        """
+        wanted = list(self._owns) if observers is None else list(observers)
+        for o in wanted:
+            if o not in self._owns:
+                raise ModelError(f"{o!r} is not an observer of this set (observers: {list(self._owns)})")
+        if self._shared is not None:
+            keys, table = self._shared.marginals_stack(lambda: self._beliefs)
+            if keys == wanted:
+                return table
+            at = {o: i for i, o in enumerate(keys)}
+            return table[[at[o] for o in wanted]]
+        each = self.marginals_arrays()
+        return np.stack([each[o] for o in wanted])
+
     def __repr__(self):
-        who = ", ".join(o or "spectator" for o in self._beliefs)
+        who = ", ".join(o or "spectator" for o in self._owns)
         return f"<BeliefSet of {who}: {self.index} log entries>"
 
     @classmethod
@@ -208,7 +280,7 @@ class BeliefSet:
         self = cls(players, agents, own_of, model, keep_updates=keep_updates)
         self._shared = _SharedTypeTables.for_beliefs(self)
         if callable(getattr(self.model, "batch_type_log_likelihoods", None)):
-            stop = self._read_at_once(decisions, None)
+            stop = self._read_at_once(decisions, None, at_once=True)
         else:
             stop = self._read(decisions, None, None, None)
         if stop is not None:
@@ -219,7 +291,7 @@ class BeliefSet:
         """The model's answers to a game's decisions at once
         (:func:`~heimlich_lab.games.heimlich.inference.likelihoods.batch_answers`); whether every one of them is
         finite goes to the shared tables (checked once here, not per decision)."""
-        batch, finite = batch_answers_checked(self.model, items, len(self.agents))
+        batch, finite, self._stacked_answers = batch_answers_stacked(self.model, items, len(self.agents))
         if batch and self._shared is not None:
             if finite is None:      # not seen while checking them
                 given = [v for v in batch.values() if v is not None]
@@ -227,16 +299,29 @@ class BeliefSet:
             self._shared.finite = finite
         return batch
 
-    def _read_at_once(self, items: list[Decision], record: GameRecord | None) -> Decision | None:
+    def _read_at_once(self, items: list[Decision], record: GameRecord | None, at_once: bool = False
+                      ) -> Decision | None:
         """:meth:`_read` of a game's decisions (no Top Secret twin) with their answers at once; while the
         beliefs share their type tables, a decision whose answer is finite everywhere is added to them here
-        directly (what :meth:`_consume` does with it). The last item read."""
+        directly (what :meth:`_consume` does with it). The last item read. ``at_once`` (:meth:`from_played`):
+        when every item is a decision and every answer was checked at once, all of them are added to the shared
+        tables in one operation per game (:meth:`_SharedTypeTables.add_all`: the same numbers)."""
         batch = self._answers(items)
         shared = self._shared
         if batch is None or shared is None or not shared.finite:
             return self._read(items, record, None, batch)
-        stop = None
+        stacked = self._stacked_answers
+        self._stacked_answers = None
         kinds = DECISION_KINDS
+        if at_once and stacked is not None and items and not shared.tables \
+                and all(item.action.kind in kinds for item in items):
+            shared.add_all(*stacked)
+            if any(item.at_mark for item in items):
+                self.at_mark = True
+            last = items[-1]
+            self.index = last.index + 1
+            return last
+        stop = None
         for item in items:
             if self._shared is shared and item.action.kind in kinds:
                 values = batch.get(item.index)
@@ -278,7 +363,10 @@ class BeliefSet:
             else {p: list(own_of[p]) for p in self.players}
         if final is not None:
             self.final_owners = dict(final)
-            self.truth = {p: [c for c in self.agents if final.get(c) == p] for p in self.players}
+            held: dict = {}
+            for c in self.agents:       # each player's agents, in the agents' order
+                held.setdefault(final.get(c), []).append(c)
+            self.truth = {p: held.get(p, []) for p in self.players}
         else:
             self.truth = {p: list(c) for p, c in self.truth_at_stop.items()}
 
@@ -328,7 +416,7 @@ class BeliefSet:
     def _end_sharing(self) -> None:
         """Give every belief its type tables from the shared ones, and stop sharing."""
         if self._shared is not None:
-            self._shared.deliver()
+            self._shared.deliver(self._beliefs)
             self._shared = None
 
     @contextmanager
@@ -381,6 +469,101 @@ def _spectator_space(players: tuple, agents: tuple) -> HypothesisSpace:
     return HypothesisSpace.assignments(players, agents)
 
 
+@lru_cache(maxsize=16)
+def _canonical_rows(space: HypothesisSpace) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`_observer_rows` reads of ``space`` (an assignment of one agent to each player; cached, read-only):
+    the one-hot cells (hypotheses, (owners + 1) slots) of the hypotheses where owner 0 holds slot 0 (in ``space``'s
+    order) and their owner codes (free: ``n_owners``), each row of ``space`` as a number (its codes in base
+    ``n_owners + 1``) sorted, the order that sorts them and the base's powers."""
+    n_o, n_s = space.n_owners, space.n_slots
+    codes = np.where(space.table < 0, n_o, space.table).astype(np.int64)                  # (H, slots)
+    powers = (n_o + 1) ** np.arange(n_s, dtype=np.int64)
+    keys = codes @ powers
+    order = np.argsort(keys, kind="stable")
+    mine = codes[_single_slots(space)[0] == 0]
+    cells = np.zeros((len(mine), (n_o + 1) * n_s))
+    cells[np.arange(len(mine))[:, None], mine * n_s + np.arange(n_s)] = 1.0
+    out = (cells, mine, keys[order], order, powers)
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=256)
+def _observer_rows(space: HypothesisSpace, owner: int, slot: int) -> tuple[np.ndarray, np.ndarray]:
+    """The hypotheses of ``space`` (an assignment of one agent to each player) in which ``owner`` holds ``slot``, in
+    the order of the canonical ones (owner 0 holding slot 0, :func:`_canonical_rows`) with owners 0 and ``owner``
+    and slots 0 and ``slot`` swapped: their indices in ``space`` (rows), and where each cell of their marginal table
+    (owners + 1, slots), flattened, is in the canonical table: ``sums[cells]`` (cached, read-only).
+
+    So every observer's marginal table is one product with the same one-hot matrix (the canonical rows'), its
+    weights gathered in this order (:meth:`_SharedTypeTables.marginals`)."""
+    onehot, mine, keys, order, powers = _canonical_rows(space)
+    swap_o = np.arange(space.n_owners + 1)
+    swap_o[[0, owner]] = swap_o[[owner, 0]]
+    swap_s = np.arange(space.n_slots)
+    swap_s[[0, slot]] = swap_s[[slot, 0]]
+    want = swap_o[mine[:, swap_s]] @ powers          # slot c held by swap_o(the canonical owner of slot swap_s(c))
+    at = np.searchsorted(keys, want)
+    if not np.array_equal(keys[np.minimum(at, len(keys) - 1)], want):
+        raise ModelError("an observer's hypotheses are not all in the spectator's space")   # (not a space of one each)
+    rows = order[at]
+    cells = (swap_o[:, None] * space.n_slots + swap_s[None, :]).ravel()
+    rows.setflags(write=False)
+    cells.setflags(write=False)
+    return rows, cells
+
+
+@lru_cache(maxsize=16)
+def _every_observers_rows(space: HypothesisSpace) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_observer_rows` of every owner and slot of ``space``, as two arrays: rows (owners, slots, hypotheses
+    of one observer) and cells (owners, slots, cells), so that a game's observers' are one look-up (cached,
+    read-only)."""
+    each = [[_observer_rows(space, o, s) for s in range(space.n_slots)] for o in range(space.n_owners)]
+    rows = np.array([[r for r, _ in by_slot] for by_slot in each])
+    cells = np.array([[c for _, c in by_slot] for by_slot in each])
+    rows.setflags(write=False)
+    cells.setflags(write=False)
+    return rows, cells
+
+
+#: (id, id) of two type priors -> (the two, whether they are equal): what :meth:`_SharedTypeTables.for_beliefs` asks
+#: of the starts of every game (each space's start has its own prior array, all of them equal)
+_SAME_PRIORS: dict = {}
+
+
+def _same_prior(a: np.ndarray, b: np.ndarray) -> bool:
+    """``np.array_equal(a, b)``, remembered for arrays that cannot be written to (the starts' priors)."""
+    if a.flags.writeable or b.flags.writeable:
+        return bool(np.array_equal(a, b))
+    hit = _SAME_PRIORS.get((id(a), id(b)))
+    if hit is not None and hit[0] is a and hit[1] is b:
+        return hit[2]
+    same = bool(np.array_equal(a, b))
+    if len(_SAME_PRIORS) > 256:
+        _SAME_PRIORS.clear()
+    _SAME_PRIORS[(id(a), id(b))] = (a, b, same)
+    return same
+
+
+#: a start's type prior (by identity) -> (that prior, the population log prior, the prior summed over types):
+#: what :meth:`_SharedTypeTables.marginals` reads of the starts of every game (kept with the arrays they came from)
+_PRIOR_SUMS: dict = {}
+
+
+def _prior_sums(prior: np.ndarray, start: Belief) -> tuple[np.ndarray, np.ndarray]:
+    """The population log prior of ``start`` (a belief at its start, whose type table prior is ``prior``) and
+    ``log_sum_exp(prior, 1)``, computed once per start's prior (cached by identity: copies of one start share it)."""
+    hit = _PRIOR_SUMS.get(id(prior))
+    if hit is not None and hit[0] is prior and hit[1] is start:
+        return hit[2], hit[3]
+    pop, then = start.posterior().population_log_prior, log_sum_exp(prior, 1)
+    if len(_PRIOR_SUMS) > 64:
+        _PRIOR_SUMS.clear()
+    _PRIOR_SUMS[id(prior)] = (prior, start, pop, then)
+    return pop, then
+
+
 class _SharedTypeTables:
     """The type tables of a replay whose beliefs all learn types lazily (no update records, no baselines).
 
@@ -390,12 +573,14 @@ class _SharedTypeTables:
     decision, the tables are handed to the beliefs when the replay ends (or before anything else changes
     them): each belief's columns of them, the same additions in the same order, so the same numbers. A
     decision with an impossible option for some type or agent, or that each observer reads with their own
-    hand, ends the sharing first.
+    hand, ends the sharing first. While the tables are shared, the beliefs are asked only what they say at their
+    start (:attr:`beliefs`, the BeliefSet's starts: no belief needs to be made until one is read).
     """
 
-    def __init__(self, beliefs: dict, prior: np.ndarray, n_agents: int):
-        self.beliefs = beliefs
-        self.readers: dict[str, list[Belief]] = {}
+    def __init__(self, starts: dict, prior: np.ndarray, n_agents: int):
+        #: observer -> the belief as it starts (read only: the beliefs read nothing while the tables are shared)
+        self.beliefs: dict = starts
+        self.readers: dict[str, list] = {}     # actor -> the observers that read its decisions
         self.tables: dict[str, np.ndarray] = {}
         self.steps: list = []      # the decisions added (Decision items), their steps made on delivery
         self.prior = prior
@@ -403,17 +588,24 @@ class _SharedTypeTables:
         #: every log-likelihood that :meth:`add` will be given is known to be finite (checked at once by the
         #: caller): add checks none of them again
         self.finite = False
+        self._stacked: tuple | None = None     # (actors, their tables stacked) when added at once (add_all)
 
     @classmethod
     def for_beliefs(cls, bs: BeliefSet) -> _SharedTypeTables | None:
         """Sharing for ``bs``'s beliefs, or ``None`` where it does not apply."""
-        beliefs = bs.beliefs
-        priors = [b.type_table_prior() for b in beliefs.values()]
+        starts = bs.starts
+        priors = [b.type_table_prior() for b in starts.values()]
         if bs.independent or bs.points_share or not priors or any(p is None for p in priors):
             return None
-        if not all(p is priors[0] or np.array_equal(p, priors[0]) for p in priors):    # (copies of a start share it)
+        if not all(p is priors[0] or _same_prior(p, priors[0]) for p in priors):    # (copies of a start share it)
             return None
-        return cls(beliefs, priors[0], len(bs.agents))
+        return cls(starts, priors[0], len(bs.agents))
+
+    def _readers_of(self, actor: str) -> list:
+        readers = self.readers.get(actor)
+        if readers is None:
+            readers = self.readers[actor] = [o for o, b in self.beliefs.items() if b.reads_decisions_of(actor)]
+        return readers
 
     def add(self, actor: str, values: np.ndarray, item) -> bool:
         """Add one decision's log-likelihoods (types, agents) for every belief that reads it; ``False`` (nothing
@@ -421,9 +613,7 @@ class _SharedTypeTables:
         step in the readers' histories (with its description) is made when the tables are handed over."""
         if values.ndim != 2 or not (self.finite or values.min() > -np.inf):
             return False
-        readers = self.readers.get(actor)
-        if readers is None:
-            readers = self.readers[actor] = [b for b in self.beliefs.values() if b.reads_decisions_of(actor)]
+        self._readers_of(actor)
         table = self.tables.get(actor)
         if table is None:   # a new table of this replay's own, added to in place (handed over only at the end)
             table = self.tables[actor] = np.repeat(self.prior[:, :, None], self.n_agents, axis=2)
@@ -431,9 +621,68 @@ class _SharedTypeTables:
         self.steps.append(item)
         return True
 
-    def marginals(self) -> dict:
+    def add_all(self, items: list, values: np.ndarray) -> None:
+        """:meth:`add` of every decision of ``items`` in order, to tables that have none yet (``values``: their
+        log-likelihoods stacked, (items, types, agents), all finite): every player's table in one operation, the
+        start's prior then the player's decisions added one by one in order (a cumulative sum over decisions;
+        the players with fewer decisions add zeros after theirs), so the numbers of :meth:`add`.
+
+        >>> from heimlich_lab import Rules, play
+        >>> from heimlich_lab.bots import BoltzmannBot
+        >>> from heimlich_lab.games.heimlich.rules.replay import public_decisions
+        >>> from heimlich_lab.games.heimlich.inference.likelihoods import batch_answers_stacked
+        >>> rec = play(Rules(), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}, seed=4)
+        >>> bs = BeliefSet(rec.players, rec.rules.agents_for(3), {p: rec.deal[p] for p in rec.players},
+        ...                keep_updates=False)
+        >>> items = list(public_decisions(rec, None, None))
+        >>> answers, finite, (answered, table) = batch_answers_stacked(bs.model, items, 6)
+        >>> at_once, one_by_one = _SharedTypeTables.for_beliefs(bs), _SharedTypeTables.for_beliefs(bs)
+        >>> at_once.add_all(answered, table)
+        >>> all(one_by_one.add(it.actor, answers[it.index], it) for it in answered)
+        True
+        >>> list(at_once.tables) == list(one_by_one.tables) and at_once.steps == one_by_one.steps
+        True
+        >>> all(np.array_equal(at_once.tables[p], one_by_one.tables[p]) for p in rec.players)
+        True
+        """
+        if self.tables or not items:
+            for item, v in zip(items, values):
+                self.add(item.actor, v, item)
+            return
+        at: dict[str, int] = {}
+        counts: list[int] = []
+        who, nth = [], []
+        for item in items:
+            q = at.get(item.actor)
+            if q is None:
+                q = at[item.actor] = len(counts)
+                counts.append(0)
+            who.append(q)
+            nth.append(counts[q])
+            counts[q] += 1
+        M, T = self.prior.shape
+        sums = np.zeros((max(counts) + 1, len(counts), M, T, self.n_agents))
+        sums[0] = self.prior[:, :, None]
+        sums[np.array(nth) + 1, np.array(who)] = values[:, None]
+        # (players, M, T, agents): numpy adds the slices of an outer axis one after the other, in order (its
+        # pairwise sums are along the innermost axis only); the same numbers as add(), tested
+        tables = np.add.reduce(sums, axis=0)
+        self.tables = {a: tables[q] for a, q in at.items()}
+        self._stacked = (tuple(at), tables)
+        for a in at:
+            self._readers_of(a)
+        self.steps.extend(items)
+
+    def marginals(self, made: Callable[[], dict]) -> dict:
         """Observer -> marginal table (players + free, agents) of every belief, from the shared tables, without
-        handing them over.
+        handing them over (:meth:`marginals_stack` as a dict)."""
+        observers, table = self.marginals_stack(made)
+        return {o: table[i] for i, o in enumerate(observers)}
+
+    def marginals_stack(self, made: Callable[[], dict]) -> tuple[list, np.ndarray]:
+        """The observers and their marginal tables (observers, players + free, agents), from the shared tables,
+        without handing them over (``made()``: observer -> belief, made if need be; read where the beliefs are
+        read themselves).
 
         Each belief's posterior is its start (a uniform prior over its hypotheses, the type prior per kind of
         table) with the decisions it read. As :meth:`TypedPosterior._sync
@@ -443,42 +692,61 @@ class _SharedTypeTables:
         start. An observer's hypotheses are the spectator's in which the observer holds its own agent, so when
         every belief reads the same players (or leaves out only its own observer's decisions, which then weigh
         its hypotheses alike) the weights are computed once, over the spectator's hypotheses, as products of the
-        gains (a few ``exp`` per player and agent instead of one per hypothesis); an observer whose hypotheses all
-        weigh too little there for that (under 1e-200 of the largest product) has its own computed in logs.
-        Beliefs that read different players are handed their tables and read."""
-        beliefs = list(self.beliefs.items())
-        first = beliefs[0][1]
-        pop = first.posterior().population_log_prior                             # (M,)
+        gains (a few ``exp`` per player and agent instead of one per hypothesis), and every player's table is
+        one product of those weights gathered at its hypotheses (:func:`_observer_rows`) with one one-hot matrix;
+        an observer whose hypotheses all weigh too little there for that (under 1e-200 of the largest product)
+        has its own computed in logs. Beliefs that read different players are handed their tables and read."""
+        starts = list(self.beliefs.items())
+        observers = [o for o, _ in starts]
+        first = starts[0][1]
         actors = list(self.tables)
         if not actors:
-            return {o: b.marginals_array() for o, b in beliefs}
-        for o, b in beliefs:    # what Belief.reads_decisions_of gives: every player's, the observer's own too
-            # with several kinds of table (with one, its own decisions would weigh the observer's hypotheses alike)
-            if not all(b in self.readers[a] or (a == o and len(pop) == 1) for a in actors):
-                self.deliver()
-                return {o: b.marginals_array() for o, b in beliefs}
-        then = log_sum_exp(self.prior, 1)                                         # (M,)
-        gains = log_sum_exp(np.stack([self.tables[a] for a in actors]), 2) - then[None, :, None]   # (Q, M, A)
+            return observers, np.stack([b.marginals_array() for b in made().values()])
+        pop, then = _prior_sums(self.prior, first)                                  # (M,), (M,)
+        # what Belief.reads_decisions_of gives: every player's, the observer's own too with several kinds of table
+        # (with one, its own decisions would weigh the observer's hypotheses alike)
+        # (each actor's readers are observers, once each: those left out are all observers but the ones read)
+        n_obs, own_ok = len(observers), len(pop) == 1
+        if not all(len(r) == n_obs or (own_ok and len(r) == n_obs - 1 and a in self.beliefs and a not in r)
+                   for a, r in ((a, self.readers[a]) for a in actors)):
+            beliefs = made()
+            self.deliver(beliefs)
+            return observers, np.stack([b.marginals_array() for b in beliefs.values()])
+        stacked = self._stacked
+        tables = stacked[1] if stacked is not None and stacked[0] == tuple(actors) \
+            else np.stack([self.tables[a] for a in actors])
+        gains = log_sum_exp(tables, 2) - then[None, :, None]                       # (Q, M, A)
         Q, M, A = gains.shape
         full = _spectator_space(first.players, first.agents)
         # the gains as factors of at most 1 (each player's largest taken out), player q's of agent a at row q A + a
         factors = np.exp(gains - gains.max(axis=(1, 2), keepdims=True)).transpose(0, 2, 1).reshape(Q * A, M)
         rows = _factor_rows(full, tuple(actors))                                  # (Q, H)
         weights = np.take(factors, rows, axis=0).prod(axis=0) @ np.exp(pop)       # (H,)
-        # each observer's weights: the spectator's, the others' the spectator's where they hold their own agent
-        # (the rows of their own hypotheses, in the same order), each table summed over those rows only
-        out = {}
-        for o, b in beliefs:
-            if o is None:
-                z_o = weights.sum()
-                out[o] = full.event_sums(weights / z_o) if z_o > 1e-200 \
-                    else self._marginals_of(b, actors, gains, pop)
-                continue
-            idx, space = _held_rows(full, full.owner_index(o), full.slot_index(b.own_agents[0]))
-            w = weights[idx]
-            z = w.sum()
-            out[o] = space.event_sums(w / z) if z > 1e-200 else self._marginals_of(b, actors, gains, pop)
-        return out
+        out = np.empty((len(starts), full.n_owners + 1, full.n_slots))
+        # each player's weights: the spectator's where it holds its own agent (:func:`_observer_rows`), summed
+        # over those rows only, for every player at once
+        seen = [i for i, o in enumerate(observers) if o is not None]
+        if seen:
+            every_rows, every_cells = _every_observers_rows(full)
+            at = ([full.owner_index(observers[i]) for i in seen], [full.slot_index(starts[i][1].own_agents[0])
+                                                                   for i in seen])
+            w = weights[every_rows[at]]                                           # (O, h)
+            z = w.sum(axis=1)
+            ok = z > 1e-200
+            sums = (w / np.where(ok, z, 1.0)[:, None]) @ _canonical_rows(full)[0]   # (O, cells)
+            k = sums.shape[1]
+            cells = every_cells[at] + (k * np.arange(len(seen)))[:, None]
+            out[seen] = sums.ravel()[cells].reshape(len(seen), full.n_owners + 1, full.n_slots)
+            if not ok.all():
+                for j in np.flatnonzero(~ok):
+                    i = seen[j]
+                    out[i] = self._marginals_of(starts[i][1], actors, gains, pop)
+        if None in self.beliefs:       # the spectator: every hypothesis
+            i = observers.index(None)
+            z_o = weights.sum()
+            out[i] = full.event_sums(weights / z_o) if z_o > 1e-200 \
+                else self._marginals_of(starts[i][1], actors, gains, pop)
+        return observers, out
 
     @staticmethod
     def _marginals_of(b: Belief, actors: list, gains: np.ndarray, pop: np.ndarray) -> np.ndarray:
@@ -494,16 +762,16 @@ class _SharedTypeTables:
         e = np.exp(total - total.max())
         return space.event_sums(e / e.sum())
 
-    def deliver(self) -> None:
+    def deliver(self, beliefs: dict) -> None:
         """Each belief's columns of the shared tables, and the steps of the decisions added, in order, in the
-        histories of the beliefs that read them."""
+        histories of the beliefs that read them (``beliefs``: observer -> belief)."""
         for actor, table in self.tables.items():
-            for b in self.readers[actor]:
-                b.receive_type_table(actor, table)
+            for o in self.readers[actor]:
+                beliefs[o].receive_type_table(actor, table)
         for item in self.steps:
             step = BeliefStep(item.index, item.turn, item.actor, item.action,
                               describe_action(item.view, item.actor, item.action), "observation", None, None)
-            for b in self.readers[item.actor]:
-                b.history.append(step)
-        self.tables, self.steps = {}, []
+            for o in self.readers[item.actor]:
+                beliefs[o].history.append(step)
+        self.tables, self.steps, self._stacked = {}, [], None
 

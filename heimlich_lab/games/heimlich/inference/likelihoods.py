@@ -243,19 +243,39 @@ def batch_answers_checked(model, items, n_agents: int) -> tuple[dict | None, boo
     >>> finite, all(v is None or bool(np.isfinite(v).all()) for v in answers.values())
     (True, True)
     """
+    answers, finite, _ = batch_answers_stacked(model, items, n_agents)
+    return answers, finite
+
+
+def batch_answers_stacked(model, items, n_agents: int) -> tuple[dict | None, bool | None, tuple | None]:
+    """:func:`batch_answers_checked`, and the answers given as one array when they were checked at once: the items
+    answered (not ``None``), in order, and their answers stacked, (items, types, agents) (the same numbers as the
+    answers' values); else ``None``.
+
+    >>> from heimlich_lab import Rules, play
+    >>> from heimlich_lab.bots import BoltzmannBot
+    >>> from heimlich_lab.games.heimlich.rules.replay import public_decisions
+    >>> rec = play(Rules(), {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}, seed=4)
+    >>> items = list(public_decisions(rec, None, None))
+    >>> answers, finite, (answered, table) = batch_answers_stacked(default_model(), items, 6)
+    >>> all(np.array_equal(answers[it.index], row) for it, row in zip(answered, table))
+    True
+    >>> len(answered) == sum(v is not None for v in answers.values()) == len(table)
+    True
+    """
     batch = getattr(model, "batch_type_log_likelihoods", None)
     if not callable(batch) or not is_typed(model):
-        return None, None
+        return None, None, None
     asked = [it for it in items if it.action.kind in DECISION_KINDS and it.view is not None]
     decisions = [(it.view, it.actor, it.action) for it in asked]
     if any(it.action.kind in HAND_DECISIONS for it in asked):
         if "hands" not in inspect.signature(batch).parameters:     # a model that reads no hand decision at once
-            return None, None
+            return None, None, None
         raw = batch(decisions, hands=True)
     else:
         raw = batch(decisions)
     if raw is None:
-        return None, None
+        return None, None, None
     rows = [r for r in raw if r is not None]
     shape = (len(model.type_names), n_agents)
     if rows and all(isinstance(r, np.ndarray) and r.shape == shape and r.dtype is _FLOAT for r in rows):
@@ -264,8 +284,11 @@ def batch_answers_checked(model, items, n_agents: int) -> tuple[dict | None, boo
         if (table <= _LOGLIK_TOL).all() and not np.isneginf(table).all(axis=(1, 2)).any():
             for r in rows:
                 r.setflags(write=False)
-            return {it.index: r for it, r in zip(asked, raw)}, bool(table.min() > -np.inf)
-    return {it.index: checked_type_rows(model, r, it.actor, it.action, n_agents) for it, r in zip(asked, raw)}, None
+            table.setflags(write=False)
+            answered = [it for it, r in zip(asked, raw) if r is not None]
+            return {it.index: r for it, r in zip(asked, raw)}, bool(table.min() > -np.inf), (answered, table)
+    return {it.index: checked_type_rows(model, r, it.actor, it.action, n_agents) for it, r in zip(asked, raw)}, \
+        None, None
 
 
 #: The answers of the last few games read at once (:func:`game_answers`): every observer of a record reads the
