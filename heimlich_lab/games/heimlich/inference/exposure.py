@@ -292,7 +292,8 @@ def _rows_by_subsets(actors: list[int], values: list, n_players: int, n_slots: i
     weights times, per agent, the sum over the other players' assignments to the other agents of their
     weights' products: a recursion over the subsets of agents the other players hold (every step at once; each
     layer's sums gathered from the one before, no matrix product: a product of these small 0/1 matrices runs
-    through BLAS's threads, whose waiting cost more CPU than the sums). The same rows within rounding; ``None``
+    through BLAS's threads, whose waiting cost more CPU than the sums; the steps run along memory, and the other
+    players' weights of every layer are gathered at once). The same rows within rounding; ``None``
     if a step is impossible; ``NotImplemented`` where a player's every agent became impossible (the caller steps
     along then)."""
     T = len(actors)
@@ -312,11 +313,15 @@ def _rows_by_subsets(actors: list[int], values: list, n_players: int, n_slots: i
     who = np.array([*actors, actors[-1]])                               # after the last step: its actor's row
     at = np.arange(T + 1)
     steps, free = _subset_layers(n_slots, n_players)
-    f = np.ones((T + 1, 1))
-    for k, src in enumerate(steps):     # the k-th other player takes one more agent
-        others = k + (who <= k)         # (the k-th player other than the actor)
-        f = (f[:, :, None] * g[at, others][:, None, :]).reshape(T + 1, -1)[:, src].sum(axis=2)
-    rows = g[at, who] * f[:, free].sum(axis=2)                                # (T + 1, agents)
+    # the sums kept with the steps along the last axis (each product, gather and sum runs along memory; the sums
+    # add the same numbers in the same order as summing the steps' axis first)
+    layer = np.arange(len(steps))[:, None]
+    # (layers, agents, T + 1): the weights of the k-th player other than the actor, by agent, at each step
+    G = g[at, layer + (who <= layer)].transpose(0, 2, 1)
+    f = G[0] if len(steps) else np.ones((1, T + 1))
+    for k in range(1, len(steps)):      # the k-th other player takes one more agent
+        f = (f[:, None, :] * G[k][None]).reshape(-1, T + 1)[steps[k]].sum(axis=1)
+    rows = g[at, who] * f[free].sum(axis=1).T                                # (T + 1, agents)
     z = rows.sum(axis=1)
     if not z.min() > 0:
         return None

@@ -1,0 +1,64 @@
+"""The spectator's rows along a game (:func:`~heimlich_lab.games.heimlich.inference.exposure._rows_by_subsets`) give
+bit for bit the numbers of the recursion as it was written before its steps were laid along memory (kept below as
+the plain formula): the same products, gathered the same way, summed in the same order."""
+import numpy as np
+import pytest
+
+from heimlich_lab.games.heimlich.inference import exposure
+
+
+def _plain(actors, values, n_players, n_slots):
+    """The recursion step by step, steps along the first axis (the code before)."""
+    T = len(actors)
+    logs = np.zeros((T + 1, n_players, n_slots))
+    given = [t for t, v in enumerate(values) if v is not None]
+    if given:
+        V = np.asarray([values[t] for t in given], dtype=float)
+        tops = V.max(axis=1)
+        if not tops.min() > -np.inf:
+            return None
+        logs[np.asarray(given) + 1, np.asarray(actors)[given]] = V - tops[:, None]
+        np.cumsum(logs, axis=0, out=logs)
+    top = logs.max(axis=2, keepdims=True)
+    if not np.isfinite(top).all():
+        return NotImplemented
+    g = np.exp(logs - top)
+    who = np.array([*actors, actors[-1]])
+    at = np.arange(T + 1)
+    steps, free = exposure._subset_layers(n_slots, n_players)
+    f = np.ones((T + 1, 1))
+    for k, src in enumerate(steps):
+        others = k + (who <= k)
+        f = (f[:, :, None] * g[at, others][:, None, :]).reshape(T + 1, -1)[:, src].sum(axis=2)
+    rows = g[at, who] * f[:, free].sum(axis=2)
+    z = rows.sum(axis=1)
+    if not z.min() > 0:
+        return None
+    return list(rows[:T] / z[:T, None])
+
+
+@pytest.mark.parametrize("n_players,n_slots,T", [(2, 3, 7), (3, 5, 30), (5, 7, 41), (5, 7, 1), (6, 8, 50),
+                                                 (7, 9, 45)])
+def test_the_rows_by_subsets_are_the_plain_recursion_bit_for_bit(n_players, n_slots, T):
+    rng = np.random.default_rng(n_players * 100 + T)
+    for trial in range(4):
+        # runs of one actor's steps (a turn's points, move, safe), some steps without values, strong and weak evidence
+        actors = list(np.repeat(rng.integers(0, n_players, T), 1)[:T])
+        values = [None if rng.random() < 0.1 else rng.normal(0, 4 * trial + 0.5, n_slots) for _ in range(T)]
+        if trial == 3 and T > 3:
+            values[2] = np.where(np.arange(n_slots) == 1, -np.inf, 0.0)       # an agent the step rules out
+        got = exposure._rows_by_subsets(actors, values, n_players, n_slots)
+        want = _plain(actors, values, n_players, n_slots)
+        assert len(got) == len(want) == T
+        for a, b in zip(got, want):
+            assert a.shape == (n_slots,) and np.array_equal(a, b)
+
+
+def test_the_rows_by_subsets_say_impossible_as_before():
+    never = np.full(7, -np.inf)
+    ok = np.zeros(7)
+    assert exposure._rows_by_subsets([0, 1], [ok, never], 5, 7) is None is _plain([0, 1], [ok, never], 5, 7)
+    one = np.where(np.arange(7) == 2, 0.0, -np.inf)    # player 0 holds agent 2, then player 0 cannot
+    other = np.where(np.arange(7) == 2, -np.inf, 0.0)
+    got = exposure._rows_by_subsets([0, 0, 1], [one, other, ok], 5, 7)
+    assert got is _plain([0, 0, 1], [one, other, ok], 5, 7)
