@@ -187,8 +187,13 @@ class _FedSpectator:
 
     def __init__(self, post, n: int, log):
         space = post.space
-        self.single = [space.single_slot(o) for o in range(space.n_owners)]
-        self.owners = {name: o for o, name in enumerate(space.owners)}
+        hit = _SPACE_SLOTS.get(id(space))       # (every game starts from the few spaces of its starts: read once)
+        if hit is None or hit[0] is not space:
+            if len(_SPACE_SLOTS) >= 64:
+                _SPACE_SLOTS.clear()
+            hit = _SPACE_SLOTS[id(space)] = (space, [space.single_slot(o) for o in range(space.n_owners)],
+                                             {name: o for o, name in enumerate(space.owners)})
+        self.single, self.owners = hit[1], hit[2]       # (read only)
         self.n_slots = space.n_slots
         if all(s is not None for s in self.single):
             self.post, self.p = None, post.posterior_vector()
@@ -257,6 +262,10 @@ class _FedSpectator:
             return self.post.marginal_row(player)
         return np.bincount(self.single[self.owners[player]], weights=self.p, minlength=self.n_slots)
 
+
+#: id(space) -> (the space, the slot each owner holds in each hypothesis, owner name -> index), for
+#: :class:`_FedSpectator`: pure functions of the space (its own single_slot is cached too; this saves the calls)
+_SPACE_SLOTS: dict = {}
 
 #: (agents, players) -> the gathers of the subset recursion (:func:`_subset_layers`)
 _SUBSETS: dict = {}
