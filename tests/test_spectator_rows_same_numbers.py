@@ -62,3 +62,20 @@ def test_the_rows_by_subsets_say_impossible_as_before():
     other = np.where(np.arange(7) == 2, -np.inf, 0.0)
     got = exposure._rows_by_subsets([0, 0, 1], [one, other, ok], 5, 7)
     assert got is _plain([0, 0, 1], [one, other, ok], 5, 7)
+
+
+def test_the_fed_spectator_reads_each_space_slots_as_the_space_says():
+    """The slots and owners kept per hypothesis space are the space's own, whichever spaces came before."""
+    from heimlich_lab import Game
+    from heimlich_lab.games.heimlich.inference.belief import Belief
+    from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+
+    model = BoltzmannModel()
+    for players in (["Ann", "Bob", "Cy"], ["Ann", "Bob", "Cy", "Dee", "Eve"], ["Ann", "Bob", "Cy"], ["Bo", "Al"]):
+        view = Game(players, seed=1).view(None)
+        post = Belief.at_start(view.players, view.agents, None, model, keep_updates=False).posterior()
+        fed = exposure._FedSpectator(post, len(view.log), view.log)
+        space = post.space
+        assert fed.owners == {name: o for o, name in enumerate(space.owners)}
+        assert len(fed.single) == space.n_owners
+        assert all(np.array_equal(a, space.single_slot(o)) for o, a in enumerate(fed.single))
