@@ -79,3 +79,37 @@ def test_the_fed_spectator_reads_each_space_slots_as_the_space_says():
         assert fed.owners == {name: o for o, name in enumerate(space.owners)}
         assert len(fed.single) == space.n_owners
         assert all(np.array_equal(a, space.single_slot(o)) for o, a in enumerate(fed.single))
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 5])
+def test_the_rows_stacked_are_the_rows_along(n_players):
+    """:meth:`PublicWatch.rows_stacked` (every step's values in one array) against :meth:`rows_along` (steps as
+    pairs): the same numbers, from a fresh start, after a decision (the spectator no longer alike over the
+    assignments: the step by step way), with an impossible step, and for a game that started from a position."""
+    from heimlich_lab import Game, Position, Rules
+    from heimlich_lab.games.heimlich.inference.exposure import PublicWatch
+    from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+
+    players = ["Ann", "Bob", "Cy", "Dee", "Eve"][:n_players]
+    g = Game(players, Rules(), seed=1)
+    rng = np.random.default_rng(n_players)
+    model = BoltzmannModel()
+    views = [g.view(None)]
+    g.apply(g.legal_actions()[0])
+    while g.phase != views[0].phase or g.current_player == players[0]:     # a view after decisions: not alike
+        g.apply(g.legal_actions()[0])
+    views.append(g.view(None))
+    for view in views:
+        actors = [players[t % n_players] for t in range(25)]
+        V = rng.normal(0, 3, (25, len(view.agents)))
+        want = PublicWatch(model).rows_along(view, list(zip(actors, V)))
+        got = PublicWatch(model).rows_stacked(view, actors, V)
+        assert got.shape == V.shape and all(np.array_equal(a, b) for a, b in zip(got, want))
+        never = V.copy()
+        never[3] = -np.inf
+        assert PublicWatch(model).rows_stacked(view, actors, never) is False
+        assert PublicWatch(model).rows_along(view, list(zip(actors, never))) is None
+    start = Game(["Ann", "Bob"], chance="manual", start=Position(
+        positions={"grey": 6, "yellow": 0, "orange": 0, "red": 0, "green": 0},
+        owners={"Ann": "grey", "Bob": "red"}, safe=7, decision="move", die="1-3", points=1)).view(None)
+    assert PublicWatch(model).rows_stacked(start, ["Ann"], np.zeros((1, 5))) is None

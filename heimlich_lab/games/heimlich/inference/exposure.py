@@ -118,14 +118,31 @@ class PublicWatch:
         self._fed = None
         if fed is None:
             return [None] * len(steps)
-        if fed.p is not None:
-            return fed.rows_along(steps)
-        rows = []
-        for actor, values in steps:
-            rows.append(fed.row(actor))
-            if values is not None and not fed.update(actor, np.asarray(values, dtype=float)):
-                return None
-        return rows
+        return _rows_of(fed, steps)
+
+    def rows_stacked(self, view, actors: list[str], values: np.ndarray):
+        """:meth:`rows_along` with a value for every step, given stacked: ``values`` (steps, agents), ``actors`` the
+        steps' actors. Returns the rows stacked (steps, agents), ``None`` for a game that started from a position,
+        ``False`` if a step is impossible for the spectator. The same numbers as :meth:`rows_along`.
+
+        >>> from heimlich_lab import Game
+        >>> from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+        >>> g = Game(["Ann", "Bob", "Cy"], seed=2)
+        >>> V = np.log([[0.5, 0.1, 0.1, 0.1, 0.1, 0.1], [0.1, 0.5, 0.1, 0.1, 0.1, 0.1]])
+        >>> PublicWatch(BoltzmannModel()).rows_stacked(g.view(None), ["Ann", "Ann"], V)[1].round(3).tolist()
+        [0.5, 0.1, 0.1, 0.1, 0.1, 0.1]
+        """
+        fed = self._at(view)
+        self._fed = None
+        if fed is None:
+            return None
+        if len(actors) and fed.uniform():
+            rows = _subset_rows([fed.owners[a] for a in actors], np.arange(len(actors)), values, len(fed.single),
+                                fed.n_slots)
+            if rows is not NotImplemented:
+                return False if rows is None else rows
+        along = _rows_of(fed, list(zip(actors, values)))
+        return False if along is None else np.asarray(along).reshape(len(actors), -1)
 
     def _at(self, view) -> _FedSpectator | None:
         """The fed spectator brought to ``view`` (``None`` for a game that started from a position)."""
@@ -228,7 +245,7 @@ class _FedSpectator:
         p, n_slots = self.p, self.n_slots
         if not steps:
             return []
-        if len(p) == math.perm(n_slots, len(self.single)) and n_slots <= 10 and bool((p == p[0]).all()):
+        if self.uniform():
             rows = _rows_by_subsets([self.owners[a] for a, _ in steps], [v for _, v in steps], len(self.single),
                                     n_slots)
             if rows is not NotImplemented:
@@ -256,6 +273,13 @@ class _FedSpectator:
         if not p.sum() > 0:
             return None
         return list(np.asarray(rows) / np.asarray(sums)[:, None])
+
+    def uniform(self) -> bool:
+        """Whether the spectator is kept as probabilities (every player holds one agent) that are still alike over
+        every assignment, of few enough agents for :func:`_rows_by_subsets`."""
+        p, n_slots = self.p, self.n_slots
+        return p is not None and len(p) == math.perm(n_slots, len(self.single)) and n_slots <= 10 \
+            and bool((p == p[0]).all())
 
     def row(self, player: str) -> np.ndarray:
         if self.post is not None:
@@ -305,11 +329,18 @@ def _rows_by_subsets(actors: list[int], values: list, n_players: int, n_slots: i
     players' weights of every layer are gathered at once). The same rows within rounding; ``None``
     if a step is impossible; ``NotImplemented`` where a player's every agent became impossible (the caller steps
     along then)."""
+    given = [t for t, v in enumerate(values) if v is not None]
+    rows = _subset_rows(actors, given, np.asarray([values[t] for t in given], dtype=float) if given else None,
+                        n_players, n_slots)
+    return rows if rows is None or rows is NotImplemented else list(rows)
+
+
+def _subset_rows(actors: list[int], given, V: np.ndarray | None, n_players: int, n_slots: int):
+    """:func:`_rows_by_subsets`, the steps' values given as ``V`` (steps with a value, agents) with ``given`` the
+    indices of those steps: the rows stacked (steps, agents), or ``None``, or ``NotImplemented``."""
     T = len(actors)
     logs = np.zeros((T + 1, n_players, n_slots))       # each player's summed log-factors before each step
-    given = [t for t, v in enumerate(values) if v is not None]
-    if given:
-        V = np.asarray([values[t] for t in given], dtype=float)
+    if V is not None and len(given):
         tops = V.max(axis=1)
         if not tops.min() > -np.inf:
             return None
@@ -334,7 +365,19 @@ def _rows_by_subsets(actors: list[int], values: list, n_players: int, n_slots: i
     z = rows.sum(axis=1)
     if not z.min() > 0:
         return None
-    return list(rows[:T] / z[:T, None])
+    return rows[:T] / z[:T, None]
+
+
+def _rows_of(fed: _FedSpectator, steps) -> list | None:
+    """:meth:`PublicWatch.rows_along` from the fed spectator at its first view."""
+    if fed.p is not None:
+        return fed.rows_along(steps)
+    rows = []
+    for actor, values in steps:
+        rows.append(fed.row(actor))
+        if values is not None and not fed.update(actor, np.asarray(values, dtype=float)):
+            return None
+    return rows
 
 
 def _check_player(view, player: str) -> None:

@@ -913,14 +913,20 @@ class PlayerPopulation:
             # those, from the public pool), each table's row picked out after
             if "take" in decisions[-1][0].log.kinds():    # who holds what changed: the watch cannot follow along
                 return None
-            at_step = {j: d for d, (j, _, _) in enumerate(tables)}
-            order = sorted([*at_step, *hand_watch])
-            steps = [(decisions[j][1], watched[at_step[j]] if j in at_step else hand_watch[j]) for j in order]
-            along = self._public.rows_along(decisions[order[0]][0], steps)
-            if along is None:
-                return None
-            rows = [along[s] for s, j in enumerate(order) if j in at_step]
-            rows_all = np.asarray(rows) if rows[0] is not None else None       # (D, A): each table's row, stacked once
+            if hand_watch:
+                at_step = {j: d for d, (j, _, _) in enumerate(tables)}
+                order = sorted([*at_step, *hand_watch])
+                steps = [(decisions[j][1], watched[at_step[j]] if j in at_step else hand_watch[j]) for j in order]
+                along = self._public.rows_along(decisions[order[0]][0], steps)
+                if along is None:
+                    return None
+                rows = [along[s] for s, j in enumerate(order) if j in at_step]
+                rows_all = np.asarray(rows) if rows[0] is not None else None   # (D, A): each table's row, stacked once
+            else:   # the tables' decisions only, in order: their values are the rows of `watched` as they stand
+                rows_all = self._public.rows_stacked(decisions[tables[0][0]][0],
+                                                     [decisions[j][1] for j, _, _ in tables], watched)
+                if rows_all is False:
+                    return None
             for ds, Ut, at, pick, p, n, centred, umax in groups:    # umax: Ut's max by agent (centred: Ut - it)
                 if compiled:
                     top, ew, sums_w = p
