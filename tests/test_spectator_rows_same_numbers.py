@@ -113,3 +113,34 @@ def test_the_rows_stacked_are_the_rows_along(n_players):
         positions={"grey": 6, "yellow": 0, "orange": 0, "red": 0, "green": 0},
         owners={"Ann": "grey", "Bob": "red"}, safe=7, decision="move", die="1-3", points=1)).view(None)
     assert PublicWatch(model).rows_stacked(start, ["Ann"], np.zeros((1, 5))) is None
+
+
+def test_the_fed_spectator_takes_its_probabilities_when_first_read():
+    """The fed spectator's probabilities are the posterior's ``posterior_vector()`` bit for bit (taken when first
+    read), and whether it is alike over every assignment is what the probabilities say: at the start, after a
+    decision, and with log weights one rounding step apart."""
+    import math
+
+    from heimlich_lab import Game
+    from heimlich_lab.games.heimlich.inference.belief import Belief
+    from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+    from heimlich_lab.inference.core import Posterior
+
+    view = Game(["Ann", "Bob", "Cy"], seed=1).view(None)
+    start = Belief.at_start(view.players, view.agents, None, BoltzmannModel(), keep_updates=False).posterior()
+    later = start.copy()
+    later.update_actor("Ann", np.log(np.linspace(0.1, 0.6, len(view.agents))))
+    space = start.space
+    lw = start.log_weights.copy()
+    lw[1] = np.nextafter(lw[1], 0)            # one rounding step from the others: its exp may or may not differ
+    near = Posterior(space, lw, keep_updates=False)
+    for post in (start, later, near):
+        want_p = post.posterior_vector()
+        want_uniform = len(want_p) == math.perm(space.n_slots, space.n_owners) and space.n_slots <= 10 \
+            and bool((want_p == want_p[0]).all())
+        fed = exposure._FedSpectator(post, len(view.log), view.log)
+        assert fed.uniform() == want_uniform
+        assert np.array_equal(fed.p, want_p)
+        assert fed.uniform() == want_uniform            # (and once the probabilities are taken)
+    assert exposure._FedSpectator(start, len(view.log), view.log).uniform()
+    assert not exposure._FedSpectator(later, len(view.log), view.log).uniform()

@@ -198,9 +198,10 @@ class _FedSpectator:
     decisions fed for the next entry. While every player holds one agent in every assignment (no second agent
     taken), the belief is kept as probabilities over the assignments, each decision multiplying in its actor's
     likelihoods: Bayes' rule with the same numbers as the posterior's log-space step (to rounding), in fewer
-    steps, and a row is one sum over the assignments."""
+    steps, and a row is one sum over the assignments. The probabilities are taken from the posterior's log weights
+    when first read (:attr:`p`): a spectator that is still alike over every assignment is read without them."""
 
-    __slots__ = ("post", "p", "single", "owners", "n_slots", "n", "log", "candidates")
+    __slots__ = ("post", "_p", "_logw", "single", "owners", "n_slots", "n", "log", "candidates")
 
     def __init__(self, post, n: int, log):
         space = post.space
@@ -212,11 +213,24 @@ class _FedSpectator:
                                              {name: o for o, name in enumerate(space.owners)})
         self.single, self.owners = hit[1], hit[2]       # (read only)
         self.n_slots = space.n_slots
+        self._p = None
         if all(s is not None for s in self.single):
-            self.post, self.p = None, post.posterior_vector()
+            self.post, self._logw = None, post.log_weights     # (read only; p = its exp, when first read)
         else:
-            self.post, self.p = post, None
+            self.post, self._logw = post, None
         self.n, self.log, self.candidates = n, log, {}
+
+    @property
+    def p(self) -> np.ndarray | None:
+        """The probabilities of the assignments while every player holds one agent (else ``None``): the posterior's
+        ``posterior_vector()`` at the start, then after each :meth:`update`."""
+        if self._p is None and self._logw is not None:
+            self._p = np.exp(self._logw)        # (posterior_vector's own formula)
+        return self._p
+
+    @p.setter
+    def p(self, value: np.ndarray) -> None:
+        self._p = value
 
     def update(self, actor: str, values: np.ndarray) -> bool:
         """Bayes' rule with the actor's log-likelihoods per agent; ``False`` (nothing changed) if the decision
@@ -242,7 +256,7 @@ class _FedSpectator:
         for a run of steps, while every player holds one agent: the probabilities are carried unnormalised
         (rescaled when they grow small), each row normalised by itself; ``None`` if a step is impossible. The
         spectator is not moved on (its run is forgotten)."""
-        p, n_slots = self.p, self.n_slots
+        n_slots = self.n_slots
         if not steps:
             return []
         if self.uniform():
@@ -250,6 +264,7 @@ class _FedSpectator:
                                     n_slots)
             if rows is not NotImplemented:
                 return rows
+        p = self.p
         given = [v for _, v in steps if v is not None]
         if given:   # every step's factors at once: exp(values - their top), 1 at the likeliest agent
             V = np.asarray(given, dtype=float)
@@ -276,10 +291,15 @@ class _FedSpectator:
 
     def uniform(self) -> bool:
         """Whether the spectator is kept as probabilities (every player holds one agent) that are still alike over
-        every assignment, of few enough agents for :func:`_rows_by_subsets`."""
-        p, n_slots = self.p, self.n_slots
-        return p is not None and len(p) == math.perm(n_slots, len(self.single)) and n_slots <= 10 \
-            and bool((p == p[0]).all())
+        every assignment, of few enough agents for :func:`_rows_by_subsets`. Read from the log weights while the
+        probabilities are not taken yet: equal log weights give equal probabilities (and unequal ones are read
+        as probabilities, as before)."""
+        n_slots = self.n_slots
+        if self.post is not None or not (len(self.single) <= n_slots <= 10):
+            return False
+        w = self._logw if self._p is None and self._logw is not None and bool((self._logw == self._logw[0]).all()) \
+            else self.p
+        return w is not None and len(w) == math.perm(n_slots, len(self.single)) and bool((w == w[0]).all())
 
     def row(self, player: str) -> np.ndarray:
         if self.post is not None:
@@ -370,7 +390,7 @@ def _subset_rows(actors: list[int], given, V: np.ndarray | None, n_players: int,
 
 def _rows_of(fed: _FedSpectator, steps) -> list | None:
     """:meth:`PublicWatch.rows_along` from the fed spectator at its first view."""
-    if fed.p is not None:
+    if fed.post is None:
         return fed.rows_along(steps)
     rows = []
     for actor, values in steps:
