@@ -862,12 +862,13 @@ class PlayerPopulation:
                 chosen = Ut[at, pick]                                                     # (G, A)
             else:
                 Ut = take((len(ds), A, n))
+                # (each table (n, A) copied into Ut's (n, A) view, the stack's copy without its per-table calls)
                 if len(parts) > 1:
                     Ut.fill(-np.inf)
                     for m, s, e in parts:
-                        Ut[s:e, :, :m] = np.stack([tables[d][1].T for d in ds[s:e]])
+                        np.concatenate([tables[d][1][None] for d in ds[s:e]], out=Ut[s:e, :, :m].transpose(0, 2, 1))
                 else:
-                    np.stack([tables[d][1].T for d in ds], out=Ut)                        # (G, A, n)
+                    np.concatenate([tables[d][1][None] for d in ds], out=Ut.transpose(0, 2, 1))    # (G, A, n)
                 top = Ut.max(axis=2)                                                  # (G, A)
                 if not np.isfinite(top).all():
                     return None
