@@ -992,8 +992,8 @@ class PlayerPopulation:
                 res[k] = np.logaddexp(self._log_keep[k] + secret_raw[s], self._log_eps[k] - log_ns)
             for share, (k, cover) in zip(cover_share, self._cover.items()):
                 res[k] = _covered(res[k], share, cover)
-        for d, (j, _, _) in enumerate(tables):
-            out[j] = res[:, d]
+        for (j, _, _), rows_j in zip(tables, res.transpose(1, 0, 2)):      # res[:, d], decision by decision
+            out[j] = rows_j
         return out
 
     def _hand_log_likelihoods(self, decisions, watch: bool) -> list | None:
