@@ -118,14 +118,31 @@ class PublicWatch:
         self._fed = None
         if fed is None:
             return [None] * len(steps)
-        if fed.p is not None:
-            return fed.rows_along(steps)
-        rows = []
-        for actor, values in steps:
-            rows.append(fed.row(actor))
-            if values is not None and not fed.update(actor, np.asarray(values, dtype=float)):
-                return None
-        return rows
+        return _rows_of(fed, steps)
+
+    def rows_stacked(self, view, actors: list[str], values: np.ndarray):
+        """:meth:`rows_along` with a value for every step, given stacked: ``values`` (steps, agents), ``actors`` the
+        steps' actors. Returns the rows stacked (steps, agents), ``None`` for a game that started from a position,
+        ``False`` if a step is impossible for the spectator. The same numbers as :meth:`rows_along`.
+
+        >>> from heimlich_lab import Game
+        >>> from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+        >>> g = Game(["Ann", "Bob", "Cy"], seed=2)
+        >>> V = np.log([[0.5, 0.1, 0.1, 0.1, 0.1, 0.1], [0.1, 0.5, 0.1, 0.1, 0.1, 0.1]])
+        >>> PublicWatch(BoltzmannModel()).rows_stacked(g.view(None), ["Ann", "Ann"], V)[1].round(3).tolist()
+        [0.5, 0.1, 0.1, 0.1, 0.1, 0.1]
+        """
+        fed = self._at(view)
+        self._fed = None
+        if fed is None:
+            return None
+        if len(actors) and fed.uniform():
+            rows = _subset_rows([fed.owners[a] for a in actors], np.arange(len(actors)), values, len(fed.single),
+                                fed.n_slots)
+            if rows is not NotImplemented:
+                return False if rows is None else rows
+        along = _rows_of(fed, list(zip(actors, values)))
+        return False if along is None else np.asarray(along).reshape(len(actors), -1)
 
     def _at(self, view) -> _FedSpectator | None:
         """The fed spectator brought to ``view`` (``None`` for a game that started from a position)."""
@@ -181,20 +198,39 @@ class _FedSpectator:
     decisions fed for the next entry. While every player holds one agent in every assignment (no second agent
     taken), the belief is kept as probabilities over the assignments, each decision multiplying in its actor's
     likelihoods: Bayes' rule with the same numbers as the posterior's log-space step (to rounding), in fewer
-    steps, and a row is one sum over the assignments."""
+    steps, and a row is one sum over the assignments. The probabilities are taken from the posterior's log weights
+    when first read (:attr:`p`): a spectator that is still alike over every assignment is read without them."""
 
-    __slots__ = ("post", "p", "single", "owners", "n_slots", "n", "log", "candidates")
+    __slots__ = ("post", "_p", "_logw", "single", "owners", "n_slots", "n", "log", "candidates")
 
     def __init__(self, post, n: int, log):
         space = post.space
-        self.single = [space.single_slot(o) for o in range(space.n_owners)]
-        self.owners = {name: o for o, name in enumerate(space.owners)}
+        hit = _SPACE_SLOTS.get(id(space))       # (every game starts from the few spaces of its starts: read once)
+        if hit is None or hit[0] is not space:
+            if len(_SPACE_SLOTS) >= 64:
+                _SPACE_SLOTS.clear()
+            hit = _SPACE_SLOTS[id(space)] = (space, [space.single_slot(o) for o in range(space.n_owners)],
+                                             {name: o for o, name in enumerate(space.owners)})
+        self.single, self.owners = hit[1], hit[2]       # (read only)
         self.n_slots = space.n_slots
+        self._p = None
         if all(s is not None for s in self.single):
-            self.post, self.p = None, post.posterior_vector()
+            self.post, self._logw = None, post.log_weights     # (read only; p = its exp, when first read)
         else:
-            self.post, self.p = post, None
+            self.post, self._logw = post, None
         self.n, self.log, self.candidates = n, log, {}
+
+    @property
+    def p(self) -> np.ndarray | None:
+        """The probabilities of the assignments while every player holds one agent (else ``None``): the posterior's
+        ``posterior_vector()`` at the start, then after each :meth:`update`."""
+        if self._p is None and self._logw is not None:
+            self._p = np.exp(self._logw)        # (posterior_vector's own formula)
+        return self._p
+
+    @p.setter
+    def p(self, value: np.ndarray) -> None:
+        self._p = value
 
     def update(self, actor: str, values: np.ndarray) -> bool:
         """Bayes' rule with the actor's log-likelihoods per agent; ``False`` (nothing changed) if the decision
@@ -220,14 +256,15 @@ class _FedSpectator:
         for a run of steps, while every player holds one agent: the probabilities are carried unnormalised
         (rescaled when they grow small), each row normalised by itself; ``None`` if a step is impossible. The
         spectator is not moved on (its run is forgotten)."""
-        p, n_slots = self.p, self.n_slots
+        n_slots = self.n_slots
         if not steps:
             return []
-        if len(p) == math.perm(n_slots, len(self.single)) and n_slots <= 10 and bool((p == p[0]).all()):
+        if self.uniform():
             rows = _rows_by_subsets([self.owners[a] for a, _ in steps], [v for _, v in steps], len(self.single),
                                     n_slots)
             if rows is not NotImplemented:
                 return rows
+        p = self.p
         given = [v for _, v in steps if v is not None]
         if given:   # every step's factors at once: exp(values - their top), 1 at the likeliest agent
             V = np.asarray(given, dtype=float)
@@ -252,11 +289,27 @@ class _FedSpectator:
             return None
         return list(np.asarray(rows) / np.asarray(sums)[:, None])
 
+    def uniform(self) -> bool:
+        """Whether the spectator is kept as probabilities (every player holds one agent) that are still alike over
+        every assignment, of few enough agents for :func:`_rows_by_subsets`. Read from the log weights while the
+        probabilities are not taken yet: equal log weights give equal probabilities (and unequal ones are read
+        as probabilities, as before)."""
+        n_slots = self.n_slots
+        if self.post is not None or not (len(self.single) <= n_slots <= 10):
+            return False
+        w = self._logw if self._p is None and self._logw is not None and bool((self._logw == self._logw[0]).all()) \
+            else self.p
+        return w is not None and len(w) == math.perm(n_slots, len(self.single)) and bool((w == w[0]).all())
+
     def row(self, player: str) -> np.ndarray:
         if self.post is not None:
             return self.post.marginal_row(player)
         return np.bincount(self.single[self.owners[player]], weights=self.p, minlength=self.n_slots)
 
+
+#: id(space) -> (the space, the slot each owner holds in each hypothesis, owner name -> index), for
+#: :class:`_FedSpectator`: pure functions of the space (its own single_slot is cached too; this saves the calls)
+_SPACE_SLOTS: dict = {}
 
 #: (agents, players) -> the gathers of the subset recursion (:func:`_subset_layers`)
 _SUBSETS: dict = {}
@@ -292,14 +345,22 @@ def _rows_by_subsets(actors: list[int], values: list, n_players: int, n_slots: i
     weights times, per agent, the sum over the other players' assignments to the other agents of their
     weights' products: a recursion over the subsets of agents the other players hold (every step at once; each
     layer's sums gathered from the one before, no matrix product: a product of these small 0/1 matrices runs
-    through BLAS's threads, whose waiting cost more CPU than the sums). The same rows within rounding; ``None``
+    through BLAS's threads, whose waiting cost more CPU than the sums; the steps run along memory, and the other
+    players' weights of every layer are gathered at once). The same rows within rounding; ``None``
     if a step is impossible; ``NotImplemented`` where a player's every agent became impossible (the caller steps
     along then)."""
+    given = [t for t, v in enumerate(values) if v is not None]
+    rows = _subset_rows(actors, given, np.asarray([values[t] for t in given], dtype=float) if given else None,
+                        n_players, n_slots)
+    return rows if rows is None or rows is NotImplemented else list(rows)
+
+
+def _subset_rows(actors: list[int], given, V: np.ndarray | None, n_players: int, n_slots: int):
+    """:func:`_rows_by_subsets`, the steps' values given as ``V`` (steps with a value, agents) with ``given`` the
+    indices of those steps: the rows stacked (steps, agents), or ``None``, or ``NotImplemented``."""
     T = len(actors)
     logs = np.zeros((T + 1, n_players, n_slots))       # each player's summed log-factors before each step
-    given = [t for t, v in enumerate(values) if v is not None]
-    if given:
-        V = np.asarray([values[t] for t in given], dtype=float)
+    if V is not None and len(given):
         tops = V.max(axis=1)
         if not tops.min() > -np.inf:
             return None
@@ -312,15 +373,31 @@ def _rows_by_subsets(actors: list[int], values: list, n_players: int, n_slots: i
     who = np.array([*actors, actors[-1]])                               # after the last step: its actor's row
     at = np.arange(T + 1)
     steps, free = _subset_layers(n_slots, n_players)
-    f = np.ones((T + 1, 1))
-    for k, src in enumerate(steps):     # the k-th other player takes one more agent
-        others = k + (who <= k)         # (the k-th player other than the actor)
-        f = (f[:, :, None] * g[at, others][:, None, :]).reshape(T + 1, -1)[:, src].sum(axis=2)
-    rows = g[at, who] * f[:, free].sum(axis=2)                                # (T + 1, agents)
+    # the sums kept with the steps along the last axis (each product, gather and sum runs along memory; the sums
+    # add the same numbers in the same order as summing the steps' axis first)
+    layer = np.arange(len(steps))[:, None]
+    # (layers, agents, T + 1): the weights of the k-th player other than the actor, by agent, at each step
+    G = g[at, layer + (who <= layer)].transpose(0, 2, 1)
+    f = G[0] if len(steps) else np.ones((1, T + 1))
+    for k in range(1, len(steps)):      # the k-th other player takes one more agent
+        f = (f[:, None, :] * G[k][None]).reshape(-1, T + 1)[steps[k]].sum(axis=1)
+    rows = g[at, who] * f[free].sum(axis=1).T                                # (T + 1, agents)
     z = rows.sum(axis=1)
     if not z.min() > 0:
         return None
-    return list(rows[:T] / z[:T, None])
+    return rows[:T] / z[:T, None]
+
+
+def _rows_of(fed: _FedSpectator, steps) -> list | None:
+    """:meth:`PublicWatch.rows_along` from the fed spectator at its first view."""
+    if fed.post is None:
+        return fed.rows_along(steps)
+    rows = []
+    for actor, values in steps:
+        rows.append(fed.row(actor))
+        if values is not None and not fed.update(actor, np.asarray(values, dtype=float)):
+            return None
+    return rows
 
 
 def _check_player(view, player: str) -> None:

@@ -40,7 +40,7 @@ from ....errors import ModelError
 from ..rules.actions import CHANCE_KINDS, Action
 from ..rules.board import safe_destinations, value_of
 from ..rules.cards import CARD_CODES
-from .utility import PublicState, Utility, UtilityWeights, card_plays, legal_kinds, move_row_index, soft_max
+from .utility import PublicState, Utility, UtilityWeights, card_plays, legal_kinds, move_row_of, soft_max
 
 __all__ = ["PlayerModel", "BoltzmannModel", "log_mixture"]
 
@@ -228,7 +228,7 @@ class BoltzmannModel:
                 self._check_phase(view, action, "move")
             st = PublicState.from_view(view)
             pts = view.points
-            i = move_row_index(st.agents, pts).get(action)
+            i = move_row_of(st.agents, pts, action)
             if i is None:   # the rows hold every allocation of the points, and nothing else
                 if sum(n for _, n in action.args) != pts or not action.args:
                     raise ModelError(f"{action} does not spend the {count(pts, 'point')} of this move")
@@ -479,9 +479,26 @@ class BoltzmannModel:
 
 
 def safe_options(view, st: PublicState | None = None) -> tuple[int, ...]:
-    """Buildings (values) the safe may move to, from the public state (``Rules.safe_destination``)."""
+    """Buildings (values) the safe may move to, from the public state (``Rules.safe_destination``).
+
+    >>> from heimlich_lab import Game
+    >>> safe_options(Game(["Ann", "Bob"], seed=1).view(None))      # the safe at 7: any other building
+    (0, 1, 2, 3, 4, 5, 6, 8, 9, 10, -3)
+    """
     st = PublicState.from_view(view) if st is None else st
-    return tuple(value_of(b) for b in safe_destinations(st.safe, st.pos, view.rules.safe_destination))
+    rule = view.rules.safe_destination
+    key = (st.safe, rule) if rule == "other" else (st.safe, rule, st.pos)     # "other" reads the safe only
+    out = _SAFE_OPTIONS.get(key)
+    if out is None:
+        out = tuple(value_of(b) for b in safe_destinations(st.safe, st.pos, rule))
+        if len(_SAFE_OPTIONS) >= 4096:
+            _SAFE_OPTIONS.clear()
+        _SAFE_OPTIONS[key] = out
+    return out
+
+
+#: safe_options by (the safe's ring index, the rule[, the agents' ring indices]): a pure function of them
+_SAFE_OPTIONS: dict = {}
 
 
 def round_stay_option(view) -> str | None:

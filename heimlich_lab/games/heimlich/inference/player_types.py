@@ -954,12 +954,13 @@ class PlayerPopulation:
                 chosen = Ut[at, pick]                                                     # (G, A)
             else:
                 Ut = take((len(ds), A, n))
+                # (each table (n, A) copied into Ut's (n, A) view, the stack's copy without its per-table calls)
                 if len(parts) > 1:
                     Ut.fill(-np.inf)
                     for m, s, e in parts:
-                        Ut[s:e, :, :m] = np.stack([tables[d][1].T for d in ds[s:e]])
+                        np.concatenate([tables[d][1][None] for d in ds[s:e]], out=Ut[s:e, :, :m].transpose(0, 2, 1))
                 else:
-                    np.stack([tables[d][1].T for d in ds], out=Ut)                        # (G, A, n)
+                    np.concatenate([tables[d][1][None] for d in ds], out=Ut.transpose(0, 2, 1))    # (G, A, n)
                 top = Ut.max(axis=2)                                                  # (G, A)
                 if not np.isfinite(top).all():
                     return None
@@ -1003,18 +1004,25 @@ class PlayerPopulation:
             # the bluffers' log P(option taken) before the tremble and the hiders' cover shares, by decision
             secret_raw = np.empty((len(self._secret), D, A))
             cover_share = np.empty((len(self._cover), D, A))
+            cover_rows: list[list] = [[] for _ in self._cover]     # each hider's rows near the best, by group
             # the watch follows every decision in order: the tables' and the hand decisions' (as a spectator reads
             # those, from the public pool), each table's row picked out after
             if "take" in decisions[-1][0].log.kinds():    # who holds what changed: the watch cannot follow along
                 return None
-            at_step = {j: d for d, (j, _, _) in enumerate(tables)}
-            order = sorted([*at_step, *hand_watch])
-            steps = [(decisions[j][1], watched[at_step[j]] if j in at_step else hand_watch[j]) for j in order]
-            along = self._public.rows_along(decisions[order[0]][0], steps)
-            if along is None:
-                return None
-            rows = [along[s] for s, j in enumerate(order) if j in at_step]
-            rows_all = np.asarray(rows) if rows[0] is not None else None       # (D, A): each table's row, stacked once
+            if hand_watch:
+                at_step = {j: d for d, (j, _, _) in enumerate(tables)}
+                order = sorted([*at_step, *hand_watch])
+                steps = [(decisions[j][1], watched[at_step[j]] if j in at_step else hand_watch[j]) for j in order]
+                along = self._public.rows_along(decisions[order[0]][0], steps)
+                if along is None:
+                    return None
+                rows = [along[s] for s, j in enumerate(order) if j in at_step]
+                rows_all = np.asarray(rows) if rows[0] is not None else None   # (D, A): each table's row, stacked once
+            else:   # the tables' decisions only, in order: their values are the rows of `watched` as they stand
+                rows_all = self._public.rows_stacked(decisions[tables[0][0]][0],
+                                                     [decisions[j][1] for j, _, _ in tables], watched)
+                if rows_all is False:
+                    return None
             for ds, Ut, at, pick, p, n, centred, umax in groups:    # umax: Ut's max by agent (centred: Ut - it)
                 if compiled:
                     top, ew, sums_w = p
@@ -1046,8 +1054,11 @@ class PlayerPopulation:
                 # every hider's cover step, the share of the option taken (G, A), before the bluffers' parts
                 # overwrite p
                 ex, tot = (p, total) if exposure is None else (exposure, None)
-                for c, cover in enumerate(self._cover.values()):
-                    cover_share[c, ds] = _cover_share_taken(Ut, umax, ex, at, pick, cover[2], tot)
+                for c, cover in enumerate(self._cover.values()):     # (the shares once, after the groups)
+                    near = _cover_near(Ut, umax, ex, at, pick, cover[2], tot)
+                    if near is not None:
+                        g, a, near_rows, taken = near
+                        cover_rows[c].append((np.asarray(ds)[g] * A + a, near_rows, taken))
                 last = self._secret[-1] if self._secret.size else None
                 for s, k in enumerate(self._secret):      # (a type of secrecy 0 keeps its Boltzmann row, above)
                     beta, secrecy = self._beta[k], self._secrecy[k]
@@ -1069,12 +1080,15 @@ class PlayerPopulation:
                         z -= zt[:, :, None]
                         np.exp(z, out=z)
                         secret_raw[s, ds] = taken - (np.log(z.sum(axis=2)) + zt)
+            if not compiled:    # every hider's cover step: the share of the option taken, all groups at once
+                for c, parts in enumerate(cover_rows):
+                    cover_share[c] = _cover_shares_at_once(parts, D * A).reshape(D, A)
             for s, k in enumerate(self._secret):
                 res[k] = np.logaddexp(self._log_keep[k] + secret_raw[s], self._log_eps[k] - log_ns)
             for share, (k, cover) in zip(cover_share, self._cover.items()):
                 res[k] = _covered(res[k], share, cover)
-        for d, (j, _, _) in enumerate(tables):
-            out[j] = res[:, d]
+        for (j, _, _), rows_j in zip(tables, res.transpose(1, 0, 2)):      # res[:, d], decision by decision
+            out[j] = rows_j
         return out
 
     def _hand_log_likelihoods(self, decisions, watch: bool) -> list | None:
@@ -1201,24 +1215,64 @@ def _cover_share_taken(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, at
     bit, without its (G, A, n) arrays: ``top`` is ``Ut.max(axis=2)`` (every entry finite), ``at`` is
     ``arange(G)``. Only the agents for whom the option taken is near the best are read further, and the count of
     tied options only where it is the lowest. With ``total`` (G, 1, n), ``exposure`` is its numerators: the
-    exposures are ``exposure / total``, divided out only on the rows read.
+    exposures are ``exposure / total``, divided out only on the rows read. :func:`_cover_near` then
+    :func:`_cover_shares_at_once` (which takes the rows of several tables at once).
 
     >>> Ut = np.array([[[3.0, 2.0, 0.0], [0.0, 2.0, 3.0]]])               # one table: two agents, three options
     >>> ex = np.array([[[0.6, 0.2, 0.1], [0.1, 0.3, 0.3]]])
     >>> _cover_share_taken(Ut, Ut.max(axis=2), ex, np.arange(1), np.array([2]), 1.5)
     array([[0. , 0.5]])
     """
+    G, A = top.shape
+    near = _cover_near(Ut, top, exposure, at, pick, slack, total)
+    if near is None:
+        return np.zeros((G, A))
+    g, a, rows, taken = near
+    return _cover_shares_at_once([(g * A + a, rows, taken)], G * A).reshape(G, A)
+
+
+def _cover_near(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, at: np.ndarray, pick: np.ndarray,
+                slack: float, total: np.ndarray | None = None) -> tuple | None:
+    """The first half of :func:`_cover_share_taken` (same arguments): ``(g, a, rows, taken)`` for the (table, agent)
+    pairs whose option taken is near the best, ``rows`` (k, n) the exposures of the near options (``inf`` for the
+    others) and ``taken`` (k,) the option taken; ``None`` if there is no such pair."""
     floor = top - slack                                                     # (G, A)
-    out = np.zeros(top.shape)
     g, a = np.nonzero(Ut[at, :, pick] >= floor)     # the option taken is near the best (-inf never is)
     if not g.size:
-        return out
+        return None
     rows = exposure[g, a] if total is None else exposure[g, a] / total[g, 0]
-    ex = np.where(Ut[g, a] >= floor[g, a, None], rows, np.inf)             # (k, n): the near options' exposures
-    limit = ex.min(axis=1) + _COVER_TIE                                     # (k,)
-    low = ex[np.arange(g.size), pick[g]] <= limit                           # the option taken is among the lowest
-    ex = ex[low]
-    out[g[low], a[low]] = 1 / np.add.reduce(ex <= limit[low, None], axis=1, dtype=np.intp)
+    return g, a, np.where(Ut[g, a] >= floor[g, a, None], rows, np.inf), pick[g]     # (k, n): the near options'
+
+
+def _cover_shares_at_once(parts: list, size: int) -> np.ndarray:
+    """The second half of :func:`_cover_share_taken`, for the rows of several tables at once (their numbers of
+    options may differ): ``parts`` ``(where, rows, taken)`` each, ``where`` (k,) the flat places of the rows in the
+    answer (``size``,), ``rows`` and ``taken`` as :func:`_cover_near` gives them. Per row, its lowest exposure, whether
+    the option taken is within the tie of it, and how many near options are: a minimum and a count, so the same
+    numbers whichever rows are read together.
+
+    >>> rows = np.array([[0.2, np.inf, 0.2], [0.5, 0.1, np.inf]])
+    >>> _cover_shares_at_once([(np.array([0, 3]), rows, np.array([0, 0])), (np.array([1]), np.array([[0.3, 0.3]]),
+    ...                        np.array([1]))], 4).tolist()          # ties of two; the option taken not the lowest
+    [0.5, 0.5, 0.0, 0.0]
+    """
+    out = np.zeros(size)
+    if not parts:
+        return out
+    if len(parts) == 1:
+        where, ex, taken = parts[0]
+        k, n = ex.shape
+        flat, starts, ns = ex.reshape(-1), np.arange(0, k * n, n), n
+    else:
+        where = np.concatenate([w for w, _, _ in parts])
+        flat = np.concatenate([ex.reshape(-1) for _, ex, _ in parts])
+        ns = np.repeat([ex.shape[1] for _, ex, _ in parts], [len(w) for w, _, _ in parts])
+        starts = np.concatenate(([0], np.cumsum(ns[:-1])))
+        taken = np.concatenate([t for _, _, t in parts])
+    limit = np.minimum.reduceat(flat, starts) + _COVER_TIE                  # (rows,): the lowest, and its tie
+    low = flat[starts + taken] <= limit                                     # the option taken is among the lowest
+    count = np.add.reduceat(flat <= np.repeat(limit, ns), starts, dtype=np.intp)
+    out[where[low]] = 1 / count[low]
     return out
 
 

@@ -501,7 +501,9 @@ class Utility:
 
     def moves(self, state: PublicState, points: int) -> np.ndarray:
         """(M, A) utilities of every allocation of ``points`` (rows of ``allocation_table``)."""
-        return self._cached(("move", state, points), lambda: self._moves(state, points))
+        key = ("move", state, points)
+        hit = self._cache.get(key)      # (looked up at every move decision: a hit without a closure)
+        return hit if hit is not None else self._cached(key, lambda: self._moves(state, points))
 
     def _moves(self, state: PublicState, points: int) -> np.ndarray:
         # Same formula as _evaluate_T, specialised: where agent a ends after t steps (t = 0..6) is known
@@ -550,6 +552,10 @@ class Utility:
         ``softness`` defaults to the weights' (0 gives the best allocation: the greedy one-step value).
         """
         tau = self.weights.softness if softness is None else softness
+        key = ("points", state, tuple(options), tau)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
 
         def compute():
             rows = []
@@ -559,11 +565,14 @@ class Utility:
                 else:
                     rows.append(soft_max(self.moves(state, k), tau))
             return np.array(rows)
-        return self._cached(("points", state, tuple(options), tau), compute)
+        return self._cached(key, compute)
 
     def safe(self, state: PublicState, buildings: Sequence[int]) -> np.ndarray:
         """(B, A) utilities of moving the safe to each building (given as building *values*)."""
         key = ("safe", state, tuple(buildings))
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
 
         def compute():
             t = np.array([index_of(b) for b in buildings])
@@ -721,6 +730,33 @@ def move_row_index(agents: tuple, points: int) -> dict:
     if d is None:
         d = _MOVE_INDEX[key] = {a: i for i, a in enumerate(move_actions(agents, points))}
     return d
+
+
+def move_row_of(agents: tuple, points: int, action: Action) -> int | None:
+    """``move_row_index(agents, points).get(action)``: the row of a move action, ``None`` if it is not an
+    allocation of ``points`` among ``agents`` (a tuple). An :class:`Action` is looked up by its arguments (a move's
+    whole value besides its kind; hashed without a call into Python), anything else as ``move_row_index`` does.
+
+    >>> agents = ("grey", "yellow", "orange")
+    >>> move = Action.parse("move grey+1 orange+1")
+    >>> move_row_of(agents, 2, move) == move_row_index(agents, 2)[move]
+    True
+    >>> move_row_of(agents, 2, Action.parse("move grey+3")) is None
+    True
+    """
+    key = (agents, points)
+    d = _MOVE_ARGS.get(key)
+    if d is None:
+        d = {a.args: i for a, i in move_row_index(agents, points).items()}
+        if len(_MOVE_ARGS) >= 256:
+            _MOVE_ARGS.clear()
+        _MOVE_ARGS[key] = d
+    if action.__class__ is Action and action.kind == "move":
+        return d.get(action.args)
+    return move_row_index(agents, points).get(action)
+
+
+_MOVE_ARGS: dict = {}
 
 
 def _move_rows(agents, points, legal) -> np.ndarray | None:
