@@ -420,6 +420,19 @@ class Utility:
             hit = _SHARED[weights] = cls(weights, cache_size=1024)
         return hit
 
+    def __reduce__(self):
+        """A copy for another process (a tournament's workers get the evaluator's model) is that process's
+        :meth:`shared` utility of the same weights, its cache not sent: the utilities are a pure function of the
+        state, and a cache sent with every model copy would be pickled for each unit of work and kept by every
+        model a worker holds on to (one per unit of work).
+
+        >>> import pickle
+        >>> u = Utility.shared()
+        >>> pickle.loads(pickle.dumps(u)) is u, pickle.loads(pickle.dumps(Utility(UtilityWeights()))) is u
+        (True, True)
+        """
+        return (Utility.shared, (self.weights,))
+
     @staticmethod
     def clear_shared() -> None:
         """Forget the shared utilities (models made afterwards start with an empty cache) and the states read
