@@ -54,9 +54,11 @@ def main(argv=None) -> None:
             times.append((time.perf_counter() - t0, c1[0] - c0[0], c1[1] - c0[1], len(df)))
         (wb, pb, cb, n), (we, pe, ce, _) = times
         cpu_b, cpu_e = pb + cb, pe + ce
+        workers = f", of which the workers' {cb:.1f} s and {ce:.1f} s (ratio {ce / cb:.2f})" if cb > 0 else \
+            " (in this process)"
         print(f"pair {pair + 1}: {a.games} games ({n} rows), bots only {wb:.1f} s, with every belief {we:.1f} s "
-              f"wall (ratio {we / wb:.2f}); CPU {cpu_b:.1f} s and {cpu_e:.1f} s (ratio {cpu_e / cpu_b:.2f}), "
-              f"of which the workers' {cb:.1f} s and {ce:.1f} s (ratio {ce / cb:.2f})", flush=True)
+              f"wall (ratio {we / wb:.2f}); CPU {cpu_b:.1f} s and {cpu_e:.1f} s (ratio {cpu_e / cpu_b:.2f}){workers}",
+              flush=True)
 
 
 if __name__ == "__main__":
