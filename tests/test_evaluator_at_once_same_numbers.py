@@ -16,6 +16,15 @@ from heimlich_lab.games.heimlich.inference.belief import Belief
 from heimlich_lab.games.heimlich.inference.belief_set import BeliefSet
 from heimlich_lab.games.heimlich.inference.likelihoods import batch_answers_stacked
 from heimlich_lab.games.heimlich.rules.replay import public_decisions
+from heimlich_lab.inference.core import HypothesisSpace
+
+
+def _held_rows(space: HypothesisSpace, owner: int, slot: int) -> tuple[np.ndarray, HypothesisSpace]:
+    """The reference: the hypotheses of ``space`` (one agent each) in which ``owner`` holds ``slot`` (their indices,
+    in order) and the space of those rows (an observer's own hypotheses)."""
+    idx = np.flatnonzero(bs_module._single_slots(space)[owner] == slot)
+    return idx, HypothesisSpace.unchecked(space.owners, space.slots, space.table[idx])
+
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
 COLOURS = ["red", "blue", "green", "yellow", "white", "black", "purple", "orange"]
@@ -38,7 +47,7 @@ def test_every_observers_rows_and_cells_give_its_own_spaces_sums(n_players, n_ag
             rows, cells = bs_module._observer_rows(full, owner, slot)
             every_rows, every_cells = bs_module._every_observers_rows(full)
             assert np.array_equal(every_rows[owner, slot], rows) and np.array_equal(every_cells[owner, slot], cells)
-            idx, space = bs_module._held_rows(full, owner, slot)
+            idx, space = _held_rows(full, owner, slot)
             assert sorted(rows.tolist()) == idx.tolist()
             got = (weights[rows] @ onehot)[cells].reshape(n_players + 1, n_agents)
             want = space.event_sums(weights[idx])
@@ -53,7 +62,7 @@ def test_the_cells_can_tell_one_observer_from_another():
     w = np.random.default_rng(3).random(len(full))
     rows, _ = bs_module._observer_rows(full, 1, 2)
     _, wrong = bs_module._observer_rows(full, 2, 2)
-    want = bs_module._held_rows(full, 1, 2)[1].event_sums(w[bs_module._held_rows(full, 1, 2)[0]])
+    want = _held_rows(full, 1, 2)[1].event_sums(w[_held_rows(full, 1, 2)[0]])
     assert np.abs((w[rows] @ onehot)[wrong].reshape(want.shape) - want).max() > 1e-3
 
 

@@ -12,7 +12,15 @@ from heimlich_lab import Rules, play
 from heimlich_lab.bots import BluffBot, BoltzmannBot, GreedyBot, RandomBot
 from heimlich_lab.games.heimlich.inference import belief_set as bs_module
 from heimlich_lab.games.heimlich.inference.belief_set import BeliefSet
-from heimlich_lab.inference.core import log_sum_exp
+from heimlich_lab.inference.core import HypothesisSpace, log_sum_exp
+
+
+def _held_rows(space: HypothesisSpace, owner: int, slot: int) -> tuple[np.ndarray, HypothesisSpace]:
+    """The reference: the hypotheses of ``space`` (one agent each) in which ``owner`` holds ``slot`` (their indices,
+    in order) and the space of those rows (an observer's own hypotheses)."""
+    idx = np.flatnonzero(bs_module._single_slots(space)[owner] == slot)
+    return idx, HypothesisSpace.unchecked(space.owners, space.slots, space.table[idx])
+
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
 
@@ -69,7 +77,7 @@ def test_every_observers_table_over_its_own_hypotheses_is_the_one_over_every_hyp
     full = bs_module._spectator_space(bs.players, bs.agents)
     for p in rec.players:
         b = bs._beliefs[p]
-        idx, space = bs_module._held_rows(full, full.owner_index(p), full.slot_index(b.own_agents[0]))
+        idx, space = _held_rows(full, full.owner_index(p), full.slot_index(b.own_agents[0]))
         assert np.array_equal(space.table, b.space.table) and np.array_equal(full.table[idx], b.space.table)
 
 

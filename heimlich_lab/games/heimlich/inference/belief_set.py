@@ -318,9 +318,7 @@ class BeliefSet:
             shared.add_all(*stacked)
             if any(item.at_mark for item in items):
                 self.at_mark = True
-            last = items[-1]
-            self.index = last.index + 1
-            return last
+            return self._passed(items[-1])
         stop = None
         for item in items:
             if self._shared is shared and item.action.kind in kinds:
@@ -450,16 +448,6 @@ def _factor_rows(space: HypothesisSpace, actors: tuple) -> np.ndarray:
     out = singles[[space.owner_index(a) for a in actors]] + (space.n_slots * np.arange(len(actors)))[:, None]
     out.setflags(write=False)
     return out
-
-
-@lru_cache(maxsize=64)
-def _held_rows(space: HypothesisSpace, owner: int, slot: int) -> tuple[np.ndarray, HypothesisSpace]:
-    """The hypotheses of ``space`` (an assignment of one agent to each player) in which ``owner`` holds ``slot``:
-    their indices, in order, and the space of those rows (an observer's own hypotheses; cached: a space keeps its
-    lookups)."""
-    idx = np.flatnonzero(_single_slots(space)[owner] == slot)
-    idx.setflags(write=False)
-    return idx, HypothesisSpace.unchecked(space.owners, space.slots, space.table[idx])
 
 
 @lru_cache(maxsize=16)
