@@ -6,10 +6,10 @@ together in time on a shared machine.
 
 Round ``r`` plays ``games`` games from seed ``r`` twice (utility caches cold each time). Each half is one
 ``tournament()`` call, which costs about 40 CPU-ms besides its games (its table, in both halves): with few games
-per call that fixed cost pulls the ratio towards 1 (until 2026-11-26 this ran 5 games per call, which put the
-ratio at about 1.47 where the real 10,000-game run measured 1.6-1.9), so a round plays 50 games by default. Printed: the least time of
-each half (CPU-ms per game) and the median and lower quartile of the per-round ratios. Run it in alternation on two
-trees (fresh processes) to compare them.
+per call that fixed cost pulls the ratio towards 1 (until 2026-11-26 this ran 5 games per call: main read about
+1.47 that way, 1.64-1.68 with 50 games per call, 1.54-2.10 in real runs of 2,000 and 10,000 games), so a round plays
+50 games by default. Printed: the least time of each half (CPU-ms per game) and the median and lower quartile of
+the per-round ratios. Run it in alternation on two trees (fresh processes) to compare them.
 """
 from __future__ import annotations
 
@@ -22,11 +22,22 @@ from heimlich_lab.games.heimlich.analysis import BeliefEvaluator
 from heimlich_lab.games.heimlich.inference.utility import Utility
 
 
+def _at_least_one(text: str) -> int:
+    """An argument that counts something: a whole number, 1 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("label", nargs="?", default="this tree")
-    ap.add_argument("--rounds", type=int, default=10)
-    ap.add_argument("--games", type=int, default=50)
+    ap.add_argument("--rounds", type=_at_least_one, default=10)
+    ap.add_argument("--games", type=_at_least_one, default=50)
     a = ap.parse_args(argv)
     grid = dict(player_counts=5, variants="basic", bots="boltzmann", progress=False, n_jobs=1)
     tournament(**grid, seed=1, games=2, evaluate=BeliefEvaluator(until=None))      # imports (not timed)

@@ -35,11 +35,22 @@ def _cpu() -> tuple[float, float]:
     return time.process_time(), total
 
 
+def _at_least_one(text: str) -> int:
+    """An argument that counts something: a whole number, 1 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=10_000)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--pairs", type=int, default=1)
+    ap.add_argument("--games", type=_at_least_one, default=10_000)
+    ap.add_argument("--jobs", type=_at_least_one, default=2)
+    ap.add_argument("--pairs", type=_at_least_one, default=1)
     ap.add_argument("--seed", type=int, default=2)
     a = ap.parse_args(argv)
     grid = dict(player_counts=5, variants="basic", bots="boltzmann", progress=False, n_jobs=a.jobs, seed=a.seed,
