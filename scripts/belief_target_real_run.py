@@ -17,6 +17,7 @@ import argparse
 import time
 
 import psutil  # (installed with Jupyter)
+from belief_paired_rounds import _at_least_one  # (this folder: scripts/ is on the path of a script run)
 
 from heimlich_lab.analysis import tournament
 from heimlich_lab.games.heimlich.analysis import BeliefEvaluator
@@ -33,17 +34,6 @@ def _cpu() -> tuple[float, float]:
             continue
         total += t.user + t.system
     return time.process_time(), total
-
-
-def _at_least_one(text: str) -> int:
-    """An argument that counts something: a whole number, 1 or more."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
-    return n
 
 
 def main(argv=None) -> None:
