@@ -52,6 +52,15 @@ def test_the_chooser_offers_every_registered_game_with_a_table(third):
     assert TITLE in app.header.value
 
 
+def test_the_help_line_names_the_choice_the_kernel_shows():
+    """A page knows the chooser has settled when the help line names the choice (the browser test waits for it)."""
+    app = TableApp()
+    assert 'data-choice="heimlich/bots"' in app.mode_help.value
+    app.game.value, app.mode.value = "secrets", "hotseat"
+    assert 'data-choice="secrets/hotseat"' in app.mode_help.value
+    assert app.bot not in app.options.children          # the options shown are the hot seat's
+
+
 def test_a_registered_game_plays_in_each_mode_from_the_registry_alone(third):
     app = TableApp()
     app.game.value = "thirdgame"

@@ -211,13 +211,15 @@ class TableApp:
 
     def _show_options(self) -> None:
         mode = self.mode.value
-        self.mode_help.value = f'<p class="hl-app-help">{html.escape(MODE_HELP[mode])}</p>'
         if mode == "replay":
             shown = [self.upload, self.viewer] if self.record is not None else [self.upload]
         else:
             shown = [self.players, *([self.bot] if mode != "hotseat" else []), self.seed, self.switches]
         self.options.children = shown
         self.error.value = ""
+        # set last: ``data-choice`` tells a page (and a browser test) that the kernel has shown this choice's options
+        self.mode_help.value = (f'<p class="hl-app-help" data-choice="{self.game.value}/{mode}">'
+                                f"{html.escape(MODE_HELP[mode])}</p>")
 
     def _forget_file(self) -> None:
         self.record = None

@@ -33,13 +33,19 @@ def open_app(page, voila):
 
 
 def choose(page, game_title: str, mode: str) -> None:
+    """Click the game and the mode, then wait until the kernel has shown that choice's options: before that the
+    chooser may still change shape under the next click (another game's switches, the bots' drop-down)."""
     page.locator(".hl-app-chooser .widget-toggle-button", has_text=game_title).first.click()
     page.locator(".hl-app-chooser .widget-toggle-button", has_text=MODES[mode]).first.click()
+    name = next(s.name for s in games() if s.title == game_title)
+    page.locator(f".hl-app-help[data-choice='{name}/{mode}']").wait_for(timeout=30_000)
 
 
 def start(page):
     page.locator(".hl-app-start").click()
-    page.wait_for_selector(TABLES, timeout=60_000)
+    page.wait_for_selector(f"{TABLES}, [data-testid='app-error']", timeout=60_000)
+    error = page.locator("[data-testid='app-error']")
+    assert error.count() == 0, f"the app refused to start: {error.first.text_content()}"
     page.wait_for_function("() => !document.querySelector('.hl-app-chooser')"
                            " || document.querySelector('.hl-app-chooser').offsetParent === null", timeout=30_000)
 
