@@ -1056,12 +1056,12 @@ class PlayerPopulation:
         R = rows_all.T if rows_all is not None else None                                  # (A, D)
         # P(option, agent) weighted by the rows: (1 - we) P_watch(option | agent) R + R we / n
         if wb == 1 and self._beta_watch is not None and e1 is not None:    # exp(U - lse) = e1 / its sum
-            f = (1 - we) / sums[self._beta_watch - self._hot]                             # (A, D)
-            we_n = we / sizes
+            parts = np.empty((2, *top.shape))                                             # (2, A, D)
+            np.divide(1 - we, sums[self._beta_watch - self._hot], out=parts[0])
+            parts[1] = we / sizes
             if R is not None:
-                f = R * f
-                we_n = R * we_n
-            parts = np.repeat(np.stack(np.broadcast_arrays(f, we_n)), sizes, axis=2)      # (2, A, N)
+                parts *= R
+            parts = np.repeat(parts, sizes, axis=2)                                       # (2, A, N)
             p = np.multiply(e1, parts[0], out=take(Ut.shape))
             p += parts[1]
         else:
