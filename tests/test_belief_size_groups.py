@@ -1,7 +1,7 @@
-"""The batched likelihood's tables grouped by size (issue 26 item 3, branch evalgroups): tables of nearby sizes are
-padded with impossible options to one group (fewer array calls a game), with the numbers of one group per size
-within 1e-12 and the same impossible entries, for every kind of type (random, the Boltzmann grid, the bluffer,
-the hider who covers)."""
+"""The batched likelihood's tables (issue 26 item 3): the array code reads a game's tables side by side (branch
+exp35; before it, tables of nearby sizes padded to one group, branch evalgroups), with the numbers of reading each
+decision alone within 1e-12 and the same impossible entries, for every kind of type (random, the Boltzmann grid, the
+bluffer, the hider who covers); the compiled kernels group the tables by size (:func:`size_groups`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -35,31 +35,26 @@ def _items(n, options, seed, bots):
     return [(d.view, d.actor, d.action) for d in public_decisions(rec, None, None) if d.view is not None]
 
 
-def _batch(pop, items, pad, monkeypatch):
-    monkeypatch.setattr(player_types, "_PAD_OPTIONS", pad)
-    pop.compiled = False
-    return pop.batch_type_log_likelihoods(items)
-
-
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: f"{g[0]}p-{g[2]}")
 @pytest.mark.parametrize("population", [default_population, careful_hiders_population])
-def test_padded_groups_give_the_numbers_of_one_group_per_size(game, population, monkeypatch):
+def test_the_tables_side_by_side_give_the_numbers_of_one_table_at_a_time(game, population):
+    """The array code reads every table of a game side by side (no padding, sums and maxima by run of options):
+    the numbers of reading each decision alone, within 1e-12, and the same impossible entries."""
     items = _items(*game)
     pop = population()
     sizes = [len(d[0]) for v, a, x in items if x.kind not in player_types.UNINFORMATIVE
              for d in [pop._models[0].decision_utilities(v, a, x)] if d is not None]
-    assert len(size_groups(sizes, 10**9)) == 1 < len(size_groups(sizes, 0))     # the padding is exercised
-    exact = _batch(pop, items, 0, monkeypatch)
-    assert exact is not None
-    for pad in (player_types._PAD_OPTIONS, 10**9):      # the default groups, and every table in one group
-        got = _batch(pop, items, pad, monkeypatch)
-        assert len(got) == len(exact)
-        for a, b in zip(exact, got):
-            assert (a is None) == (b is None)
-            if a is not None:
-                assert np.array_equal(np.isneginf(a), np.isneginf(b))
-                f = np.isfinite(a)
-                assert np.allclose(a[f], b[f], rtol=0, atol=1e-12), np.abs(a[f] - b[f]).max()
+    assert len(set(sizes)) > 3                  # tables of many sizes side by side
+    pop.compiled = False
+    got = pop.batch_type_log_likelihoods(items)
+    assert got is not None and len(got) == len(items)
+    exact = [pop.type_log_likelihoods(*d) for d in items]
+    for a, b in zip(exact, got):
+        assert (a is None) == (b is None)
+        if a is not None:
+            assert np.array_equal(np.isneginf(a), np.isneginf(b))
+            f = np.isfinite(a)
+            assert np.allclose(a[f], b[f], rtol=0, atol=1e-12), np.abs(a[f] - b[f]).max()
 
 
 def test_size_groups_join_sizes_while_the_padding_is_small():

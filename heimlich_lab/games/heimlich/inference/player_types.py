@@ -142,11 +142,6 @@ class PlayerType:
 #: Integer rationalities up to this are raised from ``exp(U - top)`` by multiplications instead of an ``exp`` each.
 _POWERS = 64
 
-#: :meth:`PlayerPopulation.batch_type_log_likelihoods` (the array code) pads a size's tables to the next size's
-#: when that adds at most this many options in all (decisions x options added): a group of tables costs about 40
-#: array calls, about as much as that many options (measured on 5-player games, BENCHMARKS.md; 128 until the
-#: large temporaries came from a :class:`Scratch`, since when an option costs less than a group's calls: 256).
-_PAD_OPTIONS = 256
 #: A bluffer's exponentials are of its scores minus its rationality times the best utility (no pass for their
 #: maximum) when its rationality times its secrecy is at most this: the largest stays above exp(-this), far from
 #: underflow.
@@ -376,10 +371,18 @@ def _rooted_plan(betas: tuple[float, ...]) -> tuple[int, list, list, int, int | 
     return base, steps, copies, temps, (at[m] if whole else None)
 
 
-def exp_option_sums(centred: np.ndarray, betas, take=None) -> tuple[np.ndarray, np.ndarray | None]:
+def _option_sums(raised: np.ndarray, starts: np.ndarray | None) -> np.ndarray:
+    """``raised`` summed over its last axis, or by run of it from each of ``starts``."""
+    return raised.sum(axis=-1) if starts is None else np.add.reduceat(raised, starts, axis=-1)
+
+
+def exp_option_sums(centred: np.ndarray, betas, take=None,
+                    starts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     """``sum_x exp(beta * centred[..., x])`` over the last axis for every ``beta`` of ``betas`` (all > 0), shape
     ``(len(betas), *centred.shape[:-1])``, and ``exp(centred)`` when it was computed (else ``None``). ``take``:
     where the large temporaries come from (a function of a shape, as :meth:`Scratch.take`; default new arrays).
+    ``starts``: the last axis holds several tables side by side, table ``t`` from ``starts[t]``: the sums are
+    by table, shape ``(len(betas), *centred.shape[:-1], len(starts))``.
 
     ``centred`` is a table of utilities minus their maximum (``<= 0``). ``exp`` is the costly part of reading a
     decision: ``exp(centred)`` is taken once, and an integer ``beta`` (up to 64) raises it by repeated squaring
@@ -395,6 +398,9 @@ def exp_option_sums(centred: np.ndarray, betas, take=None) -> tuple[np.ndarray, 
     >>> bool(np.allclose(e1, np.exp(c), rtol=1e-14, atol=0))
     True
     >>> bool(np.array_equal(exp_option_sums(c, [1.0, 3.0])[1], np.exp(c)))     # integers only: exp(c) itself
+    True
+    >>> by = exp_option_sums(np.array([[0.0, -1.0, 0.0, -2.5]]), [0.3, 1.0], starts=np.array([0, 1]))[0]
+    >>> bool(np.allclose(by[1], [[1.0, np.exp([-1.0, 0.0, -2.5]).sum()]], rtol=1e-14, atol=0))
     True
     """
     # every beta's exp(beta * centred) written into one array (then one sum over the options for all): integer
@@ -412,7 +418,7 @@ def exp_option_sums(centred: np.ndarray, betas, take=None) -> tuple[np.ndarray, 
             np.multiply(arrays[i], arrays[j], out=arrays[k])
         for k, i in copies:
             raised[k] = raised[i]
-        return raised.sum(axis=-1), (arrays[e1] if e1 is not None else None)
+        return _option_sums(raised, starts), (arrays[e1] if e1 is not None else None)
     powers: list[np.ndarray] = []       # e1 ** (2 ** i)
     if whole:
         powers.append(np.exp(centred, out=raised[one] if one is not None else new(centred.shape)))
@@ -422,7 +428,7 @@ def exp_option_sums(centred: np.ndarray, betas, take=None) -> tuple[np.ndarray, 
     for j, beta in other:
         np.multiply(centred, beta, out=raised[j])
         np.exp(raised[j], out=raised[j])
-    return raised.sum(axis=-1), (powers[0] if powers else None)
+    return _option_sums(raised, starts), (powers[0] if powers else None)
 
 
 class PlayerPopulation:
@@ -846,9 +852,9 @@ class PlayerPopulation:
 
         ``decisions``: ``(view, actor, action)`` of one game from its start, in the order they were taken,
         every decision in it (the bluffer's watch follows them). The option tables of the decisions are
-        stacked into one array (padded with impossible options), so that every type's log-likelihood of
-        every decision costs a handful of array operations instead of a dozen per decision; the spectator
-        a bluffer hides from is followed along (one short step per decision), then every bluffer's
+        put side by side into one array (the compiled kernels: one array per table size), so that every type's
+        log-likelihood of every decision costs a handful of array operations instead of a dozen per decision; the
+        spectator a bluffer hides from is followed along (one short step per decision), then every bluffer's
         exposure is one array operation too. The same numbers as asking decision by decision, to rounding
         (sums over options taken in another order: within 1e-12, tested).
 
@@ -922,57 +928,35 @@ class PlayerPopulation:
             return None
         D = len(tables)
         compiled = self.compiled and kernels.COMPILED
-        # one group per table size, or (the array code) per run of sizes padded with impossible options to the
-        # largest: (decisions, Ut (G, A, n), the option taken (G,), the watch's part, n, Ut minus its max by agent
-        # (the array code; None for the kernels), Ut's max by agent)
-        groups = []
         # every distinct rationality's log P(option taken) before the tremble, and log n, by decision: the tremble
-        # is mixed in once for all decisions after the groups (elementwise: the same numbers as group by group)
+        # is mixed in once for all decisions after (elementwise)
         raw_all = np.empty((len(self._betas), D, A))
-        log_ns = np.empty((D, 1))
         b = self._betas[:, None, None]
         h = self._hot
         watch = self._public.model
         wb, we = watch.beta, watch.epsilon
         watched = np.empty((D, A))
-        for ds, n, parts in size_groups([len(U) for _, U, _ in tables], 0 if compiled else _PAD_OPTIONS):
-            at = np.arange(len(ds))
-            pick = np.array([tables[d][2] for d in ds])
-            lse = np.empty((len(self._betas), len(ds), A))
-            if len(parts) > 1:      # padded: each decision's own number of options
-                sizes_of = np.repeat([m for m, _, _ in parts], [e - s for _, s, e in parts])
-                log_n: float | np.ndarray = np.log(sizes_of)[:, None]                     # (G, 1)
-                we_n: float | np.ndarray = (we / sizes_of)[:, None, None]                 # (G, 1, 1)
-            else:
-                log_n, we_n = math.log(n), we / n
-            lse[:h] = log_n
-            if compiled:    # one compiled pass over the options (kernels.py), the tables as stacked (G, n, A)
+        if compiled:
+            # one group per table size, the tables stacked (G, n, A): (decisions, Ut, the option taken (G,), the
+            # watch's part, n)
+            groups = []
+            log_ns = np.empty((D, 1))
+            for ds, n, _ in size_groups([len(U) for _, U, _ in tables], 0):
+                at = np.arange(len(ds))
+                pick = np.array([tables[d][2] for d in ds])
+                lse = np.empty((len(self._betas), len(ds), A))
+                log_n = math.log(n)
+                lse[:h] = log_n
                 Ut = np.stack([tables[d][1] for d in ds])                                 # (G, n, A)
                 top, sums, e1 = kernels.option_sums(Ut, self._betas[h:])
                 if not np.isfinite(top).all():
                     return None
                 chosen = Ut[at, pick]                                                     # (G, A)
-            else:
-                Ut = take((len(ds), A, n))
-                # (each table (n, A) copied into Ut's (n, A) view, the stack's copy without its per-table calls)
-                if len(parts) > 1:
-                    Ut.fill(-np.inf)
-                    for m, s, e in parts:
-                        np.concatenate([tables[d][1][None] for d in ds[s:e]], out=Ut[s:e, :, :m].transpose(0, 2, 1))
-                else:
-                    np.concatenate([tables[d][1][None] for d in ds], out=Ut.transpose(0, 2, 1))    # (G, A, n)
-                top = Ut.max(axis=2)                                                  # (G, A)
-                if not np.isfinite(top).all():
-                    return None
-                chosen = Ut[at, :, pick]                                              # (G, A): the option taken
-                centred = np.subtract(Ut, top[:, :, None], out=take(Ut.shape))
-                sums, e1 = exp_option_sums(centred, self._betas[h:], take)
-            lse[h:] = np.log(sums) + self._betas[h:, None, None] * top[None]
-            raw_all[:, ds] = b * chosen[None] - lse
-            log_ns[ds] = log_n
-            if not self._bluff.size:
-                continue
-            if compiled:
+                lse[h:] = np.log(sums) + self._betas[h:, None, None] * top[None]
+                raw_all[:, ds] = b * chosen[None] - lse
+                log_ns[ds] = log_n
+                if not self._bluff.size:
+                    continue
                 if wb == 1:
                     ew = e1
                     sums_w = sums[self._beta_watch - h] if self._beta_watch is not None else e1.sum(axis=1)
@@ -980,20 +964,38 @@ class PlayerPopulation:
                     ew = np.exp(wb * (Ut - top[:, None, :]))
                     sums_w = ew.sum(axis=1)
                 lse_w = np.log(sums_w) + wb * top
-            else:
+                if self._watched is None:       # the watch's model's own log-likelihoods of the option taken
+                    with np.errstate(divide="ignore"):
+                        watched[ds] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - log_n)
+                groups.append((ds, Ut, pick, (top, ew, sums_w), n))
+        else:
+            # the array code: every table side by side along the options, (A, N) for N options in all (no
+            # padding), each decision a run of columns from ``starts``; its sums and maxima by run (reduceat)
+            sizes = np.array([len(U) for _, U, _ in tables])
+            starts = np.zeros(D, dtype=np.intp)
+            np.cumsum(sizes[:-1], out=starts[1:])
+            N = int(starts[-1] + sizes[-1])
+            Ut = take((A, N))
+            np.concatenate([U.T for _, U, _ in tables], axis=1, out=Ut)
+            top = np.maximum.reduceat(Ut, starts, axis=1)                             # (A, D)
+            if not np.isfinite(top).all():
+                return None
+            taken_at = starts + np.array([p for _, _, p in tables])                     # (D,) the option taken
+            chosen = Ut[:, taken_at]                                                    # (A, D)
+            centred = np.subtract(Ut, np.repeat(top, sizes, axis=1), out=take(Ut.shape))
+            sums, e1 = exp_option_sums(centred, self._betas[h:], take, starts)          # (B, A, D)
+            log_n = np.log(sizes)                                                       # (D,)
+            log_ns = log_n[:, None]
+            lse = np.empty((len(self._betas), A, D))
+            lse[:h] = log_n
+            lse[h:] = np.log(sums) + self._betas[h:, None, None] * top[None]
+            raw_all[...] = (b * chosen[None] - lse).transpose(0, 2, 1)
+            if self._bluff.size:
                 lse_w = lse[self._beta_watch] if self._beta_watch is not None \
-                    else np.log(np.exp(wb * centred).sum(axis=2)) + wb * top
-            if self._watched is None:       # the watch's model's own log-likelihoods of the option taken
-                with np.errstate(divide="ignore"):
-                    watched[ds] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - log_n)
-            if compiled:
-                groups.append((ds, Ut, at, pick, (top, ew, sums_w), n, None, top))
-            elif wb == 1 and self._beta_watch is not None and e1 is not None:    # exp(U - lse) = e1 / its sum
-                # the watch's P(option | agent) = (1 - we) e1 / its sum + we / n, built when its rows are known
-                groups.append((ds, Ut, at, pick, (e1, (1 - we) / sums[self._beta_watch - h], we_n), n, centred, top))
-            else:
-                groups.append((ds, Ut, at, pick, (1 - we) * np.exp(wb * Ut - lse_w[:, :, None]) + we_n, n, centred,
-                               top))
+                    else np.log(np.add.reduceat(np.exp(wb * centred), starts, axis=1)) + wb * top
+                if self._watched is None:       # the watch's model's own log-likelihoods of the option taken
+                    with np.errstate(divide="ignore"):
+                        watched[...] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - log_n).T
         mix_b, mix_keep, mix_eps, mix_of = self._mix      # each distinct row once, then every type's
         res = np.logaddexp(mix_keep + raw_all[mix_b], mix_eps - log_ns)
         if mix_of is not None:
@@ -1004,7 +1006,6 @@ class PlayerPopulation:
             # the bluffers' log P(option taken) before the tremble and the hiders' cover shares, by decision
             secret_raw = np.empty((len(self._secret), D, A))
             cover_share = np.empty((len(self._cover), D, A))
-            cover_rows: list[list] = [[] for _ in self._cover]     # each hider's rows near the best, by group
             # the watch follows every decision in order: the tables' and the hand decisions' (as a spectator reads
             # those, from the public pool), each table's row picked out after
             if "take" in decisions[-1][0].log.kinds():    # who holds what changed: the watch cannot follow along
@@ -1023,66 +1024,18 @@ class PlayerPopulation:
                                                      [decisions[j][1] for j, _, _ in tables], watched)
                 if rows_all is False:
                     return None
-            for ds, Ut, at, pick, p, n, centred, umax in groups:    # umax: Ut's max by agent (centred: Ut - it)
-                if compiled:
-                    top, ew, sums_w = p
+            if compiled:
+                for ds, Ut, pick, (top, ew, sums_w), n in groups:
                     R = rows_all[ds] if rows_all is not None else np.ones((len(ds), A))
-                    raws = kernels.bluff_log_likelihoods(Ut, top, ew, sums_w, 1 - we, we / n, R, pick,
-                                                         self._beta[self._secret], self._secrecy[self._secret])
-                    secret_raw[:, ds] = raws
+                    secret_raw[:, ds] = kernels.bluff_log_likelihoods(Ut, top, ew, sums_w, 1 - we, we / n, R, pick,
+                                                                      self._beta[self._secret],
+                                                                      self._secrecy[self._secret])
                     if self._cover:     # every hider's cover step: the share of the option taken
                         cover_share[:, ds] = kernels.cover_shares(Ut, ew, sums_w, 1 - we, we / n, R, pick,
                                                                   self._slacks, _COVER_TIE)
-                    continue
-                R = rows_all[ds] if rows_all is not None else None                                  # (G, A)
-                if isinstance(p, tuple):    # P(option, agent) weighted by the rows: e1 (R (1 - we) / sum) + R we / n
-                    e1, f, we_n = p
-                    if R is not None:
-                        f = R * f
-                        we_n = R[:, :, None] * we_n
-                    p = np.multiply(e1, f[:, :, None], out=take(e1.shape))
-                    p += we_n
-                elif R is not None:
-                    p = np.multiply(R[:, :, None], p, out=take(p.shape))
-                total = p.sum(axis=1, keepdims=True)                                      # (G, 1, n)
-                # the exposures are p / total (the spectator's belief in each agent after each option): divided out
-                # only where the cover step reads them, the bluffers' parts multiplying p by secrecy / total
-                exposure = None
-                if not bool(total.min() > 0):
-                    with np.errstate(invalid="ignore", divide="ignore"):
-                        exposure = np.where(total > 0, p / total, 0.0)
-                # every hider's cover step, the share of the option taken (G, A), before the bluffers' parts
-                # overwrite p
-                ex, tot = (p, total) if exposure is None else (exposure, None)
-                for c, cover in enumerate(self._cover.values()):     # (the shares once, after the groups)
-                    near = _cover_near(Ut, umax, ex, at, pick, cover[2], tot)
-                    if near is not None:
-                        g, a, near_rows, taken = near
-                        cover_rows[c].append((np.asarray(ds)[g] * A + a, near_rows, taken))
-                last = self._secret[-1] if self._secret.size else None
-                for s, k in enumerate(self._secret):      # (a type of secrecy 0 keeps its Boltzmann row, above)
-                    beta, secrecy = self._beta[k], self._secrecy[k]
-                    if exposure is None:    # secrecy * p / total, in p's array for the last type
-                        z = np.multiply(p, secrecy / total, out=p if k == last else take(p.shape))
-                    else:
-                        z = np.multiply(exposure, secrecy, out=exposure if k == last else take(p.shape))
-                    np.subtract(centred, z, out=z)        # U - top - secrecy * exposure (G, A, n)
-                    if beta != 1:      # (the default bluffer's rationality is 1: no pass to multiply)
-                        z *= beta
-                    # its largest entry is at least -beta * secrecy (at the best option; an exposure is at most 1):
-                    # unless that is far down, no shift keeps the largest exponential away from underflow
-                    taken = z[at, :, pick]                  # (a copy) before z is raised in place
-                    if beta * secrecy <= _SHIFT_SPAN:
-                        np.exp(z, out=z)
-                        secret_raw[s, ds] = taken - np.log(z.sum(axis=2))
-                    else:
-                        zt = z.max(axis=2)
-                        z -= zt[:, :, None]
-                        np.exp(z, out=z)
-                        secret_raw[s, ds] = taken - (np.log(z.sum(axis=2)) + zt)
-            if not compiled:    # every hider's cover step: the share of the option taken, all groups at once
-                for c, parts in enumerate(cover_rows):
-                    cover_share[c] = _cover_shares_at_once(parts, D * A).reshape(D, A)
+            else:
+                self._ragged_exposure(Ut, top, centred, e1, sums, lse_w, rows_all, sizes, starts, taken_at,
+                                      secret_raw, cover_share, take)
             for s, k in enumerate(self._secret):
                 res[k] = np.logaddexp(self._log_keep[k] + secret_raw[s], self._log_eps[k] - log_ns)
             for share, (k, cover) in zip(cover_share, self._cover.items()):
@@ -1090,6 +1043,65 @@ class PlayerPopulation:
         for (j, _, _), rows_j in zip(tables, res.transpose(1, 0, 2)):      # res[:, d], decision by decision
             out[j] = rows_j
         return out
+
+    def _ragged_exposure(self, Ut, top, centred, e1, sums, lse_w, rows_all, sizes, starts, taken_at, secret_raw,
+                         cover_share, take) -> None:
+        """The array code's bluffers and hiders who cover, every table at once (:meth:`_batch`'s layout: ``Ut``
+        (A, N) the tables side by side, ``top`` (A, D) their maxima, ``centred`` ``Ut`` minus them, ``e1`` its
+        ``exp`` or ``None``, ``sums`` the option sums, ``lse_w`` (A, D) the watch's log-sums, ``rows_all`` (D, A)
+        the spectator's rows before each decision or ``None``): written into ``secret_raw`` (each bluffer's log
+        P(option taken) before its tremble) and ``cover_share`` (each hider's share of the option taken)."""
+        watch = self._public.model
+        wb, we = watch.beta, watch.epsilon
+        R = rows_all.T if rows_all is not None else None                                  # (A, D)
+        # P(option, agent) weighted by the rows: (1 - we) P_watch(option | agent) R + R we / n
+        if wb == 1 and self._beta_watch is not None and e1 is not None:    # exp(U - lse) = e1 / its sum
+            parts = np.empty((2, *top.shape))                                             # (2, A, D)
+            np.divide(1 - we, sums[self._beta_watch - self._hot], out=parts[0])
+            parts[1] = we / sizes
+            if R is not None:
+                parts *= R
+            parts = np.repeat(parts, sizes, axis=2)                                       # (2, A, N)
+            p = np.multiply(e1, parts[0], out=take(Ut.shape))
+            p += parts[1]
+        else:
+            p = np.subtract(np.multiply(Ut, wb), np.repeat(lse_w, sizes, axis=1), out=take(Ut.shape))
+            np.exp(p, out=p)
+            p *= 1 - we
+            p += np.repeat(we / sizes, sizes)
+            if R is not None:
+                p *= np.repeat(R, sizes, axis=1)
+        total = p.sum(axis=0)                                                             # (N,)
+        # the exposures are p / total (the spectator's belief in each agent after each option): divided out where
+        # read, the bluffers' parts multiplying p by secrecy / total
+        exposure = None
+        if not bool(total.min() > 0):
+            with np.errstate(invalid="ignore", divide="ignore"):
+                exposure = np.where(total > 0, p / total, 0.0)
+        for c, (_, _, slack) in enumerate(self._cover.values()):     # before the bluffers' parts overwrite p
+            ex = np.divide(p, total, out=take(Ut.shape)) if exposure is None else exposure
+            cover_share[c] = _cover_shares_ragged(Ut, top, ex, sizes, starts, taken_at, slack).T
+        last = self._secret[-1] if self._secret.size else None
+        for s, k in enumerate(self._secret):      # (a type of secrecy 0 keeps its Boltzmann row, above)
+            beta, secrecy = self._beta[k], self._secrecy[k]
+            if exposure is None:    # secrecy * p / total, in p's array for the last type
+                z = np.multiply(p, secrecy / total, out=p if k == last else take(p.shape))
+            else:
+                z = np.multiply(exposure, secrecy, out=exposure if k == last else take(p.shape))
+            np.subtract(centred, z, out=z)        # U - top - secrecy * exposure (A, N)
+            if beta != 1:      # (the default bluffer's rationality is 1: no pass to multiply)
+                z *= beta
+            # its largest entry is at least -beta * secrecy (at the best option; an exposure is at most 1): unless
+            # that is far down, no shift keeps the largest exponential away from underflow
+            taken = z[:, taken_at]                  # (A, D) (a copy) before z is raised in place
+            if beta * secrecy <= _SHIFT_SPAN:
+                np.exp(z, out=z)
+                secret_raw[s] = (taken - np.log(np.add.reduceat(z, starts, axis=1))).T
+            else:
+                zt = np.maximum.reduceat(z, starts, axis=1)
+                z -= np.repeat(zt, sizes, axis=1)
+                np.exp(z, out=z)
+                secret_raw[s] = (taken - (np.log(np.add.reduceat(z, starts, axis=1)) + zt)).T
 
     def _hand_log_likelihoods(self, decisions, watch: bool) -> list | None:
         """:meth:`type_log_likelihoods` of decisions that depend on a hand, each as its view's viewer reads it (their
@@ -1273,6 +1285,37 @@ def _cover_shares_at_once(parts: list, size: int) -> np.ndarray:
     low = flat[starts + taken] <= limit                                     # the option taken is among the lowest
     count = np.add.reduceat(flat <= np.repeat(limit, ns), starts, dtype=np.intp)
     out[where[low]] = 1 / count[low]
+    return out
+
+
+def _cover_shares_ragged(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, sizes: np.ndarray,
+                         starts: np.ndarray, taken_at: np.ndarray, slack: float) -> np.ndarray:
+    """:func:`_cover_share_taken` for tables side by side (the array code's layout in
+    :meth:`PlayerPopulation.batch_type_log_likelihoods`): ``Ut`` (A, N) the tables' utilities, table ``t`` the
+    ``sizes[t]`` columns from ``starts[t]``, ``top`` (A, D) their maxima by agent (every entry finite), ``exposure``
+    (A, N) the exposures (each from 0 to 1), ``taken_at`` (D,) the column of each table's option taken: the share of
+    the option taken (A, D), the same numbers (minima and counts by run).
+
+    >>> Ut = np.array([[3.0, 2.0, 0.0, 1.0, 1.0], [0.0, 2.0, 3.0, 0.0, 1.0]])  # two tables: 3 options, then 2
+    >>> ex = np.array([[0.6, 0.2, 0.1, 0.5, 0.5], [0.1, 0.3, 0.3, 0.4, 0.6]])
+    >>> top = np.array([[3.0, 1.0], [3.0, 1.0]])
+    >>> _cover_shares_ragged(Ut, top, ex, np.array([3, 2]), np.array([0, 3]), np.array([2, 3]), 1.5)
+    array([[0. , 0.5],
+           [0.5, 1. ]])
+    """
+    floor = top - slack                                                     # (A, D)
+    # the exposures (at most 1) of the options near the best as they are, the others' raised by 2 (above any
+    # near one's tie): an addition where np.where(near, exposure, inf) would cost twice as much
+    rows = (Ut < np.repeat(floor, sizes, axis=1)).astype(float)             # (A, N): 1 where not near the best
+    rows *= 2.0                                                             # (faster than multiplying the bools)
+    rows += exposure
+    limit = np.minimum.reduceat(rows, starts, axis=1)                       # (A, D): the lowest near the best,
+    limit += _COVER_TIE                                                     # and its tie
+    low = rows <= np.repeat(limit, sizes, axis=1)
+    count = np.add.reduceat(low, starts, axis=1, dtype=np.intp)
+    mine = (Ut[:, taken_at] >= floor) & low[:, taken_at]     # the option taken near the best and among the lowest
+    out = np.zeros(top.shape)
+    out[mine] = 1 / count[mine]
     return out
 
 
