@@ -339,6 +339,25 @@ def _subset_layers(n_slots: int, n_players: int) -> tuple[list[np.ndarray], np.n
     return _SUBSETS[key]
 
 
+def _subset_split(n_slots: int, n_players: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`_subset_layers`' steps split: per layer, the (subsets, ``k``) indices of the subset of ``k - 1`` agents
+    and of the agent each product of the step multiplies (the step's flat index is ``subset * n_slots + agent``).
+
+    >>> without, added = _subset_split(3, 2)[0]
+    >>> (without * 3 + added).tolist() == _subset_layers(3, 2)[0][0].tolist()
+    True
+    """
+    key = (n_slots, n_players)
+    split = _SUBSET_SPLITS.get(key)
+    if split is None:
+        split = _SUBSET_SPLITS[key] = [(s // n_slots, s % n_slots) for s in _subset_layers(n_slots, n_players)[0]]
+    return split
+
+
+#: (agents, players) -> :func:`_subset_split`
+_SUBSET_SPLITS: dict = {}
+
+
 def _rows_by_subsets(actors: list[int], values: list, n_players: int, n_slots: int):
     """:meth:`_FedSpectator.rows_along` from a uniform start over every assignment of one agent to each player:
     each player's weights are the product of their own steps' factors, so the actor's row at a step is its
@@ -373,14 +392,18 @@ def _subset_rows(actors: list[int], given, V: np.ndarray | None, n_players: int,
     who = np.array([*actors, actors[-1]])                               # after the last step: its actor's row
     at = np.arange(T + 1)
     steps, free = _subset_layers(n_slots, n_players)
+    split = _subset_split(n_slots, n_players)
     # the sums kept with the steps along the last axis (each product, gather and sum runs along memory; the sums
     # add the same numbers in the same order as summing the steps' axis first)
     layer = np.arange(len(steps))[:, None]
     # (layers, agents, T + 1): the weights of the k-th player other than the actor, by agent, at each step
-    G = g[at, layer + (who <= layer)].transpose(0, 2, 1)
+    G = np.ascontiguousarray(g[at, layer + (who <= layer)].transpose(0, 2, 1))
     f = G[0] if len(steps) else np.ones((1, T + 1))
     for k in range(1, len(steps)):      # the k-th other player takes one more agent
-        f = (f[:, None, :] * G[k][None]).reshape(-1, T + 1)[steps[k]].sum(axis=1)
+        # each subset's products (the subset without one agent's sums times that agent's weights), only those
+        # that are summed: the same products as the whole (subsets x agents) product gathered, added in order
+        without, added = split[k]
+        f = (np.take(f, without, axis=0) * np.take(G[k], added, axis=0)).sum(axis=1)
     rows = g[at, who] * f[free].sum(axis=1).T                                # (T + 1, agents)
     z = rows.sum(axis=1)
     if not z.min() > 0:
