@@ -48,6 +48,7 @@ class PublicWatch:
         self.model = model
         self._beliefs: list = []      # (the log of the game it follows, its belief), most recently used first
         self._fed: _FedSpectator | None = None      # the spectator fed_row reads (see there)
+        self._starts: dict = {}     # (players, agents) -> _uniform_start's answer
 
     def __repr__(self):
         return f"PublicWatch({self.model!r}, following {self.games} game(s))"
@@ -132,6 +133,12 @@ class PublicWatch:
         >>> PublicWatch(BoltzmannModel()).rows_stacked(g.view(None), ["Ann", "Ann"], V)[1].round(3).tolist()
         [0.5, 0.1, 0.1, 0.1, 0.1, 0.1]
         """
+        start = self._uniform_start(view) if self._fed is None and len(actors) else None
+        if start is not None:       # (a game read from its start: the spectator alike over every assignment)
+            owners, n_players, n_slots = start
+            rows = _subset_rows([owners[a] for a in actors], np.arange(len(actors)), values, n_players, n_slots)
+            if rows is not NotImplemented:
+                return False if rows is None else rows
         fed = self._at(view)
         self._fed = None
         if fed is None:
@@ -143,6 +150,33 @@ class PublicWatch:
                 return False if rows is None else rows
         along = _rows_of(fed, list(zip(actors, values)))
         return False if along is None else np.asarray(along).reshape(len(actors), -1)
+
+    def _uniform_start(self, view) -> tuple | None:
+        """For a view where nothing has told anything yet (:meth:`_fresh`) whose fresh spectator is kept as
+        probabilities alike over every assignment (:meth:`_FedSpectator.uniform`): ``(owner name -> index, players,
+        agents)``, what :func:`_subset_rows` reads of it (a pure function of the players and agents: made once per
+        setup); else ``None``.
+
+        >>> from heimlich_lab import Game
+        >>> from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+        >>> owners, n_players, n_slots = PublicWatch(BoltzmannModel())._uniform_start(Game(["Ann", "Bob", "Cy"],
+        ...                                                                                   seed=2).view(None))
+        >>> owners["Cy"], n_players, n_slots
+        (2, 3, 6)
+        """
+        kinds = view.log.kinds()
+        if "start" in kinds or "take" in kinds or not DECISION_KINDS.isdisjoint(kinds):
+            return None
+        key = (tuple(view.players), tuple(view.agents))
+        start = self._starts.get(key, False)
+        if start is False:
+            post = self._fresh(view)
+            fed = None if post is None else _FedSpectator(post, len(view.log), view.log)
+            start = (fed.owners, len(fed.single), fed.n_slots) if fed is not None and fed.uniform() else None
+            if len(self._starts) >= _GAMES * 16:
+                self._starts.clear()
+            self._starts[key] = start
+        return start
 
     def _at(self, view) -> _FedSpectator | None:
         """The fed spectator brought to ``view`` (``None`` for a game that started from a position)."""
