@@ -67,3 +67,49 @@ def test_the_utility_cache_hits_are_its_tables():
     m = BoltzmannModel()
     U, i = m.decision_utilities(g.view(None), "Ann", g.legal_actions()[4])
     assert U is m.utility.moves(st, 3) and i == 4
+
+
+def _states_along(rules, seed):
+    """Every view (each player's and the spectator's) before each decision of a bots' game."""
+    from heimlich_lab.bots import BoltzmannBot
+    from heimlich_lab.engine.play import play_game
+    players = ["Ann", "Bob", "Cy", "Dee"]
+    views = []
+    play_game(Game, {p: BoltzmannBot(seed=i) for i, p in enumerate(players)}, seed=seed, rules=rules,
+              watch=lambda g, p, a: views.extend([g.view(None), *[g.view(q) for q in players]]))
+    return views
+
+
+@pytest.mark.parametrize("rules,seed", [(Rules(), 3), (Rules(top_secret=True), 3), (Rules(dossier=True), 8)])
+def test_the_states_found_under_the_views_own_fields_are_the_plain_states(rules, seed):
+    """PublicState.from_view first looks under the view's own fields (View.board_key): what it finds is the state
+    of the view's public board, for every view of a game (triggers pending, markers scored, Top Secret hands)."""
+    views = _states_along(rules, seed)
+    assert any(any(v.scores.values()) for v in views)
+    assert any(len(v.triggers) > 1 for v in views) == rules.top_secret     # (triggers pend in Top Secret's rounds)
+    Utility.clear_shared()
+    for v in views:
+        ts = bool(v.rules.top_secret)
+        hand = v.hand_sizes[v.active_player] if ts else 0
+        plain = PublicState(*v.public_board(), top_secret=ts, active_hand=hand)
+        assert v.board_key() == v.public_board()
+        got = PublicState.from_view(v)
+        assert got == plain and hash(got) == hash(plain)
+        assert PublicState.from_view(v) is got           # (the look-up under the view's own fields)
+
+
+def test_a_view_whose_fields_are_not_in_board_form_gets_the_plain_state():
+    """A view-like whose own fields differ from its public board (triggers unsorted) is read through public_board:
+    the same state as the plain one."""
+    v = next(v for v in _states_along(Rules(top_secret=True), 3) if len(v.triggers) > 1)
+
+    class Unsorted(_RulesView):
+        def board_key(self):
+            agents, pos, score, safe, trig = self._view.board_key()
+            return agents, pos, score, safe, tuple(reversed(sorted(trig))) + (99,)
+
+    Utility.clear_shared()
+    plain = PublicState(*v.public_board(), top_secret=True, active_hand=v.hand_sizes[v.active_player])
+    got = PublicState.from_view(Unsorted(v, v.rules))
+    assert got == plain and got.triggers == v.public_board()[4]
+    assert PublicState.from_view(v) is got

@@ -144,3 +144,30 @@ def test_the_fed_spectator_takes_its_probabilities_when_first_read():
         assert fed.uniform() == want_uniform            # (and once the probabilities are taken)
     assert exposure._FedSpectator(start, len(view.log), view.log).uniform()
     assert not exposure._FedSpectator(later, len(view.log), view.log).uniform()
+
+
+@pytest.mark.parametrize("players", [["Ann", "Bob", "Cy", "Dee", "Eve"], ["Ann", "Bob", "Cy"], ["Ann", "Bob"]])
+def test_the_rows_stacked_from_a_start_are_the_fed_spectators_rows(players, monkeypatch):
+    """PublicWatch.rows_stacked from a view where nothing has told anything yet reads the start it made once per
+    players and agents (_uniform_start): the same rows, bit for bit, as the fed spectator made at that view, and
+    the same answer for a step impossible for the spectator."""
+    from heimlich_lab import Game
+    from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+
+    view = Game(players, seed=3).view(None)
+    rng = np.random.default_rng(len(players))
+    T = 30
+    actors = [players[i] for i in rng.integers(0, len(players), T)]
+    values = rng.normal(0, 2, (T, len(view.agents)))
+    impossible = values.copy()
+    impossible[4:] = -np.inf
+    watch = exposure.PublicWatch(BoltzmannModel())
+    start = watch._uniform_start(view)
+    assert start is not None and start[1:] == (len(players), len(view.agents))
+    got = [watch.rows_stacked(view, actors, v) for v in (values, impossible)]
+    assert watch._uniform_start(view) is start                      # (made once)
+    plain = exposure.PublicWatch(BoltzmannModel())
+    monkeypatch.setattr(plain, "_uniform_start", lambda view: None)
+    want = [plain.rows_stacked(view, actors, v) for v in (values, impossible)]
+    assert want[1] is False and got[1] is False
+    assert got[0].shape == (T, len(view.agents)) and np.array_equal(got[0], want[0])

@@ -48,6 +48,7 @@ class PublicWatch:
         self.model = model
         self._beliefs: list = []      # (the log of the game it follows, its belief), most recently used first
         self._fed: _FedSpectator | None = None      # the spectator fed_row reads (see there)
+        self._starts: dict = {}     # (players, agents) -> _uniform_start's answer
 
     def __repr__(self):
         return f"PublicWatch({self.model!r}, following {self.games} game(s))"
@@ -132,6 +133,12 @@ class PublicWatch:
         >>> PublicWatch(BoltzmannModel()).rows_stacked(g.view(None), ["Ann", "Ann"], V)[1].round(3).tolist()
         [0.5, 0.1, 0.1, 0.1, 0.1, 0.1]
         """
+        start = self._uniform_start(view) if self._fed is None and len(actors) else None
+        if start is not None:       # (a game read from its start: the spectator alike over every assignment)
+            owners, n_players, n_slots = start
+            rows = _subset_rows([owners[a] for a in actors], np.arange(len(actors)), values, n_players, n_slots)
+            if rows is not NotImplemented:
+                return False if rows is None else rows
         fed = self._at(view)
         self._fed = None
         if fed is None:
@@ -143,6 +150,33 @@ class PublicWatch:
                 return False if rows is None else rows
         along = _rows_of(fed, list(zip(actors, values)))
         return False if along is None else np.asarray(along).reshape(len(actors), -1)
+
+    def _uniform_start(self, view) -> tuple | None:
+        """For a view where nothing has told anything yet (:meth:`_fresh`) whose fresh spectator is kept as
+        probabilities alike over every assignment (:meth:`_FedSpectator.uniform`): ``(owner name -> index, players,
+        agents)``, what :func:`_subset_rows` reads of it (a pure function of the players and agents: made once per
+        setup); else ``None``.
+
+        >>> from heimlich_lab import Game
+        >>> from heimlich_lab.games.heimlich.inference.model import BoltzmannModel
+        >>> owners, n_players, n_slots = PublicWatch(BoltzmannModel())._uniform_start(Game(["Ann", "Bob", "Cy"],
+        ...                                                                                   seed=2).view(None))
+        >>> owners["Cy"], n_players, n_slots
+        (2, 3, 6)
+        """
+        kinds = view.log.kinds()
+        if "start" in kinds or "take" in kinds or not DECISION_KINDS.isdisjoint(kinds):
+            return None
+        key = (tuple(view.players), tuple(view.agents))
+        start = self._starts.get(key, False)
+        if start is False:
+            post = self._fresh(view)
+            fed = None if post is None else _FedSpectator(post, len(view.log), view.log)
+            start = (fed.owners, len(fed.single), fed.n_slots) if fed is not None and fed.uniform() else None
+            if len(self._starts) >= _GAMES * 16:
+                self._starts.clear()
+            self._starts[key] = start
+        return start
 
     def _at(self, view) -> _FedSpectator | None:
         """The fed spectator brought to ``view`` (``None`` for a game that started from a position)."""
@@ -339,6 +373,25 @@ def _subset_layers(n_slots: int, n_players: int) -> tuple[list[np.ndarray], np.n
     return _SUBSETS[key]
 
 
+def _subset_split(n_slots: int, n_players: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`_subset_layers`' steps split: per layer, the (subsets, ``k``) indices of the subset of ``k - 1`` agents
+    and of the agent each product of the step multiplies (the step's flat index is ``subset * n_slots + agent``).
+
+    >>> without, added = _subset_split(3, 2)[0]
+    >>> (without * 3 + added).tolist() == _subset_layers(3, 2)[0][0].tolist()
+    True
+    """
+    key = (n_slots, n_players)
+    split = _SUBSET_SPLITS.get(key)
+    if split is None:
+        split = _SUBSET_SPLITS[key] = [(s // n_slots, s % n_slots) for s in _subset_layers(n_slots, n_players)[0]]
+    return split
+
+
+#: (agents, players) -> :func:`_subset_split`
+_SUBSET_SPLITS: dict = {}
+
+
 def _rows_by_subsets(actors: list[int], values: list, n_players: int, n_slots: int):
     """:meth:`_FedSpectator.rows_along` from a uniform start over every assignment of one agent to each player:
     each player's weights are the product of their own steps' factors, so the actor's row at a step is its
@@ -373,14 +426,18 @@ def _subset_rows(actors: list[int], given, V: np.ndarray | None, n_players: int,
     who = np.array([*actors, actors[-1]])                               # after the last step: its actor's row
     at = np.arange(T + 1)
     steps, free = _subset_layers(n_slots, n_players)
+    split = _subset_split(n_slots, n_players)
     # the sums kept with the steps along the last axis (each product, gather and sum runs along memory; the sums
     # add the same numbers in the same order as summing the steps' axis first)
     layer = np.arange(len(steps))[:, None]
     # (layers, agents, T + 1): the weights of the k-th player other than the actor, by agent, at each step
-    G = g[at, layer + (who <= layer)].transpose(0, 2, 1)
+    G = np.ascontiguousarray(g[at, layer + (who <= layer)].transpose(0, 2, 1))
     f = G[0] if len(steps) else np.ones((1, T + 1))
     for k in range(1, len(steps)):      # the k-th other player takes one more agent
-        f = (f[:, None, :] * G[k][None]).reshape(-1, T + 1)[steps[k]].sum(axis=1)
+        # each subset's products (the subset without one agent's sums times that agent's weights), only those
+        # that are summed: the same products as the whole (subsets x agents) product gathered, added in order
+        without, added = split[k]
+        f = (np.take(f, without, axis=0) * np.take(G[k], added, axis=0)).sum(axis=1)
     rows = g[at, who] * f[free].sum(axis=1).T                                # (T + 1, agents)
     z = rows.sum(axis=1)
     if not z.min() > 0:

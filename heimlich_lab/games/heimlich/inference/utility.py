@@ -200,6 +200,11 @@ class PublicState(PublicBoard):
         """
         ts = bool(view.rules.top_secret)
         hand = int(view.hand_sizes.get(view.active_player, 0)) if ts else 0
+        fast = getattr(view, "board_key", None)
+        if fast is not None and cls is PublicState:     # a state read before: found under the view's own fields
+            st = _STATES.get((fast(), ts, hand))        # (equal by value to the key below, or not found)
+            if st is not None:
+                return st
         board = getattr(view, "public_board", None)
         if board is None or cls is not PublicState:
             return super().from_view(view, top_secret=ts, active_hand=hand)

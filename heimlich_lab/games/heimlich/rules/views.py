@@ -224,6 +224,18 @@ class View(ViewBase):
         return (tuple(self.agents), tuple(self._pos), tuple(map(int, self._score)), self._safe,
                 tuple(sorted(self._triggers)))
 
+    def board_key(self) -> tuple:
+        """:meth:`public_board` as the view holds it, without copying (a cache key: equal to ``public_board()``
+        wherever the view's fields are already in its form, as the engine makes them; a reader that finds nothing
+        under it asks ``public_board()``).
+
+        >>> from heimlich_lab import Game
+        >>> v = Game(["Ann", "Bob"], seed=1).view(None)
+        >>> v.board_key() == v.public_board()
+        True
+        """
+        return (self.agents, self._pos, self._score, self._safe, self._triggers)
+
     @property
     def positions(self) -> dict[str, int]:
         return {c: value_of(b) for c, b in zip(self.agents, self._pos)}
