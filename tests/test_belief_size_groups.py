@@ -90,3 +90,30 @@ def test_the_spectator_by_subsets_of_agents_gives_the_step_by_step_rows(n_player
     for a, b in zip(want, got):
         assert np.allclose(a, b, rtol=0, atol=1e-13)
         assert np.array_equal(a == 0, b == 0)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("types", [
+    # a bluffer listed before the first type whose row the tremble step keeps: that row is the Boltzmann type's own
+    [("bluff", 2.0, 0.1), ("boltzmann", 0.5, 0.0), ("boltzmann", 2.0, 0.05)],
+    # a hider first, then two types of one rationality and two trembles
+    [("bluff", 3.0, 0.2), ("boltzmann", 1.0, 0.05), ("boltzmann", 1.0, 0.2), ("random", 0.0, 0.0)],
+    # every type a bluffer: no row is kept
+    [("bluff", 1.0, 0.05), ("bluff", 3.0, 0.1)],
+], ids=["bluffer-first", "hider-first", "bluffers-only"])
+def test_the_batch_reads_every_type_whatever_the_order_of_the_population(types, compiled):
+    """The batch's tremble step takes each kept row's rationality and tremble from a type whose row it keeps,
+    never from a bluffer's placeholder: each type's numbers are those of reading each decision alone."""
+    items = _items(5, {}, 1, "mixed")
+    pop = player_types.PlayerPopulation([player_types.PlayerType(k, beta=b, epsilon=e, secrecy=2.0 + i)
+                                         for i, (k, b, e) in enumerate(types)])
+    pop.compiled = compiled
+    got = pop.batch_type_log_likelihoods(items)
+    assert got is not None
+    for item, b in zip(items, got):
+        a = pop.type_log_likelihoods(*item)
+        assert (a is None) == (b is None)
+        if a is not None:
+            assert np.array_equal(np.isneginf(a), np.isneginf(b))
+            f = np.isfinite(a)
+            assert np.allclose(a[f], b[f], rtol=0, atol=1e-12), np.abs(a[f] - b[f]).max()

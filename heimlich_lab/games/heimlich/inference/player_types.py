@@ -496,10 +496,13 @@ class PlayerPopulation:
         #: the batch's tremble step, one row per distinct (rationality, tremble) among the types whose row it keeps
         #: (a bluffer's is written over): (the rows' betas, log(1 - epsilon), log(epsilon), each type's row or
         #: None when every type has its own)
+        # (a secret type's row is written over: it points at row 0, which a kept type's parameters make; when every
+        # type is secret, type 0's row is made only to be written over)
+        kept = [k for k in range(len(types)) if k not in self._secret] or [0]
         mix: dict[tuple, int] = {}
-        of = [mix.setdefault((int(self._beta_of[k]), float(self._eps[k])), len(mix)) if k not in self._secret
-              else 0 for k in range(len(types))]
-        first = [of.index(r) for r in range(len(mix))]
+        row_of = {k: mix.setdefault((int(self._beta_of[k]), float(self._eps[k])), len(mix)) for k in kept}
+        of = [row_of.get(k, 0) for k in range(len(types))]
+        first = [next(k for k in kept if row_of[k] == r) for r in range(len(mix))]
         self._mix = (self._beta_of[first], self._log_keep[first][:, :, None], self._log_eps[first][:, :, None],
                      None if len(mix) == len(types) else np.array(of))
         #: each hider who covers' slack, in the order of ``_cover`` (the compiled cover step's argument)
