@@ -160,3 +160,45 @@ def test_the_score_comparison_can_fail():
     got = _scores(m, t, players, agents, own)
     other = _scores_plain(m, t2, players, agents, own)
     assert not all(np.array_equal(got[k], other[k]) for k in got)
+
+
+@pytest.mark.parametrize("bad", ["nan", "above_one", "impossible_row", "impossible_entry"])
+def test_the_answers_checked_at_once_still_catch_what_the_row_by_row_check_catches(bad):
+    """``batch_answers_stacked``'s check at once (the largest entry, then -inf rows only if some entry is -inf): an
+    answer with a NaN, a probability above 1 or a row impossible everywhere goes to the row-by-row check (which
+    refuses it, as before); one impossible entry is accepted with ``finite`` False."""
+    from heimlich_lab.errors import ModelError
+    from heimlich_lab.games.heimlich.inference.likelihoods import batch_answers_stacked, default_model
+    from heimlich_lab.games.heimlich.rules.replay import public_decisions
+    rec = _game(Rules(), 3, 4)
+    items = list(public_decisions(rec, None, None))
+    model = default_model()
+    n_agents = len(rec.rules.agents_for(4))
+    real = type(model).batch_type_log_likelihoods
+
+    def spoiled(self, decisions, **kw):
+        out = real(self, decisions, **kw)
+        j = next(i for i, v in enumerate(out) if v is not None)
+        out[j] = out[j].copy()
+        if bad == "nan":
+            out[j][0, 1] = np.nan
+        elif bad == "above_one":
+            out[j][0, 1] = 0.5
+        elif bad == "impossible_row":
+            out[j][:] = -np.inf
+        else:
+            out[j][1, 0] = -np.inf
+        return out
+
+    answers, finite, stacked = batch_answers_stacked(model, items, n_agents)
+    assert finite is True and stacked is not None
+    type(model).batch_type_log_likelihoods = spoiled
+    try:
+        if bad == "impossible_entry":
+            answers, finite, stacked = batch_answers_stacked(model, items, n_agents)
+            assert finite is False and stacked is not None
+        else:
+            with pytest.raises(ModelError):
+                batch_answers_stacked(model, items, n_agents)
+    finally:
+        type(model).batch_type_log_likelihoods = real

@@ -765,16 +765,21 @@ class _SharedTypeTables:
         seen = [i for i, o in enumerate(observers) if o is not None]
         if seen:
             every_rows, every_cells = _every_observers_rows(full)
-            at = ([full.owner_index(observers[i]) for i in seen], [full.slot_index(starts[i][1].own_agents[0])
-                                                                   for i in seen])
-            w = weights[every_rows[at]]                                           # (O, h)
+            at = np.array([[full.owner_index(observers[i]) for i in seen],
+                           [full.slot_index(starts[i][1].own_agents[0]) for i in seen]])
+            at_rows = every_rows[at[0], at[1]]                                    # (O, h)
+            w = weights.take(at_rows)                                             # (O, h)
             z = w.sum(axis=1)
             ok = z > 1e-200
-            sums = (w / np.where(ok, z, 1.0)[:, None]) @ _canonical_rows(full)[0]   # (O, cells)
-            k = sums.shape[1]
-            cells = every_cells[at] + (k * np.arange(len(seen)))[:, None]
-            out[seen] = sums.ravel()[cells].reshape(len(seen), full.n_owners + 1, full.n_slots)
-            if not ok.all():
+            every_ok = bool(ok.all())
+            sums = (w / (z if every_ok else np.where(ok, z, 1.0))[:, None]) @ _canonical_rows(full)[0]  # (O, cells)
+            table = np.take_along_axis(sums, every_cells[at[0], at[1]], axis=1).reshape(
+                len(seen), full.n_owners + 1, full.n_slots)
+            if len(seen) == len(starts):    # (every observer a player: the tables are the whole answer)
+                out = table
+            else:
+                out[seen] = table
+            if not every_ok:
                 for j in np.flatnonzero(~ok):
                     i = seen[j]
                     out[i] = self._marginals_of(starts[i][1], actors, gains, pop)
