@@ -62,9 +62,12 @@ def play_task(task: GameTask, evaluate: Callable | None) -> list[dict]:
         clash = set(metrics) & set(columns_of(spec.name))
         if clash:
             raise HeimlichError(f"evaluate returned metric(s) named like table columns: {sorted(clash)}")
+        # (whether each metric is by player, asked once per metric, not once per row)
+        columns = [(str(k), v, isinstance(v, Mapping)) for k, v in metrics.items()]
         for row in rows:
-            for k, v in metrics.items():
-                row[str(k)] = v.get(row["player"], np.nan) if isinstance(v, Mapping) else v
+            player = row["player"]
+            for k, v, by_player in columns:
+                row[k] = v.get(player, np.nan) if by_player else v
     return rows
 
 

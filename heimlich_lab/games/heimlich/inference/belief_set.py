@@ -450,6 +450,56 @@ def _factor_rows(space: HypothesisSpace, actors: tuple) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=64)
+def _product_plan(space: HypothesisSpace, actors: tuple) -> tuple[np.ndarray, tuple, np.ndarray | None,
+                                                                  np.ndarray | None]:
+    """How :func:`_factor_products` multiplies the factors of :func:`_factor_rows` (``rows``, (actors, H)) player by
+    player over the hypotheses' prefixes (the rows of the first actors, each prefix once): the rows of the first
+    actor's distinct prefixes (``start``); per next actor but the last, each of its prefixes' parent prefix and its
+    factor row; each hypothesis's prefix before the last actor, and the last actor's row (with one actor: its rows,
+    ``None``, ``None``; cached per space and order of actors, read-only)."""
+    rows = _factor_rows(space, actors)
+    if len(rows) == 1:
+        return rows[0], (), None, None
+    base = int(rows.max()) + 1
+    code = rows[0].astype(np.int64)
+    _, first, inv = np.unique(code, return_index=True, return_inverse=True)
+    start = rows[0][first]
+    levels = []
+    for q in range(1, len(rows) - 1):
+        code = code * base + rows[q]
+        _, first_q, inv_q = np.unique(code, return_index=True, return_inverse=True)
+        levels.append((inv[first_q], rows[q][first_q]))
+        inv = inv_q
+    for a in (start, inv, *(x for level in levels for x in level)):
+        a.setflags(write=False)
+    return start, tuple(levels), inv, rows[-1]
+
+
+def _factor_products(factors: np.ndarray, plan: tuple) -> np.ndarray:
+    """``np.take(factors, rows, axis=0).prod(axis=0)`` (rows: :func:`_factor_rows`, (actors, H)) for every hypothesis
+    (H, M), each product over the actors in their order (the same numbers, bit for bit: tested), multiplied prefix
+    by prefix (:func:`_product_plan`): each shared prefix's product once, a fraction of the gathers.
+
+    >>> space = _spectator_space(("Ann", "Bob", "Cy"), ("red", "blue", "green", "grey"))
+    >>> factors = np.random.default_rng(1).random((3 * 4, 2))
+    >>> rows = _factor_rows(space, ("Bob", "Ann", "Cy"))
+    >>> bool(np.array_equal(_factor_products(factors, _product_plan(space, ("Bob", "Ann", "Cy"))),
+    ...                     np.take(factors, rows, axis=0).prod(axis=0)))
+    True
+    """
+    start, levels, inv, last = plan
+    if inv is None or last is None:     # one actor
+        return factors.take(start, axis=0)
+    p = factors.take(start, axis=0)
+    for parent, row in levels:
+        p = p.take(parent, axis=0)
+        p *= factors.take(row, axis=0)
+    p = p.take(inv, axis=0)
+    p *= factors.take(last, axis=0)
+    return p
+
+
 @lru_cache(maxsize=16)
 def _spectator_space(players: tuple, agents: tuple) -> HypothesisSpace:
     """Every assignment of one agent to each player (a spectator's hypotheses; cached: a space keeps its
@@ -708,24 +758,28 @@ class _SharedTypeTables:
         full = _spectator_space(first.players, first.agents)
         # the gains as factors of at most 1 (each player's largest taken out), player q's of agent a at row q A + a
         factors = np.exp(gains - gains.max(axis=(1, 2), keepdims=True)).transpose(0, 2, 1).reshape(Q * A, M)
-        rows = _factor_rows(full, tuple(actors))                                  # (Q, H)
-        weights = np.take(factors, rows, axis=0).prod(axis=0) @ np.exp(pop)       # (H,)
+        weights = _factor_products(factors, _product_plan(full, tuple(actors))) @ np.exp(pop)     # (H,)
         out = np.empty((len(starts), full.n_owners + 1, full.n_slots))
         # each player's weights: the spectator's where it holds its own agent (:func:`_observer_rows`), summed
         # over those rows only, for every player at once
         seen = [i for i, o in enumerate(observers) if o is not None]
         if seen:
             every_rows, every_cells = _every_observers_rows(full)
-            at = ([full.owner_index(observers[i]) for i in seen], [full.slot_index(starts[i][1].own_agents[0])
-                                                                   for i in seen])
-            w = weights[every_rows[at]]                                           # (O, h)
+            at = np.array([[full.owner_index(observers[i]) for i in seen],
+                           [full.slot_index(starts[i][1].own_agents[0]) for i in seen]])
+            at_rows = every_rows[at[0], at[1]]                                    # (O, h)
+            w = weights.take(at_rows)                                             # (O, h)
             z = w.sum(axis=1)
             ok = z > 1e-200
-            sums = (w / np.where(ok, z, 1.0)[:, None]) @ _canonical_rows(full)[0]   # (O, cells)
-            k = sums.shape[1]
-            cells = every_cells[at] + (k * np.arange(len(seen)))[:, None]
-            out[seen] = sums.ravel()[cells].reshape(len(seen), full.n_owners + 1, full.n_slots)
-            if not ok.all():
+            every_ok = bool(ok.all())
+            sums = (w / (z if every_ok else np.where(ok, z, 1.0))[:, None]) @ _canonical_rows(full)[0]  # (O, cells)
+            table = np.take_along_axis(sums, every_cells[at[0], at[1]], axis=1).reshape(
+                len(seen), full.n_owners + 1, full.n_slots)
+            if len(seen) == len(starts):    # (every observer a player: the tables are the whole answer)
+                out = table
+            else:
+                out[seen] = table
+            if not every_ok:
                 for j in np.flatnonzero(~ok):
                     i = seen[j]
                     out[i] = self._marginals_of(starts[i][1], actors, gains, pop)

@@ -281,12 +281,15 @@ def batch_answers_stacked(model, items, n_agents: int) -> tuple[dict | None, boo
     if rows and all(isinstance(r, np.ndarray) and r.shape == shape and r.dtype is _FLOAT for r in rows):
         # every answer checked at once (as checked_type_rows checks each); one that fails is checked by itself below
         table = np.concatenate(rows).reshape(len(rows), *shape)       # np.stack(rows), without its per-row calls
-        if (table <= _LOGLIK_TOL).all() and not np.isneginf(table).all(axis=(1, 2)).any():
+        # (every entry at most the tolerance, and no answer -inf everywhere: a NaN fails the first; with no -inf at
+        # all, as usual, the second needs no pass of its own)
+        finite = bool(table.min() > -np.inf)
+        if table.max() <= _LOGLIK_TOL and (finite or not np.isneginf(table).all(axis=(1, 2)).any()):
             for r in rows:
                 r.setflags(write=False)
             table.setflags(write=False)
             answered = [it for it, r in zip(asked, raw) if r is not None]
-            return {it.index: r for it, r in zip(asked, raw)}, bool(table.min() > -np.inf), (answered, table)
+            return {it.index: r for it, r in zip(asked, raw)}, finite, (answered, table)
     return {it.index: checked_type_rows(model, r, it.actor, it.action, n_agents) for it, r in zip(asked, raw)}, \
         None, None
 
