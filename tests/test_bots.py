@@ -19,11 +19,12 @@ VARIANTS = {
     "unoccupied": Rules(safe_destination="unoccupied", top_secret=True),
 }
 
-#: what a bot may read on its view: public fields and its own agent(s) and hand
+#: what a bot may read on its view: public fields and its own agent(s) and hand (``public_board`` and its
+#: copy-free ``board_key``: agents, positions, markers, the safe and triggers at once, public facts only)
 PUBLIC_FIELDS = {"viewer", "kind", "label", "players", "agents", "rules", "positions", "scores", "safe", "phase",
                  "current_player", "active_player", "turn", "die", "points", "triggers", "own_agents", "hand",
                  "hand_sizes", "supply_size", "discards", "dossier_sheet", "dossier_done", "is_over", "log",
-                 "public_board"}     # agents, positions, markers, the safe and triggers at once: public facts only
+                 "public_board", "board_key"}
 
 
 class GuardedView:
@@ -121,7 +122,7 @@ def test_bots_read_only_the_public_fields_and_their_own():
             bots = {p: makers[(i + seed) % 3](i) for i, p in enumerate(["A", "B", "C", "D"])}
             run(VARIANTS[variant], bots, seed, guard=seen)
     assert seen <= PUBLIC_FIELDS and {"own_agents", "hand", "phase"} <= seen
-    assert seen & {"positions", "public_board"}       # the board is read (the guard saw it)
+    assert seen & {"positions", "public_board", "board_key"}       # the board is read (the guard saw it)
 
 
 @pytest.mark.parametrize("make", [lambda s: GreedyBot(seed=s), lambda s: BoltzmannBot(beta=0.5, seed=s),
