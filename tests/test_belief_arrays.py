@@ -262,38 +262,34 @@ def test_a_record_read_at_once_gives_every_observer_the_beliefs_read_one_by_one(
 
 @pytest.mark.parametrize("slack", [0.0, 1.5, 2.0])
 def test_the_cover_share_of_the_option_taken_is_the_plain_formulas_bit_for_bit(slack):
-    """The batched cover step (:func:`_cover_share_taken`: only the option taken, only the agents for whom it is
-    near the best) against the plain :func:`_cover_shares` read at the option taken, on random tables with tied
-    utilities (some exactly ``slack`` under the best), impossible options (-inf, also taken), exposures tied
-    exactly, within the tie (1e-9) and outside it."""
+    """The batched cover step (:func:`_cover_shares_ragged`: tables side by side, only the option taken) against
+    the plain :func:`_cover_shares` read at the option taken, table by table, on random tables with tied utilities
+    (some exactly ``slack`` under the best), impossible options (-inf, also taken), exposures tied exactly, within
+    the tie (1e-9) and outside it."""
     from heimlich_lab.games.heimlich.inference import player_types as pt
     rng = np.random.default_rng(26)
     seen = set()
     for _ in range(200):
-        G, A, n = int(rng.integers(1, 6)), int(rng.integers(1, 6)), int(rng.integers(1, 12))
-        Ut = rng.integers(0, 6, (G, A, n)) * 0.5
-        Ut[rng.random((G, A, n)) < 0.15] = -np.inf
-        Ut[:, :, int(rng.integers(0, n))] = rng.integers(0, 6, (G, A)) * 0.5   # every agent has an option
-        if n > 2 and rng.random() < 0.5:
-            Ut[: G // 2 + 1, :, n - 2:] = -np.inf                                # padding, as a group of sizes
-            Ut[: G // 2 + 1, :, 0] = rng.integers(0, 6, (G // 2 + 1, A)) * 0.5
-        base = rng.choice([0.1, 0.2, 0.3], (G, A, n))
-        exposure = base + rng.choice([0.0, 0.0, 0.4, 1.5, 2.5], (G, A, n)) * pt._COVER_TIE
-        at, pick = np.arange(G), rng.integers(0, n, G)
-        want = pt._cover_shares(Ut, exposure, slack)[at, :, pick]
-        got = pt._cover_share_taken(Ut, Ut.max(axis=2), exposure, at, pick, slack)
-        assert got.shape == (G, A) and np.array_equal(got, want), (got, want)
-        # the exposures as numerators over a total per option (divided out on the rows read): the same numbers as
-        # the plain formula on the divided exposures
-        total = rng.choice([0.5, 1.0, 1.7, 3.3], (G, 1, n))
-        num = exposure * total
-        want_t = pt._cover_shares(Ut, num / total, slack)[at, :, pick]
-        got_t = pt._cover_share_taken(Ut, Ut.max(axis=2), num, at, pick, slack, total)
-        assert np.array_equal(got_t, want_t), (got_t, want_t)
-        near = Ut[at, :, pick] >= Ut.max(axis=2) - slack
+        G, A = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+        sizes = rng.integers(1, 12, G)                                            # each table its own options
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+        Ut = rng.integers(0, 6, (A, int(sizes.sum()))) * 0.5
+        Ut[rng.random(Ut.shape) < 0.15] = -np.inf
+        for s, n in zip(starts, sizes):
+            Ut[:, s + int(rng.integers(0, n))] = rng.integers(0, 6, A) * 0.5     # every agent has an option
+        ties = rng.choice([0.0, 0.0, 0.4, 1.5, 2.5], Ut.shape) * pt._COVER_TIE         # exact, within, outside
+        exposure = rng.choice([0.1, 0.2, 0.3], Ut.shape) + ties
+        pick = np.array([int(rng.integers(0, n)) for n in sizes])
+        top = np.maximum.reduceat(Ut, starts, axis=1)
+        got = pt._cover_shares_ragged(Ut, top, exposure, sizes, starts, starts + pick, slack)
+        tables = [(Ut[:, s:s + n], exposure[:, s:s + n]) for s, n in zip(starts, sizes)]
+        want = np.stack([pt._cover_shares(u, ex, slack)[:, p] for (u, ex), p in zip(tables, pick)], axis=1)
+        assert got.shape == (A, G) and np.array_equal(got, want), (got, want)
+        taken = np.stack([u[:, p] for (u, _), p in zip(tables, pick)], axis=1)
+        near = taken >= top - slack
         seen |= {("share", float(s)) for s in want[want > 0]}
         seen |= {"near, not the lowest"} if (near & (want == 0)).any() else set()
-        seen |= {"impossible option taken"} if np.isneginf(Ut[at, :, pick]).any() else set()
+        seen |= {"impossible option taken"} if np.isneginf(taken).any() else set()
     # the cases the comparison is meant to reach: a lone lowest, ties of two and of three or more, a near option
     # taken that is not the lowest, an impossible one taken
     assert {("share", 1.0), ("share", 0.5), "near, not the lowest", "impossible option taken"} <= seen

@@ -1,7 +1,7 @@
 """The array code's layout for a game's tables side by side (issue 26 item 3, branch exp35): the option sums by
 run of options (:func:`exp_option_sums` with ``starts``) give each table's own sums within 1e-14 relative, and the
-hiders' cover step over the runs (:func:`_cover_shares_ragged`) gives, bit for bit, :func:`_cover_share_taken`
-table by table, on real tables (ties of exposure included)."""
+hiders' cover step over the runs (:func:`_cover_shares_ragged`) gives, bit for bit, the plain :func:`_cover_shares`
+read at the option taken, table by table, on real tables (ties of exposure included)."""
 from __future__ import annotations
 
 import numpy as np
@@ -55,8 +55,7 @@ def test_cover_shares_over_runs_are_each_tables_shares():
     ex = np.round(rng.random(Ut.shape), 1)                  # coarse exposures: many ties
     for slack in (0.5, 1.5, 4.0):
         got = pt._cover_shares_ragged(Ut, top, ex, sizes, starts, taken_at, slack)
-        want = np.stack([pt._cover_share_taken(u[None], top[None, :, t], ex[None, :, starts[t]:starts[t] + sizes[t]],
-                                                np.arange(1), np.array([p]), slack)[0]
+        want = np.stack([pt._cover_shares(u, ex[:, starts[t]:starts[t] + sizes[t]], slack)[:, p]
                          for t, (u, p) in enumerate(tables)], axis=1)
         np.testing.assert_array_equal(got, want)
         assert 0 < (got > 0).sum() and (got[got > 0] < 1).any()            # shares read, ties among them

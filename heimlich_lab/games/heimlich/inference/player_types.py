@@ -1224,80 +1224,13 @@ def _cover_shares(Ut: np.ndarray, exposure: np.ndarray, slack: float) -> np.ndar
     return low / np.maximum(low.sum(axis=-1, keepdims=True), 1)     # an agent with no possible option: none
 
 
-def _cover_share_taken(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, at: np.ndarray, pick: np.ndarray,
-                       slack: float, total: np.ndarray | None = None) -> np.ndarray:
-    """:func:`_cover_shares` ``(Ut, exposure, slack)[at, :, pick]`` (G, A), the share of the option taken, bit for
-    bit, without its (G, A, n) arrays: ``top`` is ``Ut.max(axis=2)`` (every entry finite), ``at`` is
-    ``arange(G)``. Only the agents for whom the option taken is near the best are read further, and the count of
-    tied options only where it is the lowest. With ``total`` (G, 1, n), ``exposure`` is its numerators: the
-    exposures are ``exposure / total``, divided out only on the rows read. :func:`_cover_near` then
-    :func:`_cover_shares_at_once` (which takes the rows of several tables at once).
-
-    >>> Ut = np.array([[[3.0, 2.0, 0.0], [0.0, 2.0, 3.0]]])               # one table: two agents, three options
-    >>> ex = np.array([[[0.6, 0.2, 0.1], [0.1, 0.3, 0.3]]])
-    >>> _cover_share_taken(Ut, Ut.max(axis=2), ex, np.arange(1), np.array([2]), 1.5)
-    array([[0. , 0.5]])
-    """
-    G, A = top.shape
-    near = _cover_near(Ut, top, exposure, at, pick, slack, total)
-    if near is None:
-        return np.zeros((G, A))
-    g, a, rows, taken = near
-    return _cover_shares_at_once([(g * A + a, rows, taken)], G * A).reshape(G, A)
-
-
-def _cover_near(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, at: np.ndarray, pick: np.ndarray,
-                slack: float, total: np.ndarray | None = None) -> tuple | None:
-    """The first half of :func:`_cover_share_taken` (same arguments): ``(g, a, rows, taken)`` for the (table, agent)
-    pairs whose option taken is near the best, ``rows`` (k, n) the exposures of the near options (``inf`` for the
-    others) and ``taken`` (k,) the option taken; ``None`` if there is no such pair."""
-    floor = top - slack                                                     # (G, A)
-    g, a = np.nonzero(Ut[at, :, pick] >= floor)     # the option taken is near the best (-inf never is)
-    if not g.size:
-        return None
-    rows = exposure[g, a] if total is None else exposure[g, a] / total[g, 0]
-    return g, a, np.where(Ut[g, a] >= floor[g, a, None], rows, np.inf), pick[g]     # (k, n): the near options'
-
-
-def _cover_shares_at_once(parts: list, size: int) -> np.ndarray:
-    """The second half of :func:`_cover_share_taken`, for the rows of several tables at once (their numbers of
-    options may differ): ``parts`` ``(where, rows, taken)`` each, ``where`` (k,) the flat places of the rows in the
-    answer (``size``,), ``rows`` and ``taken`` as :func:`_cover_near` gives them. Per row, its lowest exposure, whether
-    the option taken is within the tie of it, and how many near options are: a minimum and a count, so the same
-    numbers whichever rows are read together.
-
-    >>> rows = np.array([[0.2, np.inf, 0.2], [0.5, 0.1, np.inf]])
-    >>> _cover_shares_at_once([(np.array([0, 3]), rows, np.array([0, 0])), (np.array([1]), np.array([[0.3, 0.3]]),
-    ...                        np.array([1]))], 4).tolist()          # ties of two; the option taken not the lowest
-    [0.5, 0.5, 0.0, 0.0]
-    """
-    out = np.zeros(size)
-    if not parts:
-        return out
-    if len(parts) == 1:
-        where, ex, taken = parts[0]
-        k, n = ex.shape
-        flat, starts, ns = ex.reshape(-1), np.arange(0, k * n, n), n
-    else:
-        where = np.concatenate([w for w, _, _ in parts])
-        flat = np.concatenate([ex.reshape(-1) for _, ex, _ in parts])
-        ns = np.repeat([ex.shape[1] for _, ex, _ in parts], [len(w) for w, _, _ in parts])
-        starts = np.concatenate(([0], np.cumsum(ns[:-1])))
-        taken = np.concatenate([t for _, _, t in parts])
-    limit = np.minimum.reduceat(flat, starts) + _COVER_TIE                  # (rows,): the lowest, and its tie
-    low = flat[starts + taken] <= limit                                     # the option taken is among the lowest
-    count = np.add.reduceat(flat <= np.repeat(limit, ns), starts, dtype=np.intp)
-    out[where[low]] = 1 / count[low]
-    return out
-
-
 def _cover_shares_ragged(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, sizes: np.ndarray,
                          starts: np.ndarray, taken_at: np.ndarray, slack: float) -> np.ndarray:
-    """:func:`_cover_share_taken` for tables side by side (the array code's layout in
-    :meth:`PlayerPopulation.batch_type_log_likelihoods`): ``Ut`` (A, N) the tables' utilities, table ``t`` the
-    ``sizes[t]`` columns from ``starts[t]``, ``top`` (A, D) their maxima by agent (every entry finite), ``exposure``
-    (A, N) the exposures (each from 0 to 1), ``taken_at`` (D,) the column of each table's option taken: the share of
-    the option taken (A, D), the same numbers (minima and counts by run).
+    """:func:`_cover_shares` read at each table's option taken, bit for bit, for tables side by side (the array
+    code's layout in :meth:`PlayerPopulation.batch_type_log_likelihoods`): ``Ut`` (A, N) the tables' utilities,
+    table ``t`` the ``sizes[t]`` columns from ``starts[t]``, ``top`` (A, D) their maxima by agent (every entry
+    finite), ``exposure`` (A, N) the exposures (each from 0 to 1), ``taken_at`` (D,) the column of each table's
+    option taken: the share of the option taken (A, D), by minima and counts by run.
 
     >>> Ut = np.array([[3.0, 2.0, 0.0, 1.0, 1.0], [0.0, 2.0, 3.0, 0.0, 1.0]])  # two tables: 3 options, then 2
     >>> ex = np.array([[0.6, 0.2, 0.1, 0.5, 0.5], [0.1, 0.3, 0.3, 0.4, 0.6]])
