@@ -100,12 +100,15 @@ def test_the_spectator_by_subsets_of_agents_gives_the_step_by_step_rows(n_player
     [("bluff", 3.0, 0.2), ("boltzmann", 1.0, 0.05), ("boltzmann", 1.0, 0.2), ("random", 0.0, 0.0)],
     # every type a bluffer: no row is kept
     [("bluff", 1.0, 0.05), ("bluff", 3.0, 0.1)],
-], ids=["bluffer-first", "hider-first", "bluffers-only"])
+    # two hiders who cover (each its own slack), among a Boltzmann type: the exposures made once serve both
+    [("cover", 1.0, 0.05), ("boltzmann", 1.0, 0.05), ("cover", 3.0, 0.1)],
+], ids=["bluffer-first", "hider-first", "bluffers-only", "two-covers"])
 def test_the_batch_reads_every_type_whatever_the_order_of_the_population(types, compiled):
     """The batch's tremble step takes each kept row's rationality and tremble from a type whose row it keeps,
     never from a bluffer's placeholder: each type's numbers are those of reading each decision alone."""
     items = _items(5, {}, 1, "mixed")
-    pop = player_types.PlayerPopulation([player_types.PlayerType(k, beta=b, epsilon=e, secrecy=2.0 + i)
+    pop = player_types.PlayerPopulation([player_types.PlayerType(k, beta=b, epsilon=e, secrecy=2.0 + i,
+                                                                 cover=0.3 if k == "cover" else 0.0, slack=1.0 + i)
                                          for i, (k, b, e) in enumerate(types)])
     pop.compiled = compiled
     got = pop.batch_type_log_likelihoods(items)

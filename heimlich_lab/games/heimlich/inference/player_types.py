@@ -1081,9 +1081,10 @@ class PlayerPopulation:
         if not bool(total.min() > 0):
             with np.errstate(invalid="ignore", divide="ignore"):
                 exposure = np.where(total > 0, p / total, 0.0)
-        for c, (_, _, slack) in enumerate(self._cover.values()):     # before the bluffers' parts overwrite p
+        if self._cover:     # every hider's share, before the bluffers' parts overwrite p (the exposures once)
             ex = np.divide(p, total, out=take(Ut.shape)) if exposure is None else exposure
-            cover_share[c] = _cover_shares_ragged(Ut, top, ex, sizes, starts, taken_at, slack).T
+            for c, (_, _, slack) in enumerate(self._cover.values()):
+                cover_share[c] = _cover_shares_ragged(Ut, top, ex, sizes, starts, taken_at, slack).T
         last = self._secret[-1] if self._secret.size else None
         for s, k in enumerate(self._secret):      # (a type of secrecy 0 keeps its Boltzmann row, above)
             beta, secrecy = self._beta[k], self._secrecy[k]
