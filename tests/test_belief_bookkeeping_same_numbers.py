@@ -135,17 +135,19 @@ def _exp_option_sums_before(centred, betas):
 @pytest.mark.parametrize("betas", [(0.3, 1.0, 3.0, 10.0), (1.0,), (2.0, 0.5, 7.0, 64.0, 5.0), (0.3,), (65.0, 12.0),
                                    (3.0, 10.0), (0.3, 65.0, 1.0), (0.25, 0.5)])
 @pytest.mark.parametrize("shape", [(3, 7, 11), (1, 5, 2), (7, 30), (4, 6, 9)])
-def test_every_betas_option_sums_at_once_are_the_ones_beta_by_beta(betas, shape):
-    """Bit for bit where every beta is raised as before (integers from exp(centred), each other beta its own exp);
-    where the other betas are multiples of one 1 / m (0.3 = 3 / 10, as in the default grid) and a single
-    exp(centred / m) saves an exp, within 1e-13 (log sums) and 1e-14 relative (exp(centred))."""
-    from heimlich_lab.games.heimlich.inference.player_types import _sums_plan, exp_option_sums
+def test_every_betas_option_sums_at_once_are_the_ones_beta_by_beta(betas, shape, monkeypatch):
+    """Raised by multiplications (``EXP_EACH = False``, numpy's exp not vectorised): bit for bit where every beta is
+    raised as before (integers from exp(centred), each other beta its own exp); where the other betas are multiples
+    of one 1 / m (0.3 = 3 / 10, as in the default grid) and a single exp(centred / m) saves an exp, within 1e-13
+    (log sums) and 1e-14 relative (exp(centred))."""
+    from heimlich_lab.games.heimlich.inference import player_types as pt
+    monkeypatch.setattr(pt, "EXP_EACH", False)
     rng = np.random.default_rng(len(shape) * 100 + len(betas))
     u = rng.normal(0, 2, shape)
     centred = u - u.max(axis=-1, keepdims=True)
-    got, e1 = exp_option_sums(centred, np.array(betas))
+    got, e1 = pt.exp_option_sums(centred, np.array(betas))
     want, e1_want = _exp_option_sums_before(centred, np.array(betas))
-    rooted = _sums_plan(tuple(float(b) for b in betas))[3] is not None
+    rooted = pt._sums_plan(tuple(float(b) for b in betas))[3] is not None
     assert rooted == (betas in [(0.3, 1.0, 3.0, 10.0), (2.0, 0.5, 7.0, 64.0, 5.0), (0.25, 0.5)])
     assert got.shape == want.shape and (e1 is None) == (e1_want is None)
     if not rooted:
@@ -154,6 +156,49 @@ def test_every_betas_option_sums_at_once_are_the_ones_beta_by_beta(betas, shape)
     else:
         assert np.allclose(np.log(got), np.log(want), rtol=0, atol=1e-13)
         assert e1 is None or np.allclose(e1, e1_want, rtol=1e-14, atol=0)
+
+
+@pytest.mark.parametrize("betas", [(0.3, 1.0, 3.0, 10.0), (1.0,), (2.0, 0.5, 7.0, 64.0, 5.0), (0.3,), (65.0, 12.0),
+                                   (3.0, 10.0), (0.3, 65.0, 1.0), (0.25, 0.5)])
+@pytest.mark.parametrize("shape", [(3, 7, 11), (1, 5, 2), (7, 30), (4, 6, 9)])
+@pytest.mark.parametrize("by_run", [False, True])
+def test_every_betas_own_exp_is_each_betas_exp_bit_for_bit(betas, shape, by_run, monkeypatch):
+    """Every beta its own exp (``EXP_EACH = True``, numpy's exp vectorised): each sum is ``exp(beta * centred)``'s
+    own, bit for bit (by table too, tables side by side: ``starts``), with impossible options (-inf) among them;
+    ``exp(centred)`` is returned exactly when 1 is among the betas, and agrees within 1e-13 (log sums) with the
+    plan raised by multiplications."""
+    from heimlich_lab.games.heimlich.inference import player_types as pt
+    monkeypatch.setattr(pt, "EXP_EACH", True)
+    rng = np.random.default_rng(len(shape) * 100 + len(betas))
+    u = rng.normal(0, 2, shape)
+    centred = u - u.max(axis=-1, keepdims=True)
+    centred[..., -1] = -np.inf if shape[-1] > 2 else centred[..., -1]     # (a run of one option stays possible)
+    starts = np.unique([0, 1, shape[-1] // 2]) if by_run else None
+    got, e1 = pt.exp_option_sums(centred, np.array(betas), starts=starts)
+    for j, beta in enumerate(betas):
+        raised = np.exp(beta * centred)
+        want = np.add.reduceat(raised, starts, axis=-1) if by_run else raised.sum(axis=-1)
+        assert np.array_equal(got[j], want)
+    assert (e1 is None) == (1.0 not in betas)
+    assert e1 is None or np.array_equal(e1, np.exp(centred))
+    monkeypatch.setattr(pt, "EXP_EACH", False)
+    chained = pt.exp_option_sums(centred, np.array(betas), starts=starts)[0]
+    assert np.allclose(np.log(got), np.log(chained), rtol=0, atol=1e-13)
+
+
+def test_the_plan_follows_numpys_exp():
+    """EXP_EACH None (the default) reads numpy's dispatch: every beta its own exp exactly where numpy's float64 exp
+    runs on AVX-512."""
+    from heimlich_lab.games.heimlich.inference import player_types as pt
+    assert pt.EXP_EACH is None
+    assert pt._exps_each() == pt._exp_is_vectorised()
+    try:
+        from numpy.lib.introspect import opt_func_info
+    except ImportError:
+        assert not pt._exp_is_vectorised()
+        return
+    target = opt_func_info(func_name="^exp$", signature="float64")["exp"]["dd"]["current"]
+    assert pt._exp_is_vectorised() == ("AVX512" in target or "X86_V4" in target)
 
 
 def test_a_belief_at_its_start_is_copied_from_one_built_once_and_reads_as_a_new_one():

@@ -371,9 +371,43 @@ def _rooted_plan(betas: tuple[float, ...]) -> tuple[int, list, list, int, int | 
     return base, steps, copies, temps, (at[m] if whole else None)
 
 
-def _option_sums(raised: np.ndarray, starts: np.ndarray | None) -> np.ndarray:
-    """``raised`` summed over its last axis, or by run of it from each of ``starts``."""
-    return raised.sum(axis=-1) if starts is None else np.add.reduceat(raised, starts, axis=-1)
+#: How :func:`exp_option_sums` raises its betas: ``True`` every beta its own ``exp``, ``False`` one ``exp`` raised
+#: by multiplications (:func:`_sums_plan`), ``None`` (the default) whichever is faster where numpy runs
+#: (:func:`_exp_is_vectorised`). Tests set it to read both ways.
+EXP_EACH: bool | None = None
+
+
+@lru_cache(maxsize=1)
+def _exp_is_vectorised() -> bool:
+    """Whether numpy's float64 ``exp`` runs on AVX-512 here (its ``X86_V4`` or an ``AVX512`` target, as numpy's
+    dispatch reports it: fixed for the machine, so every run reads the same numbers). There an ``exp`` costs less
+    than two multiplications (0.57 against 0.35 ns an entry, BENCHMARKS.md, issue 26), and every beta's own
+    ``exp`` (3 multiplications and 4 exps for the default grid's) beats raising one by 8 multiplications along an
+    addition chain; elsewhere numpy's float64 ``exp`` is the C library's, one entry at a time (2.7 ns an entry on
+    the same machine with AVX-512 switched off), and the multiplications win. ``False`` when numpy cannot say
+    (numpy before 2.0).
+
+    >>> isinstance(_exp_is_vectorised(), bool)
+    True
+    """
+    try:
+        from numpy.lib.introspect import opt_func_info
+        target = opt_func_info(func_name="^exp$", signature="float64")["exp"]["dd"]["current"]
+    except (ImportError, KeyError, TypeError):
+        return False
+    return "X86_V4" in target or "AVX512" in target
+
+
+def _exps_each() -> bool:
+    """:data:`EXP_EACH`, ``None`` read as :func:`_exp_is_vectorised`."""
+    return _exp_is_vectorised() if EXP_EACH is None else EXP_EACH
+
+
+def _option_sums(raised: np.ndarray, starts: np.ndarray | None, out: np.ndarray | None = None) -> np.ndarray:
+    """``raised`` summed over its last axis, or by run of it from each of ``starts`` (into ``out`` if given)."""
+    if starts is None:
+        return raised.sum(axis=-1, out=out)
+    return np.add.reduceat(raised, starts, axis=-1, out=out)
 
 
 def exp_option_sums(centred: np.ndarray, betas, take=None,
@@ -385,11 +419,14 @@ def exp_option_sums(centred: np.ndarray, betas, take=None,
     by table, shape ``(len(betas), *centred.shape[:-1], len(starts))``.
 
     ``centred`` is a table of utilities minus their maximum (``<= 0``). ``exp`` is the costly part of reading a
-    decision: ``exp(centred)`` is taken once, and an integer ``beta`` (up to 64) raises it by repeated squaring
-    (a few multiplications, each a few ulp from ``exp(beta * centred)``: the sums agree to about 1e-15 relative).
-    When the other betas are all multiples of one ``1 / m`` (the default grid's 0.3 is 3 / 10) and that saves an
-    ``exp``, a single ``exp(centred / m)`` is raised to every power instead, along one short addition chain
-    (:func:`_addition_chain`; ``exp(centred)`` among them: each within about 1e-14 relative of its own ``exp``).
+    decision. Where numpy's ``exp`` is vectorised (:func:`_exp_is_vectorised`; :data:`EXP_EACH`) every beta has
+    its own, ``exp(beta * centred)`` bit for bit, each summed as soon as it is computed (one array for all but
+    ``exp(centred)``, which is returned: it stays in cache). Elsewhere ``exp(centred)`` is taken once, and an
+    integer ``beta`` (up to 64) raises it by repeated squaring (a few multiplications, each a few ulp from
+    ``exp(beta * centred)``: the sums agree to about 1e-15 relative); when the other betas are all multiples of
+    one ``1 / m`` (the default grid's 0.3 is 3 / 10) and that saves an ``exp``, a single ``exp(centred / m)`` is
+    raised to every power instead, along one short addition chain (:func:`_addition_chain`; ``exp(centred)``
+    among them: each within about 1e-14 relative of its own ``exp``).
 
     >>> c = np.array([[0.0, -1.0, -2.5]])
     >>> sums, e1 = exp_option_sums(c, [0.3, 1.0, 3.0])
@@ -403,11 +440,13 @@ def exp_option_sums(centred: np.ndarray, betas, take=None,
     >>> bool(np.allclose(by[1], [[1.0, np.exp([-1.0, 0.0, -2.5]).sum()]], rtol=1e-14, atol=0))
     True
     """
+    new = take if take is not None else np.empty
+    key = tuple(map(float, betas))
+    if _exps_each():
+        return _exp_sums_each(centred, key, new, starts)
     # every beta's exp(beta * centred) written into one array (then one sum over the options for all): integer
     # betas from the powers e1, e1**2, e1**4, ... (each computed once for all betas), multiplied low to high
-    new = take if take is not None else np.empty
     raised = new((len(betas), *centred.shape))
-    key = tuple(map(float, betas))
     whole, other, one, m = _sums_plan(key)
     if m is not None:       # q = exp(centred / m) raised along one addition chain: beta k / m as q ** k, e1 = q ** m
         base, steps, copies, temps, e1 = _rooted_plan(key)
@@ -429,6 +468,34 @@ def exp_option_sums(centred: np.ndarray, betas, take=None,
         np.multiply(centred, beta, out=raised[j])
         np.exp(raised[j], out=raised[j])
     return _option_sums(raised, starts), (powers[0] if powers else None)
+
+
+def _exp_sums_each(centred: np.ndarray, betas: tuple[float, ...], new, starts) -> tuple[np.ndarray, np.ndarray | None]:
+    """:func:`exp_option_sums` with every beta's own ``exp``: ``exp(beta * centred)`` into one array, summed before
+    the next beta writes over it (it is read while still in cache), but ``exp(centred)`` (beta 1: no
+    multiplication) into its own, returned.
+
+    >>> c = np.array([[0.0, -1.0, -2.5], [-0.5, 0.0, -np.inf]])
+    >>> sums, e1 = _exp_sums_each(c, (0.3, 1.0), np.empty, None)
+    >>> bool(np.array_equal(sums, [np.exp(0.3 * c).sum(axis=-1), np.exp(c).sum(axis=-1)]))
+    True
+    >>> bool(np.array_equal(e1, np.exp(c))), _exp_sums_each(c, (0.3, 2.0), np.empty, None)[1]
+    (True, None)
+    """
+    lead = centred.shape[:-1]
+    sums = np.empty((len(betas), *lead, *(() if starts is None else (len(starts),))))
+    e1 = spare = None
+    for j, beta in enumerate(betas):
+        if beta == 1.0:
+            e1 = np.exp(centred, out=new(centred.shape))
+            _option_sums(e1, starts, out=sums[j, ...])
+            continue
+        if spare is None:
+            spare = new(centred.shape)
+        np.multiply(centred, beta, out=spare)
+        np.exp(spare, out=spare)
+        _option_sums(spare, starts, out=sums[j, ...])
+    return sums, e1
 
 
 class PlayerPopulation:
