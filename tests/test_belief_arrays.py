@@ -294,3 +294,33 @@ def test_the_cover_share_of_the_option_taken_is_the_plain_formulas_bit_for_bit(s
     # taken that is not the lowest, an impossible one taken
     assert {("share", 1.0), ("share", 0.5), "near, not the lowest", "impossible option taken"} <= seen
     assert any(s[0] == "share" and s[1] <= 1 / 3 for s in seen if isinstance(s, tuple))
+
+
+@pytest.mark.parametrize("slack", [1.5, 0.3, 0.7])
+def test_the_cover_share_reads_near_by_the_floor_not_by_the_centred_utilities(slack):
+    """:func:`_cover_shares_ragged` narrows the options to read by the centred utilities (within a margin) but
+    reads an option as near the best by ``Ut >= top - slack``, as :func:`_cover_shares` does: on utilities in
+    tenths, where for options exactly ``slack`` under the best ``Ut - top >= -slack`` and ``Ut >= top - slack``
+    differ by rounding, the shares are the plain formula's bit for bit (``centred`` given or not), and reading near
+    by the centred utilities would change some."""
+    from heimlich_lab.games.heimlich.inference import player_types as pt
+    rng = np.random.default_rng(36)
+    rounding = changed = 0
+    for _ in range(300):
+        G, A = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+        sizes = rng.integers(1, 12, G)
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+        Ut = rng.integers(-40, 40, (A, int(sizes.sum()))) * 0.1
+        exposure = rng.choice([0.1, 0.2, 0.3, 0.4], Ut.shape)
+        pick = np.array([int(rng.integers(0, n)) for n in sizes])
+        top = np.maximum.reduceat(Ut, starts, axis=1)
+        centred = Ut - np.repeat(top, sizes, axis=1)
+        rounding += int(((centred >= -slack) != (Ut >= np.repeat(top - slack, sizes, axis=1))).sum())
+        tables = [(Ut[:, s:s + n], exposure[:, s:s + n], centred[:, s:s + n]) for s, n in zip(starts, sizes)]
+        want = np.stack([pt._cover_shares(u, ex, slack)[:, p] for (u, ex, _), p in zip(tables, pick)], axis=1)
+        by_centred = np.stack([pt._cover_shares(c, ex, slack)[:, p] for (_, ex, c), p in zip(tables, pick)], axis=1)
+        changed += int((by_centred != want).sum())
+        for c in (None, centred):
+            got = pt._cover_shares_ragged(Ut, top, exposure, sizes, starts, starts + pick, slack, c)
+            assert np.array_equal(got, want), (got, want)
+    assert rounding > 0 and changed > 0

@@ -1142,23 +1142,19 @@ class PlayerPopulation:
             if R is not None:
                 p *= np.repeat(R, sizes, axis=1)
         total = p.sum(axis=0)                                                             # (N,)
-        # the exposures are p / total (the spectator's belief in each agent after each option): divided out where
-        # read, the bluffers' parts multiplying p by secrecy / total
-        exposure = None
-        if not bool(total.min() > 0):
+        # the exposures p / total (the spectator's belief in each agent after each option), written over p (read no
+        # more); an option no agent can take (a total of 0) exposes none
+        if bool(total.min() > 0):
+            ex = np.divide(p, total, out=p)
+        else:
             with np.errstate(invalid="ignore", divide="ignore"):
-                exposure = np.where(total > 0, p / total, 0.0)
-        if self._cover:     # every hider's share, before the bluffers' parts overwrite p (the exposures once)
-            ex = np.divide(p, total, out=take(Ut.shape)) if exposure is None else exposure
-            for c, (_, _, slack) in enumerate(self._cover.values()):
-                cover_share[c] = _cover_shares_ragged(Ut, top, ex, sizes, starts, taken_at, slack).T
+                ex = np.where(total > 0, p / total, 0.0)
+        for c, (_, _, slack) in enumerate(self._cover.values()):     # every hider's share (before ex is written over)
+            cover_share[c] = _cover_shares_ragged(Ut, top, ex, sizes, starts, taken_at, slack, centred).T
         last = self._secret[-1] if self._secret.size else None
         for s, k in enumerate(self._secret):      # (a type of secrecy 0 keeps its Boltzmann row, above)
             beta, secrecy = self._beta[k], self._secrecy[k]
-            if exposure is None:    # secrecy * p / total, in p's array for the last type
-                z = np.multiply(p, secrecy / total, out=p if k == last else take(p.shape))
-            else:
-                z = np.multiply(exposure, secrecy, out=exposure if k == last else take(p.shape))
+            z = np.multiply(ex, secrecy, out=ex if k == last else take(ex.shape))        # in ex's array for the last
             np.subtract(centred, z, out=z)        # U - top - secrecy * exposure (A, N)
             if beta != 1:      # (the default bluffer's rationality is 1: no pass to multiply)
                 z *= beta
@@ -1293,12 +1289,14 @@ def _cover_shares(Ut: np.ndarray, exposure: np.ndarray, slack: float) -> np.ndar
 
 
 def _cover_shares_ragged(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, sizes: np.ndarray,
-                         starts: np.ndarray, taken_at: np.ndarray, slack: float) -> np.ndarray:
+                         starts: np.ndarray, taken_at: np.ndarray, slack: float,
+                         centred: np.ndarray | None = None) -> np.ndarray:
     """:func:`_cover_shares` read at each table's option taken, bit for bit, for tables side by side (the array
     code's layout in :meth:`PlayerPopulation.batch_type_log_likelihoods`): ``Ut`` (A, N) the tables' utilities,
     table ``t`` the ``sizes[t]`` columns from ``starts[t]``, ``top`` (A, D) their maxima by agent (every entry
     finite), ``exposure`` (A, N) the exposures (each from 0 to 1), ``taken_at`` (D,) the column of each table's
-    option taken: the share of the option taken (A, D), by minima and counts by run.
+    option taken: the share of the option taken (A, D), by minima and counts by run of the options near the best.
+    ``centred``: ``Ut`` minus each table's ``top``, if at hand (to rounding: it only narrows the options to read).
 
     >>> Ut = np.array([[3.0, 2.0, 0.0, 1.0, 1.0], [0.0, 2.0, 3.0, 0.0, 1.0]])  # two tables: 3 options, then 2
     >>> ex = np.array([[0.6, 0.2, 0.1, 0.5, 0.5], [0.1, 0.3, 0.3, 0.4, 0.6]])
@@ -1306,21 +1304,38 @@ def _cover_shares_ragged(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, 
     >>> _cover_shares_ragged(Ut, top, ex, np.array([3, 2]), np.array([0, 3]), np.array([2, 3]), 1.5)
     array([[0. , 0.5],
            [0.5, 1. ]])
+    >>> _cover_shares_ragged(Ut, top, ex, np.array([3, 2]), np.array([0, 3]), np.array([1, 4]), 1.5)   # other options
+    array([[1. , 0.5],
+           [0.5, 0. ]])
     """
+    A, N = Ut.shape
+    D = len(starts)
     floor = top - slack                                                     # (A, D)
-    # the exposures (at most 1) of the options near the best as they are, the others' raised by 2 (above any
-    # near one's tie): an addition where np.where(near, exposure, inf) would cost twice as much
-    rows = (Ut < np.repeat(floor, sizes, axis=1)).astype(float)             # (A, N): 1 where not near the best
-    rows *= 2.0                                                             # (faster than multiplying the bools)
-    rows += exposure
-    limit = np.minimum.reduceat(rows, starts, axis=1)                       # (A, D): the lowest near the best,
+    if centred is None:
+        centred = Ut - np.repeat(top, sizes, axis=1)
+    # the options near the best: about 1 in 20 (5-player games), read by their flat indices (in order: by agent,
+    # then table). First those within the slack (and a margin far above the rounding of the centred utilities and
+    # of the floor) by the centred utilities, no floor repeated over the options; then Ut >= floor for them alone:
+    # exactly the options _cover_shares reads as near
+    margin = 1e-9 * (1.0 + slack + float(np.abs(top).max()))
+    # (array methods and ufuncs only: numpy's functions in Python, np.diff, np.flatnonzero, cost more than these
+    # arrays of a few thousand entries do, between a game's other work)
+    near = (centred >= -(slack + margin)).ravel().nonzero()[0]             # (M,) flat indices into (A, N)
+    bounds = np.concatenate((np.add.outer(np.arange(0, A * N, N), starts).ravel(), (A * N,)))
+    # where each (agent, table)'s near options start in near, then M: every run has one (its best, as top is finite)
+    at = near.searchsorted(bounds)                                          # (A * D + 1,)
+    keep = Ut.ravel()[near] >= floor.ravel().repeat(at[1:] - at[:-1])
+    if not keep.all():
+        near = near[keep]
+        at = near.searchsorted(bounds)
+    runs, at = at[1:] - at[:-1], at[:-1]
+    ex = exposure.ravel()[near]
+    limit = np.minimum.reduceat(ex, at)                                     # (A * D,): the lowest near the best,
     limit += _COVER_TIE                                                     # and its tie
-    low = rows <= np.repeat(limit, sizes, axis=1)
-    count = np.add.reduceat(low, starts, axis=1, dtype=np.intp)
-    mine = (Ut[:, taken_at] >= floor) & low[:, taken_at]     # the option taken near the best and among the lowest
-    out = np.zeros(top.shape)
-    out[mine] = 1 / count[mine]
-    return out
+    count = np.add.reduceat(ex <= limit.repeat(runs), at, dtype=np.intp).reshape(A, D)       # (each at least 1)
+    # the option taken near the best and among the lowest: its share 1 / count
+    mine = (Ut[:, taken_at] >= floor) & (exposure[:, taken_at] <= limit.reshape(A, D))
+    return mine / count
 
 
 def _covered(log_p: np.ndarray, share: np.ndarray, cover) -> np.ndarray:
