@@ -140,6 +140,26 @@ def test_a_games_decisions_read_at_once_equal_one_by_one(pop_name, rules, seed, 
     assert read > 20
 
 
+def test_the_tremble_mixed_in_probabilities_keeps_every_row():
+    """The batch mixes the tremble in probabilities (log((1 - eps) exp(raw) + eps / n)): a type without tremble keeps
+    its row as it is, even where exp(raw) is below the smallest float (a rationality of 64: rows under -745), a
+    type that only trembles reads 1 / n, and every row agrees with the one-by-one reading (np.logaddexp)."""
+    pop = PlayerPopulation([PlayerType("random", 0.0, 0.0), PlayerType("boltzmann", 64.0, 0.0),
+                            PlayerType("boltzmann", 64.0, 0.25), PlayerType("boltzmann", 2.0, 1.0),
+                            PlayerType("cover", 64.0, 0.0, secrecy=0.0, cover=0.3)])
+    rec = _mixed_game(Rules(), 4, 5)
+    items = [(d.view, d.actor, d.action) for d in public_decisions(rec, None) if d.view is not None]
+    batch = pop.batch_type_log_likelihoods(items)
+    assert batch is not None
+    read = [(b, pop.type_log_likelihoods(*d)) for b, d in zip(batch, items) if b is not None]
+    assert len(read) > 20
+    for b, o in read:
+        assert np.allclose(b, o, rtol=0, atol=TOL), np.abs(b - o).max()
+        assert np.allclose(b[3], b[0], rtol=0, atol=TOL)           # only trembling: 1 / n, the random type's
+    low = min(float(b[1].min()) for b, _ in read)
+    assert -np.inf < low < -745                                     # exp(raw) underflows there: raw kept
+
+
 def test_a_hider_of_secrecy_0_is_its_boltzmann_type_when_it_does_not_cover():
     """The cheap hider who covers: of secrecy 0 and never covering, it reads every decision as the Boltzmann type of
     its rationality and tremble, one by one and a game at once; covering, it differs (its cover step is read)."""

@@ -572,6 +572,13 @@ class PlayerPopulation:
         first = [next(k for k in kept if row_of[k] == r) for r in range(len(mix))]
         self._mix = (self._beta_of[first], self._log_keep[first][:, :, None], self._log_eps[first][:, :, None],
                      None if len(mix) == len(types) else np.array(of))
+        #: the rows of ``_mix`` whose log P(option) before the tremble is kept as it is: no tremble and a
+        #: rationality above 0 (its P may be below the smallest float); every other's tremble is mixed in
+        #: probabilities (a random type's P is 1 / n)
+        self._mix_plain = np.array([r for r, k in enumerate(first) if self._eps[k] == 0 and self._beta[k] > 0],
+                                   dtype=int)
+        #: the rows' epsilon (M, 1, 1)
+        self._mix_eps = self._eps[first][:, None, None]
         #: each hider who covers' slack, in the order of ``_cover`` (the compiled cover step's argument)
         self._slacks = np.array([c[2] for c in self._cover.values()])
         #: whether :meth:`batch_type_log_likelihoods` uses the compiled kernels when numba is installed
@@ -1066,8 +1073,20 @@ class PlayerPopulation:
                 if self._watched is None:       # the watch's model's own log-likelihoods of the option taken
                     with np.errstate(divide="ignore"):
                         watched[...] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - log_n).T
-        mix_b, mix_keep, mix_eps, mix_of = self._mix      # each distinct row once, then every type's
-        res = np.logaddexp(mix_keep + raw_all[mix_b], mix_eps - log_ns)
+        # the tremble, log((1 - eps) P + eps / n), each distinct row once, then every type's, in probabilities: one
+        # exp and one log where np.logaddexp costs 20 ns an entry (P = exp(raw) cannot underflow where eps / n is
+        # added; without a tremble the row is raw itself)
+        mix_b, mix_keep, _, mix_of = self._mix
+        inv_ns = np.exp(-log_ns)                                                                    # (D, 1): 1 / n
+        res = np.add(mix_keep, raw_all[mix_b])
+        np.exp(res, out=res)
+        res += self._mix_eps * inv_ns
+        plain = self._mix_plain
+        if plain.size:
+            res[plain] = 1.0                  # (its exp may be 0: no log of it)
+        np.log(res, out=res)
+        if plain.size:
+            res[plain] = raw_all[mix_b[plain]]
         if mix_of is not None:
             res = res[mix_of]                                                                       # (K, D, A)
         if self._bluff.size:
@@ -1106,10 +1125,15 @@ class PlayerPopulation:
             else:
                 self._ragged_exposure(Ut, top, centred, e1, sums, lse_w, rows_all, sizes, starts, taken_at,
                                       secret_raw, cover_share, take)
-            for s, k in enumerate(self._secret):
-                res[k] = np.logaddexp(self._log_keep[k] + secret_raw[s], self._log_eps[k] - log_ns)
+            for s, k in enumerate(self._secret):       # (the same tremble in probabilities, where it has one)
+                if self._eps[k] > 0:
+                    mixed = np.exp(self._log_keep[k] + secret_raw[s])
+                    mixed += self._eps[k] * inv_ns
+                    res[k] = np.log(mixed, out=mixed)
+                else:
+                    res[k] = np.logaddexp(self._log_keep[k] + secret_raw[s], self._log_eps[k] - log_ns)
             for share, (k, cover) in zip(cover_share, self._cover.items()):
-                res[k] = _covered(res[k], share, cover)
+                res[k] = _covered(res[k], share, cover, self._eps[k] > 0)
         for (j, _, _), rows_j in zip(tables, res.transpose(1, 0, 2)):      # res[:, d], decision by decision
             out[j] = rows_j
         return out
@@ -1338,15 +1362,23 @@ def _cover_shares_ragged(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, 
     return mine / count
 
 
-def _covered(log_p: np.ndarray, share: np.ndarray, cover) -> np.ndarray:
+def _covered(log_p: np.ndarray, share: np.ndarray, cover, trembles: bool = False) -> np.ndarray:
     """``log((1 - c) P + c share)``: a hider's log-likelihoods ``log_p`` of the options taken when it does not
     cover (its tremble included), mixed with its cover's ``share`` of them; ``cover`` is ``(log c, log(1 - c),
-    slack)``.
+    slack)``. ``trembles``: the hider has a tremble, so ``P`` is at least ``epsilon / n`` (its ``exp`` cannot
+    underflow): mixed in probabilities (one exp and one log, no np.logaddexp nor error state to switch).
 
     >>> np.exp(_covered(np.log(np.array([0.5, 0.1])), np.array([0.0, 1.0]), (np.log(0.2), np.log(0.8), 1.5)))
     array([0.4 , 0.28])
+    >>> bool(np.allclose(_covered(np.log(np.array([0.5, 0.1])), np.array([0.0, 1.0]), (np.log(0.2), np.log(0.8), 1.5),
+    ...                           True), np.log([0.4, 0.28]), rtol=0, atol=1e-15))
+    True
     """
     log_c, log_keep, _ = cover
+    if trembles:
+        mixed = np.exp(log_keep + log_p)
+        mixed += math.exp(log_c) * share
+        return np.log(mixed, out=mixed)
     with np.errstate(divide="ignore"):
         return np.logaddexp(log_keep + log_p, log_c + np.log(share))
 
