@@ -1059,7 +1059,8 @@ class PlayerPopulation:
                 return None
             taken_at = starts + np.array([p for _, _, p in tables])                     # (D,) the option taken
             chosen = Ut[:, taken_at]                                                    # (A, D)
-            centred = np.subtract(Ut, np.repeat(top, sizes, axis=1), out=take(Ut.shape))
+            centred = np.repeat(top, sizes, axis=1)
+            np.subtract(Ut, centred, out=centred)          # (in the repeat's own array: no other's pages)
             sums, e1 = exp_option_sums(centred, self._betas[h:], take, starts)          # (B, A, D)
             log_n = np.log(sizes)                                                       # (D,)
             log_ns = log_n[:, None]
@@ -1156,7 +1157,7 @@ class PlayerPopulation:
             if R is not None:
                 parts *= R
             parts = np.repeat(parts, sizes, axis=2)                                       # (2, A, N)
-            p = np.multiply(e1, parts[0], out=take(Ut.shape))
+            p = np.multiply(e1, parts[0], out=parts[0])            # (in the repeat's own array: no other's pages)
             p += parts[1]
         else:
             p = np.subtract(np.multiply(Ut, wb), np.repeat(lse_w, sizes, axis=1), out=take(Ut.shape))
