@@ -321,8 +321,9 @@ def test_the_cover_share_reads_near_by_the_floor_not_by_the_centred_utilities(sl
     """:func:`_cover_shares_ragged` narrows the options to read by the centred utilities (within a margin) but
     reads an option as near the best by ``Ut >= top - slack``, as :func:`_cover_shares` does: on utilities in
     tenths, where for options exactly ``slack`` under the best ``Ut - top >= -slack`` and ``Ut >= top - slack``
-    differ by rounding, the shares are the plain formula's bit for bit (``centred`` given or not), and reading near
-    by the centred utilities would change some."""
+    differ by rounding, :func:`_near_options` gives exactly the options ``Ut >= top - slack`` (``centred`` given or
+    not) and the shares are the plain formula's bit for bit, where reading near by the centred utilities would
+    change some."""
     from heimlich_lab.games.heimlich.inference import player_types as pt
     rng = np.random.default_rng(36)
     rounding = changed = 0
@@ -341,6 +342,13 @@ def test_the_cover_share_reads_near_by_the_floor_not_by_the_centred_utilities(sl
         by_centred = np.stack([pt._cover_shares(c, ex, slack)[:, p] for (_, ex, c), p in zip(tables, pick)], axis=1)
         changed += int((by_centred != want).sum())
         for c in (None, centred):
-            got = pt._cover_shares_ragged(Ut, top, exposure, sizes, starts, starts + pick, slack, c)
+            near = pt._near_options(Ut, top, starts, slack, c)
+            got = pt._cover_shares_ragged(Ut, top, exposure, sizes, starts, starts + pick, slack, near)
             assert np.array_equal(got, want), (got, want)
+            flat = near[0]                   # the near options themselves, in order, each run where it starts
+            plain = np.flatnonzero(Ut >= np.repeat(top - slack, sizes, axis=1))
+            assert np.array_equal(flat, plain)
+            assert np.array_equal(near[1][:-1], np.searchsorted(flat, (np.arange(A)[:, None] * Ut.shape[1]
+                                                                        + starts).ravel()))
+        assert np.array_equal(pt._cover_shares_ragged(Ut, top, exposure, sizes, starts, starts + pick, slack), want)
     assert rounding > 0 and changed > 0

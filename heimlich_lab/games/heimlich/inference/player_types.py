@@ -473,7 +473,7 @@ def exp_option_sums(centred: np.ndarray, betas, take=None,
 def _exp_sums_each(centred: np.ndarray, betas: tuple[float, ...], new, starts) -> tuple[np.ndarray, np.ndarray | None]:
     """:func:`exp_option_sums` with every beta's own ``exp``: ``exp(beta * centred)`` into one array, summed before
     the next beta writes over it (it is read while still in cache), but ``exp(centred)`` (beta 1: no
-    multiplication) into its own, returned.
+    multiplication) into its own, last (the caller reads it next), returned.
 
     >>> c = np.array([[0.0, -1.0, -2.5], [-0.5, 0.0, -np.inf]])
     >>> sums, e1 = _exp_sums_each(c, (0.3, 1.0), np.empty, None)
@@ -485,7 +485,7 @@ def _exp_sums_each(centred: np.ndarray, betas: tuple[float, ...], new, starts) -
     lead = centred.shape[:-1]
     sums = np.empty((len(betas), *lead, *(() if starts is None else (len(starts),))))
     e1 = spare = None
-    for j, beta in enumerate(betas):
+    for j, beta in sorted(enumerate(betas), key=lambda jb: jb[1] == 1.0):    # beta 1 last: its exp stays in cache
         if beta == 1.0:
             e1 = np.exp(centred, out=new(centred.shape))
             _option_sums(e1, starts, out=sums[j, ...])
@@ -1061,6 +1061,8 @@ class PlayerPopulation:
             chosen = Ut[:, taken_at]                                                    # (A, D)
             centred = np.repeat(top, sizes, axis=1)
             np.subtract(Ut, centred, out=centred)          # (in the repeat's own array: no other's pages)
+            # the hiders' options near the best, while Ut and centred are in cache
+            near = [_near_options(Ut, top, starts, slack, centred) for _, _, slack in self._cover.values()]
             sums, e1 = exp_option_sums(centred, self._betas[h:], take, starts)          # (B, A, D)
             log_n = np.log(sizes)                                                       # (D,)
             log_ns = log_n[:, None]
@@ -1125,7 +1127,7 @@ class PlayerPopulation:
                                                                   self._slacks, _COVER_TIE)
             else:
                 self._ragged_exposure(Ut, top, centred, e1, sums, lse_w, rows_all, sizes, starts, taken_at,
-                                      secret_raw, cover_share, take)
+                                      secret_raw, cover_share, take, near)
             for s, k in enumerate(self._secret):       # (the same tremble in probabilities, where it has one)
                 if self._eps[k] > 0:
                     mixed = np.exp(self._log_keep[k] + secret_raw[s])
@@ -1140,12 +1142,13 @@ class PlayerPopulation:
         return out
 
     def _ragged_exposure(self, Ut, top, centred, e1, sums, lse_w, rows_all, sizes, starts, taken_at, secret_raw,
-                         cover_share, take) -> None:
+                         cover_share, take, near) -> None:
         """The array code's bluffers and hiders who cover, every table at once (:meth:`_batch`'s layout: ``Ut``
         (A, N) the tables side by side, ``top`` (A, D) their maxima, ``centred`` ``Ut`` minus them, ``e1`` its
         ``exp`` or ``None``, ``sums`` the option sums, ``lse_w`` (A, D) the watch's log-sums, ``rows_all`` (D, A)
-        the spectator's rows before each decision or ``None``): written into ``secret_raw`` (each bluffer's log
-        P(option taken) before its tremble) and ``cover_share`` (each hider's share of the option taken)."""
+        the spectator's rows before each decision or ``None``, ``near`` each hider's :func:`_near_options`): written
+        into ``secret_raw`` (each bluffer's log P(option taken) before its tremble) and ``cover_share`` (each hider's
+        share of the option taken)."""
         watch = self._public.model
         wb, we = watch.beta, watch.epsilon
         R = rows_all.T if rows_all is not None else None                                  # (A, D)
@@ -1175,7 +1178,7 @@ class PlayerPopulation:
             with np.errstate(invalid="ignore", divide="ignore"):
                 ex = np.where(total > 0, p / total, 0.0)
         for c, (_, _, slack) in enumerate(self._cover.values()):     # every hider's share (before ex is written over)
-            cover_share[c] = _cover_shares_ragged(Ut, top, ex, sizes, starts, taken_at, slack, centred).T
+            cover_share[c] = _cover_shares_ragged(Ut, top, ex, sizes, starts, taken_at, slack, near[c]).T
         last = self._secret[-1] if self._secret.size else None
         for s, k in enumerate(self._secret):      # (a type of secrecy 0 keeps its Boltzmann row, above)
             beta, secrecy = self._beta[k], self._secrecy[k]
@@ -1313,15 +1316,51 @@ def _cover_shares(Ut: np.ndarray, exposure: np.ndarray, slack: float) -> np.ndar
     return low / np.maximum(low.sum(axis=-1, keepdims=True), 1)     # an agent with no possible option: none
 
 
+def _near_options(Ut: np.ndarray, top: np.ndarray, starts: np.ndarray, slack: float,
+                  centred: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The options worth at most ``slack`` less to an agent than its best, exactly as :func:`_cover_shares` reads
+    them (``Ut >= top - slack``), for tables side by side (:func:`_cover_shares_ragged`'s layout): ``(near, at)``,
+    ``near`` (M,) their flat indices into ``Ut`` (A, N) in order (by agent, then table), ``at`` (A * D + 1,) where
+    each (agent, table)'s run of them starts in ``near``, then M (every run has one: its best, as ``top`` is
+    finite). ``centred``: ``Ut`` minus each table's ``top``, if at hand (to rounding: it only narrows the options
+    to test).
+
+    >>> Ut = np.array([[3.0, 2.0, 0.0, 1.0, 1.0], [0.0, 2.0, 3.0, 0.0, 1.0]])  # two tables: 3 options, then 2
+    >>> near, at = _near_options(Ut, np.array([[3.0, 1.0], [3.0, 1.0]]), np.array([0, 3]), 1.5)
+    >>> near.tolist(), at.tolist()               # agent 0: options 0, 1 | 3, 4; agent 1: options 1, 2 | 3, 4
+    ([0, 1, 3, 4, 6, 7, 8, 9], [0, 2, 4, 6, 8])
+    """
+    A, N = Ut.shape
+    D = len(starts)
+    floor = top - slack                                                     # (A, D)
+    if centred is None:
+        centred = Ut - np.repeat(top, np.diff(starts, append=N), axis=1)
+    # about 1 in 20 options in 5-player games. First those within the slack (and a margin far above the rounding of
+    # the centred utilities and of the floor) by the centred utilities, no floor repeated over the options; then
+    # Ut >= floor for them alone (the centred utilities alone differ from it by rounding at exactly slack under)
+    # (array methods and ufuncs only: numpy's functions in Python, np.diff, np.flatnonzero, cost more than these
+    # arrays of a few thousand entries do, between a game's other work)
+    margin = 1e-9 * (1.0 + slack + float(np.abs(top).max()))
+    near = (centred >= -(slack + margin)).ravel().nonzero()[0]
+    # where each (agent, table) starts, flat, then A * N (row A's first start): A * D + 1 bounds
+    bounds = np.add.outer(np.arange(0, (A + 1) * N, N), starts).ravel()[:A * D + 1]
+    at = near.searchsorted(bounds)
+    keep = Ut.ravel()[near] >= floor.ravel().repeat(at[1:] - at[:-1])
+    if not keep.all():
+        near = near[keep]
+        at = near.searchsorted(bounds)
+    return near, at
+
+
 def _cover_shares_ragged(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, sizes: np.ndarray,
                          starts: np.ndarray, taken_at: np.ndarray, slack: float,
-                         centred: np.ndarray | None = None) -> np.ndarray:
+                         near: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """:func:`_cover_shares` read at each table's option taken, bit for bit, for tables side by side (the array
     code's layout in :meth:`PlayerPopulation.batch_type_log_likelihoods`): ``Ut`` (A, N) the tables' utilities,
     table ``t`` the ``sizes[t]`` columns from ``starts[t]``, ``top`` (A, D) their maxima by agent (every entry
     finite), ``exposure`` (A, N) the exposures (each from 0 to 1), ``taken_at`` (D,) the column of each table's
-    option taken: the share of the option taken (A, D), by minima and counts by run of the options near the best.
-    ``centred``: ``Ut`` minus each table's ``top``, if at hand (to rounding: it only narrows the options to read).
+    option taken: the share of the option taken (A, D), by minima and counts by run of the options near the best
+    (``near``: :func:`_near_options`' answer, if at hand).
 
     >>> Ut = np.array([[3.0, 2.0, 0.0, 1.0, 1.0], [0.0, 2.0, 3.0, 0.0, 1.0]])  # two tables: 3 options, then 2
     >>> ex = np.array([[0.6, 0.2, 0.1, 0.5, 0.5], [0.1, 0.3, 0.3, 0.4, 0.6]])
@@ -1333,33 +1372,14 @@ def _cover_shares_ragged(Ut: np.ndarray, top: np.ndarray, exposure: np.ndarray, 
     array([[1. , 0.5],
            [0.5, 0. ]])
     """
-    A, N = Ut.shape
-    D = len(starts)
-    floor = top - slack                                                     # (A, D)
-    if centred is None:
-        centred = Ut - np.repeat(top, sizes, axis=1)
-    # the options near the best: about 1 in 20 (5-player games), read by their flat indices (in order: by agent,
-    # then table). First those within the slack (and a margin far above the rounding of the centred utilities and
-    # of the floor) by the centred utilities, no floor repeated over the options; then Ut >= floor for them alone:
-    # exactly the options _cover_shares reads as near
-    margin = 1e-9 * (1.0 + slack + float(np.abs(top).max()))
-    # (array methods and ufuncs only: numpy's functions in Python, np.diff, np.flatnonzero, cost more than these
-    # arrays of a few thousand entries do, between a game's other work)
-    near = (centred >= -(slack + margin)).ravel().nonzero()[0]             # (M,) flat indices into (A, N)
-    bounds = np.concatenate((np.add.outer(np.arange(0, A * N, N), starts).ravel(), (A * N,)))
-    # where each (agent, table)'s near options start in near, then M: every run has one (its best, as top is finite)
-    at = near.searchsorted(bounds)                                          # (A * D + 1,)
-    keep = Ut.ravel()[near] >= floor.ravel().repeat(at[1:] - at[:-1])
-    if not keep.all():
-        near = near[keep]
-        at = near.searchsorted(bounds)
+    near, at = _near_options(Ut, top, starts, slack) if near is None else near
     runs, at = at[1:] - at[:-1], at[:-1]
     ex = exposure.ravel()[near]
     limit = np.minimum.reduceat(ex, at)                                     # (A * D,): the lowest near the best,
     limit += _COVER_TIE                                                     # and its tie
-    count = np.add.reduceat(ex <= limit.repeat(runs), at, dtype=np.intp).reshape(A, D)       # (each at least 1)
+    count = np.add.reduceat(ex <= limit.repeat(runs), at, dtype=np.intp).reshape(top.shape)  # (each at least 1)
     # the option taken near the best and among the lowest: its share 1 / count
-    mine = (Ut[:, taken_at] >= floor) & (exposure[:, taken_at] <= limit.reshape(A, D))
+    mine = (Ut[:, taken_at] >= top - slack) & (exposure[:, taken_at] <= limit.reshape(top.shape))
     return mine / count
 
 
