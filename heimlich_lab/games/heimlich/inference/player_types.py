@@ -472,8 +472,8 @@ def exp_option_sums(centred: np.ndarray, betas, take=None,
 
 def _exp_sums_each(centred: np.ndarray, betas: tuple[float, ...], new, starts) -> tuple[np.ndarray, np.ndarray | None]:
     """:func:`exp_option_sums` with every beta's own ``exp``: ``exp(beta * centred)`` into one array, summed before
-    the next beta writes over it (it is read while still in cache), but ``exp(centred)`` (beta 1: no
-    multiplication) into its own, last (the caller reads it next), returned.
+    the next beta writes over it (it is read while still in cache), ``exp(centred)`` (beta 1: no multiplication)
+    last (the caller reads it next), returned.
 
     >>> c = np.array([[0.0, -1.0, -2.5], [-0.5, 0.0, -np.inf]])
     >>> sums, e1 = _exp_sums_each(c, (0.3, 1.0), np.empty, None)
@@ -486,8 +486,8 @@ def _exp_sums_each(centred: np.ndarray, betas: tuple[float, ...], new, starts) -
     sums = np.empty((len(betas), *lead, *(() if starts is None else (len(starts),))))
     e1 = spare = None
     for j, beta in sorted(enumerate(betas), key=lambda jb: jb[1] == 1.0):    # beta 1 last: its exp stays in cache
-        if beta == 1.0:
-            e1 = np.exp(centred, out=new(centred.shape))
+        if beta == 1.0:         # (into the other betas' array, free now and in cache, if there was one)
+            e1 = np.exp(centred, out=spare if spare is not None else new(centred.shape))
             _option_sums(e1, starts, out=sums[j, ...])
             continue
         if spare is None:
