@@ -393,7 +393,7 @@ def _exp_is_vectorised() -> bool:
     try:
         from numpy.lib.introspect import opt_func_info
         target = opt_func_info(func_name="^exp$", signature="float64")["exp"]["dd"]["current"]
-    except (ImportError, KeyError, TypeError):
+    except (ImportError, AttributeError, KeyError, TypeError, ValueError):
         return False
     return "X86_V4" in target or "AVX512" in target
 
@@ -1387,16 +1387,19 @@ def _covered(log_p: np.ndarray, share: np.ndarray, cover, trembles: bool = False
     """``log((1 - c) P + c share)``: a hider's log-likelihoods ``log_p`` of the options taken when it does not
     cover (its tremble included), mixed with its cover's ``share`` of them; ``cover`` is ``(log c, log(1 - c),
     slack)``. ``trembles``: the hider has a tremble, so ``P`` is at least ``epsilon / n`` (its ``exp`` cannot
-    underflow): mixed in probabilities (one exp and one log, no np.logaddexp nor error state to switch).
+    underflow): mixed in probabilities (one exp and one log, no np.logaddexp nor error state to switch), unless
+    it always covers (``c`` 1: a share of 0 is then impossible).
 
     >>> np.exp(_covered(np.log(np.array([0.5, 0.1])), np.array([0.0, 1.0]), (np.log(0.2), np.log(0.8), 1.5)))
     array([0.4 , 0.28])
     >>> bool(np.allclose(_covered(np.log(np.array([0.5, 0.1])), np.array([0.0, 1.0]), (np.log(0.2), np.log(0.8), 1.5),
     ...                           True), np.log([0.4, 0.28]), rtol=0, atol=1e-15))
     True
+    >>> _covered(np.log(np.array([0.5, 0.1])), np.array([0.0, 1.0]), (0.0, -np.inf, 1.5), True)
+    array([-inf,   0.])
     """
     log_c, log_keep, _ = cover
-    if trembles:
+    if trembles and log_keep > -math.inf:
         mixed = np.exp(log_keep + log_p)
         mixed += math.exp(log_c) * share
         return np.log(mixed, out=mixed)
