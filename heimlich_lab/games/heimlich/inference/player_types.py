@@ -385,7 +385,7 @@ def _exp_is_vectorised() -> bool:
     ``exp`` (3 multiplications and 4 exps for the default grid's) beats raising one by 8 multiplications along an
     addition chain; elsewhere numpy's float64 ``exp`` is the C library's, one entry at a time (2.7 ns an entry on
     the same machine with AVX-512 switched off), and the multiplications win. ``False`` when numpy cannot say
-    (numpy before 2.0).
+    (an older numpy, without numpy.lib.introspect).
 
     >>> isinstance(_exp_is_vectorised(), bool)
     True
