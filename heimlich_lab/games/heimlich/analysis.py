@@ -142,13 +142,15 @@ class _GameWatch:
 
     def __init__(self, until):
         from .rules.actions import DECISION_KINDS
-        from .rules.replay import reached_mark
+        from .rules.replay import Decision, reached_mark
         self.until = until
         self.game = None
-        self.items: list = []
+        self.items: list = []       # the decisions as Decision items, made as they are played
+        self._marked = None         # the item decisions_played gave the mark's flag (the last then)
         self.stopped = False
         self.ok = until in (None, "dossier")
-        self._decision_kinds, self._reached_mark = DECISION_KINDS, reached_mark   # (looked up at every action)
+        # (looked up at every action)
+        self._decision_kinds, self._reached_mark, self._decision = DECISION_KINDS, reached_mark, Decision
 
     def __call__(self, game, player: str, action) -> None:
         if self.game is None:
@@ -161,7 +163,7 @@ class _GameWatch:
             self.stopped = True
             return
         if action.kind in self._decision_kinds:
-            self.items.append((len(game.history), player, action, game.view(None), game.turn))
+            self.items.append(self._decision(len(game.history), player, action, None, game.view(None), game.turn, 0))
 
     def decisions_of(self, record) -> list | None:
         """The watched game's decisions as :class:`~heimlich_lab.games.heimlich.rules.replay.Decision` items, if
@@ -176,13 +178,17 @@ class _GameWatch:
     def decisions_played(self, game) -> list | None:
         """The watched game's decisions as :class:`~heimlich_lab.games.heimlich.rules.replay.Decision` items, if
         ``game`` is that game and the watch could follow it, else ``None``."""
-        from .rules.replay import Decision, reached_mark
+        from .rules.replay import reached_mark
         g = self.game
+        # a take changes who holds what: replayed (a game whose chance gave nobody a card or an agent has none)
         if not self.ok or g is None or game is not g \
-                or any(a.kind == "take" for _, a in g.history):     # a take changes who holds what: replayed
+                or (g.recipients and any(a.kind == "take" for _, a in g.history)):
             return None
-        items = [Decision(k, p, a, None, v, turn, 0) for k, p, a, v, turn in self.items]
+        items = list(self.items)
         if items:   # a marker at the dossier mark once the last entry read was played (markers only go up)
+            if self._marked is not None:    # (the last item of an earlier call: the items are the watch's own)
+                self._marked.at_mark = False
+            self._marked = items[-1]
             items[-1].at_mark = reached_mark(g)
         return items
 
