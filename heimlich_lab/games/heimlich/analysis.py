@@ -253,6 +253,12 @@ _CONSTANTS: dict = {}
 
 
 def _constants(players, agents) -> tuple:
+    """:data:`_CONSTANTS` of a setup, made on its first game (read-only by convention: shared by every game).
+
+    >>> at, cols, obs, obs_col, row_of = _constants(["Ann", "Bob"], ["red", "blue", "green"])
+    >>> at["blue"], cols.tolist(), obs_col.tolist(), row_of["Bob"]
+    (1, [0, 1, 2], [[0], [1]], 1)
+    """
     key = (tuple(players), tuple(agents))
     c = _CONSTANTS.get(key)
     if c is None:
