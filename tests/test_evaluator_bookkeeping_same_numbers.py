@@ -226,3 +226,41 @@ def test_a_start_copys_type_table_prior_is_the_one_computed(make_model):
     took = [p for p in rec.players if len(full.own_agents[p]) == 2]
     assert took             # this game has a take: someone may hold two agents, in every belief's hypotheses
     assert all(full[p]._start_table_prior is not None and full[p].type_table_prior() is None for p in rec.players)
+
+
+@pytest.mark.parametrize("until", [None, "dossier"])
+@pytest.mark.parametrize("rules, seed, n", [(Rules(), 3, 5), (Rules(dossier=True), 8, 3)])
+def test_the_watchs_decisions_are_the_replays_and_the_marks_flag_is_on_the_last_item_only(rules, seed, n, until):
+    """The watch keeps its decisions as Decision items made while the game is played (given again by every call):
+    the replay's public decisions (index, actor, action, turn, the spectator's view), the dossier mark's flag on the
+    last item of each call only, also after a call made before the game was over."""
+    from heimlich_lab import Game
+    from heimlich_lab.engine.play import play_game
+    from heimlich_lab.games.heimlich.analysis import BeliefEvaluator
+    from heimlich_lab.games.heimlich.rules.replay import public_decisions
+    ev = BeliefEvaluator(until=until)
+    watch = ev.watch_game()
+    early = []
+
+    def watching(game, player, action):
+        watch(game, player, action)
+        if len(watch.items) == 12 and not early:      # a call before the game is over
+            early.append(watch.decisions_played(game))
+            early[0][-1].at_mark = True     # as if a marker had got there then: a later call's items say otherwise
+
+    kinds = [lambda s: BoltzmannBot(seed=s), lambda s: GreedyBot(seed=s), RandomBot]
+    g = play_game(Game, {p: kinds[i % 3](seed + i) for i, p in enumerate(NAMES[:n])}, seed=seed, rules=rules,
+                  watch=watching)
+    assert early and early[0] is not None and len(early[0]) == 12
+    got = watch.decisions_played(g)
+    again = watch.decisions_played(g)
+    assert [id(d) for d in got] == [id(d) for d in again]
+    assert [d.at_mark for d in got[:-1]] == [False] * (len(got) - 1)
+    rec = g.record
+    want = [d for d in public_decisions(rec, None, until) if d.view is not None]
+    want = want[:len(got)]
+    assert [(d.index, d.actor, d.action, d.turn) for d in got] == [(d.index, d.actor, d.action, d.turn) for d in want]
+    assert all(a.view.kind == "spectator" and a.view.hand == () and a.view.own_agents == ()
+               and a.view.board_key() == b.view.board_key() and a.view.phase == b.view.phase
+               and a.view.points == b.view.points for a, b in zip(got, want))
+    assert got[-1].at_mark == (g.top_score >= 29)

@@ -202,3 +202,28 @@ def test_the_answers_checked_at_once_still_catch_what_the_row_by_row_check_catch
                 batch_answers_stacked(model, items, n_agents)
     finally:
         type(model).batch_type_log_likelihoods = real
+
+
+def test_the_truth_read_from_the_owners_is_truth_table_and_its_rows():
+    """:func:`_truth_of` (the evaluator's truth table and each agent's row, without truth_table's passes): the same
+    table as truth_table and its argmax over rows, for real games' truths (a dropped second agent free, Top Secret
+    games whose truth can differ from the deal) and made-up ones; what truth_table refuses still raises."""
+    from heimlich_lab.errors import ModelError
+    from heimlich_lab.games.heimlich.analysis import _truth_of
+    cases = []
+    for rules, seed, n in [(Rules(), 4, 3), (Rules(top_secret=True), 5, 4), (Rules(top_secret=True), 9, 5),
+                           (Rules(), 12, 7)]:
+        rec = _game(rules, seed, n)
+        bs = BeliefSet.from_record(rec, keep_updates=False)
+        cases.append((bs.players, bs.agents, bs.truth))
+    players, agents = tuple(NAMES[:3]), tuple(COLOURS[:5])
+    cases += [(players, agents, {"Ann": ["red", "blue"], "Bob": [], "Cy": "green"}),
+              (players, agents, {"Ann": ("white",)}), (players, agents, {})]
+    for players, agents, owners in cases:
+        t, rows = _truth_of(players, agents, owners)
+        want = truth_table(list(players), list(agents), owners)
+        assert np.array_equal(t, want) and t.dtype == want.dtype
+        assert np.array_equal(rows, want.argmax(axis=0))
+    for bad in ({"Ann": ["red"], "Bob": ["red"]}, {"Zed": ["red"]}, {"Ann": ["pink"]}):
+        with pytest.raises(ModelError):
+            _truth_of(players, agents, bad)

@@ -64,6 +64,7 @@ class BeliefEvaluator:
         self.until = until
         self.share_utility = share_utility
         self.prefix = prefix
+        self._names: tuple | None = None    # (prefix, the score columns, the mark's column): made once
 
     def __repr__(self):
         return f"BeliefEvaluator(model={self.model!r}, until={self.until!r})"
@@ -119,16 +120,18 @@ class BeliefEvaluator:
 
     def _scored(self, bs) -> dict:
         """The evaluator's columns from a :class:`BeliefSet` read to the stop."""
-        from ...inference.metrics import truth_table
-        owners = bs.truth
-        agents = list(bs.agents)
         players = list(bs.players)
-        t = truth_table(players, agents, owners)
+        t, truth_row = _truth_of(bs.players, bs.agents, bs.truth)
         # scored against what each observer holds at the stop (bs.truth is the final owners: a dropped second
         # agent is free)
-        sums = _score_sums(bs.marginals_stack(players), t, players, agents, bs.own_agents).tolist()
-        out: dict = {f"{self.prefix}{k}": dict(zip(players, v)) for k, v in zip(_SCORE_NAMES, sums)}
-        out[f"{self.prefix}at_mark"] = bool(bs.at_mark)
+        sums = _score_sums(bs.marginals_stack(players), t, players, list(bs.agents), bs.own_agents,
+                           truth_row).tolist()
+        names = self._names
+        if names is None or names[0] != self.prefix:
+            names = self._names = (self.prefix, [f"{self.prefix}{k}" for k in _SCORE_NAMES],
+                                   f"{self.prefix}at_mark")
+        out: dict = {k: dict(zip(players, v)) for k, v in zip(names[1], sums)}
+        out[names[2]] = bool(bs.at_mark)
         return out
 
 
@@ -139,13 +142,15 @@ class _GameWatch:
 
     def __init__(self, until):
         from .rules.actions import DECISION_KINDS
-        from .rules.replay import reached_mark
+        from .rules.replay import Decision, reached_mark
         self.until = until
         self.game = None
-        self.items: list = []
+        self.items: list = []       # the decisions as Decision items, made as they are played
+        self._marked = None         # the item decisions_played gave the mark's flag (the last then)
         self.stopped = False
         self.ok = until in (None, "dossier")
-        self._decision_kinds, self._reached_mark = DECISION_KINDS, reached_mark   # (looked up at every action)
+        # (looked up at every action)
+        self._decision_kinds, self._reached_mark, self._decision = DECISION_KINDS, reached_mark, Decision
 
     def __call__(self, game, player: str, action) -> None:
         if self.game is None:
@@ -158,7 +163,7 @@ class _GameWatch:
             self.stopped = True
             return
         if action.kind in self._decision_kinds:
-            self.items.append((len(game.history), player, action, game.view(None), game.turn))
+            self.items.append(self._decision(len(game.history), player, action, None, game.view(None), game.turn, 0))
 
     def decisions_of(self, record) -> list | None:
         """The watched game's decisions as :class:`~heimlich_lab.games.heimlich.rules.replay.Decision` items, if
@@ -173,13 +178,17 @@ class _GameWatch:
     def decisions_played(self, game) -> list | None:
         """The watched game's decisions as :class:`~heimlich_lab.games.heimlich.rules.replay.Decision` items, if
         ``game`` is that game and the watch could follow it, else ``None``."""
-        from .rules.replay import Decision, reached_mark
+        from .rules.replay import reached_mark
         g = self.game
+        # a take changes who holds what: replayed (a game whose chance gave nobody a card or an agent has none)
         if not self.ok or g is None or game is not g \
-                or any(a.kind == "take" for _, a in g.history):     # a take changes who holds what: replayed
+                or (g.recipients and any(a.kind == "take" for _, a in g.history)):
             return None
-        items = [Decision(k, p, a, None, v, turn, 0) for k, p, a, v, turn in self.items]
+        items = list(self.items)
         if items:   # a marker at the dossier mark once the last entry read was played (markers only go up)
+            if self._marked is not None:    # (the last item of an earlier call: the items are the watch's own)
+                self._marked.at_mark = False
+            self._marked = items[-1]
             items[-1].at_mark = reached_mark(g)
         return items
 
@@ -207,13 +216,67 @@ def _scores(marginals: Mapping | np.ndarray, t: np.ndarray, players: list, agent
     return dict(zip(_SCORE_NAMES, _score_sums(marginals, t, players, agents, own)))
 
 
-def _score_sums(marginals: Mapping | np.ndarray, t: np.ndarray, players: list, agents: list, own: Mapping
-                ) -> np.ndarray:
+def _truth_of(players: tuple, agents: tuple, owners: Mapping) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`~heimlich_lab.inference.metrics.truth_table` of ``owners`` (player -> agents), and the row of each
+    agent's owner in it (``"free"``: the last), read from the owners without a pass over the table; an owner table
+    that truth_table refuses (an unknown player or agent, an agent given twice) is given to it, which raises.
+
+    >>> t, rows = _truth_of(("Ann", "Bob"), ("red", "blue", "green"), {"Ann": ["red"], "Bob": ["green"]})
+    >>> t.tolist(), rows.tolist()
+    ([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]], [0, 2, 1])
+    """
+    n_p, n_a = len(players), len(agents)
+    const = _constants(players, agents)
+    at_p, at_a = const[4], const[0]
+    row = [n_p] * n_a
+    given = 0
+    try:
+        for p, cols in owners.items():
+            i = at_p[p]
+            for c in ([cols] if isinstance(cols, str) else cols):
+                row[at_a[c]] = i
+                given += 1
+    except KeyError:
+        given = -1
+    truth_row = np.array(row, dtype=np.intp)
+    if given < 0 or given != n_a - row.count(n_p):      # unknown names, or an agent given twice: truth_table says
+        from ...inference.metrics import truth_table
+        truth_table(players, agents, owners)
+    t = np.zeros((n_p + 1, n_a))
+    t[truth_row, const[1]] = 1.0
+    return t, truth_row
+
+
+#: (players, agents) -> what :func:`_score_sums` reads of them: (agent -> column, the columns, the observers, the
+#: observers as a column, player -> row); a tournament has a handful of setups
+_CONSTANTS: dict = {}
+
+
+def _constants(players, agents) -> tuple:
+    """:data:`_CONSTANTS` of a setup, made on its first game (read-only by convention: shared by every game).
+
+    >>> at, cols, obs, obs_col, row_of = _constants(["Ann", "Bob"], ["red", "blue", "green"])
+    >>> at["blue"], cols.tolist(), obs_col.tolist(), row_of["Bob"]
+    (1, [0, 1, 2], [[0], [1]], 1)
+    """
+    key = (tuple(players), tuple(agents))
+    c = _CONSTANTS.get(key)
+    if c is None:
+        if len(_CONSTANTS) > 64:
+            _CONSTANTS.clear()
+        obs = np.arange(len(key[0]))
+        c = _CONSTANTS[key] = ({a: j for j, a in enumerate(key[1])}, np.arange(len(key[1])), obs, obs[:, None],
+                               {p: i for i, p in enumerate(key[0])})
+    return c
+
+
+def _score_sums(marginals: Mapping | np.ndarray, t: np.ndarray, players: list, agents: list, own: Mapping,
+                truth_row: np.ndarray | None = None) -> np.ndarray:
     """:func:`_scores` as one array (5, observers), the scores in :func:`_scores`' order (``t``: a truth table of
     :func:`~heimlich_lab.inference.metrics.truth_table`, one 1 per column). Fewer array operations than the plain
     arithmetic (a mask of the agents scored, the truth table multiplied in; the tests keep it), the same numbers bit
     for bit (tested): each agent's truth row read where the plain code sums a product with the one-hot table, the
-    agents held set to zero where it multiplies by the mask.
+    agents held set to zero where it multiplies by the mask. ``truth_row``: ``t.argmax(axis=0)`` if known.
 
     >>> t = np.array([[1.0, 0, 0], [0, 1, 0], [0, 0, 1]])          # Ann red, Bob blue, green free
     >>> _score_sums({"Ann": t, "Bob": t}, t, ["Ann", "Bob"], ["red", "blue", "green"],
@@ -226,16 +289,13 @@ def _score_sums(marginals: Mapping | np.ndarray, t: np.ndarray, players: list, a
     total = m.sum(axis=1)                                 # (O, A)
     mp = m / total[:, None, :]                            # as metrics._prepare
     n_a = len(agents)
-    at = {a: j for j, a in enumerate(agents)}
-    held_i, held_j, n = [], [], []                        # the agents each observer holds (not scored), how many not
-    for i, p in enumerate(players):
-        js = {at[a] for a in own[p] if a in at}
-        held_i.extend([i] * len(js))
-        held_j.extend(js)
-        n.append(n_a - len(js))
-    cols = np.arange(n_a)
-    obs = np.arange(len(players))
-    truth_row = t.argmax(axis=0)                          # (A,): the row of each agent's owner (or "free")
+    at, cols, obs, obs_col, _ = _constants(players, agents)
+    js = [{at[a] for a in own[p] if a in at} for p in players]     # the agents each observer holds (not scored)
+    n = [n_a - len(j) for j in js]                                  # how many scored
+    held_i = [i for i, j in enumerate(js) for _ in j]
+    held_j = [x for j in js for x in j]
+    if truth_row is None:
+        truth_row = t.argmax(axis=0)                      # (A,): the row of each agent's owner (or "free")
     # the sheet's entry per agent: the likeliest of the observer's opponents and "free" (the first on a tie)
     others = m.copy()
     others[obs, obs] = -np.inf
@@ -247,7 +307,7 @@ def _score_sums(marginals: Mapping | np.ndarray, t: np.ndarray, players: list, a
     np.log(np.minimum(np.maximum(truth, 1e-15), 1.0), out=per_agent[0])             # np.clip(truth, 1e-15, 1)
     np.sum(np.square(mp - t[None]), axis=1, out=per_agent[1])
     np.equal(mp.argmax(axis=1), truth_row, out=per_agent[2], casting="unsafe")
-    np.divide(m[obs[:, None], best, cols], total, out=per_agent[3])
+    np.divide(m[obs_col, best, cols], total, out=per_agent[3])
     np.equal(best, truth_row, out=per_agent[4], casting="unsafe")
     if held_i:
         per_agent[:, held_i, held_j] = 0.0                # (the plain code's mask: x * 0, x * 1)

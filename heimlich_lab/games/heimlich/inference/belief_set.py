@@ -552,6 +552,22 @@ def _observer_rows(space: HypothesisSpace, owner: int, slot: int) -> tuple[np.nd
     return rows, cells
 
 
+@lru_cache(maxsize=64)
+def _owners_at(space: HypothesisSpace, observers: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """The owner index in ``space`` of each of ``observers`` (players), and the rows ``0..len - 1`` as a column,
+    what :meth:`_SharedTypeTables.marginals_stack` gathers with (cached per space and observers, read-only).
+
+    >>> space = _spectator_space(("Ann", "Bob", "Cy"), ("red", "blue", "green"))
+    >>> [a.tolist() for a in _owners_at(space, ("Cy", "Ann"))]
+    [[2, 0], [[0], [1]]]
+    """
+    out = (np.array([space.owner_index(o) for o in observers], dtype=np.intp),
+           np.arange(len(observers), dtype=np.intp)[:, None])
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
 @lru_cache(maxsize=16)
 def _every_observers_rows(space: HypothesisSpace) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_observer_rows` of every owner and slot of ``space``, as two arrays: rows (owners, slots, hypotheses
@@ -759,25 +775,27 @@ class _SharedTypeTables:
         # the gains as factors of at most 1 (each player's largest taken out), player q's of agent a at row q A + a
         factors = np.exp(gains - gains.max(axis=(1, 2), keepdims=True)).transpose(0, 2, 1).reshape(Q * A, M)
         weights = _factor_products(factors, _product_plan(full, tuple(actors))) @ np.exp(pop)     # (H,)
-        out = np.empty((len(starts), full.n_owners + 1, full.n_slots))
         # each player's weights: the spectator's where it holds its own agent (:func:`_observer_rows`), summed
         # over those rows only, for every player at once
         seen = [i for i, o in enumerate(observers) if o is not None]
+        out = None
         if seen:
             every_rows, every_cells = _every_observers_rows(full)
-            at = np.array([[full.owner_index(observers[i]) for i in seen],
-                           [full.slot_index(starts[i][1].own_agents[0]) for i in seen]])
-            at_rows = every_rows[at[0], at[1]]                                    # (O, h)
-            w = weights.take(at_rows)                                             # (O, h)
+            o_at, o_rows = _owners_at(full, tuple([observers[i] for i in seen]))
+            slot_of = full.slot_index
+            s_at = [slot_of(starts[i][1].own_agents[0]) for i in seen]
+            w = weights.take(every_rows[o_at, s_at])                              # (O, h)
             z = w.sum(axis=1)
             ok = z > 1e-200
             every_ok = bool(ok.all())
             sums = (w / (z if every_ok else np.where(ok, z, 1.0))[:, None]) @ _canonical_rows(full)[0]  # (O, cells)
-            table = np.take_along_axis(sums, every_cells[at[0], at[1]], axis=1).reshape(
-                len(seen), full.n_owners + 1, full.n_slots)
+            # (each observer's cells gathered from its own row: np.take_along_axis's gather, without its set-up)
+            table = sums[o_rows, every_cells[o_at, s_at]].reshape(len(seen), full.n_owners + 1, full.n_slots)
             if len(seen) == len(starts):    # (every observer a player: the tables are the whole answer)
                 out = table
-            else:
+        if out is None:
+            out = np.empty((len(starts), full.n_owners + 1, full.n_slots))
+            if seen:
                 out[seen] = table
             if not every_ok:
                 for j in np.flatnonzero(~ok):

@@ -136,7 +136,7 @@ class PublicWatch:
         start = self._uniform_start(view) if self._fed is None and len(actors) else None
         if start is not None:       # (a game read from its start: the spectator alike over every assignment)
             owners, n_players, n_slots = start
-            rows = _subset_rows([owners[a] for a in actors], np.arange(len(actors)), values, n_players, n_slots)
+            rows = _subset_rows([owners[a] for a in actors], None, values, n_players, n_slots)
             if rows is not NotImplemented:
                 return False if rows is None else rows
         fed = self._at(view)
@@ -144,7 +144,7 @@ class PublicWatch:
         if fed is None:
             return None
         if len(actors) and fed.uniform():
-            rows = _subset_rows([fed.owners[a] for a in actors], np.arange(len(actors)), values, len(fed.single),
+            rows = _subset_rows([fed.owners[a] for a in actors], None, values, len(fed.single),
                                 fed.n_slots)
             if rows is not NotImplemented:
                 return False if rows is None else rows
@@ -410,21 +410,25 @@ def _rows_by_subsets(actors: list[int], values: list, n_players: int, n_slots: i
 
 def _subset_rows(actors: list[int], given, V: np.ndarray | None, n_players: int, n_slots: int):
     """:func:`_rows_by_subsets`, the steps' values given as ``V`` (steps with a value, agents) with ``given`` the
-    indices of those steps: the rows stacked (steps, agents), or ``None``, or ``NotImplemented``."""
+    indices of those steps (``None``: every step has one, ``V`` a row per step): the rows stacked (steps, agents),
+    or ``None``, or ``NotImplemented``."""
     T = len(actors)
+    who = np.array([*actors, actors[-1]])                               # after the last step: its actor's row
+    at = np.arange(T + 1)
     logs = np.zeros((T + 1, n_players, n_slots))       # each player's summed log-factors before each step
-    if V is not None and len(given):
+    if V is not None and (given is None or len(given)):
         tops = V.max(axis=1)
         if not tops.min() > -np.inf:
             return None
-        logs[np.asarray(given) + 1, np.asarray(actors)[given]] = V - tops[:, None]
+        if given is None:       # (every step: its actor's row after it, without the steps' indices gathered)
+            logs[at[1:], who[:T]] = V - tops[:, None]
+        else:
+            logs[np.asarray(given) + 1, who[np.asarray(given, dtype=np.intp)]] = V - tops[:, None]
         np.cumsum(logs, axis=0, out=logs)
     top = logs.max(axis=2, keepdims=True)
     if not np.isfinite(top).all():
         return NotImplemented
-    g = np.exp(logs - top)                                                    # (T + 1, players, agents)
-    who = np.array([*actors, actors[-1]])                               # after the last step: its actor's row
-    at = np.arange(T + 1)
+    g = np.exp(np.subtract(logs, top, out=logs), out=logs)                  # (T + 1, players, agents)
     steps, free = _subset_layers(n_slots, n_players)
     split = _subset_split(n_slots, n_players)
     # the sums kept with the steps along the last axis (each product, gather and sum runs along memory; the sums
