@@ -5,8 +5,9 @@ tests/test_belief_fixtures.py --write``) at commit a71ef2b, before the inference
 marginals type, the typed mixture with transitions under Secrets' belief, the public Belief API, the shadow
 game built by the engine) changed any code. Heimlich & Co.'s tables are compared bit for bit (the arithmetic is
 the same; on x86-64 they are made in a process that loads the numpy and OpenBLAS kernels the fixtures were written
-with, :func:`pinned_environment`, as AVX-512 kernels round some results differently in the last bit), except those read through the default population of types, within 1e-12 since issue 26 (its
-likelihoods as array code: the same terms in another order); Secrets' within 1e-12, as its player-type mixture moved onto
+with, :func:`pinned_environment`, as AVX-512 kernels round some results differently in the last bit), except those
+read through the default population of types, within 1e-12 since issue 26 (its likelihoods as array code: the same
+terms in another order); Secrets' within 1e-12, as its player-type mixture moved onto
 :class:`~heimlich_lab.inference.mixture.TypedPosterior`, which sums the same terms in another order.
 The tables read through the default population were rewritten by this file (``--write``, then only the 120 tables
 that changed by more than 1e-9 kept; every other table as written at a71ef2b) when issue 26 item 4 gave that
