@@ -5,7 +5,7 @@ tests/test_belief_fixtures.py --write``) at commit a71ef2b, before the inference
 marginals type, the typed mixture with transitions under Secrets' belief, the public Belief API, the shadow
 game built by the engine) changed any code. Heimlich & Co.'s tables are compared bit for bit (the arithmetic is
 the same; on x86-64 they are made in a process that loads the numpy and OpenBLAS kernels the fixtures were written
-with, :func:`pinned_environment`, as AVX-512 kernels round some results differently in the last bit), except those
+with, ``scripts/pinned_kernels.py``, as AVX-512 kernels round some results differently in the last bit), except those
 read through the default population of types, within 1e-12 since issue 26 (its likelihoods as array code: the same
 terms in another order); Secrets' within 1e-12, as its player-type mixture moved onto
 :class:`~heimlich_lab.inference.mixture.TypedPosterior`, which sums the same terms in another order.
@@ -21,9 +21,8 @@ user model (``PushModel``) and the default population of types; Secrets without 
 """
 from __future__ import annotations
 
-import os
+import importlib.util
 import platform
-import subprocess
 import sys
 from pathlib import Path
 
@@ -120,53 +119,37 @@ def want():
         return {k: data[k] for k in data.files}
 
 
-#: The kernels the fixtures were written with: numpy's for x86-64-v3 (AVX2, FMA) and OpenBLAS's for Haswell. Both
-#: libraries pick their kernels by the CPU when they load, and their AVX-512 kernels round some ``exp``, ``log`` and dot
-#: products differently in the last bit (tables 3e-16 apart on an AVX-512 machine, 2026-11-27), so on x86-64 the tables
-#: are made in a process that loads the fixtures' kernels: "bit for bit" then compares the code, not the CPU.
-PINNED_KERNELS = {"OPENBLAS_CORETYPE": "Haswell"}
+def _pinned_kernels():
+    """scripts/pinned_kernels.py: runs a command with the numpy and OpenBLAS kernels the fixtures were written with."""
+    path = Path(__file__).parent.parent / "scripts" / "pinned_kernels.py"
+    spec = importlib.util.spec_from_file_location("pinned_kernels", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def pinned_environment() -> dict[str, str] | None:
-    """The environment of a process whose numpy and OpenBLAS use the fixtures' kernels (every numpy dispatch target
-    above x86-64-v3 that this CPU has turned off), or ``None`` where that cannot be had (not x86-64, or no AVX2).
-
-    >>> env = pinned_environment()
-    >>> env is None or (env["OPENBLAS_CORETYPE"] == "Haswell" and "X86_V3" not in env["NPY_DISABLE_CPU_FEATURES"])
-    True
-    """
-    from numpy._core import _multiarray_umath as umath
-    features = umath.__cpu_features__
-    if platform.machine().lower() not in ("x86_64", "amd64") or not features.get("X86_V3"):
-        return None
-    above = [t for t in umath.__cpu_dispatch__ if t not in ("X86_V2", "X86_V3") and features.get(t)]
-    return {**os.environ, **PINNED_KERNELS, "NPY_DISABLE_CPU_FEATURES": " ".join(above)}
+PINNED = _pinned_kernels()
 
 
 @pytest.fixture(scope="module")
 def got(tmp_path_factory):
-    env = pinned_environment()
-    if env is None:     # (the bit-for-bit test then says why it cannot hold)
+    """The tables, made (on x86-64 with AVX2) in a process with the fixtures' kernels: their AVX-512 kernels round
+    some ``exp``, ``log`` and dot products differently in the last bit (3e-16 apart on an AVX-512 machine)."""
+    if PINNED.environment() is None:     # (the bit-for-bit test then says why it cannot hold)
         return tables()
     out = tmp_path_factory.mktemp("fixtures") / "tables.npz"
-    done = subprocess.run([sys.executable, __file__, "--tables-to", str(out)], env=env, capture_output=True, text=True,
-                          cwd=Path(__file__).parent.parent)
+    done = PINNED.run([sys.executable, __file__, "--tables-to", str(out)], capture_output=True, text=True,
+                      cwd=Path(__file__).parent.parent)
     assert done.returncode == 0, done.stderr[-3000:]
     with np.load(out) as data:
         return {k: data[k] for k in data.files}
 
 
-def test_the_tables_are_made_with_the_fixtures_kernels():
-    """The pinned process really loads the fixtures' numpy kernels (none above x86-64-v3) and OpenBLAS's Haswell."""
-    env = pinned_environment()
-    if env is None:
+def test_a_pinned_process_loads_the_fixtures_kernels():
+    """numpy's targets up to x86-64-v3 only, and OpenBLAS's Haswell kernels (what --show prints)."""
+    if PINNED.environment() is None:
         pytest.xfail(f"no x86-64-v3 CPU ({platform.machine()}): the fixtures' kernels cannot be loaded here")
-    # (numpy's wheels bring OpenBLAS as numpy.libs/libscipy_openblas64_*.so, which names the kernels it loaded)
-    probe = ("import ctypes, glob, os, numpy; from numpy._core import _multiarray_umath as m; "
-             "print(*sorted(t for t in m.__cpu_dispatch__ if m.__cpu_features__.get(t))); "
-             "lib = ctypes.CDLL(glob.glob(os.path.dirname(numpy.__file__) + '.libs/*openblas*')[0]); "
-             "f = lib.scipy_openblas_get_corename64_; f.restype = ctypes.c_char_p; print(f().decode())")
-    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    done = PINNED.run([sys.executable, PINNED.__file__, "--show"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split("\n")[:2] == ["X86_V3", "Haswell"], done.stdout
 
@@ -187,7 +170,7 @@ def _by_population(key: str) -> bool:
 
 
 def test_heimlich_beliefs_are_bit_identical_to_the_fixtures(want, got):
-    if pinned_environment() is None:
+    if PINNED.environment() is None:
         pytest.xfail(f"the fixtures' kernels (x86-64-v3) cannot be loaded on {platform.machine()}: tables agree "
                      "to the last bits only")
     differ = [k for k in want if k.startswith("h") and not _by_population(k) and not np.array_equal(want[k], got[k])]
@@ -216,7 +199,7 @@ if __name__ == "__main__":
         sys.exit(0)
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: python tests/test_belief_fixtures.py --write   (writes tests/data/belief_fixtures.npz; "
-                 "run it with pinned_environment()'s variables to keep the fixtures' kernels)")
+                 "run it through scripts/pinned_kernels.py to keep the fixtures' kernels)")
     FIXTURES.parent.mkdir(exist_ok=True)
     t = tables()
     np.savez_compressed(FIXTURES, **t)
