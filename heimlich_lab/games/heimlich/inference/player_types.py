@@ -1159,9 +1159,11 @@ class PlayerPopulation:
             parts[1] = we / sizes
             if R is not None:
                 parts *= R
-            parts = np.repeat(parts, sizes, axis=2)                                       # (2, A, N)
-            p = np.multiply(e1, parts[0], out=parts[0])            # (in the repeat's own array: no other's pages)
-            p += parts[1]
+            # into e1's own array (read no more, and in cache), each factor repeated by itself: one (2, A, N) repeat
+            # is twice the new memory, and early in a run a fresh mapping, faulted in and zeroed, call after call
+            # (glibc's threshold for those rises only as larger arrays are freed; BENCHMARKS.md, chunk36)
+            p = np.multiply(e1, np.repeat(parts[0], sizes, axis=1), out=e1)
+            p += np.repeat(parts[1], sizes, axis=1)
         else:
             p = np.subtract(np.multiply(Ut, wb), np.repeat(lse_w, sizes, axis=1), out=take(Ut.shape))
             np.exp(p, out=p)
