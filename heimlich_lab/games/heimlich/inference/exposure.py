@@ -424,7 +424,7 @@ def _subset_rows(actors: list[int], given, V: np.ndarray | None, n_players: int,
             logs[at[1:], who[:T]] = V - tops[:, None]
         else:
             logs[np.asarray(given) + 1, who[np.asarray(given, dtype=np.intp)]] = V - tops[:, None]
-        np.cumsum(logs, axis=0, out=logs)
+        logs.cumsum(axis=0, out=logs)
     top = logs.max(axis=2, keepdims=True)
     if not np.isfinite(top).all():
         return NotImplemented
@@ -441,7 +441,7 @@ def _subset_rows(actors: list[int], given, V: np.ndarray | None, n_players: int,
         # each subset's products (the subset without one agent's sums times that agent's weights), only those
         # that are summed: the same products as the whole (subsets x agents) product gathered, added in order
         without, added = split[k]
-        f = (np.take(f, without, axis=0) * np.take(G[k], added, axis=0)).sum(axis=1)
+        f = (f.take(without, axis=0) * G[k].take(added, axis=0)).sum(axis=1)
     rows = g[at, who] * f[free].sum(axis=1).T                                # (T + 1, agents)
     z = rows.sum(axis=1)
     if not z.min() > 0:

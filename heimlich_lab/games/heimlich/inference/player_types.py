@@ -1050,7 +1050,7 @@ class PlayerPopulation:
             # padding), each decision a run of columns from ``starts``; its sums and maxima by run (reduceat)
             sizes = np.array([len(U) for _, U, _ in tables])
             starts = np.zeros(D, dtype=np.intp)
-            np.cumsum(sizes[:-1], out=starts[1:])
+            sizes[:-1].cumsum(out=starts[1:])
             N = int(starts[-1] + sizes[-1])
             Ut = take((A, N))
             np.concatenate([U.T for _, U, _ in tables], axis=1, out=Ut)
@@ -1059,7 +1059,7 @@ class PlayerPopulation:
                 return None
             taken_at = starts + np.array([p for _, _, p in tables])                     # (D,) the option taken
             chosen = Ut[:, taken_at]                                                    # (A, D)
-            centred = np.repeat(top, sizes, axis=1)
+            centred = top.repeat(sizes, axis=1)
             np.subtract(Ut, centred, out=centred)          # (in the repeat's own array: no other's pages)
             # the hiders' options near the best, while Ut and centred are in cache
             near = [_near_options(Ut, top, starts, slack, centred) for _, _, slack in self._cover.values()]
@@ -1162,15 +1162,15 @@ class PlayerPopulation:
             # into e1's own array (read no more, and in cache), each factor repeated by itself: one (2, A, N) repeat
             # is twice the new memory, and early in a run a fresh mapping, faulted in and zeroed, call after call
             # (glibc's threshold for those rises only as larger arrays are freed; BENCHMARKS.md, chunk36)
-            p = np.multiply(e1, np.repeat(parts[0], sizes, axis=1), out=e1)
-            p += np.repeat(parts[1], sizes, axis=1)
+            p = np.multiply(e1, parts[0].repeat(sizes, axis=1), out=e1)
+            p += parts[1].repeat(sizes, axis=1)
         else:
-            p = np.subtract(np.multiply(Ut, wb), np.repeat(lse_w, sizes, axis=1), out=take(Ut.shape))
+            p = np.subtract(np.multiply(Ut, wb), lse_w.repeat(sizes, axis=1), out=take(Ut.shape))
             np.exp(p, out=p)
             p *= 1 - we
-            p += np.repeat(we / sizes, sizes)
+            p += (we / sizes).repeat(sizes)
             if R is not None:
-                p *= np.repeat(R, sizes, axis=1)
+                p *= R.repeat(sizes, axis=1)
         total = p.sum(axis=0)                                                             # (N,)
         # the exposures p / total (the spectator's belief in each agent after each option), written over p (read no
         # more); an option no agent can take (a total of 0) exposes none
@@ -1196,7 +1196,7 @@ class PlayerPopulation:
                 secret_raw[s] = (taken - np.log(np.add.reduceat(z, starts, axis=1))).T
             else:
                 zt = np.maximum.reduceat(z, starts, axis=1)
-                z -= np.repeat(zt, sizes, axis=1)
+                z -= zt.repeat(sizes, axis=1)
                 np.exp(z, out=z)
                 secret_raw[s] = (taken - (np.log(np.add.reduceat(z, starts, axis=1)) + zt)).T
 
