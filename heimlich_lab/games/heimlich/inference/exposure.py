@@ -373,23 +373,28 @@ def _subset_layers(n_slots: int, n_players: int) -> tuple[list[np.ndarray], np.n
     return _SUBSETS[key]
 
 
-def _subset_split(n_slots: int, n_players: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """:func:`_subset_layers`' steps split: per layer, the (subsets, ``k``) indices of the subset of ``k - 1`` agents
-    and of the agent each product of the step multiplies (the step's flat index is ``subset * n_slots + agent``).
+def _subset_plan(n_slots: int, n_players: int) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray, np.ndarray]:
+    """What :func:`_subset_rows` reads of :func:`_subset_layers`, made once per (agents, players): per layer, the
+    (``k``, subsets) indices of the subset of ``k - 1`` agents and of the agent each product of the step multiplies
+    (the step's flat index is ``subset * n_slots + agent``), the products' axis first so that their sums add whole
+    rows; ``free`` likewise transposed, (subsets, agents); and the layers' indices (layers, 1).
 
-    >>> without, added = _subset_split(3, 2)[0]
-    >>> (without * 3 + added).tolist() == _subset_layers(3, 2)[0][0].tolist()
-    True
+    >>> split, free, layer = _subset_plan(3, 2)
+    >>> without, added = split[0]
+    >>> (without * 3 + added).T.tolist() == _subset_layers(3, 2)[0][0].tolist(), free.T.tolist(), layer.tolist()
+    (True, [[1, 2], [0, 2], [0, 1]], [[0]])
     """
     key = (n_slots, n_players)
-    split = _SUBSET_SPLITS.get(key)
-    if split is None:
-        split = _SUBSET_SPLITS[key] = [(s // n_slots, s % n_slots) for s in _subset_layers(n_slots, n_players)[0]]
-    return split
+    plan = _SUBSET_PLANS.get(key)
+    if plan is None:
+        steps, free = _subset_layers(n_slots, n_players)
+        split = [(np.ascontiguousarray((s // n_slots).T), np.ascontiguousarray((s % n_slots).T)) for s in steps]
+        plan = _SUBSET_PLANS[key] = (split, np.ascontiguousarray(free.T), np.arange(len(steps))[:, None])
+    return plan
 
 
-#: (agents, players) -> :func:`_subset_split`
-_SUBSET_SPLITS: dict = {}
+#: (agents, players) -> :func:`_subset_plan`
+_SUBSET_PLANS: dict = {}
 
 
 def _rows_by_subsets(actors: list[int], values: list, n_players: int, n_slots: int):
@@ -429,20 +434,22 @@ def _subset_rows(actors: list[int], given, V: np.ndarray | None, n_players: int,
     if not np.isfinite(top).all():
         return NotImplemented
     g = np.exp(np.subtract(logs, top, out=logs), out=logs)                  # (T + 1, players, agents)
-    steps, free = _subset_layers(n_slots, n_players)
-    split = _subset_split(n_slots, n_players)
+    split, free, layer = _subset_plan(n_slots, n_players)
     # the sums kept with the steps along the last axis (each product, gather and sum runs along memory; the sums
     # add the same numbers in the same order as summing the steps' axis first)
-    layer = np.arange(len(steps))[:, None]
     # (layers, agents, T + 1): the weights of the k-th player other than the actor, by agent, at each step
     G = np.ascontiguousarray(g[at, layer + (who <= layer)].transpose(0, 2, 1))
-    f = G[0] if len(steps) else np.ones((1, T + 1))
-    for k in range(1, len(steps)):      # the k-th other player takes one more agent
+    f = G[0] if len(split) else np.ones((1, T + 1))
+    for k in range(1, len(split)):      # the k-th other player takes one more agent
         # each subset's products (the subset without one agent's sums times that agent's weights), only those
         # that are summed: the same products as the whole (subsets x agents) product gathered, added in order
+        # (the products' axis first: the sums add whole rows, one after the other, as a middle axis's sum does,
+        # at a third of its cost)
         without, added = split[k]
-        f = (f.take(without, axis=0) * G[k].take(added, axis=0)).sum(axis=1)
-    rows = g[at, who] * f[free].sum(axis=1).T                                # (T + 1, agents)
+        p = f.take(without, axis=0)
+        p *= G[k].take(added, axis=0)
+        f = p.sum(axis=0)
+    rows = g[at, who] * f[free].sum(axis=0).T                                # (T + 1, agents)
     z = rows.sum(axis=1)
     if not z.min() > 0:
         return None
