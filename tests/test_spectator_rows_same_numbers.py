@@ -64,6 +64,20 @@ def test_the_rows_by_subsets_say_impossible_as_before():
     assert got is _plain([0, 0, 1], [one, other, ok], 5, 7)
 
 
+@pytest.mark.parametrize("n_players,n_slots", [(1, 3), (2, 3), (3, 5), (5, 7), (6, 8), (7, 9)])
+def test_the_subset_plan_is_the_layers_transposed(n_players, n_slots):
+    """:func:`_subset_plan` (what :func:`_subset_rows` reads, the products' axis first) holds :func:`_subset_layers`'
+    gathers: each layer's (subset without an agent, agent) pairs in the same order, the free subsets, the layers."""
+    steps, free = exposure._subset_layers(n_slots, n_players)
+    split, free_t, layer = exposure._subset_plan(n_slots, n_players)
+    assert len(split) == len(steps) == n_players - 1 and layer.ravel().tolist() == list(range(len(steps)))
+    for (without, added), src in zip(split, steps):
+        assert without.flags.c_contiguous and added.flags.c_contiguous
+        assert np.array_equal((without * n_slots + added).T, src)
+    assert free_t.flags.c_contiguous and np.array_equal(free_t.T, free)
+    assert exposure._subset_plan(n_slots, n_players) is exposure._subset_plan(n_slots, n_players)
+
+
 def test_the_fed_spectator_reads_each_space_slots_as_the_space_says():
     """The slots and owners kept per hypothesis space are the space's own, whichever spaces came before."""
     from heimlich_lab import Game
