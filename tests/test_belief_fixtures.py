@@ -145,10 +145,16 @@ def got(tmp_path_factory):
         return {k: data[k] for k in data.files}
 
 
-def test_a_pinned_process_loads_the_fixtures_kernels():
-    """numpy's targets up to x86-64-v3 only, and OpenBLAS's Haswell kernels (what --show prints)."""
+def test_a_pinned_process_loads_the_fixtures_kernels(capsys):
+    """numpy's targets up to x86-64-v3 only, and OpenBLAS's Haswell kernels (what --show prints); on a CPU where they
+    cannot be loaded, the command still runs, and the script says it is not pinned."""
+    done = PINNED.run([sys.executable, "-c", "print('ran')"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "ran\n", done.stderr[-2000:]
+    warned = capsys.readouterr().err     # (the script's own warning, in this process)
     if PINNED.environment() is None:
-        pytest.xfail(f"no x86-64-v3 CPU ({platform.machine()}): the fixtures' kernels cannot be loaded here")
+        assert "running unpinned" in warned, warned
+        return
+    assert warned == ""
     done = PINNED.run([sys.executable, PINNED.__file__, "--show"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split("\n")[:2] == ["X86_V3", "Haswell"], done.stdout
@@ -170,11 +176,16 @@ def _by_population(key: str) -> bool:
 
 
 def test_heimlich_beliefs_are_bit_identical_to_the_fixtures(want, got):
+    keys = [k for k in want if k.startswith("h") and not _by_population(k)]
     if PINNED.environment() is None:
-        pytest.xfail(f"the fixtures' kernels (x86-64-v3) cannot be loaded on {platform.machine()}: tables agree "
-                     "to the last bits only")
-    differ = [k for k in want if k.startswith("h") and not _by_population(k) and not np.array_equal(want[k], got[k])]
-    assert not differ, differ[:10]
+        # where the fixtures' kernels cannot be loaded (not x86-64, or no AVX2) other kernels round the last bit
+        # differently (AVX-512's: 3.3e-16 at most): the same code gives the same tables to within a few ulp
+        far = [(k, float(np.abs(want[k] - got[k]).max())) for k in keys
+               if want[k].shape != got[k].shape or not np.allclose(got[k], want[k], rtol=0, atol=1e-15)]
+        assert not far, (platform.machine(), far[:10])
+    else:
+        differ = [k for k in keys if not np.array_equal(want[k], got[k])]
+        assert not differ, differ[:10]
     assert sum(k.startswith("h") and not _by_population(k) for k in want) > 40
 
 
