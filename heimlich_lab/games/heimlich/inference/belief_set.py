@@ -255,14 +255,16 @@ class BeliefSet:
 
     @classmethod
     def from_played(cls, players, agents, deal: Mapping[str, str], decisions: list[Decision], model=None, *,
-                    final_owners: Mapping[str, str | None] | None = None, keep_updates: bool = True) -> BeliefSet:
+                    final_owners: Mapping[str, str | None] | None = None, keep_updates: bool = True,
+                    raw: list | None = None) -> BeliefSet:
         """Every player's belief (observers ``"all"``, no spectator, no foils) read from a game's public decisions
         as the spectator saw them while the game was played, without its record: ``from_record(game.record,
         model=model, until=..., keep_updates=..., decisions=decisions)`` with the same numbers (the tournament's
         evaluator, which watched the game; tested). For games without Top Secret cards, a take or a start from a
         position (the caller knows: it watched the game): ``deal`` is player -> the dealt agent card;
         ``final_owners`` the finished game's agent -> owner (``None`` for a game not over: the truth is then the
-        deal).
+        deal). ``raw``: the model's answers to the decisions, asked with other games'
+        (:func:`~heimlich_lab.games.heimlich.inference.likelihoods.games_read_at_once`).
 
         >>> from heimlich_lab import Rules, play
         >>> from heimlich_lab.bots import BoltzmannBot
@@ -280,18 +282,18 @@ class BeliefSet:
         self = cls(players, agents, own_of, model, keep_updates=keep_updates)
         self._shared = _SharedTypeTables.for_beliefs(self)
         if callable(getattr(self.model, "batch_type_log_likelihoods", None)):
-            stop = self._read_at_once(decisions, None, at_once=True)
+            stop = self._read_at_once(decisions, None, at_once=True, raw=raw)
         else:
             stop = self._read(decisions, None, None, None)
         if stop is not None:
             self._set_truth(None, own_of, final_owners)
         return self
 
-    def _answers(self, items: list[Decision]) -> dict | None:
+    def _answers(self, items: list[Decision], raw: list | None = None) -> dict | None:
         """The model's answers to a game's decisions at once
         (:func:`~heimlich_lab.games.heimlich.inference.likelihoods.batch_answers`); whether every one of them is
         finite goes to the shared tables (checked once here, not per decision)."""
-        batch, finite, self._stacked_answers = batch_answers_stacked(self.model, items, len(self.agents))
+        batch, finite, self._stacked_answers = batch_answers_stacked(self.model, items, len(self.agents), raw=raw)
         if batch and self._shared is not None:
             if finite is None:      # not seen while checking them
                 given = [v for v in batch.values() if v is not None]
@@ -299,14 +301,14 @@ class BeliefSet:
             self._shared.finite = finite
         return batch
 
-    def _read_at_once(self, items: list[Decision], record: GameRecord | None, at_once: bool = False
-                      ) -> Decision | None:
+    def _read_at_once(self, items: list[Decision], record: GameRecord | None, at_once: bool = False,
+                      raw: list | None = None) -> Decision | None:
         """:meth:`_read` of a game's decisions (no Top Secret twin) with their answers at once; while the
         beliefs share their type tables, a decision whose answer is finite everywhere is added to them here
         directly (what :meth:`_consume` does with it). The last item read. ``at_once`` (:meth:`from_played`):
         when every item is a decision and every answer was checked at once, all of them are added to the shared
         tables in one operation per game (:meth:`_SharedTypeTables.add_all`: the same numbers)."""
-        batch = self._answers(items)
+        batch = self._answers(items, raw)
         shared = self._shared
         if batch is None or shared is None or not shared.finite:
             return self._read(items, record, None, batch)

@@ -247,7 +247,40 @@ def batch_answers_checked(model, items, n_agents: int) -> tuple[dict | None, boo
     return answers, finite
 
 
-def batch_answers_stacked(model, items, n_agents: int) -> tuple[dict | None, bool | None, tuple | None]:
+def asked_decisions(items) -> list:
+    """The items a model's answers are asked for: decisions seen in a view (:func:`batch_answers_stacked`'s, and
+    what :func:`games_read_at_once` reads)."""
+    return [it for it in items if it.action.kind in DECISION_KINDS and it.view is not None]
+
+
+def games_read_at_once(model, games: list) -> list | None:
+    """The model's raw answers (``batch_type_log_likelihoods``' result) to several games' decisions read together
+    (``model.batch_games``: one array for the games' tables, the same numbers), each game's items as
+    :func:`batch_answers_stacked` takes them; for each game the ``raw`` to hand it (``None`` where that game is
+    asked by itself). ``None`` if the model reads no games together.
+
+    >>> from heimlich_lab import Rules, play
+    >>> from heimlich_lab.bots import BoltzmannBot
+    >>> from heimlich_lab.games.heimlich.rules.replay import public_decisions
+    >>> bots = {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}
+    >>> games = [list(public_decisions(play(Rules(), bots, seed=s), None, None)) for s in (4, 5)]
+    >>> raw = games_read_at_once(default_model(), games)
+    >>> got = batch_answers_stacked(default_model(), games[1], 6, raw=raw[1])[0]
+    >>> alone = batch_answers_stacked(default_model(), games[1], 6)[0]
+    >>> got.keys() == alone.keys() and all(np.array_equal(got[k], alone[k]) for k in got if got[k] is not None)
+    True
+    """
+    together = getattr(model, "batch_games", None)
+    if not callable(together) or not is_typed(model) or len(games) < 2:
+        return None
+    asked = [asked_decisions(items) for items in games]
+    if any(it.action.kind in HAND_DECISIONS for a in asked for it in a):
+        return None
+    return together([[(it.view, it.actor, it.action) for it in a] for a in asked])
+
+
+def batch_answers_stacked(model, items, n_agents: int, raw: list | None = None
+                          ) -> tuple[dict | None, bool | None, tuple | None]:
     """:func:`batch_answers_checked`, and the answers given as one array when they were checked at once: the items
     answered (not ``None``), in order, and their answers stacked, (items, types, agents) (the same numbers as the
     answers' values); else ``None``.
@@ -262,13 +295,18 @@ def batch_answers_stacked(model, items, n_agents: int) -> tuple[dict | None, boo
     True
     >>> len(answered) == sum(v is not None for v in answers.values()) == len(table)
     True
+
+    ``raw``: the model's answers to these items' decisions already asked (:func:`games_read_at_once`).
     """
     batch = getattr(model, "batch_type_log_likelihoods", None)
     if not callable(batch) or not is_typed(model):
         return None, None, None
-    asked = [it for it in items if it.action.kind in DECISION_KINDS and it.view is not None]
+    asked = asked_decisions(items)
     decisions = [(it.view, it.actor, it.action) for it in asked]
-    if any(it.action.kind in HAND_DECISIONS for it in asked):
+    if raw is not None:
+        if len(raw) != len(asked):
+            raise ModelError(f"{len(raw)} answers given for {len(asked)} decisions")
+    elif any(it.action.kind in HAND_DECISIONS for it in asked):
         if "hands" not in inspect.signature(batch).parameters:     # a model that reads no hand decision at once
             return None, None, None
         raw = batch(decisions, hands=True)

@@ -957,27 +957,76 @@ class PlayerPopulation:
         >>> max(float(np.abs(a - b).max()) for a, b in zip(batch, one) if a is not None) < 1e-12
         True
         """
+        read = self._with_scratch([list(decisions)], hands)
+        return None if read is None else read[0]
+
+    def batch_games(self, games) -> list[list[np.ndarray | None] | None]:
+        """:meth:`batch_type_log_likelihoods` of several games at once (a list of each game's decisions), one
+        result per game: the games' option tables side by side in one array (those of one number of agents), so
+        that the array operations' fixed costs are paid once for all of them (a tournament reads a few finished
+        games at a time). The same numbers as each game by itself (every operation is by decision or by option;
+        tested). A game with decisions that depend on a hand, or any game of a call that cannot be read this way,
+        is read by itself.
+
+        >>> from heimlich_lab import Rules, play
+        >>> from heimlich_lab.bots import BoltzmannBot
+        >>> from heimlich_lab.games.heimlich.rules.replay import public_decisions
+        >>> bots = {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}
+        >>> games = [[(d.view, d.actor, d.action) for d in public_decisions(play(Rules(), bots, seed=s), None, until=30)
+        ...           if d.view is not None] for s in (4, 5)]
+        >>> pop = default_population()
+        >>> both = pop.batch_games(games)
+        >>> all(np.array_equal(a, b) for g, got in zip(games, both)
+        ...     for a, b in zip(got, pop.batch_type_log_likelihoods(g)) if a is not None)
+        True
+        """
+        games = [list(d) for d in games]
+        out: list = [None] * len(games)
+        together: dict[int, list[int]] = {}     # the number of agents -> the games read together
+        for g, decisions in enumerate(games):
+            if len(games) == 1 or not decisions or any(a.kind in HAND_DECISIONS for _, _, a in decisions):
+                out[g] = self.batch_type_log_likelihoods(decisions)
+            else:
+                together.setdefault(len(decisions[0][0].agents), []).append(g)
+        for gs in together.values():
+            read = self._with_scratch([games[g] for g in gs], False) if len(gs) > 1 else None
+            for g, got in zip(gs, read if read is not None else [self.batch_type_log_likelihoods(games[g])
+                                                                  for g in gs]):
+                out[g] = got
+        return out
+
+    def _with_scratch(self, games: list[list], hands: bool) -> list | None:
+        """:meth:`_batch` with this thread's scratch arrays."""
         scratch = getattr(_SCRATCH, "scratch", None)
         if scratch is None:
             scratch = _SCRATCH.scratch = Scratch()
         if scratch.busy:        # (a call within a call: its own arrays)
-            return self._batch(decisions, hands, Scratch())
+            return self._batch(games, hands, Scratch())
         scratch.busy = True
         scratch.reset()
         try:
-            return self._batch(decisions, hands, scratch)
+            return self._batch(games, hands, scratch)
         finally:
             scratch.busy = False
 
-    def _batch(self, decisions, hands: bool, scratch: Scratch) -> list[np.ndarray | None] | None:
-        """:meth:`batch_type_log_likelihoods`, the large temporaries taken from ``scratch``."""
+    def _batch(self, games: list[list], hands: bool, scratch: Scratch) -> list[list | None] | None:
+        """:meth:`batch_games` of ``games`` (one game if ``hands``), the large temporaries taken from ``scratch``:
+        each game's answers, or ``None`` for a game that cannot be read this way; ``None`` for all of them
+        if their tables do not fit together (the caller reads them one by one)."""
         take = scratch.take
-        decisions = list(decisions)
+        # the games' decisions one after the other; game g's are decisions[bounds[g]:bounds[g + 1]]
+        decisions = [d for game in games for d in game]
+        bounds = [0]
+        for game in games:
+            bounds.append(bounds[-1] + len(game))
         out: list[np.ndarray | None] = [None] * len(decisions)
         tables: list[tuple[int, np.ndarray, int]] = []
+        table_bounds = [0]          # game g's tables are tables[table_bounds[g]:table_bounds[g + 1]]
         hand: list[int] = []        # the decisions that depend on a hand (Top Secret's announcements and rounds)
         model = self._models[0]
         for j, (view, actor, action) in enumerate(decisions):
+            while j >= bounds[len(table_bounds)]:        # the first decision of the next game
+                table_bounds.append(len(tables))
             if action.kind in UNINFORMATIVE:
                 continue
             if action.kind in HAND_DECISIONS:
@@ -988,6 +1037,8 @@ class PlayerPopulation:
             d = model.decision_utilities(view, actor, action)
             if d is not None:
                 tables.append((j, d[0], d[1]))
+        table_bounds.extend([len(tables)] * (len(games) + 1 - len(table_bounds)))
+        readable = [True] * len(games)      # the games read this way
         hand_watch: dict[int, np.ndarray] = {}
         if hand:
             follow = bool(tables) and self._bluff.size > 0
@@ -999,7 +1050,7 @@ class PlayerPopulation:
                 if seen is not None:
                     hand_watch[j] = seen
         if not tables:
-            return out
+            return [out[b:e] for b, e in zip(bounds, bounds[1:])]
         A = tables[0][1].shape[1]
         if any(U.shape[1] != A for _, U, _ in tables) or any(out[j].shape[1] != A for j in hand):
             return None
@@ -1100,22 +1151,19 @@ class PlayerPopulation:
             cover_share = np.empty((len(self._cover), D, A))
             # the watch follows every decision in order: the tables' and the hand decisions' (as a spectator reads
             # those, from the public pool), each table's row picked out after
-            if "take" in decisions[-1][0].log.kinds():    # who holds what changed: the watch cannot follow along
-                return None
-            if hand_watch:
+            if hand_watch:          # (one game)
+                if "take" in decisions[-1][0].log.kinds():    # who holds what changed: the watch cannot follow
+                    return [None]
                 at_step = {j: d for d, (j, _, _) in enumerate(tables)}
                 order = sorted([*at_step, *hand_watch])
                 steps = [(decisions[j][1], watched[at_step[j]] if j in at_step else hand_watch[j]) for j in order]
                 along = self._public.rows_along(decisions[order[0]][0], steps)
                 if along is None:
-                    return None
+                    return [None]
                 rows = [along[s] for s, j in enumerate(order) if j in at_step]
                 rows_all = np.asarray(rows) if rows[0] is not None else None   # (D, A): each table's row, stacked once
             else:   # the tables' decisions only, in order: their values are the rows of `watched` as they stand
-                rows_all = self._public.rows_stacked(decisions[tables[0][0]][0],
-                                                     [decisions[j][1] for j, _, _ in tables], watched)
-                if rows_all is False:
-                    return None
+                rows_all = self._rows_of_games(decisions, bounds, tables, table_bounds, watched, readable)
             if compiled:
                 for ds, Ut, pick, (top, ew, sums_w), n in groups:
                     R = rows_all[ds] if rows_all is not None else np.ones((len(ds), A))
@@ -1139,7 +1187,31 @@ class PlayerPopulation:
                 res[k] = _covered(res[k], share, cover, self._eps[k] > 0)
         for (j, _, _), rows_j in zip(tables, res.transpose(1, 0, 2)):      # res[:, d], decision by decision
             out[j] = rows_j
-        return out
+        return [out[b:e] if ok else None for b, e, ok in zip(bounds, bounds[1:], readable)]
+
+    def _rows_of_games(self, decisions, bounds, tables, table_bounds, watched, readable) -> np.ndarray | None:
+        """The spectator's rows before each table's decision (D, A), each game followed from its start (the
+        tables' decisions only: their values are the rows of ``watched`` as they stand); ``None`` where no game
+        has rows (games that started from a position: no rows, as if every row were ones); a game the spectator
+        cannot follow (a take, an impossible step) is marked in ``readable`` (its rows ones)."""
+        rows_all = None
+        for g, (b, e) in enumerate(zip(table_bounds, table_bounds[1:])):
+            if b == e:
+                continue
+            if "take" in decisions[bounds[g + 1] - 1][0].log.kinds():    # who holds what changed: the watch
+                readable[g] = False                                         # cannot follow along
+                continue
+            rows = self._public.rows_stacked(decisions[tables[b][0]][0], [decisions[j][1] for j, _, _ in tables[b:e]],
+                                             watched[b:e])
+            if rows is False:
+                readable[g] = False
+            elif rows is not None:
+                if rows_all is None:
+                    if b == 0 and e == len(tables):     # (one game: its rows as they are)
+                        return rows
+                    rows_all = np.ones_like(watched)    # (x * 1.0 is x: a game without rows reads as if R were 1)
+                rows_all[b:e] = rows
+        return rows_all
 
     def _ragged_exposure(self, Ut, top, centred, e1, sums, lse_w, rows_all, sizes, starts, taken_at, secret_raw,
                          cover_share, take, near) -> None:
