@@ -140,10 +140,21 @@ def test_the_evaluator_reads_a_game_it_did_not_watch_from_its_record():
     from heimlich_lab.games.heimlich.analysis import BeliefEvaluator
     g, ev, watch = _watched(Rules(), 3, 4, None)
     other, _, _ = _watched(Rules(), 4, 4, None)
-    ev._watch = watch
-    assert watch.decisions_played(other) is None
+    assert ev._watches == [watch] and watch.decisions_played(other) is None
     assert ev.evaluate_game(other) == BeliefEvaluator(until=None)(other.record)
+    assert ev._watches == [watch]               # g's watch is kept for g
+    assert ev.evaluate_game(g) == BeliefEvaluator(until=None)(g.record)
+    assert ev._watches == []                    # read from its watch, which is let go
     assert ev.evaluate_game(g) == BeliefEvaluator(until=None)(g.record)     # no watch left: the record
+
+
+def test_the_evaluator_keeps_a_bounded_number_of_watches():
+    """A watch whose game is never read (a game that ended in an error) is dropped once there are more than
+    _WATCHES_KEPT: the oldest go first."""
+    from heimlich_lab.games.heimlich import analysis
+    ev = analysis.BeliefEvaluator(until=None)
+    made = [ev.watch_game() for _ in range(analysis._WATCHES_KEPT + 3)]
+    assert ev._watches == made[3:]
 
 
 @pytest.mark.parametrize("rules, seed, n", [(Rules(), 3, 5), (Rules(dossier=True), 8, 3), (Rules(), 11, 7)])

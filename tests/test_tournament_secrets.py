@@ -111,7 +111,7 @@ def test_saving_and_resuming(tmp_path):
 ])
 def test_bad_input_is_a_clean_error_before_any_game(kwargs, match, monkeypatch):
     from heimlich_lab.analysis import running
-    monkeypatch.setattr(running, "play_task", lambda *a: pytest.fail("a game was played"))
+    monkeypatch.setattr(running, "_played", lambda *a: pytest.fail("a game was played"))
     args = dict(player_counts=4, variants="basic", bots="random", games=1, game="secrets", progress=False)
     with pytest.raises(HeimlichError, match=match):
         tournament(**{**args, **kwargs})
@@ -141,7 +141,7 @@ def test_cli(tmp_path, capsys):
 ])
 def test_cli_usage_errors_exit_2_before_any_game(argv, match, capsys, monkeypatch):
     from heimlich_lab.analysis import running
-    monkeypatch.setattr(running, "play_task", lambda *a: pytest.fail("a game was played"))
+    monkeypatch.setattr(running, "_played", lambda *a: pytest.fail("a game was played"))
     rc = main(["tournament", "--game", "secrets", "--games", "1", "--no-progress", *argv])
     assert rc == 2 and match in capsys.readouterr().err
 

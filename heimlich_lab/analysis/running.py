@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -23,9 +23,23 @@ from .storage import columns_of
 SCHEDULER_ENV = "HEIMLICH_DASK_SCHEDULER"
 
 
+#: Games a unit of work plays before it evaluates them, when its evaluator watches each game as it is played
+#: (``evaluate.watch_game``); one with ``evaluate_games`` then reads them together. Reading a game's beliefs between
+#: two games slowed the next game's play by 5-8% (what it leaves in the caches), and the array passes that read a
+#: game's decisions cost about 0.2 ms a call whatever their size: a few games at a time pay both once. 2, 3 and 5
+#: read alike; 8 gained little with two processes (8 games' arrays no longer fit in the caches)
+#: (BENCHMARKS.md, issue 26, tenth session). Few enough that their utility tables are still in the shared cache.
+READ_AFTER = 3
+
+
 def play_task(task: GameTask, evaluate: Callable | None) -> list[dict]:
     """Play one game of the grid and return its table rows, one per player (columns: the game's table
     columns, its spec's ``TournamentSpec.columns``, then the metrics of ``evaluate(record)``, if given)."""
+    return _evaluated(*_played(task, evaluate), evaluate)
+
+
+def _played(task: GameTask, evaluate: Callable | None) -> tuple[Any, Any, list[dict]]:
+    """:func:`play_task` up to the evaluation: ``(spec, the finished game, its rows without metrics)``."""
     spec = game_spec(task.game)
     n = task.n_players
     game_seed, bot_seeds = game_seeds(task.root_seed, task.game_index, n)
@@ -53,29 +67,48 @@ def play_task(task: GameTask, evaluate: Callable | None) -> list[dict]:
         if extra:   # docs/rules.md#bots-out-of-process: a bot's faults (a decision taken by the fallback)
             faults = getattr(lineup[players[s]], "faults", None) or []
             row.update(bot_faults=len(faults), bot_fault=str(faults[0]) if faults else "")
-    if evaluate is not None:
-        # an evaluator that reads the finished game itself (one that watched it: no record to make) says so
-        of_game = getattr(evaluate, "evaluate_game", None)
-        metrics = of_game(g) if callable(of_game) else evaluate(g.record)
-        if not isinstance(metrics, Mapping):
-            raise HeimlichError(f"evaluate(record) must return a dict of metrics, not {type(metrics).__name__}")
-        clash = set(metrics) & set(columns_of(spec.name))
-        if clash:
-            raise HeimlichError(f"evaluate returned metric(s) named like table columns: {sorted(clash)}")
-        # (whether each metric is by player, asked once per metric, not once per row)
-        columns = [(str(k), v, isinstance(v, Mapping)) for k, v in metrics.items()]
-        for row in rows:
-            player = row["player"]
-            for k, v, by_player in columns:
-                row[k] = v.get(player, np.nan) if by_player else v
+    return spec, g, rows
+
+
+def _evaluated(spec, g, rows: list[dict], evaluate: Callable | None) -> list[dict]:
+    """The rows of a game :func:`_played`, with ``evaluate``'s metrics."""
+    if evaluate is None:
+        return rows
+    # an evaluator that reads the finished game itself (one that watched it: no record to make) says so
+    of_game = getattr(evaluate, "evaluate_game", None)
+    return _with_metrics(spec, rows, of_game(g) if callable(of_game) else evaluate(g.record))
+
+
+def _with_metrics(spec, rows: list[dict], metrics) -> list[dict]:
+    """``rows`` with an evaluator's ``metrics`` of their game (checked)."""
+    if not isinstance(metrics, Mapping):
+        raise HeimlichError(f"evaluate(record) must return a dict of metrics, not {type(metrics).__name__}")
+    clash = set(metrics) & set(columns_of(spec.name))
+    if clash:
+        raise HeimlichError(f"evaluate returned metric(s) named like table columns: {sorted(clash)}")
+    # (whether each metric is by player, asked once per metric, not once per row)
+    columns = [(str(k), v, isinstance(v, Mapping)) for k, v in metrics.items()]
+    for row in rows:
+        player = row["player"]
+        for k, v, by_player in columns:
+            row[k] = v.get(player, np.nan) if by_player else v
     return rows
 
 
 def _play_chunk(tasks: Sequence[GameTask], evaluate: Callable | None) -> list[dict]:
-    """Play a few games (one unit of work for a worker process or a Dask worker)."""
+    """Play a few games (one unit of work for a worker process or a Dask worker): with an evaluator that watches
+    games as they are played, :data:`READ_AFTER` games at a time, then their evaluations."""
     rows = []
-    for t in tasks:
-        rows.extend(play_task(t, evaluate))
+    step = READ_AFTER if callable(getattr(evaluate, "watch_game", None)) else 1
+    together = getattr(evaluate, "evaluate_games", None)
+    for i in range(0, len(tasks), step):
+        played = [_played(t, evaluate) for t in tasks[i:i + step]]
+        if callable(together) and len(played) > 1:
+            for (spec, _, game_rows), metrics in zip(played, together([g for _, g, _ in played])):
+                rows.extend(_with_metrics(spec, game_rows, metrics))
+        else:
+            for p in played:
+                rows.extend(_evaluated(*p, evaluate))
     return rows
 
 
@@ -136,8 +169,9 @@ def run_games(tasks: Sequence[GameTask], evaluate: Callable | None, n_jobs: int 
 
     ``scheduler`` (a Dask address or client; ``None``: ``$HEIMLICH_DASK_SCHEDULER`` if set; ``False``:
     local) runs them on a Dask cluster; otherwise ``n_jobs == 1`` plays them here one game at a time
-    (an interruption loses at most one game) and ``n_jobs > 1`` in joblib worker processes. Close
-    the iterator to stop early.
+    (an interruption loses at most one game; with an evaluator that watches games as they are played,
+    :data:`READ_AFTER` games at a time) and ``n_jobs > 1`` in joblib worker processes. Close the iterator
+    to stop early.
     """
     if scheduler is None:
         scheduler = os.environ.get(SCHEDULER_ENV) or None
@@ -152,5 +186,7 @@ def run_games(tasks: Sequence[GameTask], evaluate: Callable | None, n_jobs: int 
     if scheduler is not None:
         return _run_dask(chunks, evaluate, scheduler)
     if workers == 1:
+        if callable(getattr(evaluate, "watch_game", None)):
+            return (_play_chunk(tasks[i:i + READ_AFTER], evaluate) for i in range(0, len(tasks), READ_AFTER))
         return (play_task(t, evaluate) for t in tasks)
     return _run_joblib(chunks, evaluate, n_jobs)

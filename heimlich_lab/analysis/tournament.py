@@ -91,7 +91,8 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
         their seeds on purpose (common random numbers, so bots and variants are compared on the
         same deals and dice as far as the games agree).
     n_jobs:
-        ``1`` (default) plays in this process, one game at a time; ``n_jobs > 1`` uses that many
+        ``1`` (default) plays in this process, one game at a time (with ``evaluate="beliefs"``, a few: their
+        beliefs are read together, see :data:`~heimlich_lab.analysis.running.READ_AFTER`); ``n_jobs > 1`` uses that many
         joblib worker processes (the loky backend), ``-1`` one per core. Results are the same
         either way. Ignored on a Dask cluster.
     scheduler:
@@ -105,7 +106,8 @@ def tournament(player_counts: "int | Iterable[int]" = (3,), variants=("basic",),
         each finished game's full :class:`~heimlich_lab.GameRecord` (e.g. how well a belief guessed the identities). A
         scalar value is copied to every player's row; a dict ``{player: value}`` goes to that player's row. It runs in
         the worker processes, so it must be picklable (cloudpickle: lambdas are fine). An evaluator with a method
-        ``evaluate_game(game) -> dict`` is given the finished game instead (one that watched it needs no record).
+        ``evaluate_game(game) -> dict`` is given the finished game instead (one that watched it needs no record), and
+        one with ``evaluate_games(games) -> list[dict]`` a few finished games at a time.
     out:
         ``.parquet`` or ``.csv`` file to save to. Games already in it are skipped (resume).
     progress:

@@ -35,7 +35,7 @@ either way (``share_utility=False`` turns this off).
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Callable, Mapping
 
 import numpy as np
 
@@ -47,6 +47,11 @@ from .rules.ruleset import Rules
 #: The columns the belief evaluator adds (besides ``belief_at_mark``).
 METRIC_COLUMNS = ("belief_log_loss", "belief_brier", "belief_accuracy", "belief_expected_correct",
                   "belief_actual_correct")
+
+#: The watches an evaluator keeps for games played and not yet read (a tournament's unit of work plays a few games
+#: before it reads them: :data:`heimlich_lab.analysis.running.READ_AFTER`); beyond this many the oldest is
+#: dropped (a game that ended in an error is never read), and that game is read from its record.
+_WATCHES_KEPT = 64
 
 
 class BeliefEvaluator:
@@ -65,6 +70,7 @@ class BeliefEvaluator:
         self.share_utility = share_utility
         self.prefix = prefix
         self._names: tuple | None = None    # (prefix, the score columns, the mark's column): made once
+        self._watches: list[_GameWatch] = []     # the games being played or waiting to be read (watch_game)
 
     def __repr__(self):
         return f"BeliefEvaluator(model={self.model!r}, until={self.until!r})"
@@ -84,13 +90,26 @@ class BeliefEvaluator:
         """A watch for the next game (the tournament passes it to the play loop): it keeps the spectator's view
         before each decision as the game is played, so that :meth:`__call__` reads that game's beliefs without
         replaying its record (the same views, so the same scores; a game it cannot follow is replayed)."""
-        self._watch = _GameWatch(self.until)
-        return self._watch
+        watches = self._watches
+        if len(watches) >= _WATCHES_KEPT:   # (games that ended in an error are never evaluated)
+            del watches[0]
+        watches.append(_GameWatch(self.until))
+        return watches[-1]
+
+    def _watch_of(self, found: Callable[[_GameWatch], object]) -> object:
+        """``found(watch)`` of the latest watch for which it is not ``None`` (that watch is done with: its game is
+        read), else ``None``."""
+        watches = self._watches
+        for i in range(len(watches) - 1, -1, -1):
+            got = found(watches[i])
+            if got is not None:
+                del watches[i]
+                return got
+        return None
 
     def __call__(self, record) -> dict:
         from .inference.belief_set import BeliefSet
-        watch, self._watch = getattr(self, "_watch", None), None
-        decisions = watch.decisions_of(record) if watch is not None else None
+        decisions = self._watch_of(lambda w: w.decisions_of(record)) if self._watches else None
         return self._scored(BeliefSet.from_record(record, model=self.model, until=self.until, keep_updates=False,
                                                   decisions=decisions))
 
@@ -109,14 +128,39 @@ class BeliefEvaluator:
         >>> ev.evaluate_game(g) == BeliefEvaluator(until=None)(g.record)
         True
         """
+        decisions = self._watch_of(lambda w: w.decisions_played(game)) if self._watches else None
+        return self(game.record) if decisions is None else self._read_played(game, decisions)
+
+    def evaluate_games(self, games) -> list[dict]:
+        """``[self.evaluate_game(g) for g in games]`` (the tournament calls this with a few finished games at a
+        time): the games this evaluator watched have their decisions' likelihoods computed together
+        (:func:`~heimlich_lab.games.heimlich.inference.likelihoods.games_read_at_once`: the same numbers, so the
+        same scores; tested).
+
+        >>> from heimlich_lab import Game, Rules
+        >>> from heimlich_lab.bots import BoltzmannBot
+        >>> from heimlich_lab.engine.play import play_game
+        >>> ev = BeliefEvaluator(until=None)
+        >>> bots = {p: BoltzmannBot(seed=i) for i, p in enumerate(["Ann", "Bob", "Cy"])}
+        >>> games = [play_game(Game, bots, seed=s, rules=Rules(), watch=ev.watch_game()) for s in (4, 5)]
+        >>> ev.evaluate_games(games) == [BeliefEvaluator(until=None)(g.record) for g in games]
+        True
+        """
+        from .inference.likelihoods import games_read_at_once
+        games = list(games)
+        decisions = [self._watch_of(lambda w, g=g: w.decisions_played(g)) if self._watches else None for g in games]
+        watched = [i for i, d in enumerate(decisions) if d is not None]
+        raw = games_read_at_once(self.model, [decisions[i] for i in watched]) if len(watched) > 1 else None
+        raws = dict(zip(watched, raw)) if raw is not None else {}
+        return [self(g.record) if d is None else self._read_played(g, d, raws.get(i))
+                for i, (g, d) in enumerate(zip(games, decisions))]
+
+    def _read_played(self, game, decisions: list, raw: list | None = None) -> dict:
+        """The columns of a watched game, from its decisions as played (``raw``: their answers, if asked)."""
         from .inference.belief_set import BeliefSet
-        watch, self._watch = getattr(self, "_watch", None), None
-        decisions = watch.decisions_played(game) if watch is not None else None
-        if decisions is None:
-            return self(game.record)
         deal = next(dict(a.args) for _, a in game.history if a.kind == "deal")
         return self._scored(BeliefSet.from_played(game.players, game.agents, deal, decisions, self.model,
-                                                  final_owners=game.final_owners, keep_updates=False))
+                                                  final_owners=game.final_owners, keep_updates=False, raw=raw))
 
     def _scored(self, bs) -> dict:
         """The evaluator's columns from a :class:`BeliefSet` read to the stop."""
