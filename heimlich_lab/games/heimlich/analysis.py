@@ -75,6 +75,18 @@ class BeliefEvaluator:
     def __repr__(self):
         return f"BeliefEvaluator(model={self.model!r}, until={self.until!r})"
 
+    def __getstate__(self) -> dict:
+        """A copy for another process (a tournament's workers) has no watches: the games they watch are this
+        process's, and a copy would carry them along.
+
+        >>> import pickle
+        >>> ev = BeliefEvaluator(until=None)
+        >>> _ = ev.watch_game()
+        >>> len(ev._watches), len(pickle.loads(pickle.dumps(ev))._watches)
+        (1, 0)
+        """
+        return {**self.__dict__, "_watches": []}
+
     def before_game(self, bots: Mapping[str, object]) -> None:
         """Let bots with the same utility as the model share its cache (see the module doc)."""
         mine = getattr(self.model, "utility", None)
