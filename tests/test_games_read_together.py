@@ -109,3 +109,15 @@ def test_a_tournament_reading_games_together_has_the_table_of_one_game_at_a_time
     one_by_one = tournament(**grid)
     pd.testing.assert_frame_equal(together, one_by_one)
     assert together["belief_log_loss"].notna().all() and together["belief_log_loss"].nunique() > 1
+
+
+def test_a_game_the_watch_cannot_follow_lets_its_watch_go():
+    """Top Secret's hands: the watch cannot follow the game, which is read from its record; its watch (and the game
+    it holds) is not kept."""
+    ev = BeliefEvaluator(until=None)
+    games = [play_game(Game, _bots(s, 4), seed=s, rules=Rules(top_secret=True), watch=ev.watch_game()) for s in (1, 2)]
+    assert len(ev._watches) == 2 and all(w.decisions_played(g) is None for w, g in zip(ev._watches, games))
+    assert ev.evaluate_game(games[0]) == BeliefEvaluator(until=None)(games[0].record)
+    assert len(ev._watches) == 1
+    assert ev.evaluate_games(games[1:]) == [BeliefEvaluator(until=None)(games[1].record)]
+    assert ev._watches == []

@@ -119,6 +119,15 @@ class BeliefEvaluator:
                 return got
         return None
 
+    def _played_decisions(self, game) -> list | None:
+        """The decisions of ``game`` as its watch kept them, if it could follow the game (its watch is let go
+        either way: the game is being read), else ``None``."""
+        watches = self._watches
+        for i in range(len(watches) - 1, -1, -1):
+            if watches[i].game is game:
+                return watches.pop(i).decisions_played(game)
+        return None
+
     def __call__(self, record) -> dict:
         from .inference.belief_set import BeliefSet
         decisions = self._watch_of(lambda w: w.decisions_of(record)) if self._watches else None
@@ -140,7 +149,7 @@ class BeliefEvaluator:
         >>> ev.evaluate_game(g) == BeliefEvaluator(until=None)(g.record)
         True
         """
-        decisions = self._watch_of(lambda w: w.decisions_played(game)) if self._watches else None
+        decisions = self._played_decisions(game)
         return self(game.record) if decisions is None else self._read_played(game, decisions)
 
     def evaluate_games(self, games) -> list[dict]:
@@ -160,7 +169,7 @@ class BeliefEvaluator:
         """
         from .inference.likelihoods import games_read_at_once
         games = list(games)
-        decisions = [self._watch_of(lambda w, g=g: w.decisions_played(g)) if self._watches else None for g in games]
+        decisions = [self._played_decisions(g) for g in games]
         watched = [i for i, d in enumerate(decisions) if d is not None]
         raw = games_read_at_once(self.model, [decisions[i] for i in watched]) if len(watched) > 1 else None
         raws = dict(zip(watched, raw)) if raw is not None else {}
