@@ -12,7 +12,7 @@ from heimlich_lab import Game, Rules, play
 from heimlich_lab.analysis import running, tournament
 from heimlich_lab.bots import BluffBot, BoltzmannBot, GreedyBot, RandomBot
 from heimlich_lab.engine.play import play_game
-from heimlich_lab.errors import ModelError
+from heimlich_lab.errors import HeimlichError, ModelError
 from heimlich_lab.games.heimlich.analysis import BeliefEvaluator
 from heimlich_lab.games.heimlich.inference.likelihoods import batch_answers_stacked, default_model
 from heimlich_lab.games.heimlich.inference.player_types import default_population
@@ -121,3 +121,11 @@ def test_a_game_the_watch_cannot_follow_lets_its_watch_go():
     assert len(ev._watches) == 1
     assert ev.evaluate_games(games[1:]) == [BeliefEvaluator(until=None)(games[1].record)]
     assert ev._watches == []
+
+
+def test_an_evaluator_that_reads_games_together_must_answer_every_game():
+    class Short(BeliefEvaluator):
+        def evaluate_games(self, games):
+            return super().evaluate_games(games)[:-1]
+    with pytest.raises(HeimlichError, match=r"one dict of metrics per game: 2 for 3 games"):
+        tournament(5, "basic", "boltzmann", games=3, seed=1, progress=False, evaluate=Short(until=None))

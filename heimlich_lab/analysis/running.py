@@ -25,7 +25,7 @@ SCHEDULER_ENV = "HEIMLICH_DASK_SCHEDULER"
 
 #: Games a unit of work plays before it evaluates them, when its evaluator watches each game as it is played
 #: (``evaluate.watch_game``); one with ``evaluate_games`` then reads them together. Reading a game's beliefs between
-#: two games slowed the next game's play by 5-8% (what it leaves in the caches), and the array passes that read a
+#: two games slowed the next game's play by 5-9% (what it leaves in the caches), and the array passes that read a
 #: game's decisions cost about 0.2 ms a call whatever their size: a few games at a time pay both once. 2, 3 and 5
 #: read alike; 8 gained little with two processes (8 games' arrays no longer fit in the caches)
 #: (BENCHMARKS.md, issue 26, tenth session). Few enough that their utility tables are still in the shared cache.
@@ -104,7 +104,11 @@ def _play_chunk(tasks: Sequence[GameTask], evaluate: Callable | None) -> list[di
     for i in range(0, len(tasks), step):
         played = [_played(t, evaluate) for t in tasks[i:i + step]]
         if callable(together) and len(played) > 1:
-            for (spec, _, game_rows), metrics in zip(played, together([g for _, g, _ in played])):
+            every = list(together([g for _, g, _ in played]))
+            if len(every) != len(played):
+                raise HeimlichError(f"evaluate_games(games) must return one dict of metrics per game: {len(every)} "
+                                    f"for {len(played)} games")
+            for (spec, _, game_rows), metrics in zip(played, every):
                 rows.extend(_with_metrics(spec, game_rows, metrics))
         else:
             for p in played:
