@@ -6,8 +6,10 @@ the same whichever executor played them (each game's seeds come from its place i
 """
 from __future__ import annotations
 
+import gc
 import math
 import os
+from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
@@ -95,9 +97,32 @@ def _with_metrics(spec, rows: list[dict], metrics) -> list[dict]:
     return rows
 
 
+@contextmanager
+def _old_objects_left_out():
+    """While a unit of work runs, the objects that were there before it (modules, caches: a hundred thousand and
+    more) are left out of the cyclic garbage collector's passes (``gc.freeze``), and put back after it
+    (``gc.unfreeze``): each full pass then reads the unit's own objects only, where it read every object of the
+    process (about 30 ms a pass, one every few hundred games) (BENCHMARKS.md, issue 26, eleventh session).
+    Nothing is left frozen; a process that froze objects itself is left as it is."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def _play_chunk(tasks: Sequence[GameTask], evaluate: Callable | None) -> list[dict]:
     """Play a few games (one unit of work for a worker process or a Dask worker): with an evaluator that watches
     games as they are played, :data:`READ_AFTER` games at a time, then their evaluations."""
+    with _old_objects_left_out():
+        return _play_games(tasks, evaluate)
+
+
+def _play_games(tasks: Sequence[GameTask], evaluate: Callable | None) -> list[dict]:
+    """:func:`_play_chunk`'s games."""
     rows = []
     step = READ_AFTER if callable(getattr(evaluate, "watch_game", None)) else 1
     together = getattr(evaluate, "evaluate_games", None)
