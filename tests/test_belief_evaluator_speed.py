@@ -116,3 +116,26 @@ def test_every_observers_scores_at_once_equal_score_belief(rules, seed, n):
             assert abs(at_once[k][i] - v) <= TOL and abs(evaluated[f"belief_{k}"][p] - v) <= TOL, (p, k)
     if rules.dossier:     # a take: someone holds two agents, both left out of their scores
         assert any(len(bs.own_agents[p]) == 2 for p in players)
+
+
+def test_an_observer_far_from_the_spectators_likeliest_hypotheses_reads_its_own_among_players_only():
+    """The same with every observer a player (the evaluator's set: no spectator): the tables computed at once are
+    the whole answer there, and an observer whose hypotheses all weigh too little for them reads its own."""
+    rec = play(Rules(), {p: RandomBot(20 + i) for i, p in enumerate(NAMES[:5])}, seed=20)
+    with_spectator = BeliefSet.from_record(rec, model=_sharp(), keep_updates=False, spectator=True)
+    spectator = with_spectator[None].marginals_array()
+    agents = with_spectator.agents
+    assert min(spectator[rec.players.index(p), agents.index(with_spectator.own_agents[p][0])] for p in rec.players) \
+        < 1e-200
+    bs = BeliefSet.from_record(rec, model=_sharp(), keep_updates=False)
+    stack = bs.marginals_stack(list(rec.players))
+    for i, p in enumerate(rec.players):
+        want = bs[p].marginals_array()
+        assert np.allclose(want.sum(axis=0), 1.0) and np.allclose(stack[i], want, rtol=0, atol=TOL)
+
+
+def test_a_set_of_the_spectator_alone_reads_its_tables_at_once():
+    rec = _game(Rules(), 3, 5)
+    bs = BeliefSet.from_record(rec, observers=[None], keep_updates=False)
+    stack = bs.marginals_stack([None])
+    assert stack.shape[0] == 1 and np.allclose(stack[0], bs[None].marginals_array(), rtol=0, atol=TOL)

@@ -781,6 +781,7 @@ class _SharedTypeTables:
         # over those rows only, for every player at once
         seen = [i for i, o in enumerate(observers) if o is not None]
         out = None
+        every_ok = True
         if seen:
             every_rows, every_cells = _every_observers_rows(full)
             o_at, o_rows = _owners_at(full, tuple([observers[i] for i in seen]))
@@ -799,10 +800,10 @@ class _SharedTypeTables:
             out = np.empty((len(starts), full.n_owners + 1, full.n_slots))
             if seen:
                 out[seen] = table
-            if not every_ok:
-                for j in np.flatnonzero(~ok):
-                    i = seen[j]
-                    out[i] = self._marginals_of(starts[i][1], actors, gains, pop)
+        if not every_ok:    # (its rows there are not normalised, underflowed even: the observer's own, in logs)
+            for j in np.flatnonzero(~ok):
+                i = seen[j]
+                out[i] = self._marginals_of(starts[i][1], actors, gains, pop)
         if None in self.beliefs:       # the spectator: every hypothesis
             i = observers.index(None)
             z_o = weights.sum()
