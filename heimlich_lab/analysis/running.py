@@ -103,7 +103,8 @@ def _old_objects_left_out():
     more) are left out of the cyclic garbage collector's passes (``gc.freeze``), and put back after it
     (``gc.unfreeze``): each full pass then reads the unit's own objects only, where it read every object of the
     process (about 30 ms a pass, one every few hundred games) (BENCHMARKS.md, issue 26, eleventh session).
-    Nothing is left frozen; a process that froze objects itself is left as it is."""
+    Nothing is left frozen; a process that froze objects itself is left as it is (so is one whose other thread runs a
+    unit: a Dask worker's, which then runs unfrozen once the first unit puts the objects back)."""
     if gc.get_freeze_count():
         yield
         return
