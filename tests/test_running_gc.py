@@ -63,7 +63,7 @@ def test_a_process_that_froze_objects_itself_keeps_them_frozen(nothing_frozen):
     assert 0 < gc.get_freeze_count() <= mine and len(young) == 10_000
 
 
-def test_the_table_is_the_same_with_the_objects_left_out_or_not(nothing_frozen, monkeypatch):
+def test_the_table_is_the_same_with_the_objects_left_out_or_not(nothing_frozen):
     grid = dict(player_counts=3, variants="basic", bots="boltzmann", games=4, seed=3, progress=False,
                 evaluate=BeliefEvaluator(until=None))
     left_out = tournament(**grid)
