@@ -2,17 +2,23 @@
 numba, an optional extra) give the array code's numbers within 1e-12: a whole game read at once with the kernels
 against the array code, for the default population and one with other kinds of types (non-integer and integer
 rationalities, a bluffer of another rationality and secrecy, hiders who cover (their cover step as arrays beside
-the kernels), one of secrecy 0, no type that is the watch's model). Without numba the same kernels run as plain
-Python (slowly), so this test checks them either way."""
+the kernels), one of secrecy 0, no type that is the watch's model), and Top Secret and dossier games against each
+decision read alone. Without numba the same kernels run as plain Python (slowly), so these tests check them either
+way."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from heimlich_lab import Rules, play
-from heimlich_lab.bots import BluffBot, BoltzmannBot, GreedyBot, RandomBot
+from heimlich_lab.bots import BluffBot, BoltzmannBot, GreedyBot, RandomBot, make_bot
 from heimlich_lab.games.heimlich.inference import kernels
-from heimlich_lab.games.heimlich.inference.player_types import PlayerPopulation, PlayerType, default_population
+from heimlich_lab.games.heimlich.inference.player_types import (
+    PlayerPopulation,
+    PlayerType,
+    careful_hiders_population,
+    default_population,
+)
 from heimlich_lab.games.heimlich.rules.replay import public_decisions
 
 TOL = 1e-12
@@ -45,12 +51,53 @@ def test_the_kernels_give_the_array_codes_numbers(make, seed, n, monkeypatch):
     assert diffs and max(diffs) <= TOL
 
 
-def test_the_kernels_raise_integer_rationalities_by_squaring():
-    U = np.array([[[0.0, -1.0], [-2.5, 0.0], [-1.0, -30.0]]])
-    betas = np.array([0.3, 1.0, 3.0, 10.0, 64.0, 65.0])
-    top, sums, e1 = kernels.option_sums(U, betas)
-    c = U[0] - U[0].max(axis=0)
-    want = np.array([np.exp(b * c).sum(axis=0) for b in betas])
-    assert np.allclose(np.log(sums[:, 0]), np.log(want), rtol=0, atol=1e-13)
-    assert np.array_equal(e1[0], np.exp(c)) and np.array_equal(top[0], [0.0, 0.0])
-    assert not np.allclose(sums[1, 0], sums[2, 0])      # different rationalities, different sums
+@pytest.mark.parametrize("make", [default_population, careful_hiders_population])
+@pytest.mark.parametrize("options, seed, n", [({"top_secret": True}, 7, 5), ({"dossier": True}, 6, 6)])
+def test_the_kernels_give_the_array_codes_numbers_with_cards_and_the_dossier(make, options, seed, n, monkeypatch):
+    """Top Secret games (hand decisions, read with the spectator's rows one game at a time) and dossier games of
+    bluffers and hiders, each decision read alone and the game read at once with the kernels."""
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"][:n]
+    kinds = ["boltzmann", "bluff", "hider", "greedy", "random", "boltzmann"]
+    rec = play(Rules(**options), {p: make_bot(kinds[i], seed=seed + i) for i, p in enumerate(names)}, seed=seed)
+    assert not any(e.action.kind == "take" for e in rec.log)     # (a take: the game is read one by one)
+    items = [(d.view, d.actor, d.action) for d in public_decisions(rec, None, until=60) if d.view is not None]
+    monkeypatch.setattr(kernels, "COMPILED", True)
+    pop = make()
+    fast = pop.batch_type_log_likelihoods(items, hands=True)
+    assert fast is not None
+    pop.compiled = False
+    exact = [pop.type_log_likelihoods(*d) for d in items]
+    read = [(a, b) for a, b in zip(exact, fast) if a is not None]
+    assert len(read) > 20 and [a is None for a in exact] == [b is None for b in fast]
+    for a, b in read:
+        assert np.array_equal(np.isneginf(a), np.isneginf(b))
+        f = np.isfinite(a)
+        assert np.allclose(a[f], b[f], rtol=0, atol=TOL), np.abs(a[f] - b[f]).max()
+
+
+def test_fast_exp_is_within_three_ulp_of_numpy():
+    x = np.concatenate([-np.geomspace(1e-12, 708.0, 4000), np.linspace(-40.0, 0.0, 4001)])
+    got = np.array([kernels.fast_exp(v) for v in x])
+    want = np.exp(x)
+    assert np.max(np.abs(got - want) / want) <= 3 * 2.0 ** -52
+    assert kernels.fast_exp(-709.0) == 0.0 and kernels.fast_exp(-np.inf) == 0.0 and kernels.fast_exp(0.0) == 1.0
+
+
+@pytest.mark.parametrize("wb", [1.0, 2.0])
+def test_the_option_sums_raise_integer_rationalities(wb):
+    """Integer rationalities up to POWERS are raised from exp(U - top), the others have their own exp; the watch's
+    exp is the rationality's own when it is one of them, its own otherwise."""
+    rng = np.random.default_rng(7)
+    sizes = np.array([3, 1, 40, 17])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    Ut = rng.normal(0.0, 4.0, (5, int(sizes.sum())))
+    Ut[2, 5] = -np.inf                              # an option worth nothing to an agent
+    top = np.maximum.reduceat(Ut, starts, axis=1)
+    betas = np.array([0.3, 1.0, 3.0, 10.0, 16.0, 17.0, 2.5])
+    sums, ew, sums_w = kernels.ragged_option_sums(Ut, top, starts, sizes, betas, wb)
+    centred = Ut - top.repeat(sizes, axis=1)
+    want = np.array([np.add.reduceat(np.exp(b * centred), starts, axis=1) for b in betas])
+    assert np.allclose(sums, want, rtol=1e-14, atol=0)
+    assert np.allclose(ew, np.exp(wb * centred), rtol=1e-14, atol=0) and ew[2, 5] == 0.0
+    assert np.allclose(sums_w, np.add.reduceat(np.exp(wb * centred), starts, axis=1), rtol=1e-14, atol=0)
+    assert not np.allclose(sums[3], sums[4])        # different rationalities, different sums

@@ -1,7 +1,7 @@
 """The batched likelihood's tables (issue 26 item 3): the array code reads a game's tables side by side (branch
 exp35; before it, tables of nearby sizes padded to one group, branch evalgroups), with the numbers of reading each
 decision alone within 1e-12 and the same impossible entries, for every kind of type (random, the Boltzmann grid, the
-bluffer, the hider who covers); the compiled kernels group the tables by size (:func:`size_groups`)."""
+bluffer, the hider who covers)."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,7 +13,6 @@ from heimlich_lab.games.heimlich.inference import player_types
 from heimlich_lab.games.heimlich.inference.player_types import (
     careful_hiders_population,
     default_population,
-    size_groups,
 )
 from heimlich_lab.games.heimlich.rules.replay import public_decisions
 
@@ -55,14 +54,6 @@ def test_the_tables_side_by_side_give_the_numbers_of_one_table_at_a_time(game, p
             assert np.array_equal(np.isneginf(a), np.isneginf(b))
             f = np.isfinite(a)
             assert np.allclose(a[f], b[f], rtol=0, atol=1e-12), np.abs(a[f] - b[f]).max()
-
-
-def test_size_groups_join_sizes_while_the_padding_is_small():
-    assert size_groups([], 100) == []
-    assert size_groups([5, 5], 0) == [([0, 1], 5, [(5, 0, 2)])]
-    # 3 -> 7 pads two tables by 4 (8 options); 7 -> 28 pads three tables by 21 (63 > 40): a new group
-    assert size_groups([3, 28, 3, 7], 40) == [([0, 2, 3], 7, [(3, 0, 2), (7, 2, 3)]), ([1], 28, [(28, 0, 1)])]
-    assert [n for _, n, _ in size_groups([3, 28, 3, 7], 63)] == [28]
 
 
 @pytest.mark.parametrize("n_players", [3, 5, 7])

@@ -1,174 +1,235 @@
 """Compiled kernels of the population's likelihoods (optional: ``pip install heimlich-lab[fast]``, numba).
 
-:meth:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation.batch_type_log_likelihoods` reads a
-game's option tables a table size at a time. Its array code (numpy) is the reference; with numba installed, the
-two heavy steps of each size run as one compiled loop over the options instead of a dozen array passes:
+:meth:`~heimlich_lab.games.heimlich.inference.player_types.PlayerPopulation.batch_type_log_likelihoods` reads many
+decisions' option tables at once, side by side along one axis: ``Ut`` (A, N) holds every table's utilities (one row
+per agent), table ``d`` the ``sizes[d]`` columns from ``starts[d]``, and ``top`` (A, D) each table's largest
+utility per agent. Its array code (numpy) is the reference, a dozen passes over that array; with numba installed
+its two heavy steps run as compiled loops over each table's options instead, each option read once per step:
 
-* :func:`option_sums`: each Boltzmann rationality's sum over options of ``exp(beta * (U - top))`` (an integer
-  rationality raised from ``exp(U - top)`` by squaring, as :func:`~heimlich_lab.games.heimlich.inference.
-  player_types.exp_option_sums` does), with ``exp(U - top)`` kept for the bluffer's watch;
-* :func:`bluff_log_likelihoods`: every bluffer's log-probability of the option taken, from the watch's option
-  probabilities, the spectator's rows and the secrecies.
-* :func:`cover_shares`: for every hider who covers, the share of the option taken in its cover step (of the options
-  within its slack of the best, the least exposing), from the same watch and rows.
+* :func:`ragged_option_sums`: each Boltzmann rationality's sum over options of ``exp(beta * (U - top))``, and the
+  spectator's watch's ``exp(wb * (U - top))`` kept for the next step;
+* :func:`ragged_exposures`: the spectator's belief in each agent right after each option (its exposure), then
+  every bluffer's log-probability of the option taken and every hider who covers' share of it.
 
-The numbers are the array code's to rounding (sums taken in another order, ``exp`` of another library: within
-1e-12, tested against it in ``tests/test_belief_kernels.py``). :data:`COMPILED` says whether the kernels are in use;
-setting the environment variable ``HEIMLICH_NUMPY_ONLY=1`` before import keeps the array code even with numba.
+``exp`` here is :func:`fast_exp`, a polynomial that the compiler turns into vector instructions (numba's own
+``math.exp`` calls the C library one entry at a time, numpy's is vectorised only where it has AVX-512 kernels):
+within 3 ulp of numpy's. So the numbers are the array code's to rounding (sums taken in another order, another
+``exp``): within 1e-12, tested against it in ``tests/test_belief_kernels.py``. :data:`COMPILED` says whether the
+kernels are in use; setting the environment variable ``HEIMLICH_NUMPY_ONLY=1`` before import keeps the array code
+even with numba. Without numba the same functions run as plain Python (slowly: the tests read them so).
 
 >>> import numpy as np
->>> U = np.array([[[0.0, -1.0], [-2.5, 0.0], [-1.0, -3.0]]])        # one table: 3 options x 2 agents
->>> top, sums, e1 = option_sums(U, np.array([0.3, 1.0, 3.0]))
->>> want = [np.exp(b * (U[0] - U[0].max(axis=0))).sum(axis=0) for b in (0.3, 1.0, 3.0)]
->>> bool(np.allclose(sums[:, 0], want, rtol=1e-14, atol=0)), top.tolist()
-(True, [[0.0, 0.0]])
+>>> Ut = np.array([[0.0, -1.0, -2.5, 1.0, 0.0], [-2.5, 0.0, -1.0, 0.0, 3.0]])   # two tables: 3 options, then 2
+>>> starts, sizes = np.array([0, 3]), np.array([3, 2])
+>>> top = np.maximum.reduceat(Ut, starts, axis=1)
+>>> sums, ew, sums_w = ragged_option_sums(Ut, top, starts, sizes, np.array([0.3, 1.0]), 1.0)
+>>> want = [np.add.reduceat(np.exp(b * (Ut - top.repeat(sizes, axis=1))), starts, axis=1) for b in (0.3, 1.0)]
+>>> bool(np.allclose(sums, want, rtol=1e-14, atol=0))
+True
+>>> bool(np.allclose(ew, np.exp(Ut - top.repeat(sizes, axis=1)), rtol=1e-15, atol=0))
+True
 """
 from __future__ import annotations
 
 import math
 import os
+import struct
 
 import numpy as np
 
-__all__ = ["COMPILED", "bluff_log_likelihoods", "cover_shares", "option_sums"]
+__all__ = ["COMPILED", "fast_exp", "ragged_exposures", "ragged_option_sums"]
 
-#: Integer rationalities up to this are raised from ``exp(U - top)`` by multiplications (as the array code).
-POWERS = 64
-
-
-def _ipow(x: float, k: int) -> float:
-    """``x ** k`` by repeated squaring (the array code's order of multiplications)."""
-    e = 1.0
-    first = True
-    base = x
-    while True:
-        if k & 1:
-            e = base if first else e * base
-            first = False
-        k >>= 1
-        if not k:
-            break
-        base = base * base
-    return e
+# exp(x) = 2 ** k * exp(r), k = rint(x / log 2), |r| <= log(2) / 2 (log 2 in two parts: k * _LN2_HI is exact), then
+# exp(r) by its Taylor polynomial to degree 12 (the first term left out is under 2e-16 of it)
+_LOG2E = 1.4426950408889634
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+#: Below this ``fast_exp`` is 0 (numpy's ``exp`` goes on into the subnormal numbers, under 1e-307 of the largest
+#: entry of every sum the kernels take, which is at least 1).
+_LOWEST = -708.0
 
 
-def _column_max(T: np.ndarray, a: int) -> float:
-    """The largest entry of column ``a`` of a table ``T`` (n, A)."""
-    t = T[0, a]
-    for x in range(1, T.shape[0]):
-        if T[x, a] > t:
-            t = T[x, a]
-    return float(t)
+def _as_float(bits: int | np.integer) -> float:
+    """The float64 whose bits are the integer ``bits`` (compiled: one bit cast, which vectorises)."""
+    return struct.unpack("<d", struct.pack("<q", int(bits)))[0]
 
 
-def option_sums(U: np.ndarray, betas: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For tables ``U`` (G, n, A) (G tables of n options, A agents; every entry finite): ``top`` (G, A) the largest
-    utility per agent, ``sums`` (len(betas), G, A) the sums over options of ``exp(beta * (U - top))``, and
-    ``e1`` (G, n, A) ``exp(U - top)``. ``betas`` all > 0."""
-    G, n, A = U.shape
-    B = len(betas)
-    powers = np.zeros(B, dtype=np.int64)      # an integer beta up to POWERS: raised from exp(U - top)
-    for j in range(B):
-        k = int(betas[j])
-        if k == betas[j] and 1 <= k <= POWERS:
-            powers[j] = k
-    top = np.empty((G, A))
-    sums = np.zeros((B, G, A))
-    e1 = np.empty((G, n, A))
-    for g in range(G):
-        for a in range(A):
-            top[g, a] = _column_max(U[g], a)
+def fast_exp(x: float) -> float:
+    """``exp(x)`` for ``x <= 0`` (``-inf`` included) within 3 ulp, 0 below -708: arithmetic only, so that a loop of
+    it compiles to vector instructions.
+
+    >>> fast_exp(0.0), fast_exp(-800.0), fast_exp(-math.inf)
+    (1.0, 0.0, 0.0)
+    >>> max(abs(fast_exp(x) / math.exp(x) - 1) for x in np.linspace(-700, 0, 2001)) < 7e-16
+    True
+    """
+    xc = max(x, _LOWEST)
+    k = np.rint(xc * _LOG2E)
+    r = (xc - k * _LN2_HI) - k * _LN2_LO
+    p = 1.0 / 479001600.0
+    p = p * r + 1.0 / 39916800.0
+    p = p * r + 1.0 / 3628800.0
+    p = p * r + 1.0 / 362880.0
+    p = p * r + 1.0 / 40320.0
+    p = p * r + 1.0 / 5040.0
+    p = p * r + 1.0 / 720.0
+    p = p * r + 1.0 / 120.0
+    p = p * r + 1.0 / 24.0
+    p = p * r + 1.0 / 6.0
+    p = p * r + 0.5
+    p = p * r + 1.0
+    p = p * r + 1.0
+    v = p * _as_float((np.int64(k) + 1023) << 52)
+    return float(v) if x >= _LOWEST else 0.0
+
+
+#: Integer rationalities up to this are raised from ``exp(U - top)`` by multiplications (:func:`_power`): a few
+#: multiplications cost less than an ``exp``.
+POWERS = 16
+
+
+def _power(v: float, k: int) -> float:
+    """``v ** k`` for an integer ``k`` from 1 to :data:`POWERS`, by repeated squaring, each power of two multiplied
+    in from low to high (a multiplication by 1.0 where ``k`` has no such bit: branch-free, so that a loop of it over
+    the options compiles to vector instructions, ``k`` the same for all).
+
+    >>> [_power(0.5, k) == 0.5 ** k for k in (1, 3, 10, 16)]
+    [True, True, True, True]
+    """
+    r = v if k & 1 else 1.0
+    v2 = v * v
+    r = r * (v2 if k & 2 else 1.0)
+    v4 = v2 * v2
+    r = r * (v4 if k & 4 else 1.0)
+    v8 = v4 * v4
+    r = r * (v8 if k & 8 else 1.0)
+    return r * (v8 * v8 if k & 16 else 1.0)
+
+
+def ragged_option_sums(Ut: np.ndarray, top: np.ndarray, starts: np.ndarray, sizes: np.ndarray, betas: np.ndarray,
+                       wb: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For tables side by side (the module's layout; every ``top`` finite): ``sums`` (len(betas), A, D), each
+    rationality's sum over each table's options of ``exp(beta * (U - top))``; ``ew`` (A, N) ``exp(wb * (U - top))``
+    and ``sums_w`` (A, D) its sums by table, for the spectator's watch of rationality ``wb``. ``betas`` all > 0:
+    ``exp(U - top)`` is taken once, an integer rationality up to :data:`POWERS` raised from it (:func:`_power`),
+    every other one has its own ``exp``."""
+    A, N = Ut.shape
+    D = starts.shape[0]
+    B = betas.shape[0]
+    sums = np.empty((B, A, D))
+    e1 = np.empty((A, N))
+    ew = e1 if wb == 1.0 else np.empty((A, N))
+    sums_w = np.empty((A, D))
+    for a in range(A):
+        for d in range(D):
+            s = starts[d]
+            e = s + sizes[d]
+            t = top[a, d]
+            acc1 = 0.0
+            for x in range(s, e):
+                v = fast_exp(Ut[a, x] - t)
+                e1[a, x] = v
+                acc1 += v
+            for j in range(B):
+                b = betas[j]
+                k = int(b)
+                acc = 0.0
+                if b == 1.0:
+                    acc = acc1
+                elif k == b and 1 <= k <= POWERS:
+                    for x in range(s, e):
+                        acc += _power(e1[a, x], k)
+                else:
+                    for x in range(s, e):
+                        acc += fast_exp(b * (Ut[a, x] - t))
+                sums[j, a, d] = acc
+            if wb == 1.0:
+                sums_w[a, d] = acc1
+            else:
+                acc = 0.0
+                for x in range(s, e):
+                    v = fast_exp(wb * (Ut[a, x] - t))
+                    ew[a, x] = v
+                    acc += v
+                sums_w[a, d] = acc
+    return sums, ew, sums_w
+
+
+def ragged_exposures(Ut: np.ndarray, top: np.ndarray, ew: np.ndarray, sums_w: np.ndarray, keep_w: float,
+                     tremble_w: float, rows: np.ndarray, starts: np.ndarray, sizes: np.ndarray, taken_at: np.ndarray,
+                     betas: np.ndarray, secrecies: np.ndarray, shift_span: float, slacks: np.ndarray, tie: float
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Every bluffer's log-probability of the option taken before its tremble, (len(betas), D, A), and every hider
+    who covers' share of it, (len(slacks), D, A), for tables side by side (the module's layout).
+
+    ``ew`` and ``sums_w`` (:func:`ragged_option_sums`): the watch's probability of option x for agent a is
+    ``keep_w * ew / sums_w + tremble_w / n``; ``rows`` (D, A) the spectator's belief in each agent before each
+    decision (ones for a fresh spectator); ``taken_at`` (D,) the column of each table's option taken. The exposure
+    of option x for agent a is the spectator's belief in a right after x, ``w_a / sum_b w_b`` with ``w_a =
+    rows[a] * P_watch(x | a)`` (0 where no agent can take x). A bluffer (``beta``, ``secrecy``) takes x with
+    probability proportional to ``exp(beta * (U - top - secrecy * exposure))`` (shifted by its largest entry where
+    ``beta * secrecy`` exceeds ``shift_span``, as the array code). A hider who covers with slack ``s``: of the options
+    worth at most ``s`` less than the best, the least exposing (within ``tie``) share it equally."""
+    A, N = Ut.shape
+    D = starts.shape[0]
+    K = betas.shape[0]
+    C = slacks.shape[0]
+    secret = np.empty((K, D, A))
+    shares = np.zeros((C, D, A))
+    n_max = 0
+    for d in range(D):
+        n_max = max(n_max, sizes[d])
+    ex = np.empty((A, n_max))
+    total = np.empty(n_max)
+    for d in range(D):
+        s = starts[d]
+        n = sizes[d]
+        i = taken_at[d] - s
         for x in range(n):
-            for a in range(A):
-                c = U[g, x, a] - top[g, a]
-                e = math.exp(c)
-                e1[g, x, a] = e
-                for j in range(B):
-                    k = powers[j]
-                    sums[j, g, a] += _ipow(e, k) if k else math.exp(betas[j] * c)
-    return top, sums, e1
-
-
-def _exposures(ew: np.ndarray, sums_w: np.ndarray, row: np.ndarray, keep_w: float, tremble_w: float,
-               ex: np.ndarray, w: np.ndarray) -> None:
-    """One table's exposures into ``ex`` (n, A): the spectator's belief in agent a right after option x (0 where no
-    agent can take x), from ``ew`` (n, A), ``sums_w`` (A,) and its ``row`` (A,) (see :func:`bluff_log_likelihoods`);
-    ``w`` (A,) is scratch."""
-    n, A = ex.shape
-    for x in range(n):
-        total = 0.0
+            total[x] = 0.0
         for a in range(A):
-            w[a] = row[a] * (keep_w * (ew[x, a] / sums_w[a]) + tremble_w)
-            total += w[a]
+            # as the array code: ((1 - we) / sums) * R and (we / n) * R, then ew times the first plus the second
+            f = (keep_w / sums_w[a, d]) * rows[d, a]
+            g = (tremble_w / n) * rows[d, a]
+            for x in range(n):
+                w = ew[a, s + x] * f + g
+                ex[a, x] = w
+                total[x] += w
         for a in range(A):
-            ex[x, a] = w[a] / total if total > 0 else 0.0
-
-
-def bluff_log_likelihoods(U: np.ndarray, top: np.ndarray, ew: np.ndarray, sums_w: np.ndarray, keep_w: float,
-                          tremble_w: float, rows: np.ndarray, pick: np.ndarray, betas: np.ndarray,
-                          secrecies: np.ndarray) -> np.ndarray:
-    """Every bluffer's log-probability of the option taken (before its tremble), (len(betas), G, A).
-
-    ``U`` (G, n, A) the tables and ``top`` (G, A) their largest entries per agent; ``ew`` (G, n, A)
-    ``exp(wb * (U - top))`` and ``sums_w`` (G, A) its sums over options, for the watch's rationality ``wb``: the
-    watch's probability of option x for agent a is ``keep_w * ew / sums_w + tremble_w``; ``rows`` (G, A) the
-    spectator's belief in each agent before each decision (a row of ones for a fresh spectator); ``pick`` (G,) the
-    option taken; each bluffer's ``beta`` and ``secrecy``. The exposure of option x for agent a is the spectator's
-    belief in a right after x (0 where no agent can take x)."""
-    G, n, A = U.shape
-    K = len(betas)
-    out = np.empty((K, G, A))
-    z = np.empty((K, n, A))
-    ex = np.empty((n, A))
-    w = np.empty(A)
-    for g in range(G):
-        _exposures(ew[g], sums_w[g], rows[g], keep_w, tremble_w, ex, w)
-        for x in range(n):
-            for a in range(A):
-                for k in range(K):
-                    z[k, x, a] = betas[k] * (U[g, x, a] - secrecies[k] * ex[x, a])
+            for x in range(n):
+                ex[a, x] = ex[a, x] / total[x] if total[x] > 0 else 0.0
         for k in range(K):
+            b = betas[k]
+            sec = secrecies[k]
             for a in range(A):
-                zt = _column_max(z[k], a)
-                s = 0.0
+                t = top[a, d]
+                shift = 0.0
+                if b * sec > shift_span:
+                    shift = -math.inf
+                    for x in range(n):
+                        shift = max(shift, b * ((Ut[a, s + x] - t) - sec * ex[a, x]))
+                acc = 0.0
                 for x in range(n):
-                    s += math.exp(z[k, x, a] - zt)
-                out[k, g, a] = z[k, pick[g], a] - (math.log(s) + zt)
-    return out
-
-
-def cover_shares(U: np.ndarray, ew: np.ndarray, sums_w: np.ndarray, keep_w: float, tremble_w: float,
-                 rows: np.ndarray, pick: np.ndarray, slacks: np.ndarray, tie: float) -> np.ndarray:
-    """Every hider who covers' ``P(the option taken | it covers, plays for agent a)``, (len(slacks), G, A): of the
-    options worth at most ``slack`` less to agent ``a`` than its best, the ones whose exposure is lowest (within
-    ``tie``) share it equally. ``U``, ``ew``, ``sums_w``, ``keep_w``, ``tremble_w``, ``rows`` and ``pick`` as in
-    :func:`bluff_log_likelihoods` (every entry of ``U`` finite); ``slacks`` each hider's slack (marker points)."""
-    G, n, A = U.shape
-    C = len(slacks)
-    out = np.zeros((C, G, A))
-    ex = np.empty((n, A))
-    w = np.empty(A)
-    for g in range(G):
-        _exposures(ew[g], sums_w[g], rows[g], keep_w, tremble_w, ex, w)
-        i = pick[g]
-        for a in range(A):
-            best = _column_max(U[g], a)
-            for c in range(C):
-                floor = best - slacks[c]
-                if U[g, i, a] < floor:
+                    acc += fast_exp(b * ((Ut[a, s + x] - t) - sec * ex[a, x]) - shift)
+                secret[k, d, a] = (b * ((Ut[a, s + i] - t) - sec * ex[a, i]) - shift) - math.log(acc)
+        for c in range(C):
+            for a in range(A):
+                floor = top[a, d] - slacks[c]
+                if Ut[a, s + i] < floor:
                     continue
-                low = ex[i, a]
+                low = ex[a, i]
                 for x in range(n):
-                    if U[g, x, a] >= floor and ex[x, a] < low:
-                        low = ex[x, a]
-                if ex[i, a] > low + tie:
+                    if Ut[a, s + x] >= floor and ex[a, x] < low:
+                        low = ex[a, x]
+                limit = low + tie
+                if ex[a, i] > limit:
                     continue
                 count = 0
                 for x in range(n):
-                    if U[g, x, a] >= floor and ex[x, a] <= low + tie:
+                    if Ut[a, s + x] >= floor and ex[a, x] <= limit:
                         count += 1
-                out[c, g, a] = 1.0 / count
-    return out
+                shares[c, d, a] = 1.0 / count
+    return secret, shares
 
 
 #: Whether the kernels above run compiled (numba installed, and ``HEIMLICH_NUMPY_ONLY`` not set): the population
@@ -177,13 +238,28 @@ COMPILED = False
 if os.environ.get("HEIMLICH_NUMPY_ONLY", "") in ("", "0"):
     try:
         import numba
+        from llvmlite import ir
+        from numba.extending import intrinsic
     except ImportError:     # the optional extra is not installed: the array code
         pass
     else:
-        _ipow = numba.njit(cache=True)(_ipow)
-        _column_max = numba.njit(cache=True)(_column_max)
-        _exposures = numba.njit(cache=True)(_exposures)
-        option_sums = numba.njit(cache=True)(option_sums)
-        bluff_log_likelihoods = numba.njit(cache=True)(bluff_log_likelihoods)
-        cover_shares = numba.njit(cache=True)(cover_shares)
+        @intrinsic
+        def _bit_cast(typingctx, bits):
+            def codegen(context, builder, signature, args):
+                return builder.bitcast(args[0], ir.DoubleType())
+            return numba.types.float64(numba.types.int64), codegen
+
+        def _as_float(bits: int | np.integer) -> float:
+            # (numba's intrinsic: called with the bits alone, its typing context is numba's own)
+            return _bit_cast(bits)      # type: ignore[call-arg]
+
+        _as_float = numba.njit(cache=True)(_as_float)
+        # the sums may be taken in any order (reassoc: they vectorise), no NaN comes in (the caller checks the
+        # maxima), -inf does (an option worth nothing to an agent)
+        _FAST = {"nnan", "nsz", "arcp", "contract", "afn", "reassoc"}
+        # (not reassociated: log 2 stays in its two parts, k * _LN2_HI exact, whatever the callers' flags)
+        fast_exp = numba.njit(cache=True, fastmath=_FAST - {"reassoc"})(fast_exp)
+        _power = numba.njit(cache=True, fastmath=_FAST)(_power)
+        ragged_option_sums = numba.njit(cache=True, fastmath=_FAST)(ragged_option_sums)
+        ragged_exposures = numba.njit(cache=True, fastmath=_FAST)(ragged_exposures)
         COMPILED = True

@@ -204,30 +204,6 @@ class Scratch:
 _SCRATCH = threading.local()
 
 
-def size_groups(sizes, pad: int) -> list[tuple[list[int], int, list[tuple[int, int, int]]]]:
-    """Groups of tables by size: ``(indices, n, parts)`` per group, ``n`` its largest size, ``parts`` its sizes'
-    ``(size, start, stop)`` in ``indices``. Sizes in increasing order join the group before them while that adds
-    at most ``pad`` options (its tables x the options each is padded by); ``pad=0`` gives one group per size.
-
-    >>> size_groups([3, 11, 3, 84, 7], 40)
-    [([0, 2, 4, 1], 11, [(3, 0, 2), (7, 2, 3), (11, 3, 4)]), ([3], 84, [(84, 0, 1)])]
-    >>> [n for _, n, _ in size_groups([3, 11, 3, 84, 7], 0)]
-    [3, 7, 11, 84]
-    """
-    by: dict[int, list[int]] = {}
-    for d, n in enumerate(sizes):
-        by.setdefault(n, []).append(d)
-    out: list[tuple[list[int], int, list[tuple[int, int, int]]]] = []
-    for n in sorted(by):
-        if out and len(out[-1][0]) * (n - out[-1][1]) <= pad:
-            ds, _, parts = out[-1]
-            parts.append((n, len(ds), len(ds) + len(by[n])))
-            out[-1] = (ds + by[n], n, parts)
-        else:
-            out.append((list(by[n]), n, [(n, 0, len(by[n]))]))
-    return out
-
-
 def _raise(powers: list, k: int, out: np.ndarray | None, spare: list | None = None,
            take=None) -> np.ndarray:
     """``powers[0] ** k`` by repeated squaring, the squares ``powers[i] = powers[0] ** (2 ** i)`` kept in ``powers``
@@ -1058,75 +1034,49 @@ class PlayerPopulation:
         compiled = self.compiled and kernels.COMPILED
         # every distinct rationality's log P(option taken) before the tremble, and log n, by decision: the tremble
         # is mixed in once for all decisions after (elementwise)
-        raw_all = np.empty((len(self._betas), D, A))
         b = self._betas[:, None, None]
         h = self._hot
         watch = self._public.model
         wb, we = watch.beta, watch.epsilon
-        watched = np.empty((D, A))
-        if compiled:
-            # one group per table size, the tables stacked (G, n, A): (decisions, Ut, the option taken (G,), the
-            # watch's part, n)
-            groups = []
-            log_ns = np.empty((D, 1))
-            for ds, n, _ in size_groups([len(U) for _, U, _ in tables], 0):
-                at = np.arange(len(ds))
-                pick = np.array([tables[d][2] for d in ds])
-                lse = np.empty((len(self._betas), len(ds), A))
-                log_n = math.log(n)
-                lse[:h] = log_n
-                Ut = np.stack([tables[d][1] for d in ds])                                 # (G, n, A)
-                top, sums, e1 = kernels.option_sums(Ut, self._betas[h:])
-                if not np.isfinite(top).all():
-                    return None
-                chosen = Ut[at, pick]                                                     # (G, A)
-                lse[h:] = np.log(sums) + self._betas[h:, None, None] * top[None]
-                raw_all[:, ds] = b * chosen[None] - lse
-                log_ns[ds] = log_n
-                if not self._bluff.size:
-                    continue
-                if wb == 1:
-                    ew = e1
-                    sums_w = sums[self._beta_watch - h] if self._beta_watch is not None else e1.sum(axis=1)
-                else:
-                    ew = np.exp(wb * (Ut - top[:, None, :]))
-                    sums_w = ew.sum(axis=1)
-                lse_w = np.log(sums_w) + wb * top
-                if self._watched is None:       # the watch's model's own log-likelihoods of the option taken
-                    with np.errstate(divide="ignore"):
-                        watched[ds] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - log_n)
-                groups.append((ds, Ut, pick, (top, ew, sums_w), n))
+        # every table side by side along the options, (A, N) for N options in all (no padding), each decision a run
+        # of columns from ``starts``; its sums and maxima by run (reduceat in the array code)
+        sizes = np.array([len(U) for _, U, _ in tables])
+        starts = np.zeros(D, dtype=np.intp)
+        sizes[:-1].cumsum(out=starts[1:])
+        N = int(starts[-1] + sizes[-1])
+        Ut = take((A, N))
+        np.concatenate([U.T for _, U, _ in tables], axis=1, out=Ut)
+        top = np.maximum.reduceat(Ut, starts, axis=1)                             # (A, D)
+        if not np.isfinite(top).all():
+            return None
+        taken_at = starts + np.array([p for _, _, p in tables])                     # (D,) the option taken
+        chosen = Ut[:, taken_at]                                                    # (A, D)
+        if compiled:    # the option sums in one compiled pass over the options (the watch's exp kept)
+            sums, ew, sums_w = kernels.ragged_option_sums(Ut, top, starts, sizes, self._betas[h:], wb)
+            centred = e1 = near = None
         else:
-            # the array code: every table side by side along the options, (A, N) for N options in all (no
-            # padding), each decision a run of columns from ``starts``; its sums and maxima by run (reduceat)
-            sizes = np.array([len(U) for _, U, _ in tables])
-            starts = np.zeros(D, dtype=np.intp)
-            sizes[:-1].cumsum(out=starts[1:])
-            N = int(starts[-1] + sizes[-1])
-            Ut = take((A, N))
-            np.concatenate([U.T for _, U, _ in tables], axis=1, out=Ut)
-            top = np.maximum.reduceat(Ut, starts, axis=1)                             # (A, D)
-            if not np.isfinite(top).all():
-                return None
-            taken_at = starts + np.array([p for _, _, p in tables])                     # (D,) the option taken
-            chosen = Ut[:, taken_at]                                                    # (A, D)
             centred = top.repeat(sizes, axis=1)
             np.subtract(Ut, centred, out=centred)          # (in the repeat's own array: no other's pages)
             # the hiders' options near the best, while Ut and centred are in cache
             near = [_near_options(Ut, top, starts, slack, centred) for _, _, slack in self._cover.values()]
-            sums, e1 = exp_option_sums(centred, self._betas[h:], take, starts)          # (B, A, D)
-            log_n = np.log(sizes)                                                       # (D,)
-            log_ns = log_n[:, None]
-            lse = np.empty((len(self._betas), A, D))
-            lse[:h] = log_n
-            lse[h:] = np.log(sums) + self._betas[h:, None, None] * top[None]
-            raw_all[...] = (b * chosen[None] - lse).transpose(0, 2, 1)
-            if self._bluff.size:
+            sums, e1 = exp_option_sums(centred, self._betas[h:], take, starts)      # (B, A, D)
+        log_n = np.log(sizes)                                                       # (D,)
+        log_ns = log_n[:, None]
+        lse = np.empty((len(self._betas), A, D))
+        lse[:h] = log_n
+        lse[h:] = np.log(sums) + self._betas[h:, None, None] * top[None]
+        raw_all = np.empty((len(self._betas), D, A))
+        raw_all[...] = (b * chosen[None] - lse).transpose(0, 2, 1)
+        watched = np.empty((D, A))
+        if self._bluff.size:
+            if compiled:
+                lse_w = np.log(sums_w) + wb * top
+            else:
                 lse_w = lse[self._beta_watch] if self._beta_watch is not None \
                     else np.log(np.add.reduceat(np.exp(wb * centred), starts, axis=1)) + wb * top
-                if self._watched is None:       # the watch's model's own log-likelihoods of the option taken
-                    with np.errstate(divide="ignore"):
-                        watched[...] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - log_n).T
+            if self._watched is None:       # the watch's model's own log-likelihoods of the option taken
+                with np.errstate(divide="ignore"):
+                    watched[...] = np.logaddexp(np.log1p(-we) + wb * chosen - lse_w, np.log(we) - log_n).T
         # the tremble, log((1 - eps) P + eps / n), each distinct row once, then every type's, in probabilities: one
         # exp and one log where np.logaddexp costs 20 ns an entry (P = exp(raw) cannot underflow where eps / n is
         # added; without a tremble the row is raw itself)
@@ -1147,8 +1097,6 @@ class PlayerPopulation:
             if self._watched is not None:   # the watch's model is one of the types: its answer is ours
                 watched = res[self._watched]
             # the bluffers' log P(option taken) before the tremble and the hiders' cover shares, by decision
-            secret_raw = np.empty((len(self._secret), D, A))
-            cover_share = np.empty((len(self._cover), D, A))
             # the watch follows every decision in order: the tables' and the hand decisions' (as a spectator reads
             # those, from the public pool), each table's row picked out after
             if hand_watch:          # (one game)
@@ -1165,15 +1113,13 @@ class PlayerPopulation:
             else:   # the tables' decisions only, in order: their values are the rows of `watched` as they stand
                 rows_all = self._rows_of_games(decisions, bounds, tables, table_bounds, watched, readable)
             if compiled:
-                for ds, Ut, pick, (top, ew, sums_w), n in groups:
-                    R = rows_all[ds] if rows_all is not None else np.ones((len(ds), A))
-                    secret_raw[:, ds] = kernels.bluff_log_likelihoods(Ut, top, ew, sums_w, 1 - we, we / n, R, pick,
-                                                                      self._beta[self._secret],
-                                                                      self._secrecy[self._secret])
-                    if self._cover:     # every hider's cover step: the share of the option taken
-                        cover_share[:, ds] = kernels.cover_shares(Ut, ew, sums_w, 1 - we, we / n, R, pick,
-                                                                  self._slacks, _COVER_TIE)
+                R = rows_all if rows_all is not None else np.ones((D, A))
+                secret_raw, cover_share = kernels.ragged_exposures(
+                    Ut, top, ew, sums_w, 1 - we, we, R, starts, sizes, taken_at, self._beta[self._secret],
+                    self._secrecy[self._secret], _SHIFT_SPAN, self._slacks, _COVER_TIE)
             else:
+                secret_raw = np.empty((len(self._secret), D, A))
+                cover_share = np.empty((len(self._cover), D, A))
                 self._ragged_exposure(Ut, top, centred, e1, sums, lse_w, rows_all, sizes, starts, taken_at,
                                       secret_raw, cover_share, take, near)
             for s, k in enumerate(self._secret):       # (the same tremble in probabilities, where it has one)
