@@ -5,6 +5,9 @@ ratio of their costs.
     PYTHONPATH=TREE HEIMLICH_NUMPY_ONLY=1 python scripts/belief_target_real_run.py [--games 10000] [--jobs 2] \\
         [--pairs 1] [--blocks 1]
 
+With numba installed (the ``fast`` extra) and without ``HEIMLICH_NUMPY_ONLY=1``, the beliefs run the compiled
+kernels (``heimlich_lab/games/heimlich/inference/kernels.py``); with the flag, the array code.
+
 Each pair runs the bots-only games, then the same games with beliefs, in fresh worker processes (joblib's loky,
 as ``tournament(n_jobs=2)`` runs them). The workers are started first (a few games, not timed).
 Printed per pair: wall-clock seconds of each half and their ratio, CPU seconds of this process and its
@@ -53,6 +56,8 @@ def main(argv=None) -> None:
         ap.error(f"--games ({a.games}) must be a multiple of --blocks ({a.blocks})")
     grid = dict(player_counts=5, variants="basic", bots="boltzmann", progress=False, n_jobs=a.jobs,
                 games=a.games // a.blocks)
+    from heimlich_lab.games.heimlich.inference import kernels
+    print("the likelihoods: " + ("the compiled kernels (numba)" if kernels.in_use() else "the array code (numpy)"))
     tournament(**{**grid, "games": 2 * a.jobs}, seed=a.seed, evaluate=BeliefEvaluator(until=None))  # the workers
     for pair in range(a.pairs):
         sums = [[0.0, 0.0, 0.0, 0], [0.0, 0.0, 0.0, 0]]     # bots only, with beliefs: wall, CPU here, workers', rows

@@ -32,17 +32,27 @@ def _other():
                              PlayerType("cover", 2.0, 0.02, secrecy=0.0, cover=0.4, slack=3.0)])
 
 
-@pytest.mark.parametrize("make", [default_population, _other])
-@pytest.mark.parametrize("seed, n", [(4, 5), (9, 3)])
-def test_the_kernels_give_the_array_codes_numbers(make, seed, n, monkeypatch):
+def _kernels_on(monkeypatch):
+    """The population reads with the kernels from now on: numba's where it compiles them, else the plain functions."""
+    kernels.in_use()
+    monkeypatch.setattr(kernels, "in_use", lambda: True)
+
+
+def _game_items(seed, n):
     names = ["Ann", "Bob", "Cy", "Dee", "Eve"][:n]
     kinds = [BoltzmannBot, BluffBot, GreedyBot, RandomBot]
     rec = play(Rules(), {p: kinds[i % 4](seed=seed + i) for i, p in enumerate(names)}, seed=seed)
-    items = [(d.view, d.actor, d.action) for d in public_decisions(rec, None, until=40)]
+    return [(d.view, d.actor, d.action) for d in public_decisions(rec, None, until=40)]
+
+
+@pytest.mark.parametrize("make", [default_population, _other])
+@pytest.mark.parametrize("seed, n", [(4, 5), (9, 3)])
+def test_the_kernels_give_the_array_codes_numbers(make, seed, n, monkeypatch):
+    items = _game_items(seed, n)
     pop = make()
     pop.compiled = False
     plain = pop.batch_type_log_likelihoods(items)
-    monkeypatch.setattr(kernels, "COMPILED", True)      # the kernels, compiled or not
+    _kernels_on(monkeypatch)
     pop = make()
     fast = pop.batch_type_log_likelihoods(items)
     assert plain is not None and fast is not None
@@ -61,7 +71,7 @@ def test_the_kernels_give_the_array_codes_numbers_with_cards_and_the_dossier(mak
     rec = play(Rules(**options), {p: make_bot(kinds[i], seed=seed + i) for i, p in enumerate(names)}, seed=seed)
     assert not any(e.action.kind == "take" for e in rec.log)     # (a take: the game is read one by one)
     items = [(d.view, d.actor, d.action) for d in public_decisions(rec, None, until=60) if d.view is not None]
-    monkeypatch.setattr(kernels, "COMPILED", True)
+    _kernels_on(monkeypatch)
     pop = make()
     fast = pop.batch_type_log_likelihoods(items, hands=True)
     assert fast is not None
@@ -101,3 +111,33 @@ def test_the_option_sums_raise_integer_rationalities(wb):
     assert np.allclose(ew, np.exp(wb * centred), rtol=1e-14, atol=0) and ew[2, 5] == 0.0
     assert np.allclose(sums_w, np.add.reduceat(np.exp(wb * centred), starts, axis=1), rtol=1e-14, atol=0)
     assert not np.allclose(sums[3], sums[4])        # different rationalities, different sums
+
+
+def test_the_kernels_are_compiled_wherever_numba_is_installed_and_not_refused():
+    """`make test` runs this file a second time without HEIMLICH_NUMPY_ONLY (numba is in the `all` extra): the
+    kernels are then numba's compiled functions, and the population uses them."""
+    import importlib.util
+    import os
+    wanted = importlib.util.find_spec("numba") is not None and os.environ.get("HEIMLICH_NUMPY_ONLY", "") in ("", "0")
+    assert kernels.WANTED == wanted == kernels.in_use() == kernels.COMPILED
+    assert hasattr(kernels.ragged_option_sums, "signatures") == wanted      # a numba dispatcher, or the function
+
+
+def test_kernels_that_do_not_compile_give_a_warning_and_the_array_code(monkeypatch):
+    items = _game_items(4, 5)
+    pop = default_population()
+    pop.compiled = False
+    plain = pop.batch_type_log_likelihoods(items)
+    functions = {name: getattr(kernels, name) for name in kernels._KERNELS}
+
+    def broken(*args):
+        raise TypeError("no such signature")
+    monkeypatch.setattr(kernels, "WANTED", True)
+    monkeypatch.setattr(kernels, "_READY", None)
+    monkeypatch.setattr(kernels, "COMPILED", False)
+    monkeypatch.setattr(kernels, "_compiled_functions", lambda: {**functions, "ragged_option_sums": broken})
+    with pytest.warns(RuntimeWarning, match="do not work here .TypeError: no such signature.; the array code"):
+        got = default_population().batch_type_log_likelihoods(items)
+    assert all(np.array_equal(a, b) for a, b in zip(plain, got) if a is not None)      # the array code's, bit for bit
+    assert kernels.in_use() is False and kernels.COMPILED is False                  # asked once
+    assert {name: getattr(kernels, name) for name in kernels._KERNELS} == functions    # the functions put back

@@ -164,6 +164,18 @@ def board_step_figure(quick: bool = False) -> list[tuple[str, float, str]]:
     return [(f"board bot-step, 7 players TS + dossier, spectator panel ({steps} steps)", step * 1e3, "CPU-ms median")]
 
 
+def _likelihoods() -> str:
+    """How the default model's likelihoods run here: the compiled kernels (numba, the ``fast`` extra) or the array
+    code (numpy; ``HEIMLICH_NUMPY_ONLY=1``).
+
+    >>> from heimlich_lab.games.heimlich.inference import kernels
+    >>> _likelihoods() == ("compiled kernels" if kernels.COMPILED else "array code")
+    True
+    """
+    from heimlich_lab.games.heimlich.inference import kernels
+    return "compiled kernels" if kernels.in_use() else "array code"
+
+
 def bench_limits(quick: bool = False) -> list[tuple[str, float, str]]:
     """The three figures of issue 26, as ``(label, value, unit)``."""
     # 100 games a call: a tournament() call costs about 40 CPU-ms besides its games, in both halves, which pulls
@@ -173,7 +185,8 @@ def bench_limits(quick: bool = False) -> list[tuple[str, float, str]]:
     d, b, n = from_record_default_vs_boltzmann(1 if quick else 3, 1 if quick else 2)
     return [
         (f"{games} 5-player basic Boltzmann games, bots only", wo / games * 1e3, "CPU-ms/game"),
-        ("  the same games with every belief, default model, whole game", w / games * 1e3, "CPU-ms/game"),
+        (f"  the same games with every belief, default model, whole game ({_likelihoods()})", w / games * 1e3,
+         "CPU-ms/game"),
         ("  beliefs vs bots only (target <= 1.5)", w / wo, "x"),
         ("Belief.from_record, 5 players basic, default model", d / n * 1e6, "CPU-us/decision"),
         ("  the same with BoltzmannModel()", b / n * 1e6, "CPU-us/decision"),

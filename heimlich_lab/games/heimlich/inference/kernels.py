@@ -14,9 +14,10 @@ its two heavy steps run as compiled loops over each table's options instead, eac
 ``exp`` here is :func:`fast_exp`, a polynomial that the compiler turns into vector instructions (numba's own
 ``math.exp`` calls the C library one entry at a time, numpy's is vectorised only where it has AVX-512 kernels):
 within 3 ulp of numpy's. So the numbers are the array code's to rounding (sums taken in another order, another
-``exp``): within 1e-12, tested against it in ``tests/test_belief_kernels.py``. :data:`COMPILED` says whether the
-kernels are in use; setting the environment variable ``HEIMLICH_NUMPY_ONLY=1`` before import keeps the array code
-even with numba. Without numba the same functions run as plain Python (slowly: the tests read them so).
+``exp``): within 1e-12, tested against it in ``tests/test_belief_kernels.py``. :data:`COMPILED` says whether they
+are compiled, :func:`in_use` whether the population uses them; setting the environment variable
+``HEIMLICH_NUMPY_ONLY=1`` before import keeps the array code even with numba. Without numba the same functions run
+as plain Python (slowly: the tests read them so).
 
 >>> import numpy as np
 >>> Ut = np.array([[0.0, -1.0, -2.5, 1.0, 0.0], [-2.5, 0.0, -1.0, 0.0, 3.0]])   # two tables: 3 options, then 2
@@ -31,13 +32,15 @@ True
 """
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import struct
+import warnings
 
 import numpy as np
 
-__all__ = ["COMPILED", "fast_exp", "ragged_exposures", "ragged_option_sums"]
+__all__ = ["COMPILED", "fast_exp", "in_use", "ragged_exposures", "ragged_option_sums"]
 
 # exp(x) = 2 ** k * exp(r), k = rint(x / log 2), |r| <= log(2) / 2 (log 2 in two parts: k * _LN2_HI is exact), then
 # exp(r) by its Taylor polynomial to degree 12 (the first term left out is under 2e-16 of it)
@@ -232,34 +235,74 @@ def ragged_exposures(Ut: np.ndarray, top: np.ndarray, ew: np.ndarray, sums_w: np
     return secret, shares
 
 
-#: Whether the kernels above run compiled (numba installed, and ``HEIMLICH_NUMPY_ONLY`` not set): the population
-#: then uses them; otherwise it keeps its array code.
+def in_use() -> bool:
+    """Whether the population reads its tables with these kernels: numba is installed and not refused
+    (:data:`WANTED`), and, the first time this is asked, numba compiles the kernels (:func:`_compile`; about 1.4
+    CPU-s, then read back from numba's cache in the package's ``__pycache__``) and they run on a small table. A numba
+    that cannot compile them (another version, another platform) gives a warning that says so, and the array code is
+    used instead. numba is imported only then: a process that reads no belief never loads it.
+
+    >>> in_use() == WANTED
+    True
+    """
+    global _READY
+    if _READY is None:
+        _READY = WANTED and _compile()
+    return _READY
+
+
+#: Whether numba may compile the kernels: it is installed, and ``HEIMLICH_NUMPY_ONLY`` is not set (read at import).
+WANTED = os.environ.get("HEIMLICH_NUMPY_ONLY", "") in ("", "0") and importlib.util.find_spec("numba") is not None
+#: Whether the kernels are numba's compiled functions (once :func:`in_use` has compiled them); else they are the
+#: plain Python functions above.
 COMPILED = False
-if os.environ.get("HEIMLICH_NUMPY_ONLY", "") in ("", "0"):
+_READY: bool | None = None     # in_use()'s answer once asked
+_KERNELS = ("_as_float", "fast_exp", "_power", "ragged_option_sums", "ragged_exposures")     # callees first
+
+
+def _compiled_functions() -> dict:
+    """numba's compiled kernels, by name, in :data:`_KERNELS`' order (each compiled on its first call)."""
+    import numba
+    from llvmlite import ir
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def bit_cast(typingctx, bits):
+        def codegen(context, builder, signature, args):
+            return builder.bitcast(args[0], ir.DoubleType())
+        return numba.types.float64(numba.types.int64), codegen
+
+    def as_float(bits: int | np.integer) -> float:
+        return bit_cast(bits)       # type: ignore[call-arg]  # (numba's intrinsic: called with the bits alone)
+
+    # the sums may be taken in any order (reassoc: they vectorise), no NaN comes in (the caller checks the maxima),
+    # -inf does (an option worth nothing to an agent); fast_exp is not reassociated (log 2 stays in its two parts,
+    # k * _LN2_HI exact, whatever its callers' flags)
+    flags = {"nnan", "nsz", "arcp", "contract", "afn", "reassoc"}
+    return {"_as_float": numba.njit(cache=True)(as_float),
+            "fast_exp": numba.njit(cache=True, fastmath=flags - {"reassoc"})(fast_exp),
+            **{name: numba.njit(cache=True, fastmath=flags)(globals()[name]) for name in _KERNELS[2:]}}
+
+
+def _compile() -> bool:
+    """The kernels compiled by numba in place of the plain functions, tried on a small table; if that fails, the
+    plain functions are put back, with a warning, and ``False``."""
+    global COMPILED
+    plain = {name: globals()[name] for name in _KERNELS}
     try:
-        import numba
-        from llvmlite import ir
-        from numba.extending import intrinsic
-    except ImportError:     # the optional extra is not installed: the array code
-        pass
-    else:
-        @intrinsic
-        def _bit_cast(typingctx, bits):
-            def codegen(context, builder, signature, args):
-                return builder.bitcast(args[0], ir.DoubleType())
-            return numba.types.float64(numba.types.int64), codegen
-
-        def _as_float(bits: int | np.integer) -> float:
-            # (numba's intrinsic: called with the bits alone, its typing context is numba's own)
-            return _bit_cast(bits)      # type: ignore[call-arg]
-
-        _as_float = numba.njit(cache=True)(_as_float)
-        # the sums may be taken in any order (reassoc: they vectorise), no NaN comes in (the caller checks the
-        # maxima), -inf does (an option worth nothing to an agent)
-        _FAST = {"nnan", "nsz", "arcp", "contract", "afn", "reassoc"}
-        # (not reassociated: log 2 stays in its two parts, k * _LN2_HI exact, whatever the callers' flags)
-        fast_exp = numba.njit(cache=True, fastmath=_FAST - {"reassoc"})(fast_exp)
-        _power = numba.njit(cache=True, fastmath=_FAST)(_power)
-        ragged_option_sums = numba.njit(cache=True, fastmath=_FAST)(ragged_option_sums)
-        ragged_exposures = numba.njit(cache=True, fastmath=_FAST)(ragged_exposures)
-        COMPILED = True
+        # (in the module's namespace before the kernels that call them compile: numba reads them from there)
+        globals().update(_compiled_functions())
+        Ut = np.array([[0.0, -1.0, -2.5], [-2.5, 0.0, -np.inf]])
+        starts, sizes, one = np.array([0]), np.array([3]), np.array([1.0])
+        top = Ut.max(axis=1, keepdims=True)
+        _, ew, sums_w = ragged_option_sums(Ut, top, starts, sizes, np.array([0.3, 1.0, 3.0]), 1.0)
+        ragged_exposures(Ut, top, ew, sums_w, 0.95, 0.05, np.ones((1, 2)), starts, sizes, np.array([1]), one, one,
+                         300.0, one, 1e-9)
+    except Exception as e:      # (numba's errors, an import that fails: no common base besides Exception)
+        globals().update(plain)
+        warnings.warn(f"the compiled kernels of the beliefs' likelihoods do not work here ({type(e).__name__}: "
+                      f"{str(e)[:200]}); the array code is used instead (HEIMLICH_NUMPY_ONLY=1 says so without "
+                      "trying)", RuntimeWarning, stacklevel=3)
+        return False
+    COMPILED = True
+    return True

@@ -558,7 +558,7 @@ class PlayerPopulation:
         #: each hider who covers' slack, in the order of ``_cover`` (the compiled cover step's argument)
         self._slacks = np.array([c[2] for c in self._cover.values()])
         #: whether :meth:`batch_type_log_likelihoods` uses the compiled kernels when numba is installed
-        #: (:data:`~heimlich_lab.games.heimlich.inference.kernels.COMPILED`); ``False``: always the array code
+        #: (:func:`~heimlich_lab.games.heimlich.inference.kernels.in_use`); ``False``: always the array code
         self.compiled = True
         self._secrecy = np.array([t.secrecy for t in types])
         self._hand_cache: dict = {}
@@ -1031,7 +1031,7 @@ class PlayerPopulation:
         if any(U.shape[1] != A for _, U, _ in tables) or any(out[j].shape[1] != A for j in hand):
             return None
         D = len(tables)
-        compiled = self.compiled and kernels.COMPILED
+        compiled = self.compiled and kernels.in_use()
         # every distinct rationality's log P(option taken) before the tremble, and log n, by decision: the tremble
         # is mixed in once for all decisions after (elementwise)
         b = self._betas[:, None, None]
