@@ -141,3 +141,26 @@ def test_kernels_that_do_not_compile_give_a_warning_and_the_array_code(monkeypat
     assert all(np.array_equal(a, b) for a, b in zip(plain, got) if a is not None)      # the array code's, bit for bit
     assert kernels.in_use() is False and kernels.COMPILED is False                  # asked once
     assert {name: getattr(kernels, name) for name in kernels._KERNELS} == functions    # the functions put back
+
+
+def test_threads_asking_at_once_compile_once(monkeypatch):
+    import threading
+    import time
+    calls = []
+    functions = {name: getattr(kernels, name) for name in kernels._KERNELS}
+
+    def counted():
+        calls.append(1)
+        time.sleep(0.05)        # (compiling takes a while: the other threads ask meanwhile)
+        return functions
+    monkeypatch.setattr(kernels, "WANTED", True)
+    monkeypatch.setattr(kernels, "_READY", None)
+    monkeypatch.setattr(kernels, "COMPILED", False)
+    monkeypatch.setattr(kernels, "_compiled_functions", counted)
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(kernels.in_use())) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert answers == [True] * 8 and calls == [1]

@@ -36,6 +36,7 @@ import importlib.util
 import math
 import os
 import struct
+import threading
 import warnings
 
 import numpy as np
@@ -247,7 +248,9 @@ def in_use() -> bool:
     """
     global _READY
     if _READY is None:
-        _READY = WANTED and _compile()
+        with _COMPILING:        # (threads reading beliefs at once: one compiles, the others wait for its answer)
+            if _READY is None:
+                _READY = WANTED and _compile()
     return _READY
 
 
@@ -257,6 +260,7 @@ WANTED = os.environ.get("HEIMLICH_NUMPY_ONLY", "") in ("", "0") and importlib.ut
 #: plain Python functions above.
 COMPILED = False
 _READY: bool | None = None     # in_use()'s answer once asked
+_COMPILING = threading.Lock()
 _KERNELS = ("_as_float", "fast_exp", "_power", "ragged_option_sums", "ragged_exposures")     # callees first
 
 
