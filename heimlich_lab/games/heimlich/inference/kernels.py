@@ -239,9 +239,9 @@ def ragged_exposures(Ut: np.ndarray, top: np.ndarray, ew: np.ndarray, sums_w: np
 def in_use() -> bool:
     """Whether the population reads its tables with these kernels: numba is installed and not refused
     (:data:`WANTED`), and, the first time this is asked, numba compiles the kernels (:func:`_compile`; about 1.8
-    CPU-s with numba's import, 0.3 once numba's cache in the package's ``__pycache__`` has them) and they run on a small table. A numba
-    that cannot compile them (another version, another platform) gives a warning that says so, and the array code is
-    used instead. numba is imported only then: a process that reads no belief never loads it.
+    CPU-s with numba's import, 0.3 once numba's cache in the package's ``__pycache__`` has them) and they run on a
+    small table. A numba that cannot compile them (another version, another platform) gives a warning that says so,
+    and the array code is used instead. numba is imported only then: a process that reads no belief never loads it.
 
     >>> in_use() == WANTED
     True
